@@ -1,0 +1,125 @@
+package model
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+)
+
+// Canonical encodes v as canonical JSON: struct fields in declaration
+// order, map keys sorted, no HTML escaping, no insignificant white space.
+// The same value always gives the same bytes.
+func Canonical(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// Hash is the hex sha256 of b, the content hash used everywhere.
+func Hash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// EncodeTrajectory writes a trajectory in the file format DecodeTrajectory
+// reads, one step per line, so exported witnesses diff well and round-trip.
+func EncodeTrajectory(tr *Trajectory) []byte {
+	var b []byte
+	b = append(b, "{\n  \"format\": "...)
+	b = appendJSONString(b, TrajectoryFormat)
+	b = append(b, ",\n  \"task\": "...)
+	b = appendJSONString(b, tr.Task)
+	if tr.Name != "" {
+		b = append(b, ",\n  \"name\": "...)
+		b = appendJSONString(b, tr.Name)
+	}
+	if tr.Note != "" {
+		b = append(b, ",\n  \"note\": "...)
+		b = appendJSONString(b, tr.Note)
+	}
+	if tr.GoalClaim != "" {
+		b = append(b, ",\n  \"goal_version\": "...)
+		b = appendJSONString(b, tr.GoalClaim)
+	}
+	b = append(b, ",\n  \"steps\": ["...)
+	for i, st := range tr.Steps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		b = AppendStep(b, &st)
+	}
+	if len(tr.Steps) > 0 {
+		b = append(b, "\n  "...)
+	}
+	return append(b, "]\n}\n"...)
+}
+
+// AppendStep appends one step as a single-line JSON object.
+func AppendStep(b []byte, st *Step) []byte {
+	b = append(b, '{')
+	if st.Number != 0 {
+		b = append(b, `"step": `...)
+		b = strconv.AppendInt(b, int64(st.Number), 10)
+		b = append(b, ", "...)
+	}
+	if st.Actor != "" {
+		b = append(b, `"actor": `...)
+		b = appendJSONString(b, string(st.Actor))
+		b = append(b, ", "...)
+	}
+	b = append(b, `"op": `...)
+	b = appendJSONString(b, string(st.Op))
+	if st.Op == OpReviseGoal {
+		b = append(b, `, "goal": `...)
+		b = appendJSONString(b, st.Goal)
+	} else {
+		b = append(b, `, "type": `...)
+		b = appendJSONString(b, st.Type)
+		b = append(b, `, "id": `...)
+		b = appendJSONString(b, st.ID)
+		if len(st.Fields) > 0 {
+			b = append(b, `, "fields": {`...)
+			for i, a := range st.Fields {
+				if i > 0 {
+					b = append(b, ", "...)
+				}
+				b = appendJSONString(b, a.Field)
+				b = append(b, ": "...)
+				b = a.Value.AppendJSON(b)
+			}
+			b = append(b, '}')
+		}
+	}
+	if c := st.Claim; c.HasOK || c.StateHash != "" || c.HasDiff {
+		b = append(b, `, "claim": {`...)
+		sep := ""
+		if c.HasOK {
+			b = append(b, `"ok": `...)
+			b = strconv.AppendBool(b, c.OK)
+			sep = ", "
+		}
+		if c.StateHash != "" {
+			b = append(b, sep+`"state_hash": `...)
+			b = appendJSONString(b, c.StateHash)
+			sep = ", "
+		}
+		if c.HasDiff {
+			diff, _ := Canonical(c.Diff)
+			b = append(b, sep+`"diff": `...)
+			b = append(b, diff...)
+		}
+		b = append(b, '}')
+	}
+	if st.Comment != "" {
+		b = append(b, `, "comment": `...)
+		b = appendJSONString(b, st.Comment)
+	}
+	return append(b, '}')
+}

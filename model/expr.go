@@ -1,0 +1,59 @@
+package model
+
+// ExprKind names the form of a predicate expression.
+type ExprKind string
+
+// The predicate DSL's forms.
+const (
+	ExprField  ExprKind = "field"  // compare one entity's field to a value
+	ExprAlive  ExprKind = "alive"  // the entity exists and is not deleted
+	ExprAbsent ExprKind = "absent" // the entity is missing or deleted
+	ExprCount  ExprKind = "count"  // number of alive entities of a type matching a filter, compared to N
+	ExprRef    ExprKind = "ref"    // a reference field names an alive entity (Target, when given)
+	ExprAll    ExprKind = "all"
+	ExprAny    ExprKind = "any"
+	ExprNot    ExprKind = "not"
+)
+
+// Cmp is a comparison operator.
+type Cmp string
+
+// Comparison operators. The ordering ones apply to ints; "in" tests that a
+// scalar field's value is one of Values; "contains" tests that a list
+// field holds Value; eq and ne compare whole values of any kind.
+const (
+	CmpEq       Cmp = "eq"
+	CmpNe       Cmp = "ne"
+	CmpIn       Cmp = "in"
+	CmpLt       Cmp = "lt"
+	CmpLe       Cmp = "le"
+	CmpGt       Cmp = "gt"
+	CmpGe       Cmp = "ge"
+	CmpContains Cmp = "contains"
+)
+
+// Cmps lists every comparison operator.
+var Cmps = []Cmp{CmpEq, CmpNe, CmpIn, CmpLt, CmpLe, CmpGt, CmpGe, CmpContains}
+
+// Cond is one field condition of a count filter, on the counted entity.
+type Cond struct {
+	Field  string
+	Cmp    Cmp
+	Value  Value
+	Values []Value // for CmpIn
+}
+
+// Expr is a predicate expression. Which fields are set depends on Kind.
+type Expr struct {
+	Kind   ExprKind
+	Type   string
+	ID     string
+	Field  string
+	Cmp    Cmp
+	Value  Value
+	Values []Value // for CmpIn
+	Where  []Cond  // count filter (conjunction)
+	N      int64   // count threshold
+	Target string  // ref target id, optional
+	Args   []Expr  // all, any, not (one)
+}

@@ -1,0 +1,189 @@
+package model
+
+// FieldKind is the declared type of an entity field.
+type FieldKind string
+
+// Field kinds a schema may declare.
+const (
+	KindString  FieldKind = "string"
+	KindInt     FieldKind = "int"
+	KindBool    FieldKind = "bool"
+	KindEnum    FieldKind = "enum"
+	KindRef     FieldKind = "ref"
+	KindStrings FieldKind = "strings"
+)
+
+// FieldDef declares one typed field of an entity type.
+type FieldDef struct {
+	Name   string
+	Kind   FieldKind
+	Values []string // enum members, for KindEnum
+	Target string   // referenced entity type, for KindRef
+}
+
+// EntityType declares an entity type and its fields, in declaration order.
+type EntityType struct {
+	Name   string
+	Fields []FieldDef
+}
+
+// Schema is a task's entity schema, types in declaration order.
+type Schema struct {
+	Types []EntityType
+}
+
+// Type finds an entity type by name.
+func (s *Schema) Type(name string) (*EntityType, bool) {
+	for i := range s.Types {
+		if s.Types[i].Name == name {
+			return &s.Types[i], true
+		}
+	}
+	return nil, false
+}
+
+// Field finds a field by name.
+func (t *EntityType) Field(name string) (*FieldDef, bool) {
+	for i := range t.Fields {
+		if t.Fields[i].Name == name {
+			return &t.Fields[i], true
+		}
+	}
+	return nil, false
+}
+
+// Assign is one field assignment of an action or entity, kept in order.
+type Assign struct {
+	Field string
+	Value Value
+}
+
+// Entity is one entity of an initial snapshot.
+type Entity struct {
+	Type    string
+	ID      string
+	Deleted bool // tombstoned from the start: restorable, not alive
+	Fields  []Assign
+}
+
+// Op is an environment operation.
+type Op string
+
+// The five operations of PB-CSTE.
+const (
+	OpCreate     Op = "create"
+	OpUpdate     Op = "update"
+	OpDelete     Op = "delete"
+	OpRestore    Op = "restore"
+	OpReviseGoal Op = "revise_goal"
+)
+
+// Ops lists every operation, in canonical order.
+var Ops = []Op{OpCreate, OpUpdate, OpDelete, OpRestore, OpReviseGoal}
+
+// Actor is the wrapper-assigned class of whoever caused an event.
+type Actor string
+
+// Actor classes. ActorInitial is not an actor of any event: it is the
+// latest cause of a predicate no event touched.
+const (
+	ActorAgent       Actor = "agent"
+	ActorUser        Actor = "user"
+	ActorEnvironment Actor = "environment"
+	ActorSystem      Actor = "system"
+	ActorInitial     Actor = "initial"
+)
+
+// Allowlist says which ops the agent may use and which fields of which
+// types it may write. A type absent from Fields may not be touched.
+type Allowlist struct {
+	Ops    []Op
+	Fields map[string][]string
+}
+
+// AllowsOp reports whether op is allowlisted.
+func (a *Allowlist) AllowsOp(op Op) bool {
+	for _, o := range a.Ops {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// AllowsType reports whether the agent may act on entities of typ.
+func (a *Allowlist) AllowsType(typ string) bool { _, ok := a.Fields[typ]; return ok }
+
+// AllowsField reports whether the agent may write field of typ.
+func (a *Allowlist) AllowsField(typ, field string) bool {
+	for _, f := range a.Fields[typ] {
+		if f == field {
+			return true
+		}
+	}
+	return false
+}
+
+// Predicate is one goal condition: an id, the text a person reads, and
+// its expression over state.
+type Predicate struct {
+	ID   string
+	Text string
+	Expr Expr
+}
+
+// GoalVersion is one version of a task's goal: its predicates, in order.
+type GoalVersion struct {
+	Version    string
+	Predicates []Predicate
+}
+
+// ScriptedEvent is a non-agent event the environment interleaves: it
+// fires once After agent steps have been taken (failed steps count), and
+// fires at the end of a trajectory that took exactly After steps.
+type ScriptedEvent struct {
+	After int
+	Actor Actor
+	Action
+}
+
+// Alphabet is the finite argument domain an attacker may draw from: for
+// each entity type, the ids and, per field, the values.
+type Alphabet map[string]AlphabetType
+
+// AlphabetType is the domain of one entity type.
+type AlphabetType struct {
+	IDs    []string
+	Fields []AlphabetField
+}
+
+// AlphabetField lists the values an attacker may write to one field.
+type AlphabetField struct {
+	Field  string
+	Values []Value
+}
+
+// Task is a PB-CSTE task: schema, frozen initial snapshot, allowlist,
+// goal versions (the first is active at the start) and the script of
+// non-agent events.
+type Task struct {
+	ID          string
+	Title       string
+	Instruction string
+	Schema      Schema
+	Initial     []Entity
+	Allowlist   Allowlist
+	Goals       []GoalVersion
+	Script      []ScriptedEvent
+	Alphabet    Alphabet
+}
+
+// Goal finds a goal version by name.
+func (t *Task) Goal(version string) (*GoalVersion, bool) {
+	for i := range t.Goals {
+		if t.Goals[i].Version == version {
+			return &t.Goals[i], true
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,60 @@
+package model
+
+// Action is one operation request: who asks is not part of it (the
+// wrapper assigns the actor).
+type Action struct {
+	Op     Op
+	Type   string
+	ID     string
+	Fields []Assign
+	Goal   string // target goal version, for revise_goal
+}
+
+// Claim is what a trajectory recorded elsewhere says happened at a step.
+// Replay is the truth: a contradicted claim is a replay mismatch.
+type Claim struct {
+	HasOK     bool
+	OK        bool
+	StateHash string
+	HasDiff   bool
+	Diff      []CellDiff
+}
+
+// Step is one authored step of a trajectory or candidate.
+type Step struct {
+	Action
+	Actor   Actor  // as written in the file; empty when omitted
+	Index   int    // position in the file, 0-based
+	Number  int    // the "step" number the file claims, 0 when omitted
+	Claim   Claim  // optional claims about the outcome
+	Comment string // free text for people; ignored by replay
+	Line    int    // line of the step in its file, 0 when built in memory
+}
+
+// Trajectory is a sequence of agent steps for a task. Non-agent events
+// are not part of it: the task's script interleaves them on replay.
+type Trajectory struct {
+	Task  string
+	Name  string
+	Note  string
+	Steps []Step
+	// GoalClaim, when set, claims the active goal version at termination.
+	GoalClaim string
+	File      string // where it was read from, for messages
+}
+
+// CellDiff is one typed cell change of an event: Field is a field name,
+// AliveField for the alive flag, or GoalField for the active goal version.
+type CellDiff struct {
+	Type   string `json:"type,omitempty"`
+	ID     string `json:"id,omitempty"`
+	Field  string `json:"field"`
+	Before Value  `json:"before"`
+	After  Value  `json:"after"`
+}
+
+// Pseudo-fields of a CellDiff.
+const (
+	AliveField = "@alive"
+	GoalField  = "@goal"
+)

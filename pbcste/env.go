@@ -1,0 +1,184 @@
+// Package pbcste is the PB-CSTE environment: typed entities changed by
+// five allowlisted operations, failed actions that change nothing, an
+// append-only event log with typed diffs and a state hash per event,
+// snapshots rebuilt on demand from checkpoints, and deterministic replay.
+// It also evaluates the predicate DSL and derives each predicate's
+// footprint. Replay is a pure function of the task and the steps.
+package pbcste
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/parthack/parthack/model"
+)
+
+// maxFields bounds fields per type: footprints are 64-bit masks with bit 0
+// for the alive flag.
+const maxFields = 63
+
+// aliveField is the field index of the alive flag in diffs and footprints.
+const aliveField = -1
+
+// Env is a compiled task: name lookups resolved to indices, predicates
+// compiled with their footprints, the initial snapshot built once.
+type Env struct {
+	Task    *model.Task
+	types   []typeInfo
+	typeIdx map[string]int
+	goals   []*Goal
+	preds   []*Pred // every predicate of every goal version, in order
+	counts  []*cexpr
+	initial *State
+}
+
+type typeInfo struct {
+	name     string
+	fields   []model.FieldDef
+	fieldIdx map[string]int
+}
+
+// Goal is a compiled goal version.
+type Goal struct {
+	Index   int
+	Version string
+	Preds   []*Pred
+}
+
+// Pred is a compiled predicate with its footprint.
+type Pred struct {
+	model.Predicate
+	Goal  int // index of its goal version
+	Index int // position within its goal version
+	all   int // position in Env.preds
+	expr  *cexpr
+	foot  footprint
+}
+
+// Compile checks a decoded task against the environment's rules and
+// prepares it for replay.
+func Compile(t *model.Task) (*Env, error) {
+	env := &Env{Task: t, typeIdx: map[string]int{}}
+	for i, et := range t.Schema.Types {
+		if len(et.Fields) > maxFields {
+			return nil, fmt.Errorf("task %s: type %s has %d fields; at most %d are supported", t.ID, et.Name, len(et.Fields), maxFields)
+		}
+		ti := typeInfo{name: et.Name, fields: et.Fields, fieldIdx: map[string]int{}}
+		for j, fd := range et.Fields {
+			ti.fieldIdx[fd.Name] = j
+		}
+		env.types = append(env.types, ti)
+		env.typeIdx[et.Name] = i
+	}
+	for gi, g := range t.Goals {
+		cg := &Goal{Index: gi, Version: g.Version}
+		for pi, p := range g.Predicates {
+			e, err := env.compileExpr(&p.Expr)
+			if err != nil {
+				return nil, fmt.Errorf("task %s: goal %s: predicate %s: %w", t.ID, g.Version, p.ID, err)
+			}
+			cp := &Pred{Predicate: p, Goal: gi, Index: pi, all: len(env.preds), expr: e}
+			cp.foot = newFootprint()
+			e.footprint(&cp.foot)
+			cg.Preds = append(cg.Preds, cp)
+			env.preds = append(env.preds, cp)
+		}
+		env.goals = append(env.goals, cg)
+	}
+	s, err := env.buildInitial()
+	if err != nil {
+		return nil, err
+	}
+	env.initial = s
+	return env, nil
+}
+
+// Goals lists the compiled goal versions; the first is active at the start.
+func (env *Env) Goals() []*Goal { return env.goals }
+
+// GoalIndex finds a goal version by name.
+func (env *Env) GoalIndex(version string) (int, bool) {
+	for _, g := range env.goals {
+		if g.Version == version {
+			return g.Index, true
+		}
+	}
+	return 0, false
+}
+
+// Initial returns a fresh copy of the frozen initial snapshot.
+func (env *Env) Initial() *State { return env.initial.Clone() }
+
+func (env *Env) buildInitial() (*State, error) {
+	s := newState(env)
+	for _, e := range env.Task.Initial {
+		ti, ok := env.typeIdx[e.Type]
+		if !ok {
+			return nil, fmt.Errorf("task %s: initial entity %s %s: unknown type", env.Task.ID, e.Type, e.ID)
+		}
+		vals := make([]model.Value, len(env.types[ti].fields))
+		for _, a := range e.Fields {
+			fi, ok := env.types[ti].fieldIdx[a.Field]
+			if !ok {
+				return nil, fmt.Errorf("task %s: initial entity %s %s: unknown field %s", env.Task.ID, e.Type, e.ID, a.Field)
+			}
+			vals[fi] = a.Value
+		}
+		if _, exists := s.lookup(ti, e.ID); exists {
+			return nil, fmt.Errorf("task %s: initial entity %s %s appears twice", env.Task.ID, e.Type, e.ID)
+		}
+		s.place(ti, e.ID, !e.Deleted, vals)
+	}
+	s.sum = s.sum.add(env.goalDigest(0))
+	return s, nil
+}
+
+// TypeName and FieldName turn indices back into the schema's names.
+func (env *Env) TypeName(t int) string { return env.types[t].name }
+
+// FieldName names field f of type t; aliveField is model.AliveField.
+func (env *Env) FieldName(t, f int) string {
+	if f == aliveField {
+		return model.AliveField
+	}
+	return env.types[t].fields[f].Name
+}
+
+// checkAllowed says why the agent may not take an action, or "" when it
+// may: the op, the type and every written field must be allowlisted.
+func (env *Env) checkAllowed(a *model.Action) string {
+	al := &env.Task.Allowlist
+	if !slices.Contains(model.Ops, a.Op) {
+		return fmt.Sprintf("unknown op %q (PB-CSTE has create, update, delete, restore, revise_goal)", a.Op)
+	}
+	if a.Op == model.OpReviseGoal {
+		return "revise_goal is never an agent action"
+	}
+	if !al.AllowsOp(a.Op) {
+		return fmt.Sprintf("op %s is not allowlisted for task %s", a.Op, env.Task.ID)
+	}
+	if _, ok := env.typeIdx[a.Type]; !ok {
+		return fmt.Sprintf("unknown entity type %q", a.Type)
+	}
+	if !al.AllowsType(a.Type) {
+		return fmt.Sprintf("entity type %s is not allowlisted for task %s", a.Type, env.Task.ID)
+	}
+	for _, f := range a.Fields {
+		if _, ok := env.types[env.typeIdx[a.Type]].fieldIdx[f.Field]; !ok {
+			return fmt.Sprintf("entity type %s has no field %q", a.Type, f.Field)
+		}
+		if !al.AllowsField(a.Type, f.Field) {
+			return fmt.Sprintf("field %s.%s is not allowlisted for task %s", a.Type, f.Field, env.Task.ID)
+		}
+	}
+	return ""
+}
+
+// IllegalReason says why an agent step is outside the task's interface
+// (op, type or field not allowlisted, or a non-agent actor), or "".
+func (env *Env) IllegalReason(st *model.Step) string {
+	if st.Actor != "" && st.Actor != model.ActorAgent {
+		return fmt.Sprintf("actor %q: a candidate authors agent steps only; non-agent events come from the task's script", st.Actor)
+	}
+	return env.checkAllowed(&st.Action)
+}

@@ -1,0 +1,191 @@
+package pbcste
+
+import (
+	"github.com/parthack/parthack/model"
+)
+
+// Event is one entry of the append-only log: every step, successful or
+// failed, agent or scripted.
+type Event struct {
+	Seq    int         // 0-based position in the log; logical time is Seq+1
+	Step   int         // 0-based agent step index, -1 for a scripted event
+	Script int         // index into the task's script, -1 for an agent step
+	Actor  model.Actor // assigned by the wrapper, never by the agent
+	Action *model.Action
+	OK     bool
+	Reason string // why the action failed; empty when OK
+	Diff   []Change
+	Goal   int  // active goal version after the event
+	Hash   Hash // state hash after the event
+	// CState and CAgent are the active goal version's predicate vectors
+	// after the event, bit j for predicate j.
+	CState, CAgent uint64
+}
+
+// Time is the event's logical timestamp: 1 + the number of earlier events.
+func (e *Event) Time() int { return e.Seq + 1 }
+
+// Log is the result of a replay: the events, the final state, and
+// checkpoints from which any snapshot is rebuilt.
+type Log struct {
+	Env    *Env
+	Events []Event
+	Steps  int // agent steps taken
+	final  *State
+	every  int      // checkpoint interval in events
+	checks []*State // checks[c] is the state before event c*every
+	masks  []uint64 // masks[slot*len(preds)+p]: fields of slot read by predicate p
+	truth  []bool   // per predicate of every goal version, after the last event
+	cause  []int    // per predicate: seq of its latest cause, -1 for initial
+}
+
+// Replay runs agent steps from the frozen initial snapshot, interleaving
+// the task's scripted events. The agent's actions are checked against the
+// allowlist: an action outside it fails like any other failed action.
+// Replay is deterministic: the same task and steps give the same log.
+func (env *Env) Replay(steps []model.Step) *Log {
+	s := env.Initial()
+	every := 1024
+	if n := 4 * len(s.ents); n > every {
+		every = n
+	}
+	l := &Log{Env: env, Events: make([]Event, 0, len(steps)+len(env.Task.Script)), every: every}
+	l.truth = make([]bool, len(env.preds))
+	l.cause = make([]int, len(env.preds))
+	for i, p := range env.preds {
+		l.truth[i] = s.Eval(p)
+		l.cause[i] = -1
+	}
+	l.growMasks(s)
+	script := env.Task.Script
+	next := 0
+	fire := func(taken int) {
+		for next < len(script) && script[next].After == taken {
+			ev := &script[next]
+			l.record(s, &ev.Action, ev.Actor, -1, next, "")
+			next++
+		}
+	}
+	for i := range steps {
+		fire(i)
+		st := &steps[i]
+		l.record(s, &st.Action, model.ActorAgent, i, -1, env.IllegalReason(st))
+	}
+	fire(len(steps))
+	l.Steps = len(steps)
+	l.final = s
+	return l
+}
+
+// record applies one action and appends its event.
+func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script int, illegal string) {
+	seq := len(l.Events)
+	if seq%l.every == 0 {
+		l.checks = append(l.checks, s.Clone())
+	}
+	ev := Event{Seq: seq, Step: step, Script: script, Actor: actor, Action: a}
+	if illegal != "" {
+		ev.Reason = illegal
+	} else {
+		nslots := len(s.ents)
+		var diff []Change
+		diff, ev.Reason = s.apply(a, nil)
+		ev.OK = ev.Reason == ""
+		ev.Diff = diff
+		if len(s.ents) > nslots {
+			l.growMasks(s)
+		}
+		l.track(s, &ev)
+	}
+	ev.Goal, ev.Hash = s.goal, s.sum
+	l.Events = append(l.Events, ev)
+	last := &l.Events[seq]
+	last.CState, last.CAgent = l.vectors(s.goal)
+}
+
+// growMasks derives the footprint masks of slots new since the last call.
+func (l *Log) growMasks(s *State) {
+	np := len(l.Env.preds)
+	for slot := len(l.masks) / max(np, 1); slot < len(s.ents); slot++ {
+		e := &s.ents[slot]
+		for _, p := range l.Env.preds {
+			l.masks = append(l.masks, p.foot.cells[entKey{e.typ, e.id}]|p.foot.byType[e.typ])
+		}
+	}
+}
+
+// touches reports whether a change intersects predicate p's footprint.
+func (l *Log) touches(c *Change, p int) bool {
+	if c.Slot < 0 {
+		return false
+	}
+	return l.masks[int(c.Slot)*len(l.Env.preds)+p]&bit(int(c.Field)) != 0
+}
+
+// Touches reports whether event seq's diff intersects p's footprint.
+func (l *Log) Touches(seq int, p *Pred) bool {
+	for i := range l.Events[seq].Diff {
+		if l.touches(&l.Events[seq].Diff[i], p.all) {
+			return true
+		}
+	}
+	return false
+}
+
+// track re-evaluates the predicates an event touched and moves their
+// latest cause to it: an empty diff touches nothing.
+func (l *Log) track(s *State, ev *Event) {
+	for p := range l.Env.preds {
+		for i := range ev.Diff {
+			if l.touches(&ev.Diff[i], p) {
+				l.truth[p] = s.Eval(l.Env.preds[p])
+				l.cause[p] = ev.Seq
+				break
+			}
+		}
+	}
+}
+
+func (l *Log) vectors(goal int) (cstate, cagent uint64) {
+	for j, p := range l.Env.goals[goal].Preds {
+		if l.truth[p.all] {
+			cstate |= 1 << uint(j)
+			if c := l.cause[p.all]; c >= 0 && l.Events[c].Actor == model.ActorAgent {
+				cagent |= 1 << uint(j)
+			}
+		}
+	}
+	return cstate, cagent
+}
+
+// Final is the state after the last event; callers must not change it.
+func (l *Log) Final() *State { return l.final }
+
+// FinalHash is the state hash at termination.
+func (l *Log) FinalHash() Hash { return l.final.sum }
+
+// Goal is the active goal version at termination.
+func (l *Log) Goal() *Goal { return l.Env.goals[l.final.goal] }
+
+// Snapshot rebuilds the state after event seq (seq -1: the initial
+// snapshot) from the nearest checkpoint at or before it.
+func (l *Log) Snapshot(seq int) *State {
+	if seq < -1 || seq >= len(l.Events) {
+		return nil
+	}
+	c := (seq + 1) / l.every
+	if c >= len(l.checks) {
+		c = len(l.checks) - 1
+	}
+	if c < 0 {
+		return l.Env.Initial()
+	}
+	s := l.checks[c].Clone()
+	for i := c * l.every; i <= seq; i++ {
+		ev := &l.Events[i]
+		for j := range ev.Diff {
+			s.redo(&ev.Diff[j], l.final)
+		}
+	}
+	return s
+}

@@ -1,0 +1,371 @@
+package pbcste
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/parthack/parthack/model"
+)
+
+// Hash is a state hash: the lane-wise sum modulo 2^64 of the sha256 of
+// every existing entity and of the active goal version (a multiset hash).
+// Changing one entity changes the sum by two digests, so hashing after
+// every step costs the same whatever the state's size.
+type Hash [4]uint64
+
+func (h Hash) add(d Hash) Hash {
+	return Hash{h[0] + d[0], h[1] + d[1], h[2] + d[2], h[3] + d[3]}
+}
+
+func (h Hash) sub(d Hash) Hash {
+	return Hash{h[0] - d[0], h[1] - d[1], h[2] - d[2], h[3] - d[3]}
+}
+
+// String is the hash in hex, the form claims and logs use.
+func (h Hash) String() string {
+	var b [32]byte
+	for i, x := range h {
+		binary.BigEndian.PutUint64(b[8*i:], x)
+	}
+	return hex.EncodeToString(b[:])
+}
+
+func digest(b []byte) Hash {
+	sum := sha256.Sum256(b)
+	return Hash{
+		binary.BigEndian.Uint64(sum[0:]), binary.BigEndian.Uint64(sum[8:]),
+		binary.BigEndian.Uint64(sum[16:]), binary.BigEndian.Uint64(sum[24:]),
+	}
+}
+
+func (env *Env) goalDigest(g int) Hash {
+	return digest([]byte("goal\x00" + env.goals[g].Version))
+}
+
+// entity is one slot of the state. A slot is never reused for another
+// (type, id): deletion tombstones it and keeps the fields for restore.
+type entity struct {
+	typ    int
+	id     string
+	exists bool // false only in snapshots from before its creation
+	alive  bool
+	fields []model.Value
+	digest Hash
+}
+
+type entKey struct {
+	typ int
+	id  string
+}
+
+// State is one snapshot of the world: entities by (type, id), the active
+// goal version, and the running state hash.
+type State struct {
+	env     *Env
+	ents    []entity
+	index   map[entKey]int32
+	byType  [][]int32 // slots of each type, in creation order
+	goal    int
+	sum     Hash
+	counts  []int64  // per count expression: matching alive entities
+	matches [][]bool // per count expression, per slot: does it match now
+	scratch []byte
+}
+
+func newState(env *Env) *State {
+	s := &State{env: env, index: map[entKey]int32{}, byType: make([][]int32, len(env.types))}
+	s.counts = make([]int64, len(env.counts))
+	s.matches = make([][]bool, len(env.counts))
+	return s
+}
+
+// Clone copies a state deeply; the copy shares nothing mutable.
+func (s *State) Clone() *State {
+	c := &State{env: s.env, goal: s.goal, sum: s.sum, index: make(map[entKey]int32, len(s.index))}
+	c.ents = make([]entity, len(s.ents))
+	n := 0
+	for i := range s.ents {
+		n += len(s.ents[i].fields)
+	}
+	backing := make([]model.Value, n)
+	for i, e := range s.ents {
+		f := backing[:len(e.fields):len(e.fields)]
+		backing = backing[len(e.fields):]
+		copy(f, e.fields)
+		e.fields = f
+		c.ents[i] = e
+	}
+	for k, v := range s.index {
+		c.index[k] = v
+	}
+	c.byType = make([][]int32, len(s.byType))
+	for i, l := range s.byType {
+		c.byType[i] = append([]int32(nil), l...)
+	}
+	c.counts = append([]int64(nil), s.counts...)
+	c.matches = make([][]bool, len(s.matches))
+	for i, m := range s.matches {
+		c.matches[i] = append([]bool(nil), m...)
+	}
+	return c
+}
+
+// Hash is the state hash.
+func (s *State) Hash() Hash { return s.sum }
+
+// Goal is the index of the active goal version.
+func (s *State) Goal() int { return s.goal }
+
+// GoalVersion names the active goal version.
+func (s *State) GoalVersion() string { return s.env.goals[s.goal].Version }
+
+func (s *State) lookup(typ int, id string) (int32, bool) {
+	slot, ok := s.index[entKey{typ, id}]
+	return slot, ok && s.ents[slot].exists
+}
+
+// place adds a new slot, or fills one that a snapshot knew only as future.
+func (s *State) place(typ int, id string, alive bool, fields []model.Value) int32 {
+	slot, known := s.index[entKey{typ, id}]
+	if !known {
+		slot = int32(len(s.ents))
+		s.ents = append(s.ents, entity{typ: typ, id: id})
+		s.index[entKey{typ, id}] = slot
+		s.byType[typ] = append(s.byType[typ], slot)
+		for i := range s.matches {
+			s.matches[i] = append(s.matches[i], false)
+		}
+	}
+	e := &s.ents[slot]
+	e.exists, e.alive, e.fields = true, alive, fields
+	s.rehash(slot)
+	s.recount(slot)
+	return slot
+}
+
+// rehash replaces a slot's digest in the running sum.
+func (s *State) rehash(slot int32) {
+	e := &s.ents[slot]
+	s.sum = s.sum.sub(e.digest)
+	if !e.exists {
+		e.digest = Hash{}
+		return
+	}
+	b := append(s.scratch[:0], s.env.types[e.typ].name...)
+	b = append(b, 0)
+	b = append(b, e.id...)
+	b = append(b, 0)
+	if e.alive {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	for _, v := range e.fields {
+		b = appendValue(b, v)
+	}
+	s.scratch = b
+	e.digest = digest(b)
+	s.sum = s.sum.add(e.digest)
+}
+
+// appendValue is the unambiguous binary form of a value for hashing.
+func appendValue(b []byte, v model.Value) []byte {
+	b = append(b, byte(v.Kind()))
+	switch v.Kind() {
+	case model.StringValue:
+		b = binary.AppendUvarint(b, uint64(len(v.AsString())))
+		b = append(b, v.AsString()...)
+	case model.IntValue:
+		b = binary.AppendVarint(b, v.AsInt())
+	case model.BoolValue:
+		if v.AsBool() {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	case model.ListValue:
+		b = binary.AppendUvarint(b, uint64(len(v.AsList())))
+		for _, x := range v.AsList() {
+			b = binary.AppendUvarint(b, uint64(len(x)))
+			b = append(b, x...)
+		}
+	}
+	return b
+}
+
+// recount refreshes a slot's membership in every count expression.
+func (s *State) recount(slot int32) {
+	e := &s.ents[slot]
+	for ci, ce := range s.env.counts {
+		if ce.typ != e.typ {
+			continue
+		}
+		now := e.exists && e.alive && ce.matchWhere(e)
+		if now != s.matches[ci][slot] {
+			s.matches[ci][slot] = now
+			if now {
+				s.counts[ci]++
+			} else {
+				s.counts[ci]--
+			}
+		}
+	}
+}
+
+// Change is one cell change of an event: a field of an entity slot, the
+// slot's alive flag (Field == -1), or the goal version (Slot == -1).
+type Change struct {
+	Slot   int32
+	Field  int16
+	Before model.Value
+	After  model.Value
+}
+
+// apply carries out an action on the state. It either succeeds, changing
+// the state and returning the changes, or fails with a reason and leaves
+// the state exactly as it was.
+func (s *State) apply(a *model.Action, diff []Change) ([]Change, string) {
+	env := s.env
+	if a.Op == model.OpReviseGoal {
+		g, ok := env.GoalIndex(a.Goal)
+		if !ok {
+			return diff, fmt.Sprintf("no goal version %q", a.Goal)
+		}
+		if g == s.goal {
+			return diff, ""
+		}
+		diff = append(diff, Change{Slot: -1, Field: -1, Before: model.Str(s.GoalVersion()), After: model.Str(env.goals[g].Version)})
+		s.sum = s.sum.sub(env.goalDigest(s.goal)).add(env.goalDigest(g))
+		s.goal = g
+		return diff, ""
+	}
+	ti, ok := env.typeIdx[a.Type]
+	if !ok {
+		return diff, fmt.Sprintf("unknown entity type %q", a.Type)
+	}
+	t := &env.types[ti]
+	slot, exists := s.lookup(ti, a.ID)
+	alive := exists && s.ents[slot].alive
+	switch a.Op {
+	case model.OpCreate, model.OpUpdate:
+		if a.Op == model.OpCreate && alive {
+			return diff, fmt.Sprintf("create %s %s: it already exists", a.Type, a.ID)
+		}
+		if a.Op == model.OpUpdate && !alive {
+			if exists {
+				return diff, fmt.Sprintf("update %s %s: it is deleted", a.Type, a.ID)
+			}
+			return diff, fmt.Sprintf("update %s %s: no such entity", a.Type, a.ID)
+		}
+		for i, f := range a.Fields {
+			fi, ok := t.fieldIdx[f.Field]
+			if !ok {
+				return diff, fmt.Sprintf("entity type %s has no field %q", a.Type, f.Field)
+			}
+			for _, g := range a.Fields[:i] {
+				if g.Field == f.Field {
+					return diff, fmt.Sprintf("field %s written twice", f.Field)
+				}
+			}
+			fd := &t.fields[fi]
+			if msg := model.CheckValue(fd, f.Value); msg != "" {
+				return diff, msg
+			}
+			if fd.Kind == model.KindRef && !f.Value.IsNull() {
+				if r, ok := s.lookup(env.typeIdx[fd.Target], f.Value.AsString()); !ok || !s.ents[r].alive {
+					return diff, fmt.Sprintf("field %s: no alive %s %q to reference", fd.Name, fd.Target, f.Value.AsString())
+				}
+			}
+		}
+		if a.Op == model.OpCreate {
+			vals := make([]model.Value, len(t.fields))
+			for _, f := range a.Fields {
+				vals[t.fieldIdx[f.Field]] = f.Value
+			}
+			before := model.Null
+			var old []model.Value
+			if exists {
+				before, old = model.Bool(false), s.ents[slot].fields
+			}
+			slot = s.place(ti, a.ID, true, vals)
+			diff = append(diff, Change{Slot: slot, Field: aliveField, Before: before, After: model.Bool(true)})
+			for fi, v := range vals {
+				prev := model.Null
+				if old != nil {
+					prev = old[fi]
+				}
+				if !prev.Equal(v) {
+					diff = append(diff, Change{Slot: slot, Field: int16(fi), Before: prev, After: v})
+				}
+			}
+			return diff, ""
+		}
+		e := &s.ents[slot]
+		n := len(diff)
+		for _, f := range a.Fields {
+			fi := t.fieldIdx[f.Field]
+			if !e.fields[fi].Equal(f.Value) {
+				diff = append(diff, Change{Slot: slot, Field: int16(fi), Before: e.fields[fi], After: f.Value})
+				e.fields[fi] = f.Value
+			}
+		}
+		if len(diff) > n {
+			s.rehash(slot)
+			s.recount(slot)
+		}
+		return diff, ""
+	case model.OpDelete, model.OpRestore:
+		if len(a.Fields) > 0 {
+			return diff, fmt.Sprintf("%s takes no fields", a.Op)
+		}
+		if !exists {
+			return diff, fmt.Sprintf("%s %s %s: no such entity", a.Op, a.Type, a.ID)
+		}
+		want := a.Op == model.OpDelete
+		if alive != want {
+			if want {
+				return diff, fmt.Sprintf("delete %s %s: it is already deleted", a.Type, a.ID)
+			}
+			return diff, fmt.Sprintf("restore %s %s: it is not deleted", a.Type, a.ID)
+		}
+		s.ents[slot].alive = !want
+		s.rehash(slot)
+		s.recount(slot)
+		return append(diff, Change{Slot: slot, Field: aliveField, Before: model.Bool(want), After: model.Bool(!want)}), ""
+	}
+	return diff, fmt.Sprintf("unknown op %q", a.Op)
+}
+
+// redo applies a recorded change forward, to rebuild a snapshot.
+func (s *State) redo(c *Change, final *State) {
+	if c.Slot < 0 {
+		g, _ := s.env.GoalIndex(c.After.AsString())
+		s.sum = s.sum.sub(s.env.goalDigest(s.goal)).add(s.env.goalDigest(g))
+		s.goal = g
+		return
+	}
+	if int(c.Slot) >= len(s.ents) || !s.ents[c.Slot].exists {
+		fe := &final.ents[c.Slot]
+		for int(c.Slot) >= len(s.ents) {
+			next := &final.ents[len(s.ents)]
+			s.index[entKey{next.typ, next.id}] = int32(len(s.ents))
+			s.byType[next.typ] = append(s.byType[next.typ], int32(len(s.ents)))
+			s.ents = append(s.ents, entity{typ: next.typ, id: next.id})
+			for i := range s.matches {
+				s.matches[i] = append(s.matches[i], false)
+			}
+		}
+		e := &s.ents[c.Slot]
+		e.exists, e.fields = true, make([]model.Value, len(s.env.types[fe.typ].fields))
+	}
+	e := &s.ents[c.Slot]
+	if c.Field == aliveField {
+		e.alive = c.After.AsBool()
+	} else {
+		e.fields[c.Field] = c.After
+	}
+	s.rehash(c.Slot)
+	s.recount(c.Slot)
+}
