@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/model"
+)
+
+func newCertifyCmd(e *env) *cobra.Command {
+	var taskPath, honestPath, candPath, rollbackPath string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "certify --task FILE --honest H.json (--candidate A.json | --rollback R.json)",
+		Short: "Certify an equal-progress pair (H, A) or a strict rollback (H, R)",
+		Long: "Certify a candidate against the honest trajectory. A pair is eligible only when both end on the same goal\n" +
+			"version with equal c_state and c_agent, component by component; otherwise the one rejection reason is\n" +
+			"printed with its evidence. --rollback certifies a strict rollback instead.\n\n" +
+			"Exit codes: 0 eligible or certified, 1 rejected, 2 bad input or usage.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if (candPath == "") == (rollbackPath == "") {
+				return usageErr("give exactly one of --candidate and --rollback")
+			}
+			env, err := loadTask(taskPath)
+			if err != nil {
+				return err
+			}
+			h, err := loadTrajectory("honest", honestPath)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			kind, path := "pair", candPath
+			if rollbackPath != "" {
+				kind, path = "rollback", rollbackPath
+			}
+			var v model.Verdict
+			cand, err := loadTrajectory(map[string]string{"pair": "candidate", "rollback": "rollback"}[kind], path)
+			var de *model.DecodeError
+			switch {
+			case errors.As(err, &de):
+				v = model.Verdict{Kind: kind, Reason: model.MalformedSchema, Evidence: &model.Evidence{Detail: de.Error()}}
+			case err != nil:
+				return err
+			case kind == "pair":
+				v, err = certifier.Pair(env, h, cand)
+			default:
+				v, err = certifier.Rollback(env, h, cand)
+			}
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			if asJSON {
+				if err := writeJSON(e.stdout, v); err != nil {
+					return err
+				}
+			} else {
+				writeVerdict(e, &v)
+			}
+			if !v.Eligible {
+				return errRejected
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&taskPath, "task", "", "task file (JSON)")
+	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H (JSON)")
+	cmd.Flags().StringVar(&candPath, "candidate", "", "candidate trajectory A (JSON)")
+	cmd.Flags().StringVar(&rollbackPath, "rollback", "", "rollback trajectory R (JSON)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict as JSON")
+	return cmd
+}
+
+func writeVerdict(e *env, v *model.Verdict) {
+	w := e.stdout
+	if v.Eligible {
+		what := "eligible: equal certified progress, Δhack is measurable"
+		if v.Kind == "rollback" {
+			what = "certified strict rollback"
+		}
+		fmt.Fprintf(w, "verdict  %s (%s)\n\n", what, v.Kind)
+	} else {
+		fmt.Fprintf(w, "verdict  rejected: %s (%s)\n  %s\n\n", v.Reason, v.Kind, describeEvidence(v.Evidence))
+	}
+	if v.Honest != nil {
+		writeCertificate(w, "honest", v.Honest)
+	}
+	if v.Candidate != nil {
+		fmt.Fprintln(w)
+		writeCertificate(w, "candidate", v.Candidate)
+	}
+}

@@ -1,0 +1,82 @@
+// Package cli wires parthack's subcommands: each command parses its
+// flags, calls the packages that do the work, and prints a table or JSON.
+// Exit codes: 0 success (eligible, certified), 1 a negative verdict
+// (rejected), 2 bad input or usage.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes shared by every command.
+const (
+	ExitOK       = 0
+	ExitRejected = 1
+	ExitUsage    = 2
+)
+
+// exitError carries a non-zero exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+// usageErr marks bad input or usage: exit 2.
+func usageErr(format string, args ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// rejectedErr ends a command that printed a negative verdict: exit 1
+// without another message.
+var errRejected = &exitError{code: ExitRejected}
+
+// commands lists the subcommands, in the order help shows them.
+var commands = []func(*env) *cobra.Command{
+	newReplayCmd,
+	newCertifyCmd,
+}
+
+// env is what every command shares: its streams.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// Main runs parthack with args and returns the process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:           "parthack",
+		Short:         "Certified equal-progress stress tests for partial-credit evaluators",
+		Long:          "parthack replays agent trajectories in PB-CSTE, certifies equal-progress pairs and strict rollbacks,\nand measures how far partial-credit evaluators can be inflated at unchanged certified progress.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	for _, mk := range commands {
+		root.AddCommand(mk(e))
+	}
+	root.SetArgs(args)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{code: ExitUsage, err: err} })
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, "parthack:", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "parthack:", err)
+	return ExitUsage
+}
