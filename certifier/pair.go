@@ -12,7 +12,9 @@ import (
 // bad input, not a verdict about the candidate.
 type ErrHonest struct{ Rejection *model.Rejection }
 
-func (e *ErrHonest) Error() string { return "honest trajectory is not certifiable: " + e.Rejection.Error() }
+func (e *ErrHonest) Error() string {
+	return "honest trajectory is not certifiable: " + e.Rejection.Error()
+}
 
 func rejected(kind string, h *model.Certificate, r *model.Rejection) model.Verdict {
 	ev := r.Evidence
