@@ -1,0 +1,342 @@
+// Package store persists witnesses, notes and runs in one bbolt file.
+//
+// The file holds one bucket of store-wide metadata and one bucket per Kind
+// (names and keys are declared in buckets.go):
+//
+//	(root)
+//	├── meta
+//	│   ├── magic          = "parthack-store"
+//	│   └── schema_version = uint32, big-endian (currently 1)
+//	├── witnesses
+//	│   └── <key>          = record
+//	├── notes
+//	│   └── <key>          = record
+//	└── runs
+//	    └── <key>          = record
+//
+// A <key> is a uint64, big-endian, taken from the bucket's NextSequence, so
+// bbolt's byte order is creation order. A record is
+//
+//	0x01 | uvarint len, Task | uvarint len, Name | uvarint len, Note | varint Created | Body
+//
+// where the leading byte is the record encoding version and Body runs to the
+// end of the value, verbatim.
+//
+// Open runs pending schema migrations (migrations.go) in one transaction and
+// refuses files that are locked by another process, corrupt, foreign, or
+// written by a newer parthack.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// Kind says which bucket a Record lives in.
+type Kind string
+
+// The record kinds a store holds.
+const (
+	KindWitness Kind = "witness" // a hand-crafted or attacker candidate trajectory
+	KindNote    Kind = "note"
+	KindRun     Kind = "run" // a benchmark / attacker run with its ledger
+)
+
+// Record is one stored witness, note or run.
+type Record struct {
+	Kind    Kind
+	Key     uint64 // assigned by Put when 0: the bucket's NextSequence, so keys sort by creation
+	Task    string // task id, e.g. "PH-H05"; may be empty for runs over the whole suite
+	Name    string // user-visible name
+	Note    string // free text
+	Body    []byte // opaque payload (JSON written by the caller); stored verbatim
+	Created int64  // logical creation counter supplied by the caller (NOT wall clock; determinism); Put keeps what it is given
+}
+
+// Sentinel errors. The store wraps them with the file path and what to do,
+// so callers test with errors.Is and show err.Error() as is.
+var (
+	// ErrLocked means another process has the store open.
+	ErrLocked = errors.New("store is locked")
+	// ErrNotFound means no record has the requested kind and key.
+	ErrNotFound = errors.New("record not found")
+	// ErrCorrupt means the file is not a readable bbolt database or holds
+	// malformed data.
+	ErrCorrupt = errors.New("store file is corrupt or not a bbolt database")
+	// ErrForeign means the file is a bbolt database but not a parthack store.
+	ErrForeign = errors.New("not a parthack store")
+	// ErrNewerSchema means the file was written by a newer parthack.
+	ErrNewerSchema = errors.New("store has a newer schema")
+)
+
+const defaultTimeout = time.Second
+
+// Option configures Open.
+type Option func(*options)
+
+type options struct {
+	timeout  time.Duration
+	readOnly bool
+}
+
+// WithTimeout sets how long Open waits for another process to release the
+// file before failing with ErrLocked. Non-positive values keep the default
+// of one second: bbolt would read zero as "wait forever".
+func WithTimeout(d time.Duration) Option {
+	return func(o *options) {
+		if d > 0 {
+			o.timeout = d
+		}
+	}
+}
+
+// WithReadOnly opens an existing store without write access. Several
+// read-only opens may share a file, but not with a read-write open.
+func WithReadOnly() Option {
+	return func(o *options) { o.readOnly = true }
+}
+
+// Store is an open parthack store. Its methods are safe for concurrent use.
+type Store struct {
+	db       *bolt.DB
+	path     string
+	readOnly bool
+}
+
+// DefaultPath returns $XDG_DATA_HOME/parthack/parthack.db, falling back to
+// ~/.local/share/parthack/parthack.db when XDG_DATA_HOME is unset or not
+// absolute (the XDG spec says to ignore relative values).
+func DefaultPath() (string, error) {
+	dir := os.Getenv("XDG_DATA_HOME")
+	if !filepath.IsAbs(dir) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("store: default path: %w", err)
+		}
+		dir = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(dir, "parthack", "parthack.db"), nil
+}
+
+// Open opens the store at path, creating the file and its parent directory
+// unless read-only, and migrates it to the current schema version.
+func Open(path string, opts ...Option) (*Store, error) {
+	o := options{timeout: defaultTimeout}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if !o.readOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("store %s: create directory: %w", path, err)
+		}
+	}
+	db, err := openBolt(path, &bolt.Options{
+		Timeout:      o.timeout,
+		ReadOnly:     o.readOnly,
+		FreelistType: bolt.FreelistArrayType,
+	})
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	s := &Store{db: db, path: path, readOnly: o.readOnly}
+	if err := guard(s.migrate); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// openBolt is bolt.Open made safe against damaged files (see guard).
+func openBolt(path string, o *bolt.Options) (*bolt.DB, error) {
+	var f *os.File
+	o.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		var err error
+		f, err = os.OpenFile(name, flag, perm)
+		return f, err
+	}
+	var db *bolt.DB
+	err := guard(func() (err error) {
+		db, err = bolt.Open(path, 0o600, o)
+		return err
+	})
+	// Only a panic yields ErrCorrupt here, and bbolt cleans up after its
+	// ordinary errors but not after a panic: release the file ourselves.
+	if errors.Is(err, ErrCorrupt) && f != nil {
+		unlock(f)
+		_ = f.Close()
+	}
+	return db, err
+}
+
+// guard runs fn and reports a bbolt panic as ErrCorrupt. bbolt trusts the
+// page ids it reads from the file, so damaged pages make it panic or read
+// outside its memory map; SetPanicOnFault turns such a read into a
+// recoverable panic instead of a crash.
+func guard(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: bbolt: %v", ErrCorrupt, p)
+		}
+	}()
+	return fn()
+}
+
+// openError turns a bolt.Open failure into an error a user can act on.
+func openError(path string, err error) error {
+	var pathErr *fs.PathError
+	var errno syscall.Errno
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return fmt.Errorf("store %s: another parthack process holds the file; close it and retry: %w", path, ErrLocked)
+	case errors.Is(err, ErrCorrupt):
+		return fmt.Errorf("store %s: %w; move the file aside to start a fresh store", path, err)
+	case errors.As(err, &pathErr), errors.As(err, &errno):
+		// Permissions, missing file in read-only mode, flock unsupported:
+		// the OS error already says what is wrong.
+		return fmt.Errorf("store %s: open: %w", path, err)
+	default:
+		// Everything else bbolt reports while reading its meta pages
+		// (ErrInvalid, ErrVersionMismatch, ErrChecksum, "file size too
+		// small") means the bytes are not a usable bbolt database.
+		return fmt.Errorf("store %s: %w (%v); move the file aside to start a fresh store", path, ErrCorrupt, err)
+	}
+}
+
+// Close releases the file and its lock.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("store %s: close: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path returns the file the store was opened from.
+func (s *Store) Path() string { return s.path }
+
+// SchemaVersion returns the schema version recorded in the file.
+func (s *Store) SchemaVersion() (int, error) {
+	var v int
+	err := guard(func() error {
+		return s.db.View(func(tx *bolt.Tx) (err error) {
+			v, err = readVersion(tx)
+			return err
+		})
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store %s: schema version: %w", s.path, err)
+	}
+	return v, nil
+}
+
+// Put inserts r when r.Key is 0, assigning the next key of its kind, or
+// replaces the existing record with r.Key (ErrNotFound if there is none, so
+// a record deleted elsewhere is not silently resurrected). It returns r with
+// its Key set.
+func (s *Store) Put(r Record) (Record, error) {
+	err := s.update(r.Kind, func(b *bolt.Bucket) error {
+		if r.Key == 0 {
+			seq, err := b.NextSequence()
+			if err != nil {
+				return err
+			}
+			r.Key = seq
+		} else if b.Get(uintToKey(r.Key)) == nil {
+			return fmt.Errorf("replace key %d: %w", r.Key, ErrNotFound)
+		}
+		return b.Put(uintToKey(r.Key), encode(r))
+	})
+	if err != nil {
+		return Record{}, fmt.Errorf("store %s: put %s: %w", s.path, r.Kind, err)
+	}
+	return r, nil
+}
+
+// Get returns the record of kind with key, or an error wrapping ErrNotFound.
+func (s *Store) Get(kind Kind, key uint64) (Record, error) {
+	var r Record
+	err := s.view(kind, func(b *bolt.Bucket) error {
+		k := uintToKey(key)
+		v := b.Get(k)
+		if v == nil {
+			return ErrNotFound
+		}
+		var err error
+		r, err = decode(kind, k, v)
+		return err
+	})
+	if err != nil {
+		return Record{}, fmt.Errorf("store %s: get %s %d: %w", s.path, kind, key, err)
+	}
+	return r, nil
+}
+
+// List returns every record of kind, Body included, in ascending Key order,
+// which is creation order.
+func (s *Store) List(kind Kind) ([]Record, error) {
+	var out []Record
+	err := s.view(kind, func(b *bolt.Bucket) error {
+		return b.ForEach(func(k, v []byte) error {
+			r, err := decode(kind, k, v)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store %s: list %s: %w", s.path, kind, err)
+	}
+	return out, nil
+}
+
+// Delete removes the record of kind with key, or returns an error wrapping
+// ErrNotFound.
+func (s *Store) Delete(kind Kind, key uint64) error {
+	err := s.update(kind, func(b *bolt.Bucket) error {
+		k := uintToKey(key)
+		if b.Get(k) == nil {
+			return ErrNotFound
+		}
+		return b.Delete(k)
+	})
+	if err != nil {
+		return fmt.Errorf("store %s: delete %s %d: %w", s.path, kind, key, err)
+	}
+	return nil
+}
+
+func (s *Store) view(kind Kind, fn func(*bolt.Bucket) error) error {
+	return s.withBucket(s.db.View, kind, fn)
+}
+
+func (s *Store) update(kind Kind, fn func(*bolt.Bucket) error) error {
+	return s.withBucket(s.db.Update, kind, fn)
+}
+
+// withBucket runs fn on kind's bucket inside a transaction started by run.
+func (s *Store) withBucket(run func(func(*bolt.Tx) error) error, kind Kind, fn func(*bolt.Bucket) error) error {
+	name, ok := bucketName(kind)
+	if !ok {
+		return fmt.Errorf("unknown record kind %q (want %q, %q or %q)", kind, KindWitness, KindNote, KindRun)
+	}
+	return guard(func() error {
+		return run(func(tx *bolt.Tx) error {
+			b := tx.Bucket(name)
+			if b == nil {
+				return fmt.Errorf("%w: bucket %q is missing", ErrCorrupt, name)
+			}
+			return fn(b)
+		})
+	})
+}

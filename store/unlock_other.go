@@ -1,0 +1,9 @@
+//go:build !(darwin || dragonfly || freebsd || linux || netbsd || openbsd)
+
+package store
+
+import "os"
+
+// unlock is a no-op where bbolt does not lock with flock; there a file
+// whose Open panicked stays locked until the process exits.
+func unlock(*os.File) {}
