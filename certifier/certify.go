@@ -31,13 +31,12 @@ func Certify(env *pbcste.Env, tr *model.Trajectory) (*Result, *model.Rejection) 
 		return nil, reject(model.MalformedSchema, model.Evidence{Component: "task", Expected: env.Task.ID, Got: tr.Task,
 			Detail: fmt.Sprintf("trajectory is for task %q, not %q", tr.Task, env.Task.ID)})
 	}
-	for i := range tr.Steps {
-		st := &tr.Steps[i]
-		if why := env.IllegalReason(st); why != "" {
-			return nil, reject(model.IllegalAction, model.Evidence{Step: i + 1, Component: "op", Got: string(st.Op), Detail: why})
+	log := env.Replay(tr.Steps)
+	for seq := range log.Events {
+		if ev := &log.Events[seq]; ev.Illegal {
+			return nil, reject(model.IllegalAction, model.Evidence{Step: ev.Step + 1, Seq: seq + 1, Component: "op", Got: string(ev.Action.Op), Detail: ev.Reason})
 		}
 	}
-	log := env.Replay(tr.Steps)
 	if rej := checkClaims(log, tr); rej != nil {
 		return nil, rej
 	}

@@ -36,6 +36,8 @@ type typeInfo struct {
 	name     string
 	fields   []model.FieldDef
 	fieldIdx map[string]int
+	allowed  bool   // the agent may act on this type
+	writable uint64 // bit f: the agent may write field f
 }
 
 // Goal is a compiled goal version.
@@ -63,9 +65,12 @@ func Compile(t *model.Task) (*Env, error) {
 		if len(et.Fields) > maxFields {
 			return nil, fmt.Errorf("task %s: type %s has %d fields; at most %d are supported", t.ID, et.Name, len(et.Fields), maxFields)
 		}
-		ti := typeInfo{name: et.Name, fields: et.Fields, fieldIdx: map[string]int{}}
+		ti := typeInfo{name: et.Name, fields: et.Fields, fieldIdx: map[string]int{}, allowed: t.Allowlist.AllowsType(et.Name)}
 		for j, fd := range et.Fields {
 			ti.fieldIdx[fd.Name] = j
+			if t.Allowlist.AllowsField(et.Name, fd.Name) {
+				ti.writable |= 1 << uint(j)
+			}
 		}
 		env.types = append(env.types, ti)
 		env.typeIdx[et.Name] = i
@@ -147,27 +152,29 @@ func (env *Env) FieldName(t, f int) string {
 // checkAllowed says why the agent may not take an action, or "" when it
 // may: the op, the type and every written field must be allowlisted.
 func (env *Env) checkAllowed(a *model.Action) string {
-	al := &env.Task.Allowlist
 	if !slices.Contains(model.Ops, a.Op) {
 		return fmt.Sprintf("unknown op %q (PB-CSTE has create, update, delete, restore, revise_goal)", a.Op)
 	}
 	if a.Op == model.OpReviseGoal {
 		return "revise_goal is never an agent action"
 	}
-	if !al.AllowsOp(a.Op) {
+	if !env.Task.Allowlist.AllowsOp(a.Op) {
 		return fmt.Sprintf("op %s is not allowlisted for task %s", a.Op, env.Task.ID)
 	}
-	if _, ok := env.typeIdx[a.Type]; !ok {
+	ti, ok := env.typeIdx[a.Type]
+	if !ok {
 		return fmt.Sprintf("unknown entity type %q", a.Type)
 	}
-	if !al.AllowsType(a.Type) {
+	t := &env.types[ti]
+	if !t.allowed {
 		return fmt.Sprintf("entity type %s is not allowlisted for task %s", a.Type, env.Task.ID)
 	}
 	for _, f := range a.Fields {
-		if _, ok := env.types[env.typeIdx[a.Type]].fieldIdx[f.Field]; !ok {
+		fi, ok := t.fieldIdx[f.Field]
+		if !ok {
 			return fmt.Sprintf("entity type %s has no field %q", a.Type, f.Field)
 		}
-		if !al.AllowsField(a.Type, f.Field) {
+		if t.writable&(1<<uint(fi)) == 0 {
 			return fmt.Sprintf("field %s.%s is not allowlisted for task %s", a.Type, f.Field, env.Task.ID)
 		}
 	}

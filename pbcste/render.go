@@ -2,7 +2,10 @@ package pbcste
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"sort"
+	"strconv"
 
 	"github.com/parthack/parthack/model"
 )
@@ -57,19 +60,124 @@ func (l *Log) Record(seq int) EventRecord {
 	return r
 }
 
-// LogHash is the sha256 of the canonical log: one JSON record per event,
-// newline-terminated. It streams, so it never holds the whole log text.
+// LogHash is the sha256 of the log in a compact binary form: per event
+// its sequence number, agent step, actor, action (op, type, id, fields,
+// goal), outcome and reason, and the state hash after it. The diff is not
+// hashed: it is a function of the previous state and the action, both
+// committed to. The canonical JSON of Record is for people and exports.
 func (l *Log) LogHash() string {
 	h := sha256.New()
+	var b []byte
 	for i := range l.Events {
-		b, err := model.Canonical(l.Record(i))
-		if err != nil {
-			panic(err) // records hold only encodable values
+		ev := &l.Events[i]
+		a := ev.Action
+		b = binary.AppendUvarint(b[:0], uint64(ev.Seq))
+		b = binary.AppendVarint(b, int64(ev.Step))
+		for _, s := range []string{string(ev.Actor), string(a.Op), a.Type, a.ID, a.Goal, ev.Reason} {
+			b = binary.AppendUvarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+		b = binary.AppendUvarint(b, uint64(len(a.Fields)))
+		for _, f := range a.Fields {
+			b = binary.AppendUvarint(b, uint64(len(f.Field)))
+			b = append(b, f.Field...)
+			b = appendValue(b, f.Value)
+		}
+		if ev.OK {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+		for _, x := range ev.Hash {
+			b = binary.BigEndian.AppendUint64(b, x)
 		}
 		h.Write(b)
-		h.Write([]byte{'\n'})
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// AppendRecord appends the canonical JSON of event seq's record: the same
+// bytes as model.Canonical(l.Record(seq)), written without reflection
+// because the log hash covers every event.
+func (l *Log) AppendRecord(b []byte, seq int) []byte {
+	ev := &l.Events[seq]
+	a := ev.Action
+	b = append(b, `{"seq":`...)
+	b = strconv.AppendInt(b, int64(ev.Seq+1), 10)
+	b = append(b, `,"t":`...)
+	b = strconv.AppendInt(b, int64(ev.Time()), 10)
+	if ev.Step >= 0 {
+		b = append(b, `,"step":`...)
+		b = strconv.AppendInt(b, int64(ev.Step+1), 10)
+	}
+	b = appendKey(b, "actor", string(ev.Actor), false)
+	b = appendKey(b, "op", string(a.Op), false)
+	b = appendKey(b, "type", a.Type, true)
+	b = appendKey(b, "id", a.ID, true)
+	if len(a.Fields) > 0 {
+		order := make([]int, len(a.Fields))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return a.Fields[order[i]].Field < a.Fields[order[j]].Field })
+		b = append(b, `,"fields":{`...)
+		for n, i := range order {
+			if n > 0 {
+				b = append(b, ',')
+			}
+			b = model.Str(a.Fields[i].Field).AppendJSON(b)
+			b = append(b, ':')
+			b = a.Fields[i].Value.AppendJSON(b)
+		}
+		b = append(b, '}')
+	}
+	b = appendKey(b, "goal", a.Goal, true)
+	b = append(b, `,"ok":`...)
+	b = strconv.AppendBool(b, ev.OK)
+	b = appendKey(b, "reason", ev.Reason, true)
+	b = append(b, `,"diff":[`...)
+	for i, c := range ev.Diff {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		field := model.GoalField
+		if c.Slot >= 0 {
+			e := &l.final.ents[c.Slot]
+			b = appendKey(b, "type", l.Env.TypeName(e.typ), true)
+			b = appendKey(b, "id", e.id, true)
+			field = l.Env.FieldName(e.typ, int(c.Field))
+		}
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		b = append(b, `"field":`...)
+		b = model.Str(field).AppendJSON(b)
+		b = append(b, `,"before":`...)
+		b = c.Before.AppendJSON(b)
+		b = append(b, `,"after":`...)
+		b = c.After.AppendJSON(b)
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	b = appendKey(b, "goal_version", l.Env.goals[ev.Goal].Version, false)
+	b = appendKey(b, "state_hash", ev.Hash.String(), false)
+	return append(b, '}')
+}
+
+// appendKey appends ,"key":"value" (or "key":… right after an opening
+// brace), leaving it out when omitEmpty and the value is empty.
+func appendKey(b []byte, key, value string, omitEmpty bool) []byte {
+	if omitEmpty && value == "" {
+		return b
+	}
+	if b[len(b)-1] != '{' {
+		b = append(b, ',')
+	}
+	b = append(b, '"')
+	b = append(b, key...)
+	b = append(b, `":`...)
+	return model.Str(value).AppendJSON(b)
 }
 
 // EntityRecord is the canonical JSON form of one entity of a snapshot.

@@ -13,10 +13,14 @@ type Event struct {
 	Actor  model.Actor // assigned by the wrapper, never by the agent
 	Action *model.Action
 	OK     bool
-	Reason string // why the action failed; empty when OK
-	Diff   []Change
-	Goal   int  // active goal version after the event
-	Hash   Hash // state hash after the event
+	// Illegal marks an agent action outside the task's interface (op,
+	// type or field not allowlisted, or a non-agent actor): it fails and
+	// a certifier rejects the trajectory for it.
+	Illegal bool
+	Reason  string // why the action failed; empty when OK
+	Diff    []Change
+	Goal    int  // active goal version after the event
+	Hash    Hash // state hash after the event
 	// CState and CAgent are the active goal version's predicate vectors
 	// after the event, bit j for predicate j.
 	CState, CAgent uint64
@@ -36,6 +40,7 @@ type Log struct {
 	checks []*State // checks[c] is the state before event c*every
 	masks  []uint64 // masks[slot*len(preds)+p]: fields of slot read by predicate p
 	truth  []bool   // per predicate of every goal version, after the last event
+	arena  []Change // current chunk that diffs are carved from: one allocation per chunk, not per event
 	cause  []int    // per predicate: seq of its latest cause, -1 for initial
 }
 
@@ -85,13 +90,18 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	}
 	ev := Event{Seq: seq, Step: step, Script: script, Actor: actor, Action: a}
 	if illegal != "" {
-		ev.Reason = illegal
+		ev.Reason, ev.Illegal = illegal, true
 	} else {
 		nslots := len(s.ents)
-		var diff []Change
-		diff, ev.Reason = s.apply(a, nil)
-		ev.OK = ev.Reason == ""
-		ev.Diff = diff
+		if cap(l.arena)-len(l.arena) <= maxFields+1 {
+			l.arena = make([]Change, 0, 4096)
+		}
+		diff, reason := s.apply(a, l.arena[len(l.arena):len(l.arena)])
+		ev.Reason, ev.OK = reason, reason == ""
+		if len(diff) > 0 {
+			ev.Diff = diff[:len(diff):len(diff)]
+			l.arena = l.arena[:len(l.arena)+len(diff)]
+		}
 		if len(s.ents) > nslots {
 			l.growMasks(s)
 		}

@@ -1,0 +1,90 @@
+package pbcste_test
+
+import (
+	"fmt"
+	"github.com/parthack/parthack/internal/fixture"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"testing"
+	"time"
+)
+
+// BenchmarkReplay1M replays a 1,000,000-step trajectory with a state hash
+// per event and reports steps per second and the memory the log retains
+// per step.
+func BenchmarkReplay1M(b *testing.B) {
+	env := fixture.ExampleEnv(b)
+	steps := fixture.Churn(1_000_000)
+	b.ResetTimer()
+	var retained float64
+	for i := 0; i < b.N; i++ {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		log := env.Replay(steps)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		retained = float64(after.HeapAlloc-before.HeapAlloc) / float64(len(log.Events))
+		runtime.KeepAlive(log)
+	}
+	b.ReportMetric(float64(len(steps))*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+	b.ReportMetric(retained, "B/step-retained")
+}
+
+// BenchmarkSnapshot rebuilds the snapshot at random steps of a
+// 1,000,000-step log.
+func BenchmarkSnapshot(b *testing.B) {
+	env := fixture.ExampleEnv(b)
+	log := env.Replay(fixture.Churn(1_000_000))
+	rng := rand.New(rand.NewPCG(1, 2))
+	b.ResetTimer()
+	var worst time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		s := log.Snapshot(rng.IntN(len(log.Events)))
+		if d := time.Since(start); d > worst {
+			worst = d
+		}
+		runtime.KeepAlive(s)
+	}
+	b.ReportMetric(float64(worst.Microseconds()), "worst-µs")
+}
+
+// BenchmarkReplayLargeState replays with a state hash after every step on
+// an initial snapshot of 50,000 entities: the per-step cost must not grow
+// with the state.
+func BenchmarkReplayLargeState(b *testing.B) {
+	for _, n := range []int{1_000, 50_000} {
+		b.Run(fmt.Sprintf("entities=%d", n), func(b *testing.B) {
+			env := fixture.BigEnv(b, n)
+			steps := fixture.Churn(500_000)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				runtime.KeepAlive(env.Replay(steps))
+			}
+			b.ReportMetric(float64(len(steps))*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+		})
+	}
+}
+
+// TestSnapshotLatency keeps the snapshot bound honest outside benchmarks:
+// the 99th percentile over random steps of a long log stays under 1 ms.
+func TestSnapshotLatency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long log")
+	}
+	env := fixture.ExampleEnv(t)
+	log := env.Replay(fixture.Churn(200_000))
+	rng := rand.New(rand.NewPCG(3, 4))
+	var ds []time.Duration
+	for i := 0; i < 200; i++ {
+		start := time.Now()
+		runtime.KeepAlive(log.Snapshot(rng.IntN(len(log.Events))))
+		ds = append(ds, time.Since(start))
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	if p99 := ds[len(ds)*99/100]; p99 > time.Millisecond {
+		t.Errorf("snapshot p99 = %v, want < 1ms", p99)
+	}
+}
