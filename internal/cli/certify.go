@@ -42,7 +42,8 @@ func newCertifyCmd(e *env) *cobra.Command {
 			var de *model.DecodeError
 			switch {
 			case errors.As(err, &de):
-				v = model.Verdict{Kind: kind, Reason: model.MalformedSchema, Evidence: &model.Evidence{Detail: de.Error()}}
+				// A candidate that does not decode is a verdict, not bad usage.
+				v, err = model.Verdict{Kind: kind, Reason: model.MalformedSchema, Evidence: &model.Evidence{Detail: de.Error()}}, nil
 			case err != nil:
 				return err
 			case kind == "pair":
