@@ -76,6 +76,9 @@ func Compile(t *model.Task) (*Env, error) {
 		env.typeIdx[et.Name] = i
 	}
 	for gi, g := range t.Goals {
+		if len(g.Predicates) > 64 {
+			return nil, fmt.Errorf("task %s: goal %s has %d predicates; at most 64 are supported", t.ID, g.Version, len(g.Predicates))
+		}
 		cg := &Goal{Index: gi, Version: g.Version}
 		for pi, p := range g.Predicates {
 			e, err := env.compileExpr(&p.Expr)
