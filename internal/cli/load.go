@@ -3,16 +3,64 @@ package cli
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
+	"github.com/parthack/parthack/tasks"
+	"github.com/parthack/parthack/tasks/sealed"
 )
 
-// loadTask reads, decodes and compiles a task file.
-func loadTask(path string) (*pbcste.Env, error) {
-	if path == "" {
-		return nil, usageErr("--task is required")
+// isSuiteID reports whether a --task argument names a suite task (such
+// as PH-H05) rather than a file: it starts with "PH-" and no file of that
+// name exists.
+func isSuiteID(arg string) bool {
+	if !strings.HasPrefix(arg, "PH-") {
+		return false
 	}
+	_, err := os.Stat(arg)
+	return err != nil
+}
+
+// loadTask reads, decodes and compiles a task file. A suite id instead
+// gives the suite's trusted task (hidden fields, Oracle predicates): the
+// CLI is the trusted parent.
+func loadTask(path string) (*pbcste.Env, error) {
+	env, _, err := loadTaskViews(path)
+	return env, err
+}
+
+// loadTaskViews resolves --task to the trusted environment and the public
+// view of the task. For a suite id the public view is the suite's public
+// task; a task file is both the trusted task and its own public view.
+func loadTaskViews(path string) (*pbcste.Env, *model.Task, error) {
+	if path == "" {
+		return nil, nil, usageErr("--task is required")
+	}
+	if isSuiteID(path) {
+		st, err := tasks.Get(path)
+		if err != nil {
+			return nil, nil, usageErr("%v", err)
+		}
+		trusted, err := sealed.Trusted(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		env, err := pbcste.Compile(trusted)
+		if err != nil {
+			return nil, nil, err
+		}
+		return env, st.Public, nil
+	}
+	env, err := loadTaskFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return env, env.Task, nil
+}
+
+// loadTaskFile reads, decodes and compiles a task file.
+func loadTaskFile(path string) (*pbcste.Env, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usageErr("read task: %v", err)
@@ -44,4 +92,17 @@ func loadTrajectory(flag, path string) (*model.Trajectory, error) {
 		return nil, fmt.Errorf("%w", err)
 	}
 	return tr, nil
+}
+
+// loadHonest reads --honest; when it is omitted and --task is a suite id,
+// H is the suite task's stored honest trajectory.
+func loadHonest(taskArg, path string) (*model.Trajectory, error) {
+	if path == "" && isSuiteID(taskArg) {
+		t, err := tasks.Get(taskArg)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		return t.HonestTrajectory, nil
+	}
+	return loadTrajectory("honest", path)
 }
