@@ -68,6 +68,10 @@ type doc struct {
 	file string
 	src  []byte
 	root *node
+	// lineOff, line and col memoize the last position located, so that
+	// locating steps in file order (as decodeStep does) scans the source
+	// once overall instead of once per step.
+	lineOff, line, col int
 }
 
 // maxDepth bounds nesting so hostile input cannot exhaust the stack.
@@ -85,15 +89,37 @@ func parseDoc(file string, src []byte) (*doc, error) {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, d.errAt(p.next(), "", "unexpected data after the top-level value")
+		return nil, d.errAt(p.next(), "$", "unexpected data after the top-level value")
 	}
 	d.root = root
 	return d, nil
 }
 
 type parser struct {
-	d   *doc
-	dec *json.Decoder
+	d    *doc
+	dec  *json.Decoder
+	path []step // where the value being parsed sits, for errors
+}
+
+// step is one level of a JSON path: an array index, or an object key
+// when index is -1.
+type step struct {
+	key   string
+	index int
+}
+
+// where renders the parser's current JSON path, as cursors write it.
+func (p *parser) where() string {
+	var b strings.Builder
+	b.WriteString("$")
+	for _, s := range p.path {
+		if s.index < 0 {
+			b.WriteString("." + s.key)
+		} else {
+			fmt.Fprintf(&b, "[%d]", s.index)
+		}
+	}
+	return b.String()
 }
 
 // next finds the offset of the next token, past white space and the
@@ -113,7 +139,7 @@ func (p *parser) next() int {
 
 func (p *parser) value(depth int) (*node, error) {
 	if depth > maxDepth {
-		return nil, p.d.errAt(p.next(), "", fmt.Sprintf("nesting deeper than %d", maxDepth))
+		return nil, p.d.errAt(p.next(), p.where(), fmt.Sprintf("nesting deeper than %d", maxDepth))
 	}
 	off := p.next()
 	tok, err := p.dec.Token()
@@ -135,10 +161,12 @@ func (p *parser) value(depth int) (*node, error) {
 		case '[':
 			n.kind = nodeArray
 			for p.dec.More() {
+				p.path = append(p.path, step{index: len(n.items)})
 				item, err := p.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
+				p.path = p.path[:len(p.path)-1]
 				n.items = append(n.items, item)
 			}
 		case '{':
@@ -151,18 +179,20 @@ func (p *parser) value(depth int) (*node, error) {
 					return nil, p.syntax(koff, err)
 				}
 				key, _ := ktok.(string)
+				p.path = append(p.path, step{key: key, index: -1})
 				if seen[key] {
-					return nil, p.d.errAt(koff, "", fmt.Sprintf("duplicate key %q (each key may appear once)", key))
+					return nil, p.d.errAt(koff, p.where(), fmt.Sprintf("duplicate key %q (each key may appear once)", key))
 				}
 				seen[key] = true
 				val, err := p.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
+				p.path = p.path[:len(p.path)-1]
 				n.members = append(n.members, member{key: key, val: val})
 			}
 		default:
-			return nil, p.d.errAt(off, "", fmt.Sprintf("unexpected %q", t))
+			return nil, p.d.errAt(off, p.where(), fmt.Sprintf("unexpected %q", t))
 		}
 		end := p.next()
 		if _, err := p.dec.Token(); err != nil {
@@ -181,24 +211,27 @@ func (p *parser) syntax(off int, err error) error {
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		msg = "unexpected end of input"
 	}
-	return p.d.errAt(off, "", "malformed JSON: "+msg)
+	return p.d.errAt(off, p.where(), "malformed JSON: "+msg)
 }
 
 // errAt builds a DecodeError at a byte offset of the document.
 func (d *doc) errAt(off int, path, msg string) *DecodeError {
-	line, col := 1, 1
 	if off > len(d.src) {
 		off = len(d.src)
 	}
-	for _, c := range d.src[:off] {
+	if d.line == 0 || off < d.lineOff {
+		d.lineOff, d.line, d.col = 0, 1, 1
+	}
+	for _, c := range d.src[d.lineOff:off] {
 		if c == '\n' {
-			line++
-			col = 1
+			d.line++
+			d.col = 1
 		} else {
-			col++
+			d.col++
 		}
 	}
-	return &DecodeError{File: d.file, Line: line, Col: col, Path: path, Msg: msg}
+	d.lineOff = off
+	return &DecodeError{File: d.file, Line: d.line, Col: d.col, Path: path, Msg: msg}
 }
 
 // cursor is a node with its JSON path: every typed read goes through it so

@@ -1,0 +1,273 @@
+package independent
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/parthack/parthack/model"
+)
+
+// lanes is a sha256 digest read as four big-endian uint64 lanes, or a
+// lane-wise sum of such digests.
+type lanes [4]uint64
+
+func digestOf(b []byte) lanes {
+	d := sha256.Sum256(b)
+	var l lanes
+	for i := range l {
+		l[i] = binary.BigEndian.Uint64(d[8*i:])
+	}
+	return l
+}
+
+func (l *lanes) plus(d lanes) {
+	for i := range l {
+		l[i] += d[i]
+	}
+}
+
+func (l *lanes) minus(d lanes) {
+	for i := range l {
+		l[i] -= d[i]
+	}
+}
+
+func (l lanes) hex() string {
+	out := make([]byte, 0, 32)
+	for _, x := range l {
+		out = binary.BigEndian.AppendUint64(out, x)
+	}
+	return hex.EncodeToString(out)
+}
+
+// entity is one existing entity: alive, or tombstoned with its fields
+// kept for restore. A field missing from the map reads as null.
+type entity struct {
+	alive  bool
+	fields map[string]model.Value
+	digest lanes // this entity's share of the state hash, when hashing
+}
+
+// world is the naive state: entities by type, then id, and the active
+// goal version. With hashing on it also keeps the state hash, the
+// lane-wise sum mod 2^64 of one sha256 per existing entity and one for
+// the active goal version.
+type world struct {
+	task    *model.Task
+	ents    map[string]map[string]*entity
+	goal    string
+	hashing bool
+	sum     lanes
+}
+
+// newWorld builds the task's frozen initial snapshot.
+func newWorld(task *model.Task, hashing bool) *world {
+	w := &world{task: task, ents: map[string]map[string]*entity{}, hashing: hashing}
+	if len(task.Goals) > 0 {
+		w.goal = task.Goals[0].Version
+	}
+	for _, e := range task.Initial {
+		fields := make(map[string]model.Value, len(e.Fields))
+		for _, a := range e.Fields {
+			fields[a.Field] = a.Value
+		}
+		w.put(e.Type, e.ID, &entity{alive: !e.Deleted, fields: fields})
+	}
+	if hashing {
+		w.sum.plus(goalDigest(w.goal))
+	}
+	return w
+}
+
+// put stores an entity under (typ, id), replacing any earlier one.
+func (w *world) put(typ, id string, e *entity) {
+	byID := w.ents[typ]
+	if byID == nil {
+		byID = map[string]*entity{}
+		w.ents[typ] = byID
+	}
+	if old := byID[id]; old != nil && w.hashing {
+		w.sum.minus(old.digest)
+	}
+	byID[id] = e
+	w.rehash(typ, id, e)
+}
+
+// rehash refreshes an entity's share of the state hash after a change.
+func (w *world) rehash(typ, id string, e *entity) {
+	if !w.hashing {
+		return
+	}
+	w.sum.minus(e.digest)
+	e.digest = w.entityDigest(typ, id, e)
+	w.sum.plus(e.digest)
+}
+
+// entityDigest hashes type, 0, id, 0, the alive byte, then every schema
+// field in declaration order as kind byte and payload.
+func (w *world) entityDigest(typ, id string, e *entity) lanes {
+	b := make([]byte, 0, 64)
+	b = append(b, typ...)
+	b = append(b, 0)
+	b = append(b, id...)
+	b = append(b, 0)
+	if e.alive {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	if et, ok := w.task.Schema.Type(typ); ok {
+		for _, fd := range et.Fields {
+			b = encodeValue(b, e.fields[fd.Name])
+		}
+	}
+	return digestOf(b)
+}
+
+func goalDigest(version string) lanes { return digestOf([]byte("goal\x00" + version)) }
+
+// encodeValue writes a value's kind byte and payload, length-prefixed so
+// that no two values share an encoding: string as uvarint length and
+// bytes, int as zigzag varint, bool as one byte, list as uvarint count
+// then each element as a string, null as nothing.
+func encodeValue(b []byte, v model.Value) []byte {
+	b = append(b, byte(v.Kind()))
+	switch v.Kind() {
+	case model.StringValue:
+		return appendBytes(b, v.AsString())
+	case model.IntValue:
+		return binary.AppendVarint(b, v.AsInt())
+	case model.BoolValue:
+		if v.AsBool() {
+			return append(b, 1)
+		}
+		return append(b, 0)
+	case model.ListValue:
+		b = binary.AppendUvarint(b, uint64(len(v.AsList())))
+		for _, s := range v.AsList() {
+			b = appendBytes(b, s)
+		}
+	}
+	return b
+}
+
+func appendBytes(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// get finds an entity, alive or tombstoned; nil when it never existed.
+func (w *world) get(typ, id string) *entity { return w.ents[typ][id] }
+
+// isAlive reports whether (typ, id) exists and is not deleted.
+func (w *world) isAlive(typ, id string) bool {
+	e := w.get(typ, id)
+	return e != nil && e.alive
+}
+
+// apply carries out one action. It checks everything first and mutates
+// only once the action is known to succeed, so a failure (non-empty
+// reason) leaves the world untouched. The diff lists changed cells only:
+// for create the alive flag then the fields in declaration order, for
+// update the written fields in the order written.
+func (w *world) apply(a *model.Action) ([]model.CellDiff, string) {
+	switch a.Op {
+	case model.OpReviseGoal:
+		if _, ok := w.task.Goal(a.Goal); !ok {
+			return nil, fmt.Sprintf("revise_goal: the task has no goal version %q", a.Goal)
+		}
+		if a.Goal == w.goal {
+			return nil, ""
+		}
+		d := model.CellDiff{Field: model.GoalField, Before: model.Str(w.goal), After: model.Str(a.Goal)}
+		if w.hashing {
+			w.sum.minus(goalDigest(w.goal))
+			w.sum.plus(goalDigest(a.Goal))
+		}
+		w.goal = a.Goal
+		return []model.CellDiff{d}, ""
+	case model.OpCreate, model.OpUpdate, model.OpDelete, model.OpRestore:
+	default:
+		return nil, fmt.Sprintf("op %q does not exist", a.Op)
+	}
+	et, ok := w.task.Schema.Type(a.Type)
+	if !ok {
+		return nil, fmt.Sprintf("type %q is not in the schema", a.Type)
+	}
+	cur := w.get(a.Type, a.ID)
+	if a.Op == model.OpDelete || a.Op == model.OpRestore {
+		switch {
+		case len(a.Fields) != 0:
+			return nil, fmt.Sprintf("%s writes no fields", a.Op)
+		case cur == nil:
+			return nil, fmt.Sprintf("%s %s/%s: never existed", a.Op, a.Type, a.ID)
+		case a.Op == model.OpDelete && !cur.alive:
+			return nil, fmt.Sprintf("delete %s/%s: already tombstoned", a.Type, a.ID)
+		case a.Op == model.OpRestore && cur.alive:
+			return nil, fmt.Sprintf("restore %s/%s: alive, nothing to restore", a.Type, a.ID)
+		}
+		cur.alive = !cur.alive
+		w.rehash(a.Type, a.ID, cur)
+		return []model.CellDiff{aliveCell(a.Type, a.ID, model.Bool(!cur.alive), model.Bool(cur.alive))}, ""
+	}
+	if a.Op == model.OpCreate && cur != nil && cur.alive {
+		return nil, fmt.Sprintf("create %s/%s: an alive entity has that id", a.Type, a.ID)
+	}
+	if a.Op == model.OpUpdate && (cur == nil || !cur.alive) {
+		return nil, fmt.Sprintf("update %s/%s: no alive entity has that id", a.Type, a.ID)
+	}
+	for i, as := range a.Fields {
+		fd, ok := et.Field(as.Field)
+		if !ok {
+			return nil, fmt.Sprintf("%s has no field %q", a.Type, as.Field)
+		}
+		for _, prev := range a.Fields[:i] {
+			if prev.Field == as.Field {
+				return nil, fmt.Sprintf("%s: one action writes field %s twice", a.Op, as.Field)
+			}
+		}
+		if bad := model.CheckValue(fd, as.Value); bad != "" {
+			return nil, bad
+		}
+		if fd.Kind == model.KindRef && !as.Value.IsNull() && !w.isAlive(fd.Target, as.Value.AsString()) {
+			return nil, fmt.Sprintf("%s.%s: %s %q is not alive", a.Type, as.Field, fd.Target, as.Value.AsString())
+		}
+	}
+	var diff []model.CellDiff
+	if a.Op == model.OpUpdate {
+		for _, as := range a.Fields {
+			if old := cur.fields[as.Field]; !old.Equal(as.Value) {
+				diff = append(diff, model.CellDiff{Type: a.Type, ID: a.ID, Field: as.Field, Before: old, After: as.Value})
+				cur.fields[as.Field] = as.Value
+			}
+		}
+		if len(diff) > 0 {
+			w.rehash(a.Type, a.ID, cur)
+		}
+		return diff, ""
+	}
+	// A create on a tombstone is a recreation: a new incarnation whose
+	// unwritten fields are null, diffed against the old one.
+	fresh := &entity{alive: true, fields: make(map[string]model.Value, len(a.Fields))}
+	for _, as := range a.Fields {
+		fresh.fields[as.Field] = as.Value
+	}
+	before, old := model.Null, map[string]model.Value(nil)
+	if cur != nil {
+		before, old = model.Bool(false), cur.fields
+	}
+	diff = append(diff, aliveCell(a.Type, a.ID, before, model.Bool(true)))
+	for _, fd := range et.Fields {
+		if v := fresh.fields[fd.Name]; !old[fd.Name].Equal(v) {
+			diff = append(diff, model.CellDiff{Type: a.Type, ID: a.ID, Field: fd.Name, Before: old[fd.Name], After: v})
+		}
+	}
+	w.put(a.Type, a.ID, fresh)
+	return diff, ""
+}
+
+// aliveCell is the diff of an entity's alive flag.
+func aliveCell(typ, id string, before, after model.Value) model.CellDiff {
+	return model.CellDiff{Type: typ, ID: id, Field: model.AliveField, Before: before, After: after}
+}
