@@ -1,0 +1,42 @@
+package evaluators_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/parthack/parthack"
+
+// TestIsolation holds the evaluators to the public side (SPEC §4): by the
+// module's own import graph, neither this package nor anything it imports
+// depends on the certifier or the sealed task data.
+func TestIsolation(t *testing.T) {
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
+	if err != nil {
+		var stderr string
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("%s list -deps: %v\n%s", goBin, err, stderr)
+	}
+	deps := strings.Fields(string(out))
+	// The list must be the real graph: it holds this package and the
+	// payload reader it is built on.
+	for _, want := range []string{module + "/evaluators", module + "/internal/payload"} {
+		if !slices.Contains(deps, want) {
+			t.Fatalf("go list -deps does not list %s; got %v", want, deps)
+		}
+	}
+	for _, dep := range deps {
+		for _, banned := range []string{module + "/certifier", module + "/tasks/sealed"} {
+			if dep == banned || strings.HasPrefix(dep, banned+"/") {
+				t.Errorf("evaluators depends on %s", dep)
+			}
+		}
+	}
+}

@@ -1,0 +1,292 @@
+package payload
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/parthack/parthack/model"
+)
+
+// Decode reads payload bytes as an evaluator must: strictly. The bytes
+// must be the canonical encoding (see parse.go): an unknown, missing or
+// misplaced key, white space, a value of the wrong type, a name the schema
+// does not declare or broken numbering is an error. The result re-encodes
+// to exactly b.
+func Decode(b []byte) (*Payload, error) {
+	r := &parser{b: b}
+	p := r.payload()
+	if r.err != nil {
+		return nil, fmt.Errorf("decode payload: %w", r.err)
+	}
+	if err := p.check(); err != nil {
+		return nil, fmt.Errorf("decode payload: %w", err)
+	}
+	if !bytes.Equal(p.appendJSON(make([]byte, 0, len(b))), b) {
+		return nil, fmt.Errorf("decode payload: the bytes are not the canonical encoding of the payload they hold")
+	}
+	return p, nil
+}
+
+// ModelSchema is the public entity schema as the model declares schemas.
+func (p *Payload) ModelSchema() model.Schema {
+	s := model.Schema{Types: make([]model.EntityType, len(p.Schema))}
+	for i, t := range p.Schema {
+		s.Types[i] = model.EntityType{Name: t.Name, Fields: make([]model.FieldDef, len(t.Fields))}
+		for j, f := range t.Fields {
+			s.Types[i].Fields[j] = model.FieldDef{Name: f.Name, Kind: f.Kind, Values: f.Values, Target: f.Target}
+		}
+	}
+	return s
+}
+
+// resolveGoals reads every predicate's expression through the task file
+// decoder, against the public schema, and keeps the typed result. An
+// expression whose bytes are not the canonical encoding of what they
+// decode to is rejected, so equal goals always have equal bytes.
+func resolveGoals(goals []Goal, s *model.Schema) error {
+	if len(goals) == 0 {
+		return fmt.Errorf("no goal versions")
+	}
+	seen := map[string]bool{}
+	for gi := range goals {
+		g := &goals[gi]
+		if g.Version == "" || seen[g.Version] {
+			return fmt.Errorf("goal version %q is empty or declared twice", g.Version)
+		}
+		seen[g.Version] = true
+		src := []byte{'['}
+		for j, pr := range g.Predicates {
+			if j > 0 {
+				src = append(src, ',')
+			}
+			src = appendStr(append(src, `{"id":`...), pr.ID)
+			src = appendStr(append(src, `,"text":`...), pr.Text)
+			src = append(append(src, `,"expr":`...), pr.Expr.raw...)
+			src = append(src, '}')
+		}
+		src = append(src, ']')
+		preds, err := model.DecodePredicates("goals["+g.Version+"]", src, s)
+		if err != nil {
+			return err
+		}
+		for j := range preds {
+			pr := &g.Predicates[j]
+			pr.Expr.Expr = preds[j].Expr
+			if !bytes.Equal(AppendExpr(nil, &pr.Expr.Expr), pr.Expr.raw) {
+				return fmt.Errorf("goal %s: predicate %s: expression is not in canonical form", g.Version, pr.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// checker validates a decoded payload's content against its own schema.
+type checker struct {
+	types map[string]*EntityType
+	goals map[string]bool
+}
+
+func (p *Payload) check() error {
+	c := &checker{types: map[string]*EntityType{}, goals: map[string]bool{}}
+	if p.Task == "" {
+		return fmt.Errorf("task: empty")
+	}
+	if err := c.schema(p.Schema); err != nil {
+		return err
+	}
+	schema := p.ModelSchema()
+	if err := resolveGoals(p.Goals, &schema); err != nil {
+		return fmt.Errorf("goals: %w", err)
+	}
+	for _, g := range p.Goals {
+		c.goals[g.Version] = true
+	}
+	if err := c.state("initial", &p.Initial); err != nil {
+		return err
+	}
+	if p.Initial.GoalVersion != p.Goals[0].Version {
+		return fmt.Errorf("initial: goal_version %q; the first goal version, %q, is active at the start", p.Initial.GoalVersion, p.Goals[0].Version)
+	}
+	if err := c.state("terminal", &p.Terminal); err != nil {
+		return err
+	}
+	for i := range p.Events {
+		if err := c.event(&p.Events[i], i); err != nil {
+			return fmt.Errorf("events[%d]: %w", i, err)
+		}
+	}
+	if len(p.Provenance) != len(p.Events) {
+		return fmt.Errorf("provenance: %d entries for %d events", len(p.Provenance), len(p.Events))
+	}
+	for i, pr := range p.Provenance {
+		if pr.Seq != i+1 || pr.Actor != p.Events[i].Actor {
+			return fmt.Errorf("provenance[%d]: seq %d actor %q does not match event %d (actor %q)", i, pr.Seq, pr.Actor, i+1, p.Events[i].Actor)
+		}
+	}
+	for i, t := range p.Transcript {
+		if !slices.Contains(Roles, t.Role) {
+			return fmt.Errorf("transcript[%d]: role %q is not one of %s", i, t.Role, strings.Join(Roles, ", "))
+		}
+	}
+	return nil
+}
+
+var fieldKinds = []model.FieldKind{model.KindString, model.KindInt, model.KindBool, model.KindEnum, model.KindRef, model.KindStrings}
+
+func (c *checker) schema(types []EntityType) error {
+	if len(types) == 0 {
+		return fmt.Errorf("schema: no entity types")
+	}
+	for i := range types {
+		t := &types[i]
+		if t.Name == "" || c.types[t.Name] != nil {
+			return fmt.Errorf("schema[%d]: type %q is unnamed or declared twice", i, t.Name)
+		}
+		c.types[t.Name] = t
+		seen := map[string]bool{}
+		for _, f := range t.Fields {
+			ok := f.Name != "" && !seen[f.Name] && slices.Contains(fieldKinds, f.Kind) &&
+				(f.Kind == model.KindEnum) == (len(f.Values) > 0) && (f.Kind == model.KindRef) == (f.Target != "")
+			if !ok {
+				return fmt.Errorf("schema: field %s.%q: bad name, kind, values or target", t.Name, f.Name)
+			}
+			seen[f.Name] = true
+		}
+	}
+	for _, t := range types {
+		for _, f := range t.Fields {
+			if f.Kind == model.KindRef && c.types[f.Target] == nil {
+				return fmt.Errorf("schema: field %s.%s references undeclared type %q", t.Name, f.Name, f.Target)
+			}
+		}
+	}
+	return nil
+}
+
+// field finds a declared field definition.
+func (c *checker) field(typ, name string) (*model.FieldDef, bool) {
+	t := c.types[typ]
+	if t == nil {
+		return nil, false
+	}
+	for _, f := range t.Fields {
+		if f.Name == name {
+			return &model.FieldDef{Name: f.Name, Kind: f.Kind, Values: f.Values, Target: f.Target}, true
+		}
+	}
+	return nil, false
+}
+
+func (c *checker) fields(where string, typ string, fs Fields, typed bool) error {
+	for i, f := range fs {
+		fd, ok := c.field(typ, f.Name)
+		if !ok {
+			return fmt.Errorf("%s: type %s has no field %q", where, typ, f.Name)
+		}
+		if i > 0 && fs[i-1].Name == f.Name {
+			return fmt.Errorf("%s: field %q twice", where, f.Name)
+		}
+		if msg := model.CheckValue(fd, f.Value); typed && msg != "" {
+			return fmt.Errorf("%s: %s", where, msg)
+		}
+	}
+	return nil
+}
+
+func (c *checker) state(where string, s *State) error {
+	if !c.goals[s.GoalVersion] {
+		return fmt.Errorf("%s: undeclared goal_version %q", where, s.GoalVersion)
+	}
+	seen := map[[2]string]bool{}
+	for i, e := range s.Entities {
+		w := fmt.Sprintf("%s.entities[%d]", where, i)
+		if c.types[e.Type] == nil || e.ID == "" || seen[[2]string{e.Type, e.ID}] {
+			return fmt.Errorf("%s: entity %s %q is of an undeclared type, unnamed or listed twice", w, e.Type, e.ID)
+		}
+		seen[[2]string{e.Type, e.ID}] = true
+		for _, f := range e.Fields {
+			if f.Value.IsNull() {
+				return fmt.Errorf("%s: field %s is null; unset fields are left out", w, f.Name)
+			}
+		}
+		if err := c.fields(w, e.Type, e.Fields, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var actors = []model.Actor{model.ActorAgent, model.ActorUser, model.ActorEnvironment, model.ActorSystem}
+
+func (c *checker) event(ev *Event, i int) error {
+	if ev.Seq != i+1 || ev.T != ev.Seq {
+		return fmt.Errorf("seq %d, t %d: events are numbered 1, 2, … with t = seq", ev.Seq, ev.T)
+	}
+	if !slices.Contains(actors, ev.Actor) || ev.Op == "" || (ev.Step > 0) != (ev.Actor == model.ActorAgent) || ev.Step < 0 {
+		return fmt.Errorf("actor %q, op %q, step %d: bad provenance", ev.Actor, ev.Op, ev.Step)
+	}
+	if ev.OK == (ev.Reason != "") {
+		return fmt.Errorf("a failed event states a reason and a successful one does not")
+	}
+	if !ev.OK && len(ev.Diff) > 0 {
+		return fmt.Errorf("a failed event changes nothing, yet it has a diff")
+	}
+	if ev.OK && !slices.Contains(model.Ops, ev.Op) {
+		return fmt.Errorf("successful event with unknown op %q", ev.Op)
+	}
+	if ev.Goal != "" && !c.goals[ev.Goal] {
+		return fmt.Errorf("undeclared goal %q", ev.Goal)
+	}
+	if ev.Type != "" || ev.ID != "" || len(ev.Args) > 0 {
+		if c.types[ev.Type] == nil || ev.ID == "" {
+			return fmt.Errorf("target %s %q is not a declared entity", ev.Type, ev.ID)
+		}
+		// A failed action may have asked for an ill-typed value; only the
+		// field names must be declared.
+		if err := c.fields("args", ev.Type, ev.Args, ev.OK); err != nil {
+			return err
+		}
+	}
+	if !c.goals[ev.GoalVersion] {
+		return fmt.Errorf("undeclared goal_version %q", ev.GoalVersion)
+	}
+	for j, d := range ev.Diff {
+		if err := c.cell(&d); err != nil {
+			return fmt.Errorf("diff[%d]: %w", j, err)
+		}
+	}
+	return nil
+}
+
+func (c *checker) cell(d *Cell) error {
+	if d.Before.Equal(d.After) {
+		return fmt.Errorf("before equals after: a diff lists changes only")
+	}
+	switch d.Field {
+	case model.GoalField:
+		if d.Type != "" || d.ID != "" || !c.goals[d.Before.AsString()] || !c.goals[d.After.AsString()] {
+			return fmt.Errorf("a goal change names two declared goal versions and no entity")
+		}
+		return nil
+	case model.AliveField:
+		if d.After.Kind() != model.BoolValue || (d.Before.Kind() != model.BoolValue && !d.Before.IsNull()) {
+			return fmt.Errorf("the alive flag goes from null or a boolean to a boolean")
+		}
+	default:
+		fd, ok := c.field(d.Type, d.Field)
+		if !ok {
+			return fmt.Errorf("type %s has no field %q", d.Type, d.Field)
+		}
+		for _, v := range []model.Value{d.Before, d.After} {
+			if msg := model.CheckValue(fd, v); msg != "" {
+				return fmt.Errorf("%s", msg)
+			}
+		}
+	}
+	if c.types[d.Type] == nil || d.ID == "" {
+		return fmt.Errorf("cell of undeclared entity %s %q", d.Type, d.ID)
+	}
+	return nil
+}

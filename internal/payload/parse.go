@@ -1,0 +1,431 @@
+package payload
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/parthack/parthack/model"
+)
+
+// parser reads the canonical encoding and nothing else: every key in its
+// one place, optional keys only when not empty, no white space, canonical
+// integers and strings, field objects sorted. An unknown, missing,
+// repeated or misplaced key is an error naming the byte offset and the
+// key that belongs there. The first error sticks: later reads return zero
+// values, so the grammar below reads straight through.
+type parser struct {
+	b   []byte
+	pos int
+	err error
+}
+
+func (r *parser) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("byte %d: %s", r.pos, fmt.Sprintf(format, args...))
+	}
+}
+
+func (r *parser) at(s string) bool {
+	return r.err == nil && len(r.b)-r.pos >= len(s) && string(r.b[r.pos:r.pos+len(s)]) == s
+}
+
+// lit consumes an exact literal: punctuation and the keys around it.
+func (r *parser) lit(s string) {
+	if r.err != nil {
+		return
+	}
+	if r.at(s) {
+		r.pos += len(s)
+		return
+	}
+	if want := keyOf(s); want != "" {
+		if found := keyOf(string(r.b[r.pos:min(len(r.b), r.pos+80)])); found != "" {
+			r.fail("unexpected key %q where %q belongs", found, want)
+			return
+		}
+		r.fail("expected key %q", want)
+		return
+	}
+	r.fail("expected %s, found %q", s, r.b[r.pos:min(len(r.b), r.pos+16)])
+}
+
+// keyOf finds the key a literal such as `,"seq":` or `{"type":` opens.
+func keyOf(s string) string {
+	s = strings.TrimLeft(s, "{,")
+	if !strings.HasPrefix(s, `"`) {
+		return ""
+	}
+	end := strings.Index(s[1:], `"`)
+	if end < 0 || !strings.HasPrefix(s[end+2:], ":") {
+		return ""
+	}
+	return s[1 : end+1]
+}
+
+// opt consumes an optional literal and reports whether it was there.
+func (r *parser) opt(s string) bool {
+	if r.at(s) {
+		r.pos += len(s)
+		return true
+	}
+	return false
+}
+
+func (r *parser) str() string {
+	if r.err != nil {
+		return ""
+	}
+	if !r.at(`"`) {
+		r.fail("expected a string")
+		return ""
+	}
+	start := r.pos + 1
+	for i := start; i < len(r.b); i++ {
+		c := r.b[i]
+		if c == '"' {
+			r.pos = i + 1
+			return string(r.b[start:i])
+		}
+		if c < 0x20 || c >= 0x7f || c == '\\' {
+			return r.escapedStr()
+		}
+	}
+	r.fail("unterminated string")
+	return ""
+}
+
+// escapedStr reads a string with escapes or non-ASCII bytes. The escapes
+// the encoder writes (\" \\ \n \r \t and \u with four hex digits) read
+// the same in Go syntax, so strconv.Unquote serves; anything it reads
+// differently is not canonical, and Decode's final comparison rejects it.
+func (r *parser) escapedStr() string {
+	end := r.pos + 1
+	for end < len(r.b) && r.b[end] != '"' {
+		if r.b[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(r.b) {
+		r.fail("unterminated string")
+		return ""
+	}
+	s, err := strconv.Unquote(string(r.b[r.pos : end+1]))
+	if err != nil {
+		r.fail("bad string %s", r.b[r.pos:end+1])
+		return ""
+	}
+	r.pos = end + 1
+	return s
+}
+
+func (r *parser) int() int64 {
+	if r.err != nil {
+		return 0
+	}
+	start := r.pos
+	r.opt("-")
+	digits := r.pos
+	for r.pos < len(r.b) && r.b[r.pos] >= '0' && r.b[r.pos] <= '9' {
+		r.pos++
+	}
+	span := string(r.b[start:r.pos])
+	if r.pos == digits {
+		r.fail("expected an integer")
+		return 0
+	}
+	if r.pos < len(r.b) && strings.IndexByte(".eE", r.b[r.pos]) >= 0 {
+		r.fail("%s… is not an integer", span)
+		return 0
+	}
+	if (r.b[digits] == '0' && r.pos-digits > 1) || span == "-0" {
+		r.fail("integer %s is not in canonical form", span)
+		return 0
+	}
+	v, err := strconv.ParseInt(span, 10, 64)
+	if err != nil {
+		r.fail("integer %s out of range", span)
+	}
+	return v
+}
+
+func (r *parser) boolean() bool {
+	if r.opt("true") {
+		return true
+	}
+	if !r.opt("false") {
+		r.fail("expected true or false")
+	}
+	return false
+}
+
+// value reads a cell value: null, a boolean, an integer, a string or a
+// list of strings.
+func (r *parser) value() model.Value {
+	switch {
+	case r.err != nil:
+		return model.Null
+	case r.opt("null"):
+		return model.Null
+	case r.at("true") || r.at("false"):
+		return model.Bool(r.boolean())
+	case r.at(`"`):
+		return model.Str(r.str())
+	case r.at("["):
+		return model.List(list(r, (*parser).str))
+	case r.at("{"):
+		r.fail("expected a string, integer, boolean, list of strings or null, got an object")
+		return model.Null
+	}
+	return model.Int(r.int())
+}
+
+// list reads a JSON array of elements read by elem; never nil.
+func list[T any](r *parser, elem func(*parser) T) []T {
+	out := []T{}
+	r.lit("[")
+	if r.opt("]") {
+		return out
+	}
+	for r.err == nil {
+		out = append(out, elem(r))
+		if !r.opt(",") {
+			r.lit("]")
+			break
+		}
+	}
+	return out
+}
+
+// fields reads an object of values with sorted, distinct keys.
+func (r *parser) fields() Fields {
+	out := Fields{}
+	r.lit("{")
+	if r.opt("}") {
+		return out
+	}
+	for r.err == nil {
+		name := r.str()
+		r.lit(":")
+		if n := len(out); n > 0 && name <= out[n-1].Name {
+			r.fail("field %q: keys must be sorted and distinct", name)
+		}
+		out = append(out, Field{Name: name, Value: r.value()})
+		if !r.opt(",") {
+			r.lit("}")
+			break
+		}
+	}
+	return out
+}
+
+// optStr reads an optional string key, which the encoder leaves out when
+// empty.
+func (r *parser) optStr(key string) string {
+	if !r.opt(key) {
+		return ""
+	}
+	s := r.str()
+	if s == "" {
+		r.fail("empty %s is left out, not written", keyOf(key))
+	}
+	return s
+}
+
+// rawObject reads the bytes of one JSON object without interpreting
+// them: expressions, which the task file decoder reads.
+func (r *parser) rawObject() []byte {
+	if !r.at("{") {
+		r.fail("expected an object")
+		return nil
+	}
+	start, depth := r.pos, 0
+	for ; r.pos < len(r.b); r.pos++ {
+		switch r.b[r.pos] {
+		case '"':
+			for r.pos++; r.pos < len(r.b) && r.b[r.pos] != '"'; r.pos++ {
+				if r.b[r.pos] == '\\' {
+					r.pos++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				r.pos++
+				return bytes.Clone(r.b[start:r.pos])
+			}
+		}
+	}
+	r.fail("unterminated object")
+	return nil
+}
+
+func (r *parser) payload() *Payload {
+	p := &Payload{}
+	r.lit(`{"payload_version":`)
+	if p.Version = int(r.int()); r.err == nil && p.Version != Version {
+		r.fail("payload_version %d; this build reads version %d", p.Version, Version)
+	}
+	r.lit(`,"task":`)
+	p.Task = r.str()
+	r.lit(`,"title":`)
+	p.Title = r.str()
+	r.lit(`,"instruction":`)
+	p.Instruction = r.str()
+	r.lit(`,"schema":`)
+	p.Schema = list(r, (*parser).entityType)
+	r.lit(`,"goals":`)
+	p.Goals = list(r, (*parser).goal)
+	r.lit(`,"initial":`)
+	p.Initial = r.state()
+	r.lit(`,"events":`)
+	p.Events = list(r, (*parser).event)
+	r.lit(`,"terminal":`)
+	p.Terminal = r.state()
+	r.lit(`,"provenance":`)
+	p.Provenance = list(r, func(r *parser) Provenance {
+		var pr Provenance
+		r.lit(`{"seq":`)
+		pr.Seq = int(r.int())
+		r.lit(`,"actor":`)
+		pr.Actor = model.Actor(r.str())
+		r.lit("}")
+		return pr
+	})
+	r.lit(`,"transcript":`)
+	p.Transcript = list(r, func(r *parser) Turn {
+		var t Turn
+		r.lit(`{"role":`)
+		t.Role = r.str()
+		r.lit(`,"content":`)
+		t.Content = r.str()
+		r.lit("}")
+		return t
+	})
+	r.lit("}")
+	if r.err == nil && r.pos != len(r.b) {
+		r.fail("unexpected data after the payload")
+	}
+	return p
+}
+
+func (r *parser) entityType() EntityType {
+	var t EntityType
+	r.lit(`{"name":`)
+	t.Name = r.str()
+	r.lit(`,"fields":`)
+	t.Fields = list(r, func(r *parser) FieldDef {
+		var f FieldDef
+		r.lit(`{"name":`)
+		f.Name = r.str()
+		r.lit(`,"kind":`)
+		f.Kind = model.FieldKind(r.str())
+		if r.opt(`,"values":`) {
+			if f.Values = list(r, (*parser).str); len(f.Values) == 0 {
+				r.fail("empty values are left out, not written")
+			}
+		}
+		f.Target = r.optStr(`,"target":`)
+		r.lit("}")
+		return f
+	})
+	r.lit("}")
+	return t
+}
+
+func (r *parser) goal() Goal {
+	var g Goal
+	r.lit(`{"version":`)
+	g.Version = r.str()
+	r.lit(`,"predicates":`)
+	g.Predicates = list(r, func(r *parser) Predicate {
+		var p Predicate
+		r.lit(`{"id":`)
+		p.ID = r.str()
+		r.lit(`,"text":`)
+		p.Text = r.str()
+		r.lit(`,"expr":`)
+		p.Expr.raw = r.rawObject()
+		r.lit("}")
+		return p
+	})
+	r.lit("}")
+	return g
+}
+
+func (r *parser) state() State {
+	var s State
+	r.lit(`{"goal_version":`)
+	s.GoalVersion = r.str()
+	r.lit(`,"entities":`)
+	s.Entities = list(r, func(r *parser) Entity {
+		var e Entity
+		r.lit(`{"type":`)
+		e.Type = r.str()
+		r.lit(`,"id":`)
+		e.ID = r.str()
+		e.Deleted = r.opt(`,"deleted":true`)
+		r.lit(`,"fields":`)
+		e.Fields = r.fields()
+		r.lit("}")
+		return e
+	})
+	r.lit("}")
+	return s
+}
+
+func (r *parser) event() Event {
+	var ev Event
+	r.lit(`{"seq":`)
+	ev.Seq = int(r.int())
+	r.lit(`,"t":`)
+	ev.T = int(r.int())
+	if r.opt(`,"step":`) {
+		if ev.Step = int(r.int()); ev.Step == 0 {
+			r.fail("step 0 is left out, not written")
+		}
+	}
+	r.lit(`,"actor":`)
+	ev.Actor = model.Actor(r.str())
+	r.lit(`,"op":`)
+	ev.Op = model.Op(r.str())
+	ev.Type = r.optStr(`,"type":`)
+	ev.ID = r.optStr(`,"id":`)
+	if r.opt(`,"args":`) {
+		if ev.Args = r.fields(); len(ev.Args) == 0 {
+			r.fail("empty args are left out, not written")
+		}
+	}
+	ev.Goal = r.optStr(`,"goal":`)
+	r.lit(`,"ok":`)
+	ev.OK = r.boolean()
+	ev.Reason = r.optStr(`,"reason":`)
+	r.lit(`,"diff":`)
+	ev.Diff = list(r, func(r *parser) Cell {
+		var c Cell
+		r.lit("{")
+		if r.opt(`"type":`) {
+			c.Type = r.str()
+			r.lit(",")
+		}
+		if r.opt(`"id":`) {
+			c.ID = r.str()
+			r.lit(",")
+		}
+		r.lit(`"field":`)
+		c.Field = r.str()
+		r.lit(`,"before":`)
+		c.Before = r.value()
+		r.lit(`,"after":`)
+		c.After = r.value()
+		r.lit("}")
+		return c
+	})
+	r.lit(`,"goal_version":`)
+	ev.GoalVersion = r.str()
+	r.lit("}")
+	return ev
+}

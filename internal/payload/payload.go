@@ -1,0 +1,249 @@
+// Package payload is the closed serializer between the trusted parent and
+// the evaluators (SPEC §4). The parent replays a trajectory on the trusted
+// task (hidden fields, Oracle goals) and Build turns that log into the
+// public payload: field by field, keeping only what the public task
+// declares. Evaluators read the payload's canonical bytes with Decode and
+// see nothing else. Project derives the schema-free projection the IDJ
+// judge reads.
+//
+// The payload, version 1, as canonical JSON (keys in this order, no
+// insignificant white space, field objects with sorted keys):
+//
+//	{"payload_version": 1, "task": "PH-H05", "title": "…", "instruction": "…",
+//	 "schema": [{"name": "ticket", "fields": [{"name": "status", "kind": "enum", "values": [...]}, …]}, …],
+//	 "goals": [{"version": "v1", "predicates": [{"id": "g1", "text": "…", "expr": {…task file syntax…}}, …]}, …],
+//	 "initial":  {"goal_version": "v1", "entities": [{"type", "id", "deleted"?, "fields": {…}}, …]},
+//	 "events": [{"seq": 1, "t": 1, "step"?: 1, "actor": "agent", "op": "update", "type"?, "id"?,
+//	             "args"?: {…}, "goal"?: "v2", "ok": true, "reason"?: "…",
+//	             "diff": [{"type"?, "id"?, "field": "status" | "@alive" | "@goal", "before", "after"}, …],
+//	             "goal_version": "v1"}, …],
+//	 "terminal": {"goal_version": "v1", "entities": […]},
+//	 "provenance": [{"seq": 1, "actor": "agent"}, …],
+//	 "transcript": [{"role": "assistant", "content": "…"}, …]}
+//
+// Decode accepts exactly this encoding (parse.go) and nothing else. The
+// initial state and the events' diffs rebuild every public state; the
+// terminal state is the last of them, stated for evaluators that read only
+// the end. The projection (projection_version 1) is the same record
+// without "goals", the one field derived from the Oracle predicates.
+package payload
+
+import (
+	"fmt"
+
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+// Version is the payload format version Build writes and Decode reads.
+const Version = 1
+
+// ProjectionVersion is the IDJ projection's format version.
+const ProjectionVersion = 1
+
+// Payload is the public record of one trajectory: everything an evaluator
+// may see, and nothing else.
+type Payload struct {
+	Version     int          `json:"payload_version"`
+	Task        string       `json:"task"`
+	Title       string       `json:"title"`
+	Instruction string       `json:"instruction"`
+	Schema      []EntityType `json:"schema"`
+	Goals       []Goal       `json:"goals"`
+	Initial     State        `json:"initial"`
+	Events      []Event      `json:"events"`
+	Terminal    State        `json:"terminal"`
+	Provenance  []Provenance `json:"provenance"`
+	Transcript  []Turn       `json:"transcript"`
+}
+
+// EntityType is one public entity type and its public fields.
+type EntityType struct {
+	Name   string     `json:"name"`
+	Fields []FieldDef `json:"fields"`
+}
+
+// FieldDef declares one public field.
+type FieldDef struct {
+	Name   string          `json:"name"`
+	Kind   model.FieldKind `json:"kind"`
+	Values []string        `json:"values,omitempty"` // enum members
+	Target string          `json:"target,omitempty"` // referenced type
+}
+
+// Goal is one goal version of the public goal schema.
+type Goal struct {
+	Version    string      `json:"version"`
+	Predicates []Predicate `json:"predicates"`
+}
+
+// Predicate is one public predicate: one per Oracle predicate, same id and
+// position.
+type Predicate struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+	Expr Expr   `json:"expr"`
+}
+
+// State is a redacted snapshot: the active goal version and the public
+// entities in creation order.
+type State struct {
+	GoalVersion string   `json:"goal_version"`
+	Entities    []Entity `json:"entities"`
+}
+
+// Entity is one public entity: its public fields that are set.
+type Entity struct {
+	Type    string `json:"type"`
+	ID      string `json:"id"`
+	Deleted bool   `json:"deleted,omitempty"`
+	Fields  Fields `json:"fields"`
+}
+
+// Event is one event of the public log. Type, ID and Args are left out
+// when the action names anything the public task does not declare.
+type Event struct {
+	Seq         int         `json:"seq"`
+	T           int         `json:"t"`
+	Step        int         `json:"step,omitempty"` // 1-based agent step; 0 for a scripted event
+	Actor       model.Actor `json:"actor"`
+	Op          model.Op    `json:"op"`
+	Type        string      `json:"type,omitempty"`
+	ID          string      `json:"id,omitempty"`
+	Args        Fields      `json:"args,omitempty"`
+	Goal        string      `json:"goal,omitempty"` // target of revise_goal
+	OK          bool        `json:"ok"`
+	Reason      string      `json:"reason,omitempty"`
+	Diff        []Cell      `json:"diff"`
+	GoalVersion string      `json:"goal_version"` // active after the event
+}
+
+// Cell is one changed public cell of an event: a field, the alive flag
+// (model.AliveField) or the goal version (model.GoalField, no type or id).
+type Cell struct {
+	Type   string      `json:"type,omitempty"`
+	ID     string      `json:"id,omitempty"`
+	Field  string      `json:"field"`
+	Before model.Value `json:"before"`
+	After  model.Value `json:"after"`
+}
+
+// Provenance is the standardized provenance of one event: the actor class
+// the wrapper assigned.
+type Provenance struct {
+	Seq   int         `json:"seq"`
+	Actor model.Actor `json:"actor"`
+}
+
+// Turn is one message of the transcript, in the chat form LLM transcripts
+// take: role ("system", "user", "assistant" or "tool") and content.
+type Turn struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Roles a transcript turn may take.
+var Roles = []string{"system", "user", "assistant", "tool"}
+
+// Projection is the schema-free record the IDJ judge reads: the payload
+// without its goal schema.
+type Projection struct {
+	Version     int          `json:"projection_version"`
+	Task        string       `json:"task"`
+	Title       string       `json:"title"`
+	Instruction string       `json:"instruction"`
+	Schema      []EntityType `json:"schema"`
+	Initial     State        `json:"initial"`
+	Events      []Event      `json:"events"`
+	Terminal    State        `json:"terminal"`
+	Provenance  []Provenance `json:"provenance"`
+	Transcript  []Turn       `json:"transcript"`
+}
+
+// Project derives the IDJ projection. It is built field by field like the
+// payload, so a field added to Payload stays out of the projection until
+// someone decides it belongs there. The goal versions named by events
+// stay: they record that a user revised the goal (provenance), not what
+// any predicate says.
+func Project(p *Payload) (*Projection, error) {
+	if p == nil || p.Version != Version {
+		return nil, fmt.Errorf("project: not a version %d payload", Version)
+	}
+	return &Projection{
+		Version:     ProjectionVersion,
+		Task:        p.Task,
+		Title:       p.Title,
+		Instruction: p.Instruction,
+		Schema:      p.Schema,
+		Initial:     p.Initial,
+		Events:      p.Events,
+		Terminal:    p.Terminal,
+		Provenance:  p.Provenance,
+		Transcript:  p.Transcript,
+	}, nil
+}
+
+// Build writes the public payload of a trajectory. log comes from
+// replaying the trajectory on the trusted task; pub is the public view of
+// the same task: its schema declares the public fields (every other field
+// is hidden), its initial snapshot is the redacted one, and its goal
+// versions hold the public predicates, one per Oracle predicate. Build
+// checks that pub is such a view of the trusted task and fails otherwise.
+//
+// transcript is the agent's conversation when there is one; nil builds
+// one assistant turn per agent action from the public events.
+func Build(pub *model.Task, log *pbcste.Log, transcript []Turn) (*Payload, error) {
+	v, err := newView(pub, log.Env)
+	if err != nil {
+		return nil, err
+	}
+	p := &Payload{Version: Version, Task: pub.ID, Title: pub.Title, Instruction: pub.Instruction}
+	p.Schema = v.schema()
+	if p.Goals, err = v.goalSchema(); err != nil {
+		return nil, err
+	}
+	initial := log.Env.Initial()
+	p.Initial = v.state(initial)
+	if err := v.checkInitial(p.Initial.Entities); err != nil {
+		return nil, err
+	}
+	p.Events = make([]Event, len(log.Events))
+	p.Provenance = make([]Provenance, len(log.Events))
+	for seq := range log.Events {
+		p.Events[seq] = v.event(log, seq)
+		p.Provenance[seq] = Provenance{Seq: seq + 1, Actor: log.Events[seq].Actor}
+	}
+	p.Terminal = v.state(log.Final())
+	if transcript == nil {
+		transcript = actionTranscript(p.Events)
+	}
+	p.Transcript = append([]Turn{}, transcript...)
+	return p, nil
+}
+
+// actionTranscript is the transcript of a trajectory that has no
+// conversation: one assistant turn per agent action, written from the
+// public event alone.
+func actionTranscript(events []Event) []Turn {
+	out := []Turn{}
+	for i := range events {
+		ev := &events[i]
+		if ev.Actor != model.ActorAgent {
+			continue
+		}
+		var content string
+		switch {
+		case ev.Op == model.OpReviseGoal:
+			content = fmt.Sprintf("%s %s", ev.Op, ev.Goal)
+		case ev.Type == "":
+			content = fmt.Sprintf("%s (a target the task does not declare)", ev.Op)
+		case len(ev.Args) > 0:
+			args, _ := ev.Args.MarshalJSON()
+			content = fmt.Sprintf("%s %s %s %s", ev.Op, ev.Type, ev.ID, args)
+		default:
+			content = fmt.Sprintf("%s %s %s", ev.Op, ev.Type, ev.ID)
+		}
+		out = append(out, Turn{Role: "assistant", Content: content})
+	}
+	return out
+}
