@@ -29,7 +29,7 @@ func newCertifyCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			h, err := loadTrajectory("honest", honestPath)
+			h, err := loadHonest(taskPath, honestPath)
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -47,9 +47,9 @@ func newCertifyCmd(e *env) *cobra.Command {
 			case err != nil:
 				return err
 			case kind == "pair":
-				v, err = certifier.Pair(env, h, cand)
+				v, err = certifier.DoublePair(env, h, cand)
 			default:
-				v, err = certifier.Rollback(env, h, cand)
+				v, err = certifier.DoubleRollback(env, h, cand)
 			}
 			if err != nil {
 				return usageErr("%v", err)
@@ -67,8 +67,8 @@ func newCertifyCmd(e *env) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&taskPath, "task", "", "task file (JSON)")
-	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H (JSON)")
+	cmd.Flags().StringVar(&taskPath, "task", "", "task file (JSON) or suite task id (PH-H05)")
+	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H (JSON); defaults to the suite's H when --task is a suite id")
 	cmd.Flags().StringVar(&candPath, "candidate", "", "candidate trajectory A (JSON)")
 	cmd.Flags().StringVar(&rollbackPath, "rollback", "", "rollback trajectory R (JSON)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict as JSON")

@@ -34,7 +34,10 @@ func newReplayCmd(e *env) *cobra.Command {
 				return usageErr("%v", err)
 			}
 			log := env.Replay(tr.Steps)
-			res, rej := certifier.Certify(env, tr)
+			res, rej, err := certifier.DoubleCertify(env, tr)
+			if err != nil {
+				return err
+			}
 			if asJSON {
 				return writeReplayJSON(e.stdout, log, res, rej)
 			}
@@ -42,7 +45,7 @@ func newReplayCmd(e *env) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&taskPath, "task", "", "task file (JSON)")
+	cmd.Flags().StringVar(&taskPath, "task", "", "task file (JSON) or suite task id (PH-H05)")
 	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory file (JSON)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	return cmd

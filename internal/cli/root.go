@@ -40,12 +40,18 @@ var errRejected = &exitError{code: ExitRejected}
 var commands = []func(*env) *cobra.Command{
 	newReplayCmd,
 	newCertifyCmd,
+	newTasksCmd,
+	newScoreCmd,
+	newPayloadCmd,
+	newWorkbenchCmd,
+	newDemoCmd,
 }
 
-// env is what every command shares: its streams.
+// env is what every command shares: its streams and the global flags.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	db             string // --db: the store file; empty means store.DefaultPath()
 }
 
 // Main runs parthack with args and returns the process exit code.
@@ -58,6 +64,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// With no arguments on a terminal parthack opens the workbench;
+	// anywhere else it prints help.
+	root.RunE = func(cmd *cobra.Command, _ []string) error {
+		if onTerminal(e) {
+			return runWorkbench(e, false)
+		}
+		return cmd.Help()
+	}
+	root.PersistentFlags().StringVar(&e.db, "db", "", "store of witnesses, notes and runs (default "+defaultDB()+")")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/parthack/parthack/store"
+	"github.com/parthack/parthack/tui"
+)
+
+func newWorkbenchCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "workbench",
+		Short: "Open the terminal workbench (also what parthack with no arguments does on a terminal)",
+		Long: "Open the terminal workbench: browse the suite and saved witnesses, step through event logs, compare\n" +
+			"H with a witness or a rollback, hand-craft witnesses with live certification, and save them to the store\n" +
+			"(--db, default " + defaultDB() + ").",
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return runWorkbench(e, false) },
+	}
+}
+
+// runWorkbench opens the workbench on the command's terminal.
+func runWorkbench(e *env, demo bool) error {
+	path := e.db
+	if path == "" {
+		var err error
+		if path, err = store.DefaultPath(); err != nil {
+			return usageErr("%v (use --db PATH)", err)
+		}
+	}
+	return tui.Run(tui.Options{DBPath: path, Demo: demo, Input: e.stdin, Output: e.stdout})
+}
+
+// onTerminal reports whether both streams are a terminal: only then does
+// parthack with no arguments open the workbench instead of printing help.
+func onTerminal(e *env) bool {
+	for _, s := range []any{e.stdin, e.stdout} {
+		f, ok := s.(interface{ Fd() uintptr })
+		if !ok || !term.IsTerminal(f.Fd()) {
+			return false
+		}
+	}
+	return true
+}
+
+func defaultDB() string {
+	if p, err := store.DefaultPath(); err == nil {
+		return p
+	}
+	return "under the user's data directory"
+}

@@ -1,0 +1,434 @@
+package tui
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+// workspace is the data every screen works on: the suite, compiled
+// environments (cached, shared by concurrent commands) and the evaluators.
+type workspace struct {
+	tasks      []*suiteTask
+	evaluators []evaluator
+	mu         sync.Mutex
+	envs       map[string]*pbcste.Env
+}
+
+func newWorkspace(tasks []*suiteTask) *workspace {
+	return &workspace{tasks: tasks, evaluators: deterministicEvaluators(), envs: map[string]*pbcste.Env{}}
+}
+
+// env compiles the trusted task behind t once.
+func (w *workspace) env(t *suiteTask) (*pbcste.Env, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if env, ok := w.envs[t.ID]; ok {
+		return env, nil
+	}
+	task, err := trustedTask(t.ID)
+	if err != nil {
+		return nil, fmt.Errorf("open task %s: %w", t.ID, err)
+	}
+	env, err := pbcste.Compile(task)
+	if err != nil {
+		return nil, fmt.Errorf("compile task %s: %w", t.ID, err)
+	}
+	w.envs[t.ID] = env
+	return env, nil
+}
+
+// task finds a suite task by id.
+func (w *workspace) task(id string) *suiteTask {
+	for _, t := range w.tasks {
+		if t.ID == id {
+			return t
+		}
+	}
+	return nil
+}
+
+// analysis is one trajectory replayed, certified and scored, with the
+// indexes the views need so that rendering a cursor position never walks
+// the log: everything here is computed once, in a command.
+type analysis struct {
+	task  *suiteTask
+	traj  *model.Trajectory
+	label string
+	log   *pbcste.Log
+	cert  *model.Certificate // nil when the trajectory is not certifiable on its own
+	rej   *model.Rejection
+	// certErr is a failure of double certification itself (the two
+	// certifiers disagree): the log and scores still show, no certificate.
+	certErr error
+	scores  []float64   // per evaluator, at termination
+	series  [][]float64 // per evaluator, series[i][k] after k events
+	pstate  []float64   // certified P_state after k events
+	// touch[g][j] lists, in order, the successful events whose diff
+	// touched predicate j of goal version g: the latest cause at any
+	// cursor is one binary search away.
+	touch     [][][]int32
+	stepEvent []int  // agent step → its event
+	initial   uint64 // c_state of the first goal version on the initial snapshot
+}
+
+// events is the number of log events; cursor positions run 0..events().
+func (a *analysis) events() int { return len(a.log.Events) }
+
+func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*analysis, error) {
+	env, err := w.env(t)
+	if err != nil {
+		return nil, err
+	}
+	a := &analysis{task: t, traj: tr, label: label, log: env.Replay(tr.Steps)}
+	a.cert, a.rej, a.certErr = certifyOne(env, tr)
+	if a.scores, a.series, err = scoreLog(t, a.log); err != nil {
+		return nil, fmt.Errorf("score %s: %w", label, err)
+	}
+	a.index()
+	return a, nil
+}
+
+// index builds P_state over time, the touch lists and the step → event map.
+func (a *analysis) index() {
+	log := a.log
+	goals := log.Env.Goals()
+	n := len(log.Events)
+	a.pstate = make([]float64, n+1)
+	a.initial = initialBits(log)
+	a.pstate[0] = psi(a.initial, len(goals[0].Preds))
+	a.touch = make([][][]int32, len(goals))
+	for g := range goals {
+		a.touch[g] = make([][]int32, len(goals[g].Preds))
+	}
+	a.stepEvent = make([]int, log.Steps)
+	for seq := range log.Events {
+		ev := &log.Events[seq]
+		a.pstate[seq+1] = psi(ev.CState, len(goals[ev.Goal].Preds))
+		if ev.Step >= 0 {
+			a.stepEvent[ev.Step] = seq
+		}
+		if !ev.OK || len(ev.Diff) == 0 {
+			continue
+		}
+		for g := range goals {
+			for j, p := range goals[g].Preds {
+				if log.Touches(seq, p) {
+					a.touch[g][j] = append(a.touch[g][j], int32(seq))
+				}
+			}
+		}
+	}
+}
+
+// goalAt is the goal version active after k events.
+func (a *analysis) goalAt(k int) int {
+	if k == 0 {
+		return 0
+	}
+	return a.log.Events[k-1].Goal
+}
+
+// bitsAt returns c_state and c_agent of the active goal after k events.
+func (a *analysis) bitsAt(k int) (cs, ca uint64) {
+	if k == 0 {
+		return a.initial, 0
+	}
+	ev := &a.log.Events[k-1]
+	return ev.CState, ev.CAgent
+}
+
+// causeAt is the latest cause of predicate j of goal g after k events:
+// the event's seq, or -1 when no event has touched it yet.
+func (a *analysis) causeAt(g, j, k int) int {
+	list := a.touch[g][j]
+	i := sort.Search(len(list), func(i int) bool { return int(list[i]) >= k })
+	if i == 0 {
+		return -1
+	}
+	return int(list[i-1])
+}
+
+// predText is the public text of predicate j of goal g.
+func (a *analysis) predText(g, j int) string {
+	goals := a.log.Env.Goals()
+	if pub := a.task.Public; pub != nil && g < len(pub.Goals) && j < len(pub.Goals[g].Predicates) {
+		return pub.Goals[g].Predicates[j].Text
+	}
+	return goals[g].Preds[j].Text
+}
+
+// describeAction renders an action the way people read it.
+func describeAction(a *model.Action) string {
+	if a.Op == model.OpReviseGoal {
+		return "revise_goal → " + a.Goal
+	}
+	var b strings.Builder
+	b.WriteString(string(a.Op))
+	b.WriteByte(' ')
+	b.WriteString(a.Type)
+	b.WriteByte(' ')
+	b.WriteString(a.ID)
+	for _, f := range a.Fields {
+		b.WriteByte(' ')
+		b.WriteString(f.Field)
+		b.WriteByte('=')
+		b.WriteString(f.Value.String())
+	}
+	return b.String()
+}
+
+// stepKey is a step's identity for alignment and search: its action.
+func stepKey(ev *pbcste.Event) string {
+	return string(ev.Actor) + " " + describeAction(ev.Action)
+}
+
+// pair is a certified pair (H, A) or rollback (H, R) with both analyses.
+type pair struct {
+	kind    string // "pair" or "rollback"
+	h, a    *analysis
+	verdict model.Verdict
+	rows    []alignRow
+}
+
+// alignRow puts an event of H beside an event of the candidate; -1 is a gap.
+type alignRow struct{ h, a int }
+
+// maxAlignCells bounds the LCS table; longer pairs align by position.
+const maxAlignCells = 4_000_000
+
+// align lines up the two logs: a longest common subsequence of events,
+// so a step the candidate inserted shows as a gap in H.
+func align(h, a *pbcste.Log) []alignRow {
+	n, m := len(h.Events), len(a.Events)
+	if n*m > maxAlignCells {
+		rows := make([]alignRow, max(n, m))
+		for i := range rows {
+			rows[i] = alignRow{-1, -1}
+			if i < n {
+				rows[i].h = i
+			}
+			if i < m {
+				rows[i].a = i
+			}
+		}
+		return rows
+	}
+	hk := make([]string, n)
+	for i := range hk {
+		hk[i] = stepKey(&h.Events[i])
+	}
+	ak := make([]string, m)
+	for i := range ak {
+		ak[i] = stepKey(&a.Events[i])
+	}
+	// lcs[i][j] is the LCS length of hk[i:] and ak[j:].
+	lcs := make([][]int32, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if hk[i] == ak[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var rows []alignRow
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && hk[i] == ak[j]:
+			rows = append(rows, alignRow{i, j})
+			i++
+			j++
+		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
+			rows = append(rows, alignRow{-1, j})
+			j++
+		default:
+			rows = append(rows, alignRow{i, -1})
+			i++
+		}
+	}
+	return zipGaps(rows)
+}
+
+// zipGaps puts the unmatched events between two matches side by side, the
+// way a side-by-side diff shows changed lines opposite each other.
+func zipGaps(rows []alignRow) []alignRow {
+	var out, hs, as []alignRow
+	flush := func() {
+		for k := 0; k < max(len(hs), len(as)); k++ {
+			r := alignRow{-1, -1}
+			if k < len(hs) {
+				r.h = hs[k].h
+			}
+			if k < len(as) {
+				r.a = as[k].a
+			}
+			out = append(out, r)
+		}
+		hs, as = hs[:0], as[:0]
+	}
+	for _, r := range rows {
+		switch {
+		case r.h >= 0 && r.a >= 0:
+			flush()
+			out = append(out, r)
+		case r.h >= 0:
+			hs = append(hs, r)
+		default:
+			as = append(as, r)
+		}
+	}
+	flush()
+	return out
+}
+
+func certifyAgainst(w *workspace, kind string, h, a *analysis) (*pair, error) {
+	env, err := w.env(h.task)
+	if err != nil {
+		return nil, err
+	}
+	p := &pair{kind: kind, h: h, a: a, rows: align(h.log, a.log)}
+	if kind == "rollback" {
+		p.verdict, err = certifyRollback(env, h.traj, a.traj)
+	} else {
+		p.verdict, err = certifyPair(env, h.traj, a.traj)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("certify %s: %w", kind, err)
+	}
+	return p, nil
+}
+
+// evidenceRows finds the rows of a pair the verdict's evidence points at:
+// the candidate's event, and in H the latest cause of the same predicate.
+func (p *pair) evidenceRows() (hSeq, aSeq int) {
+	hSeq, aSeq = -1, -1
+	ev := p.verdict.Evidence
+	if ev == nil {
+		return
+	}
+	switch {
+	case ev.Seq > 0:
+		aSeq = ev.Seq - 1
+	case ev.Step > 0 && ev.Step <= len(p.a.stepEvent):
+		aSeq = p.a.stepEvent[ev.Step-1]
+	}
+	if ev.Predicate > 0 && p.verdict.Honest != nil && ev.Predicate <= len(p.verdict.Honest.Causes) {
+		hSeq = p.verdict.Honest.Causes[ev.Predicate-1].Seq - 1
+	} else if ev.Step > 0 && ev.Step <= len(p.h.stepEvent) {
+		hSeq = p.h.stepEvent[ev.Step-1]
+	}
+	return hSeq, max(aSeq, -1)
+}
+
+// peak is the first cursor position where P_state is highest.
+func (a *analysis) peak() int {
+	return slices.Index(a.pstate, slices.Max(a.pstate))
+}
+
+// vector renders a certified vector as "[1 0 1]".
+func vector(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
+
+// initialBits is c_state of the first goal version on the initial snapshot.
+func initialBits(log *pbcste.Log) uint64 {
+	s := log.Env.Initial()
+	var b uint64
+	for j, p := range log.Env.Goals()[0].Preds {
+		if s.Eval(p) {
+			b |= 1 << uint(j)
+		}
+	}
+	return b
+}
+
+// psi is ψ: the share of m predicates whose bit is set.
+func psi(b uint64, m int) float64 {
+	if m == 0 {
+		return 0
+	}
+	return float64(bits.OnesCount64(b)) / float64(m)
+}
+
+// frac renders b's share of m as "2/4".
+func frac(b uint64, m int) string { return fmt.Sprintf("%d/%d", bits.OnesCount64(b), m) }
+
+// Messages carrying the results of slow work back to whoever asked.
+type (
+	analysisMsg struct {
+		gen int
+		a   *analysis
+		err error
+	}
+	pairMsg struct {
+		gen int
+		p   *pair
+		err error
+	}
+	candidateMsg struct {
+		gen int
+		a   *analysis
+		p   *pair
+		err error
+	}
+)
+
+func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, gen int) tea.Cmd {
+	return func() tea.Msg {
+		a, err := analyze(w, t, tr, label)
+		return analysisMsg{gen: gen, a: a, err: err}
+	}
+}
+
+func pairCmd(w *workspace, t *suiteTask, kind string, h, a *model.Trajectory, gen int) tea.Cmd {
+	return func() tea.Msg {
+		ha, err := analyze(w, t, h, "honest")
+		if err != nil {
+			return pairMsg{gen: gen, err: err}
+		}
+		label := "witness"
+		if kind == "rollback" {
+			label = "rollback"
+		}
+		if a.Name != "" {
+			label = a.Name
+		}
+		aa, err := analyze(w, t, a, label)
+		if err != nil {
+			return pairMsg{gen: gen, err: err}
+		}
+		p, err := certifyAgainst(w, kind, ha, aa)
+		return pairMsg{gen: gen, p: p, err: err}
+	}
+}
+
+// candidateCmd replays, certifies and scores an edited candidate against
+// the honest analysis the editor already holds.
+func candidateCmd(w *workspace, h *analysis, tr *model.Trajectory, gen int) tea.Cmd {
+	return func() tea.Msg {
+		a, err := analyze(w, h.task, tr, "candidate")
+		if err != nil {
+			return candidateMsg{gen: gen, err: err}
+		}
+		p, err := certifyAgainst(w, "pair", h, a)
+		return candidateMsg{gen: gen, a: a, p: p, err: err}
+	}
+}

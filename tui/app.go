@@ -1,0 +1,348 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/store"
+)
+
+// page names a screen of the workbench.
+type page int
+
+const (
+	pageBrowse page = iota
+	pageInspect
+	pageCompare
+	pageEditor
+)
+
+var pageNames = map[page]string{pageBrowse: "Browse", pageInspect: "Inspector", pageCompare: "Compare", pageEditor: "Witness editor"}
+
+// Navigation and status messages children send to the root.
+type (
+	openTaskMsg struct {
+		task   *suiteTask
+		traj   *model.Trajectory
+		label  string
+		cursor int
+	}
+	openCompareMsg struct {
+		task *suiteTask
+		kind string
+		h, a *model.Trajectory
+	}
+	openEditorMsg struct {
+		task  *suiteTask
+		start *model.Trajectory
+		rec   store.Record
+	}
+	statusMsg struct {
+		text string
+		err  bool
+	}
+)
+
+func navigate(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+func status(text string, isErr bool) tea.Cmd {
+	return func() tea.Msg { return statusMsg{text: text, err: isErr} }
+}
+
+// workbench is the root model: global keys first, then the page in front gets
+// the message; sizes go to every page; results of slow work go to the
+// page that asked for them, whichever page is in front.
+type workbench struct {
+	c      *common
+	width  int
+	height int
+	page   page
+	back   []page
+
+	browse  *browser
+	inspect *inspector
+	compare *comparer
+	editor  *editor
+	demo    *demo // non-nil in demo mode
+
+	help      help.Model
+	status    string
+	statusErr bool
+	// quitArmed is set by a q that would drop an unsaved witness; the
+	// next q quits.
+	quitArmed bool
+}
+
+func newModel(c *common) *workbench {
+	h := help.New()
+	h.Styles = c.st.help
+	return &workbench{c: c, browse: newBrowser(c), inspect: newInspector(c), compare: newComparer(c), editor: newEditor(c), help: h}
+}
+
+func (m *workbench) Init() tea.Cmd {
+	if m.demo != nil {
+		return m.demo.init()
+	}
+	return listRecordsCmd(m.c.dbPath)
+}
+
+// front is the page in front as a pane.
+func (m *workbench) front() pane {
+	switch m.page {
+	case pageInspect:
+		return m.inspect
+	case pageCompare:
+		return m.compare
+	case pageEditor:
+		return m.editor
+	}
+	return m.browse
+}
+
+func (m *workbench) goTo(p page) {
+	if p != m.page {
+		m.back = append(m.back, m.page)
+		m.page = p
+	}
+	m.status = ""
+}
+
+func (m *workbench) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resize()
+		return m, nil
+	case tea.KeyMsg:
+		if key.Matches(msg, m.c.keys.ForceQuit) {
+			return m, tea.Quit
+		}
+		// Focus gate: while a text input has focus, every key is its own.
+		if !m.front().Typing() {
+			switch {
+			case key.Matches(msg, m.c.keys.Quit):
+				if m.editor.modified && !m.quitArmed && m.demo == nil {
+					m.quitArmed = true
+					m.status, m.statusErr = "the witness in the editor is not saved: q again quits anyway, s saves", true
+					return m, nil
+				}
+				return m, tea.Quit
+			case key.Matches(msg, m.c.keys.Help):
+				m.help.ShowAll = !m.help.ShowAll
+				desc := "more keys"
+				if m.help.ShowAll {
+					desc = "fewer keys"
+				}
+				m.c.keys.Help.SetHelp("?", desc)
+				m.resize()
+				return m, nil
+			}
+			if m.demo != nil {
+				if cmd, ok := m.demo.key(m, msg); ok {
+					return m, cmd
+				}
+			}
+			if key.Matches(msg, m.c.keys.Back) && len(m.back) > 0 {
+				m.page, m.back = m.back[len(m.back)-1], m.back[:len(m.back)-1]
+				m.status = ""
+				m.resize()
+				return m, nil
+			}
+		}
+		m.status, m.quitArmed = "", false
+		return m, m.routeFront(msg)
+	case tea.MouseMsg:
+		return m, m.routeFront(msg)
+	case statusMsg:
+		m.status, m.statusErr = msg.text, msg.err
+		return m, nil
+	case openTaskMsg:
+		m.goTo(pageInspect)
+		m.resize()
+		return m, m.inspect.open(msg.task, msg.traj, msg.label, msg.cursor)
+	case openCompareMsg:
+		m.goTo(pageCompare)
+		m.resize()
+		return m, m.compare.open(msg.task, msg.kind, msg.h, msg.a)
+	case openEditorMsg:
+		m.goTo(pageEditor)
+		m.resize()
+		return m, m.editor.open(msg.task, msg.start, msg.rec)
+	case analysisMsg:
+		// Both the inspector and the editor ask for analyses; each knows
+		// its own generation, so only the asker accepts the result.
+		var c1, c2 tea.Cmd
+		m.inspect, c1 = m.inspect.update(msg)
+		m.editor, c2 = m.editor.update(msg)
+		return m, tea.Batch(c1, c2)
+	case pairMsg:
+		var cmd tea.Cmd
+		m.compare, cmd = m.compare.update(msg)
+		return m, cmd
+	case candidateMsg:
+		var cmd tea.Cmd
+		m.editor, cmd = m.editor.update(msg)
+		return m, cmd
+	case searchMsg:
+		var cmd tea.Cmd
+		m.inspect, cmd = m.inspect.update(msg)
+		return m, cmd
+	case recordsMsg:
+		var cmd tea.Cmd
+		m.browse, cmd = m.browse.update(msg)
+		return m, cmd
+	case savedMsg:
+		if msg.err != nil {
+			m.status, m.statusErr = "save failed: "+msg.err.Error(), true
+			return m, nil
+		}
+		m.editor.saved(msg.rec)
+		m.status, m.statusErr = fmt.Sprintf("saved %s %d %q to %s", msg.rec.Kind, msg.rec.Key, msg.rec.Name, m.c.dbPath), false
+		return m, listRecordsCmd(m.c.dbPath)
+	case deletedMsg:
+		if msg.err != nil {
+			m.status, m.statusErr = msg.err.Error(), true
+			return m, nil
+		}
+		m.status, m.statusErr = "deleted", false
+		return m, listRecordsCmd(m.c.dbPath)
+	case importedMsg:
+		if msg.err != nil {
+			m.status, m.statusErr = msg.err.Error(), true
+			return m, nil
+		}
+		t := m.c.ws.task(msg.traj.Task)
+		if t == nil {
+			m.status, m.statusErr = fmt.Sprintf("the witness is for task %q, which is not in this suite", msg.traj.Task), true
+			return m, nil
+		}
+		return m, navigate(openEditorMsg{task: t, start: msg.traj})
+	case exportedMsg:
+		if msg.err != nil {
+			m.status, m.statusErr = msg.err.Error(), true
+		} else {
+			m.status, m.statusErr = "exported "+msg.path, false
+		}
+		return m, nil
+	case demoMsg:
+		return m, m.demo.loaded(m, msg)
+	}
+	return m, nil
+}
+
+func (m *workbench) routeFront(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch m.page {
+	case pageInspect:
+		m.inspect, cmd = m.inspect.update(msg)
+	case pageCompare:
+		m.compare, cmd = m.compare.update(msg)
+	case pageEditor:
+		m.editor, cmd = m.editor.update(msg)
+	default:
+		m.browse, cmd = m.browse.update(msg)
+	}
+	return cmd
+}
+
+// chrome is the number of lines outside the page: header, help bar and,
+// in a demo, the caption.
+func (m *workbench) chrome() int {
+	n := 1 + m.helpHeight()
+	if m.demo != nil {
+		n += m.demo.captionHeight(m.width)
+	}
+	return n
+}
+
+func (m *workbench) helpHeight() int {
+	if !m.help.ShowAll {
+		return 1
+	}
+	rows := 1
+	for _, col := range m.keyHelp().FullHelp() {
+		rows = max(rows, len(col))
+	}
+	return rows
+}
+
+// resize gives every page the space below the header and above the help.
+func (m *workbench) resize() {
+	h := max(m.height-m.chrome(), 1)
+	m.help.Width = m.width
+	for _, p := range []pane{m.browse, m.inspect, m.compare, m.editor} {
+		p.SetSize(m.width, h)
+	}
+}
+
+func (m *workbench) View() string {
+	if m.width == 0 {
+		return ""
+	}
+	st := m.c.st
+	left := st.title.Render(" parthack ") + st.subtitle.Render(m.crumbs())
+	right := ""
+	if m.status != "" {
+		sty := st.status
+		if m.statusErr {
+			sty = st.statusErr
+		}
+		right = sty.Render(m.status + " ")
+	}
+	header := fit(left, max(m.width-ansi.StringWidth(right), 0)) + right
+	var b strings.Builder
+	b.WriteString(fit(header, m.width))
+	b.WriteByte('\n')
+	b.WriteString(m.front().View())
+	if m.demo != nil {
+		b.WriteByte('\n')
+		b.WriteString(m.demo.caption(m.width))
+	}
+	b.WriteByte('\n')
+	// The help bubble lets a line overflow when not even its ellipsis
+	// fits; the frame never does.
+	for i, l := range strings.Split(m.help.View(m.keyHelp()), "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(fit(l, m.width))
+	}
+	return b.String()
+}
+
+// keyHelp is whose keys the help bar lists: the demo's while it plays,
+// else the page in front's.
+func (m *workbench) keyHelp() help.KeyMap {
+	if m.demo != nil {
+		return m.demo
+	}
+	return m.front()
+}
+
+func (m *workbench) crumbs() string {
+	parts := []string{pageNames[m.page]}
+	if m.demo != nil {
+		parts = []string{"demo", m.demo.title()}
+	}
+	switch m.page {
+	case pageInspect:
+		if m.inspect.task != nil {
+			parts = append(parts, m.inspect.task.ID)
+		}
+	case pageCompare:
+		if m.compare.task != nil {
+			parts = append(parts, m.compare.task.ID)
+		}
+	case pageEditor:
+		if m.editor.task != nil {
+			parts = append(parts, m.editor.task.ID)
+		}
+	}
+	return "· " + strings.Join(parts, " › ")
+}

@@ -1,0 +1,327 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parthack/parthack/store"
+)
+
+// browser lists the suite's tasks (type to filter) and the saved
+// witnesses, runs and notes.
+type browser struct {
+	c             *common
+	width, height int
+
+	filter  textinput.Model
+	visible []int // indexes of tasks matching the filter
+	cursor  int
+	top     int
+
+	records []store.Record
+	recErr  error
+	rcursor int
+	rtop    int
+	focus   int // focusTasks or focusRecords
+
+	importing *prompt
+}
+
+const (
+	focusTasks = iota
+	focusRecords
+)
+
+func newBrowser(c *common) *browser {
+	b := &browser{c: c, filter: newInput("")}
+	b.filter.Placeholder = "type to filter tasks"
+	b.filter.Focus()
+	b.refilter()
+	return b
+}
+
+func (b *browser) SetSize(w, h int) { b.width, b.height = w, h }
+
+// Typing is true while the import prompt is open; the filter takes
+// printable keys itself, so the global q works only when it is empty.
+func (b *browser) Typing() bool { return b.importing != nil || b.filter.Value() != "" }
+
+func (b *browser) refilter() {
+	q := strings.Fields(strings.ToLower(b.filter.Value()))
+	b.visible = b.visible[:0]
+	for i, t := range b.c.ws.tasks {
+		hay := strings.ToLower(strings.Join(append([]string{t.ID, t.Title, t.Family, t.Domain, t.Split, t.Honest.String()}, t.Tags...), " "))
+		ok := true
+		for _, w := range q {
+			ok = ok && strings.Contains(hay, w)
+		}
+		if ok {
+			b.visible = append(b.visible, i)
+		}
+	}
+	b.cursor = clamp(b.cursor, 0, max(len(b.visible)-1, 0))
+}
+
+// selected is the task under the cursor, or nil.
+func (b *browser) selected() *suiteTask {
+	if len(b.visible) == 0 {
+		return nil
+	}
+	return b.c.ws.tasks[b.visible[b.cursor]]
+}
+
+func (b *browser) update(msg tea.Msg) (*browser, tea.Cmd) {
+	switch msg := msg.(type) {
+	case recordsMsg:
+		b.records, b.recErr = msg.recs, msg.err
+		b.rcursor = clamp(b.rcursor, 0, max(len(b.records)-1, 0))
+	case tea.MouseMsg:
+		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
+			b.move(-1)
+		} else if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelDown {
+			b.move(1)
+		}
+	case tea.KeyMsg:
+		return b.key(msg)
+	}
+	return b, nil
+}
+
+func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
+	k := b.c.keys
+	if b.importing != nil {
+		done, cancel, cmd := b.importing.update(msg)
+		switch {
+		case cancel:
+			b.importing = nil
+		case done:
+			path := strings.TrimSpace(b.importing.value(0))
+			b.importing = nil
+			return b, importCmd(path)
+		}
+		return b, cmd
+	}
+	switch {
+	case msg.Type == tea.KeyUp || (b.focus == focusRecords && key.Matches(msg, k.Up)):
+		b.move(-1)
+	case msg.Type == tea.KeyDown || (b.focus == focusRecords && key.Matches(msg, k.Down)):
+		b.move(1)
+	case msg.Type == tea.KeyPgUp:
+		b.move(-b.rows())
+	case msg.Type == tea.KeyPgDown:
+		b.move(b.rows())
+	case key.Matches(msg, k.Tab):
+		b.focus = 1 - b.focus
+	case key.Matches(msg, k.Import):
+		b.importing = newPrompt(b.c, "Import a witness (the JSON `parthack certify` reads)", field{"file", ""})
+	case key.Matches(msg, k.Open):
+		return b, b.open()
+	case b.focus == focusRecords && key.Matches(msg, k.DeleteRecord):
+		if len(b.records) > 0 {
+			return b, deleteCmd(b.c.dbPath, b.records[b.rcursor])
+		}
+	case key.Matches(msg, k.ClearFilter):
+		if b.filter.Value() != "" {
+			b.filter.SetValue("")
+			b.refilter()
+		}
+	case b.focus == focusTasks:
+		var cmd tea.Cmd
+		b.filter, cmd = b.filter.Update(msg)
+		b.refilter()
+		return b, cmd
+	}
+	return b, nil
+}
+
+func (b *browser) move(d int) {
+	if b.focus == focusRecords {
+		b.rcursor = clamp(b.rcursor+d, 0, max(len(b.records)-1, 0))
+		return
+	}
+	b.cursor = clamp(b.cursor+d, 0, max(len(b.visible)-1, 0))
+}
+
+// open opens the task, or the record, under the cursor.
+func (b *browser) open() tea.Cmd {
+	if b.focus == focusTasks {
+		t := b.selected()
+		if t == nil {
+			return nil
+		}
+		return navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
+	}
+	if len(b.records) == 0 {
+		return nil
+	}
+	r := b.records[b.rcursor]
+	t := b.c.ws.task(r.Task)
+	if t == nil {
+		return status(fmt.Sprintf("%s %q is for task %q, which is not in this suite", r.Kind, r.Name, r.Task), true)
+	}
+	switch r.Kind {
+	case store.KindWitness:
+		tr, err := decodeWitness(r)
+		if err != nil {
+			return status(err.Error(), true)
+		}
+		return navigate(openEditorMsg{task: t, start: tr, rec: r})
+	case store.KindRun:
+		kind, h, a, err := decodeRun(r)
+		if err != nil {
+			return status(err.Error(), true)
+		}
+		return navigate(openCompareMsg{task: t, kind: kind, h: h, a: a})
+	}
+	return navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
+}
+
+func (b *browser) rows() int { return max(b.height-4, 1) }
+
+func (b *browser) View() string {
+	st := b.c.st
+	promptH := 0
+	if b.importing != nil {
+		promptH = b.importing.height()
+	}
+	h := b.height - promptH
+	leftW := clamp(b.width*3/5, 44, 80)
+	if b.width-leftW < 28 {
+		leftW = b.width - 28
+	}
+	rightW := b.width - leftW
+
+	// Tasks.
+	filterLine := st.accent.Render("filter ") + b.filter.View()
+	rows := max(h-4, 1)
+	b.top = listWindow(b.top, b.cursor, len(b.visible), rows)
+	lines := []string{filterLine, st.muted.Render(fit(" ID", 9) + fit("family", 24) + fit("m", 3) + fit("H", 5) + "tags")}
+	for i := b.top; i < min(b.top+rows, len(b.visible)); i++ {
+		t := b.c.ws.tasks[b.visible[i]]
+		row := fit(" "+t.ID, 9) + fit(t.Family, 24) + fit(fmt.Sprint(t.M), 3) + fit(t.Honest.String(), 5) + strings.Join(t.Tags, " ")
+		if i == b.cursor {
+			mark := st.cursor
+			if b.focus != focusTasks {
+				mark = st.bold
+			}
+			row = mark.Render(fit("▸"+row[1:], leftW-2))
+		}
+		lines = append(lines, row)
+	}
+	if len(b.visible) == 0 {
+		lines = append(lines, st.faint.Render(" no task matches"))
+	}
+	title := fmt.Sprintf("Tasks · %d of %d", len(b.visible), len(b.c.ws.tasks))
+	left := b.c.box(title, lines, leftW, h, b.focus == focusTasks)
+
+	// The selected task, then the saved records.
+	infoH := min(max(h/2, 6), h-4)
+	right := b.c.box(b.infoTitle(), b.info(rightW-2), rightW, infoH, false) + "\n" + b.recordsView(rightW, h-infoH)
+	out := joinColumns(left, right)
+	if b.importing != nil {
+		out += "\n" + b.importing.view(b.width)
+	}
+	return out
+}
+
+func (b *browser) infoTitle() string {
+	if b.focus == focusRecords && len(b.records) > 0 {
+		r := b.records[b.rcursor]
+		return fmt.Sprintf("%s %d", r.Kind, r.Key)
+	}
+	if t := b.selected(); t != nil {
+		return t.ID
+	}
+	return "Task"
+}
+
+func (b *browser) info(w int) []string {
+	st := b.c.st
+	var out []string
+	if b.focus == focusRecords && len(b.records) > 0 {
+		r := b.records[b.rcursor]
+		out = append(out, st.bold.Render(r.Name), st.muted.Render("task "+orNone(r.Task)))
+		if r.Kind == store.KindWitness {
+			if tr, err := decodeWitness(r); err == nil {
+				out = append(out, st.muted.Render(fmt.Sprintf("%d agent step%s · enter opens the editor", len(tr.Steps), plural(len(tr.Steps)))))
+			}
+		}
+		for _, l := range wrap(r.Note, w) {
+			out = append(out, l)
+		}
+		return out
+	}
+	t := b.selected()
+	if t == nil {
+		return nil
+	}
+	out = append(out, st.bold.Render(t.Title), st.muted.Render(fmt.Sprintf("%s · %s · split %s · rollback %s", t.Family, orNone(t.Domain), t.Split, t.RollbackMetric)))
+	if t.Public != nil {
+		out = append(out, wrap(t.Public.Instruction, w)...)
+	}
+	return out
+}
+
+func (b *browser) recordsView(w, h int) string {
+	st := b.c.st
+	rows := max(h-2, 1)
+	var lines []string
+	switch {
+	case b.recErr != nil:
+		lines = wrap(st.statusErr.Render(b.recErr.Error()), w-2)
+	case len(b.records) == 0:
+		lines = []string{st.faint.Render(" nothing saved yet"), st.faint.Render(" (save from the witness editor)")}
+	default:
+		b.rtop = listWindow(b.rtop, b.rcursor, len(b.records), rows)
+		for i := b.rtop; i < min(b.rtop+rows, len(b.records)); i++ {
+			r := b.records[i]
+			row := fmt.Sprintf(" %-7s %-7s %s", r.Kind, r.Task, r.Name)
+			if i == b.rcursor && b.focus == focusRecords {
+				row = st.cursor.Render(fit("▸"+row[1:], w-2))
+			}
+			lines = append(lines, row)
+		}
+	}
+	return b.c.box(fmt.Sprintf("Saved · %d", len(b.records)), lines, w, h, b.focus == focusRecords)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func (b *browser) ShortHelp() []key.Binding {
+	k := b.c.keys
+	if b.importing != nil {
+		return b.importing.keys()
+	}
+	out := []key.Binding{k.Open, k.ListUp, k.ListDown, k.Tab}
+	if b.focus == focusRecords {
+		out = []key.Binding{k.Open, k.Up, k.Down, k.Tab}
+	}
+	if b.focus == focusTasks && b.filter.Value() != "" {
+		out = append(out, k.ClearFilter)
+	}
+	if b.focus == focusRecords {
+		out = append(out, k.DeleteRecord)
+	}
+	out = append(out, k.Import)
+	if !b.Typing() {
+		out = append(out, k.Quit)
+	}
+	return append(out, k.Help)
+}
+
+func (b *browser) FullHelp() [][]key.Binding {
+	k := b.c.keys
+	if b.importing != nil {
+		return [][]key.Binding{b.importing.keys()}
+	}
+	return [][]key.Binding{{k.Open, k.ListUp, k.ListDown, k.Tab}, {k.ClearFilter, k.Import, k.DeleteRecord}, {k.Quit, k.ForceQuit, k.Help}}
+}

@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/store"
+)
+
+func TestBrowseFiltersByTyping(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	all := len(m.browse.visible)
+	if all != len(m.c.ws.tasks) || all == 0 {
+		t.Fatalf("browse lists %d of %d tasks", all, len(m.c.ws.tasks))
+	}
+	press(t, m, "goalpatch")
+	for _, i := range m.browse.visible {
+		if m.c.ws.tasks[i].Family != "GoalPatch" {
+			t.Errorf("filter goalpatch kept %s (%s)", m.c.ws.tasks[i].ID, m.c.ws.tasks[i].Family)
+		}
+	}
+	if len(m.browse.visible) == 0 || len(m.browse.visible) == all {
+		t.Fatalf("filter goalpatch kept %d of %d tasks", len(m.browse.visible), all)
+	}
+	// While the filter holds text, q is a letter, not quit.
+	if quit := press(t, m, "q"); quit {
+		t.Fatal("q quit while typing a filter")
+	}
+	mustSee(t, m, "no task matches")
+	press(t, m, "esc")
+	if len(m.browse.visible) != all || m.browse.filter.Value() != "" {
+		t.Fatalf("esc left filter %q with %d tasks", m.browse.filter.Value(), len(m.browse.visible))
+	}
+	if quit := press(t, m, "q"); !quit {
+		t.Fatal("q with an empty filter did not quit")
+	}
+}
+
+func TestBrowseOpensTheSelectedTask(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	press(t, m, "down", "down")
+	want := m.browse.selected()
+	mustSee(t, m, want.Title)
+	press(t, m, "enter")
+	if m.page != pageInspect || m.inspect.task != want || m.inspect.current().label != "honest" {
+		t.Fatalf("enter opened page %v task %v", m.page, m.inspect.task)
+	}
+	mustSee(t, m, want.ID+" · honest")
+	press(t, m, "esc")
+	if m.page != pageBrowse {
+		t.Fatalf("esc went to page %v, not Browse", m.page)
+	}
+}
+
+func TestBrowseListsAndReopensSavedRecords(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	task := m.c.ws.tasks[0]
+	tr := &model.Trajectory{Task: task.ID, Steps: task.HonestTraj.Steps[:1]}
+	s, err := store.Open(m.c.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []store.Record{
+		{Kind: store.KindWitness, Task: task.ID, Name: "first step only", Note: "a saved witness", Body: model.EncodeTrajectory(tr)},
+		{Kind: store.KindNote, Task: task.ID, Name: "a note", Note: "look at event 2"},
+	} {
+		if _, err := s.Put(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	drive(t, m, listRecordsCmd(m.c.dbPath))
+	mustSee(t, m, "Saved · 2", "first step only", "a note")
+	press(t, m, "tab")
+	mustSee(t, m, "a saved witness", "1 agent step ")
+	press(t, m, "enter")
+	if m.page != pageEditor || len(m.editor.steps) != 1 || m.editor.name != "first step only" || m.editor.rec.Key == 0 {
+		t.Fatalf("the witness reopened as page %v with %d steps named %q", m.page, len(m.editor.steps), m.editor.name)
+	}
+	press(t, m, "esc", "down", "enter")
+	if m.page != pageInspect || m.inspect.task != task {
+		t.Fatalf("the note did not open its task")
+	}
+}
+
+func TestBrowseImportsWitnessJSON(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	task := m.c.ws.tasks[0]
+	file := t.TempDir() + "/w.json"
+	drive(t, m, exportCmd(file, task.Witness))
+	press(t, m, "ctrl+o")
+	mustSee(t, m, "Import a witness")
+	press(t, m, file, "enter")
+	if m.page != pageEditor || len(m.editor.steps) != len(task.Witness.Steps) {
+		t.Fatalf("import opened page %v with %d steps, want the editor with %d", m.page, len(m.editor.steps), len(task.Witness.Steps))
+	}
+	mustSee(t, m, "eligible")
+	press(t, m, "esc", "ctrl+o", t.TempDir()+"/missing.json", "enter")
+	if !m.statusErr || !strings.Contains(m.status, "missing.json") {
+		t.Fatalf("importing a missing file says %q", m.status)
+	}
+}

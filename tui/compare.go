@@ -1,0 +1,369 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parthack/parthack/model"
+)
+
+// comparer puts H beside a candidate (A, or R for a rollback): both logs
+// aligned step by step, both vector sets, the verdict with its evidence
+// highlighted in both logs, and every evaluator's score with Δ.
+type comparer struct {
+	c             *common
+	width, height int
+
+	task *suiteTask
+	kind string
+	p    *pair // nil while loading
+	gen  int
+	err  error
+
+	cursor, top int // rows of the alignment
+	hEv, aEv    int // evidence events, -1 when none
+}
+
+func newComparer(c *common) *comparer { return &comparer{c: c} }
+
+func (m *comparer) open(t *suiteTask, kind string, h, a *model.Trajectory) tea.Cmd {
+	m.task, m.kind, m.p, m.err = t, kind, nil, nil
+	m.gen++
+	return pairCmd(m.c.ws, t, kind, h, a, m.gen)
+}
+
+// show puts a certified pair on screen with the cursor on its evidence.
+func (m *comparer) show(p *pair) {
+	m.p, m.err = p, nil
+	m.task, m.kind = p.h.task, p.kind
+	m.hEv, m.aEv = p.evidenceRows()
+	m.cursor, m.top = 0, 0
+	m.jumpToEvidence()
+}
+
+func (m *comparer) SetSize(w, h int) { m.width, m.height = w, h }
+func (m *comparer) Typing() bool     { return false }
+
+func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pairMsg:
+		if msg.gen != m.gen {
+			return m, nil
+		}
+		if msg.err != nil {
+			m.err = msg.err
+			return m, nil
+		}
+		m.show(msg.p)
+	case tea.MouseMsg:
+		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
+			m.move(-1)
+		} else if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelDown {
+			m.move(1)
+		}
+	case tea.KeyMsg:
+		if m.p == nil {
+			return m, nil
+		}
+		k := m.c.keys
+		switch {
+		case key.Matches(msg, k.StepPrev), key.Matches(msg, k.ScrollUp):
+			m.move(-1)
+		case key.Matches(msg, k.StepNext), key.Matches(msg, k.ScrollDown):
+			m.move(1)
+		case key.Matches(msg, k.First):
+			m.move(-len(m.p.rows))
+		case key.Matches(msg, k.Last):
+			m.move(len(m.p.rows))
+		case key.Matches(msg, k.PageUp):
+			m.move(-m.logRows())
+		case key.Matches(msg, k.PageDown):
+			m.move(m.logRows())
+		case key.Matches(msg, k.Evidence):
+			if !m.jumpToEvidence() {
+				return m, status("the verdict points at no event", false)
+			}
+		case key.Matches(msg, k.EditWitness):
+			return m, navigate(openEditorMsg{task: m.task, start: m.p.a.traj})
+		case key.Matches(msg, k.Save):
+			rec, err := pairRun(m.c.ws, m.p)
+			if err != nil {
+				return m, status(err.Error(), true)
+			}
+			return m, saveCmd(m.c.dbPath, rec)
+		}
+	}
+	return m, nil
+}
+
+func (m *comparer) move(d int) {
+	if m.p == nil {
+		return
+	}
+	m.cursor = clamp(m.cursor+d, 0, max(len(m.p.rows)-1, 0))
+	m.top = listWindow(m.top, m.cursor, len(m.p.rows), m.logRows())
+}
+
+// jumpToEvidence moves the cursor to the row of the evidence event.
+func (m *comparer) jumpToEvidence() bool {
+	for i, r := range m.p.rows {
+		if (m.aEv >= 0 && r.a == m.aEv) || (m.aEv < 0 && m.hEv >= 0 && r.h == m.hEv) {
+			m.move(i - m.cursor)
+			return true
+		}
+	}
+	return false
+}
+
+// layout: verdict on top, the two logs, then vectors and scores (side by
+// side on wide screens). Short screens drop the verdict's frame.
+func (m *comparer) layout() (verdictH, logH, bottomH int) {
+	verdictH = 3
+	if m.height >= 30 {
+		verdictH = 4
+	}
+	scores := len(m.c.scoreLines(m.p, m.width))
+	vectors := len(m.c.vectorLines(m.p, m.width))
+	if m.width >= 110 {
+		bottomH = max(scores, vectors) + 2
+	} else {
+		bottomH = scores + vectors + 2
+	}
+	logH = max(m.height-verdictH-bottomH, 4)
+	return
+}
+
+func (m *comparer) logRows() int {
+	_, logH, _ := m.layout()
+	return max(logH-2, 1)
+}
+
+func (m *comparer) View() string {
+	if m.p == nil {
+		msg := "certifying the pair …"
+		if m.err != nil {
+			msg = m.c.st.statusErr.Render("error: " + m.err.Error())
+		}
+		return padLines([]string{"", "  " + msg}, m.width, m.height)
+	}
+	verdictH, logH, bottomH := m.layout()
+	var out string
+	if verdictH > 3 {
+		out = m.c.box(m.verdictTitle(), m.verdictLines(m.width-2), m.width, verdictH, false)
+	} else {
+		lines := m.verdictLines(m.width - 1)
+		lines[0] = m.c.st.title.Render(m.verdictTitle()) + "  " + lines[0]
+		out = padLines(lines, m.width, verdictH)
+	}
+	half := m.width / 2
+	out += "\n" + joinColumns(m.logView(true, half, logH), m.logView(false, m.width-half, logH))
+	if m.width >= 110 {
+		vw := m.width * 9 / 20
+		out += "\n" + joinColumns(
+			m.c.box("Certified vectors", m.vectorLines(vw-2), vw, bottomH, false),
+			m.c.box("Evaluator scores", m.c.scoreLines(m.p, m.width-vw-2), m.width-vw, bottomH, false))
+	} else {
+		lines := append(m.vectorLines(m.width-2), m.c.scoreLines(m.p, m.width-2)...)
+		out += "\n" + m.c.box("Vectors and scores", lines, m.width, bottomH, false)
+	}
+	return out
+}
+
+func (m *comparer) verdictTitle() string {
+	name := map[string]string{"pair": "Pair (H, A)", "rollback": "Strict rollback (H, R)"}[m.kind]
+	return fmt.Sprintf("%s · %s · %s", name, m.task.ID, m.p.a.label)
+}
+
+// verdictLines states the verdict: eligible, or the reason and where.
+func (c *common) verdictLines(p *pair, width int) []string {
+	st := c.st
+	v := p.verdict
+	if v.Eligible {
+		what := "eligible: same goal version, c_state and c_agent equal component by component — Δhack is measurable"
+		if p.kind == "rollback" {
+			what = fmt.Sprintf("certified strict rollback: R extends H legally and P_state falls %s → %s", v.Honest.PState, v.Candidate.PState)
+		}
+		return wrap(st.ok.Render("✓ "+what), width)
+	}
+	lines := wrap(st.bad.Render("✗ rejected: "+string(v.Reason))+"  "+st.muted.Render(evidenceWhere(v.Evidence)), width)
+	if v.Evidence != nil {
+		lines = append(lines, wrap(v.Evidence.Detail, width)...)
+	}
+	return lines
+}
+
+func (m *comparer) verdictLines(width int) []string { return m.c.verdictLines(m.p, width) }
+
+// evidenceWhere says which step, event, predicate and component a
+// rejection points at.
+func evidenceWhere(ev *model.Evidence) string {
+	if ev == nil {
+		return ""
+	}
+	var parts []string
+	if ev.Step > 0 {
+		parts = append(parts, fmt.Sprintf("step %d", ev.Step))
+	}
+	if ev.Seq > 0 {
+		parts = append(parts, fmt.Sprintf("event %d", ev.Seq))
+	}
+	if ev.Predicate > 0 {
+		parts = append(parts, fmt.Sprintf("predicate %d (%s)", ev.Predicate, ev.PredID))
+	}
+	if ev.Component != "" {
+		parts = append(parts, fmt.Sprintf("%s expected %s got %s", ev.Component, orNone(ev.Expected), orNone(ev.Got)))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (m *comparer) logView(honest bool, w, h int) string {
+	a, ev, title := m.p.a, m.aEv, "A · "+m.p.a.label
+	if m.kind == "rollback" {
+		title = "R · " + m.p.a.label
+	}
+	if honest {
+		a, ev, title = m.p.h, m.hEv, "H · honest"
+	}
+	rows := m.logRows()
+	m.top = listWindow(m.top, m.cursor, len(m.p.rows), rows)
+	lines := make([]string, 0, rows)
+	for i := m.top; i < min(m.top+rows, len(m.p.rows)); i++ {
+		r := m.p.rows[i]
+		seq := r.a
+		if honest {
+			seq = r.h
+		}
+		if seq < 0 {
+			gap := "  ·"
+			if i == m.cursor {
+				lines = append(lines, m.c.st.cursor.Render(fit("▸ ·", w-2)))
+			} else {
+				lines = append(lines, m.c.st.faint.Render(gap))
+			}
+			continue
+		}
+		mark := markNone
+		switch {
+		case seq == ev:
+			mark = markEvidence
+		case i == m.cursor:
+			mark = markCursor
+		}
+		lines = append(lines, m.c.eventRow(a, seq+1, w-2, mark))
+	}
+	return m.c.box(fmt.Sprintf("%s · %d events", title, a.events()), lines, w, h, false)
+}
+
+// vectorLines shows both certificates, the evidence component marked.
+func (m *comparer) vectorLines(width int) []string { return m.c.vectorLines(m.p, width) }
+
+func (c *common) vectorLines(p *pair, width int) []string {
+	st := c.st
+	v := p.verdict
+	// Columns as wide as the vectors need, so 80 columns hold them all.
+	goalW, vecW := 6, 9
+	for _, cert := range []*model.Certificate{v.Honest, v.Candidate} {
+		if cert != nil {
+			goalW = max(goalW, len(cert.GoalVersion)+2)
+			vecW = max(vecW, 2*len(cert.CState)+2)
+		}
+	}
+	head := st.muted.Render(fit("", 3) + fit("goal", goalW) + fit("c_state", vecW) + fit("c_agent", vecW) + fit("P_state", 9) + "P_agent")
+	out := []string{head}
+	ev := v.Evidence
+	for _, side := range []struct {
+		name string
+		cert *model.Certificate
+		rej  *model.Rejection
+	}{{"H", v.Honest, p.h.rej}, {candName(p.kind), v.Candidate, p.a.rej}} {
+		if side.cert == nil {
+			reason := "not certifiable"
+			if side.rej != nil {
+				reason += ": " + string(side.rej.Reason)
+			}
+			out = append(out, fit(side.name, 3)+st.bad.Render(reason))
+			continue
+		}
+		cs, ca := vector(side.cert.CState), vector(side.cert.CAgent)
+		if side.name != "H" && ev != nil && ev.Predicate > 0 {
+			switch ev.Component {
+			case "c_state":
+				cs = markComponent(st, side.cert.CState, ev.Predicate-1)
+			case "c_agent":
+				ca = markComponent(st, side.cert.CAgent, ev.Predicate-1)
+			}
+		}
+		out = append(out, fit(side.name, 3)+fit(side.cert.GoalVersion, goalW)+fit(cs, vecW)+fit(ca, vecW)+fit(side.cert.PState.String(), 9)+side.cert.PAgent.String())
+	}
+	if ev != nil && ev.Predicate > 0 {
+		out = append(out, st.bad.Render(fit(fmt.Sprintf("predicate %d (%s): %s %s ≠ %s", ev.Predicate, ev.PredID, ev.Component, ev.Got, ev.Expected), width)))
+	}
+	return out
+}
+
+func candName(kind string) string {
+	if kind == "rollback" {
+		return "R"
+	}
+	return "A"
+}
+
+// markComponent renders a vector with component j in the evidence style.
+func markComponent(st *styles, v []int, j int) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = fmt.Sprint(x)
+		if i == j {
+			parts[i] = st.evidence.Render(parts[i])
+		}
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// scoreLines lists every evaluator's score on H and the candidate with Δ:
+// inflated scores of an eligible pair, and rollbacks an evaluator misses,
+// are called out.
+func (c *common) scoreLines(p *pair, width int) []string {
+	st := c.st
+	cn := candName(p.kind)
+	labelW := clamp(width-29, 10, 22)
+	out := []string{st.muted.Render(fit("evaluator", labelW) + fit("H", 6) + fit(cn, 6) + fit("Δ", 7))}
+	for i, e := range c.ws.evaluators {
+		h, a := p.h.scores[i], p.a.scores[i]
+		d := a - h
+		call := ""
+		switch {
+		case p.kind == "pair" && p.verdict.Eligible && d > 1e-9:
+			call = st.warn.Render("▲ inflated")
+		case p.kind == "rollback" && p.verdict.Eligible && d >= -1e-9:
+			call = st.warn.Render("✗ misses it")
+		case p.kind == "rollback" && p.verdict.Eligible:
+			call = st.ok.Render("✓ detects")
+		}
+		out = append(out, fit(e.Label, labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", d), 7)+call)
+	}
+	if !p.verdict.Eligible {
+		out = append(out, st.faint.Render("not eligible: Δ is shown but not a measured inflation"))
+	}
+	for i := range out {
+		out[i] = fit(out[i], width)
+	}
+	return out
+}
+
+func (m *comparer) ShortHelp() []key.Binding {
+	k := m.c.keys
+	return []key.Binding{k.StepNext, k.StepPrev, k.Evidence, k.EditWitness, k.Save, k.Back, k.Help}
+}
+
+func (m *comparer) FullHelp() [][]key.Binding {
+	k := m.c.keys
+	return [][]key.Binding{
+		{k.StepNext, k.StepPrev, k.First, k.Last},
+		{k.PageDown, k.PageUp, k.Evidence},
+		{k.EditWitness, k.Save, k.Back, k.Quit},
+	}
+}

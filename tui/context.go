@@ -1,0 +1,138 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// common is the context every screen shares: the data, the store's path,
+// styles, keys and the highlighter. It holds no per-screen state.
+type common struct {
+	ws     *workspace
+	dbPath string
+	st     *styles
+	keys   *keyMap
+	hl     *highlighter
+}
+
+// pane is what every screen of the workbench implements besides its own
+// typed update: a size, a view, the keys that work where its focus is,
+// and whether a text input has the focus (then keys go only to it).
+type pane interface {
+	help.KeyMap
+	SetSize(width, height int)
+	View() string
+	Typing() bool
+}
+
+// fit truncates s to width cells and pads it with spaces to exactly width.
+func fit(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	w := ansi.StringWidth(s)
+	if w > width {
+		s = ansi.Truncate(s, width, "…")
+		w = ansi.StringWidth(s)
+	}
+	if w < width {
+		s += strings.Repeat(" ", width-w)
+	}
+	return s
+}
+
+// box draws a rounded frame of exactly width × height cells with title in
+// its top edge and body's first lines inside; focused frames use the
+// focus colour.
+func (c *common) box(title string, body []string, width, height int, focused bool) string {
+	if width < 4 || height < 2 {
+		return ""
+	}
+	edge, titleSt := c.st.edge, c.st.paneTitle
+	if focused {
+		edge, titleSt = c.st.edgeFocused, c.st.paneTitleFocused
+	}
+	inner := width - 2
+	var b strings.Builder
+	top := ""
+	if title != "" {
+		top = "─ " + titleSt.Render(ansi.Truncate(title, max(inner-4, 0), "…")) + " "
+	}
+	// Edges render once per frame, not once per line.
+	side := edge.Render("│")
+	b.WriteString(edge.Render("╭"))
+	b.WriteString(fitEdge(edge.Render(top), top, inner, edge.Render))
+	b.WriteString(edge.Render("╮"))
+	for i := 0; i < height-2; i++ {
+		line := ""
+		if i < len(body) {
+			line = body[i]
+		}
+		b.WriteByte('\n')
+		b.WriteString(side + fit(line, inner) + side)
+	}
+	b.WriteByte('\n')
+	b.WriteString(edge.Render("╰" + strings.Repeat("─", inner) + "╯"))
+	return b.String()
+}
+
+// fitEdge pads a rendered title to the frame's inner width with border dashes.
+func fitEdge(rendered, plain string, inner int, paint func(...string) string) string {
+	w := ansi.StringWidth(plain)
+	if w > inner {
+		return ansi.Truncate(rendered, inner, "")
+	}
+	if plain == "" {
+		return paint(strings.Repeat("─", inner))
+	}
+	return rendered + paint(strings.Repeat("─", inner-w))
+}
+
+// joinColumns puts blocks of lines side by side; each block is already
+// padded to its width.
+func joinColumns(blocks ...string) string {
+	split := make([][]string, len(blocks))
+	rows := 0
+	for i, b := range blocks {
+		split[i] = strings.Split(b, "\n")
+		rows = max(rows, len(split[i]))
+	}
+	var b strings.Builder
+	for r := 0; r < rows; r++ {
+		if r > 0 {
+			b.WriteByte('\n')
+		}
+		for _, lines := range split {
+			if r < len(lines) {
+				b.WriteString(lines[r])
+			}
+		}
+	}
+	return b.String()
+}
+
+// padLines returns exactly height lines of width cells.
+func padLines(lines []string, width, height int) string {
+	var b strings.Builder
+	for i := 0; i < height; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		line := ""
+		if i < len(lines) {
+			line = lines[i]
+		}
+		b.WriteString(fit(line, width))
+	}
+	return b.String()
+}
+
+// wrap breaks text into lines of at most width cells.
+func wrap(text string, width int) []string {
+	if width <= 0 {
+		return nil
+	}
+	return strings.Split(ansi.Wrap(text, width, " "), "\n")
+}

@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/evaluators"
+	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+	"github.com/parthack/parthack/tasks"
+	"github.com/parthack/parthack/tasks/sealed"
+)
+
+// This file is the workbench's only contact with the task suite, the
+// sealed tasks, the public payload, the evaluators and the certifiers:
+// everything else in the package works on the types below.
+
+// suiteTask is one task of the suite as the workbench shows it. Public is
+// what evaluators may see (its predicate texts are the public goal
+// schema); the environment always runs the trusted task.
+type suiteTask struct {
+	ID, Title, Split, Family, Domain, RollbackMetric string
+	M                                                int
+	Honest                                           model.Frac
+	Tags                                             []string
+	Public                                           *model.Task
+	HonestTraj, Witness, Rollback, Attribution       *model.Trajectory
+}
+
+// evaluator names one deterministic evaluator, in the order scores are
+// listed everywhere.
+type evaluator struct{ Name, Label string }
+
+// loadSuite returns the public suite.
+func loadSuite() ([]*suiteTask, error) {
+	all, err := tasks.Suite()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*suiteTask, len(all))
+	for i, t := range all {
+		out[i] = &suiteTask{ID: t.ID, Title: t.Public.Title, Split: t.Split, Family: t.Family, Domain: t.Domain,
+			RollbackMetric: t.RollbackMetric, M: t.M, Honest: t.Honest, Tags: t.Tags, Public: t.Public,
+			HonestTraj: t.HonestTrajectory, Witness: t.Witness, Rollback: t.RollbackTrajectory, Attribution: t.AttributionControl}
+	}
+	return out, nil
+}
+
+// trustedTask returns the task the environment runs for id: the
+// workbench is the trusted parent, like the CLI.
+func trustedTask(id string) (*model.Task, error) { return sealed.Trusted(id) }
+
+// deterministicEvaluators lists the evaluators every screen scores with.
+func deterministicEvaluators() []evaluator {
+	var out []evaluator
+	for _, e := range evaluators.Deterministic() {
+		out = append(out, evaluator{e.Name, e.Label})
+	}
+	return out
+}
+
+// scoreLog scores a replayed trajectory from its public payload with
+// every evaluator: final[i] is evaluator i's score, prefix[i][k] its score
+// of the first k events.
+func scoreLog(t *suiteTask, log *pbcste.Log) (final []float64, prefix [][]float64, err error) {
+	p, err := payload.Build(t.Public, log, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("public payload: %w", err)
+	}
+	scores, err := evaluators.ScoreAll(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	series, err := evaluators.Prefixes(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range scores {
+		final = append(final, scores[i].Value)
+		prefix = append(prefix, series[i].Values)
+	}
+	return final, prefix, nil
+}
+
+// certifyOne double-certifies a trajectory on its own.
+func certifyOne(env *pbcste.Env, tr *model.Trajectory) (*model.Certificate, *model.Rejection, error) {
+	res, rej, err := certifier.DoubleCertify(env, tr)
+	if err != nil || rej != nil {
+		return nil, rej, err
+	}
+	return res.Cert, nil, nil
+}
+
+// certifyPair double-certifies an equal-progress pair (H, A).
+func certifyPair(env *pbcste.Env, h, a *model.Trajectory) (model.Verdict, error) {
+	return certifier.DoublePair(env, h, a)
+}
+
+// certifyRollback double-certifies a strict rollback (H, R).
+func certifyRollback(env *pbcste.Env, h, r *model.Trajectory) (model.Verdict, error) {
+	return certifier.DoubleRollback(env, h, r)
+}

@@ -1,0 +1,178 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxSession is the built parthack running in a detached tmux session on
+// a private server socket, read with capture-pane like a person reads it.
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+	name   string
+}
+
+func (s *tmuxSession) tmux(args ...string) (string, error) {
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+func (s *tmuxSession) start(bin string, args ...string) {
+	s.t.Helper()
+	cmd := append([]string{"new-session", "-d", "-s", s.name, "-x", "120", "-y", "40", bin}, args...)
+	if out, err := s.tmux(cmd...); err != nil {
+		s.t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+}
+
+// keys sends tmux key names or literal text, one argument at a time and
+// a moment apart: keys that reach the terminal together arrive in Bubble
+// Tea as one multi-rune message, which is text, not a key binding.
+func (s *tmuxSession) keys(keys ...string) {
+	s.t.Helper()
+	for _, k := range keys {
+		args := []string{"send-keys", "-t", s.name}
+		if !regexp.MustCompile(`^(Enter|Tab|Escape|BSpace|C-[a-z]|Left|Right|Up|Down)$`).MatchString(k) {
+			args = append(args, "-l")
+		}
+		if out, err := s.tmux(append(args, k)...); err != nil {
+			s.t.Fatalf("tmux send-keys %q: %v: %s", k, err, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (s *tmuxSession) screen() string {
+	out, err := s.tmux("capture-pane", "-p", "-t", s.name)
+	if err != nil {
+		return ""
+	}
+	return out
+}
+
+// waitFor polls the screen until every text is on it.
+func (s *tmuxSession) waitFor(texts ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		scr := s.screen()
+		missing := ""
+		for _, x := range texts {
+			if !strings.Contains(scr, x) {
+				missing = x
+				break
+			}
+		}
+		if missing == "" {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never showed %q:\n%s", missing, scr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitExit waits for the program to end, which ends its session.
+func (s *tmuxSession) waitExit() {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := s.tmux("has-session", "-t", s.name); err != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("parthack did not quit:\n%s", s.screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func rowOf(screen, text string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, text) {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestEndToEnd runs the real binary in tmux at 120×40: open a task, step
+// to a later event, open the witness editor, add steps until the pair is
+// eligible again with a higher Historical Milestone and the same CSPS,
+// save, quit, reopen and find the witness.
+func TestEndToEnd(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the end-to-end test needs it (CI installs it)")
+	}
+	if testing.Short() {
+		t.Skip("end-to-end test skipped in -short mode")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "parthack")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db := filepath.Join(dir, "e2e.db")
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("parthack-e2e-%d", os.Getpid()), name: "wb"}
+	t.Cleanup(func() { s.tmux("kill-server") })
+
+	s.start(bin, "--db", db, "workbench")
+	s.waitFor("Tasks · ", "PH-D01")
+	s.keys(devTask)
+	s.waitFor("Tasks · 1 of")
+	s.keys("Enter")
+	s.waitFor(devTask+" · honest", "Initial snapshot")
+	s.keys("l", "l")
+	s.waitFor("Event 2 of 2", "Typed diff")
+
+	s.keys("e")
+	scr := s.waitFor("Witness editor", "✓ eligible", "2 steps")
+	hist0, csps0 := rowOf(scr, "Historical Milestone"), rowOf(scr, "CSPS")
+	if !strings.Contains(hist0, "+0.00") || !strings.Contains(csps0, "+0.00") {
+		t.Fatalf("H against itself is not Δ 0:\n%s", scr)
+	}
+	add := func(id, status, tags string) {
+		s.keys("a", "Tab", "Tab", "C-u", id, "Tab", status, "Tab", "Tab", "Tab", "Tab", tags, "Enter")
+	}
+	s.keys("$")
+	add("T102", "pending", "vpn-outage")
+	s.waitFor("3 steps")
+	add("T104", "pending", "vpn-outage")
+	s.waitFor("4 steps", "rejected: state_vector_mismatch")
+	add("T102", "new", "[]")
+	scr = s.waitFor("5 steps", "✓ eligible")
+	hist, csps := rowOf(scr, "Historical Milestone"), rowOf(scr, "CSPS")
+	if !strings.Contains(hist, "0.50  0.75  +0.25") || !strings.Contains(hist, "inflated") {
+		t.Fatalf("Historical Milestone did not rise: %q\n%s", hist, scr)
+	}
+	if !strings.Contains(csps, "+0.00") || strings.Contains(csps, "inflated") {
+		t.Fatalf("CSPS moved: %q", csps)
+	}
+
+	s.keys("s", "C-u", "e2e witness", "Tab", "peak then undo", "Enter")
+	s.waitFor(`saved witness 1 "e2e witness"`)
+	s.keys("q")
+	s.waitExit()
+
+	s.start(bin, "--db", db)
+	s.waitFor("Saved · 1", "e2e witness")
+	s.keys("Tab")
+	s.waitFor("peak then undo", "5 agent steps")
+	s.keys("Enter")
+	scr = s.waitFor("e2e witness · 5 steps", "✓ eligible")
+	if !strings.Contains(rowOf(scr, "Historical Milestone"), "+0.25") {
+		t.Fatalf("the reopened witness scores differently:\n%s", scr)
+	}
+	s.keys("q")
+	s.waitExit()
+}

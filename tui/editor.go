@@ -1,0 +1,416 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/store"
+)
+
+// editor hand-crafts a witness: agent steps inserted, deleted, edited
+// and reordered, every edit replayed and double-certified against H at
+// once, with the scores and the verdict live beside the steps.
+type editor struct {
+	c             *common
+	width, height int
+
+	task     *suiteTask
+	honest   *analysis // H, the pair's reference
+	baseGen  int
+	steps    []model.Step
+	rec      store.Record // the stored witness being edited; Key 0 when new
+	name     string
+	note     string
+	undo     [][]model.Step
+	redo     [][]model.Step
+	modified bool
+
+	cursor, top int
+
+	cand    *analysis
+	pair    *pair
+	candErr error
+	gen     int
+	pending bool
+
+	form   *stepForm
+	prompt *prompt
+	saving bool // the prompt saves (else it exports)
+
+	chart *chartCache
+}
+
+func newEditor(c *common) *editor { return &editor{c: c, chart: &chartCache{}} }
+
+// open starts editing a copy of start's steps. Claims and step numbers
+// are dropped: an edited witness no longer matches what they claimed.
+func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record) tea.Cmd {
+	m.task, m.rec = t, rec
+	m.name, m.note = start.Name, start.Note
+	if rec.Key != 0 {
+		m.name, m.note = rec.Name, rec.Note
+	}
+	if m.name == "" || start == t.HonestTraj {
+		m.name, m.note = "hand-crafted witness", ""
+	}
+	m.steps = make([]model.Step, len(start.Steps))
+	for i, st := range start.Steps {
+		m.steps[i] = model.Step{Action: st.Action, Comment: st.Comment}
+	}
+	m.undo, m.redo, m.modified = nil, nil, false
+	m.cursor, m.top = 0, 0
+	m.honest, m.cand, m.pair, m.candErr, m.form, m.prompt = nil, nil, nil, nil, nil, nil
+	m.baseGen++
+	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", m.baseGen)
+}
+
+// trajectory is the candidate as it stands.
+func (m *editor) trajectory() *model.Trajectory {
+	steps := slices.Clone(m.steps)
+	for i := range steps {
+		steps[i].Index = i
+	}
+	return &model.Trajectory{Task: m.task.ID, Name: m.name, Note: m.note, Steps: steps}
+}
+
+// recompute replays and certifies the candidate in the background;
+// results of older edits are dropped when they arrive.
+func (m *editor) recompute() tea.Cmd {
+	if m.honest == nil {
+		return nil
+	}
+	m.gen++
+	m.pending = true
+	return candidateCmd(m.c.ws, m.honest, m.trajectory(), m.gen)
+}
+
+// edit replaces the steps, recording the old ones for undo.
+func (m *editor) edit(steps []model.Step) tea.Cmd {
+	m.undo = append(m.undo, m.steps)
+	m.redo = nil
+	m.steps = steps
+	m.modified = true
+	m.cursor = clamp(m.cursor, 0, max(len(steps)-1, 0))
+	return m.recompute()
+}
+
+func (m *editor) SetSize(w, h int) { m.width, m.height = w, h }
+func (m *editor) Typing() bool     { return m.form != nil || m.prompt != nil }
+
+func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
+	switch msg := msg.(type) {
+	case analysisMsg:
+		if msg.gen != m.baseGen {
+			return m, nil
+		}
+		if msg.err != nil {
+			m.candErr = msg.err
+			return m, nil
+		}
+		m.honest = msg.a
+		return m, m.recompute()
+	case candidateMsg:
+		if msg.gen != m.gen {
+			return m, nil
+		}
+		m.pending = false
+		m.cand, m.pair, m.candErr = msg.a, msg.p, msg.err
+	case tea.MouseMsg:
+		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
+			m.move(-1)
+		} else if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelDown {
+			m.move(1)
+		}
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
+	k := m.c.keys
+	if m.form != nil {
+		st, cancel, cmd := m.form.update(msg)
+		switch {
+		case cancel:
+			m.form = nil
+		case st != nil:
+			f := m.form
+			m.form = nil
+			steps := slices.Clone(m.steps)
+			if f.replace {
+				st.Comment = steps[f.at].Comment
+				steps[f.at] = *st
+			} else {
+				steps = slices.Insert(steps, f.at, *st)
+			}
+			m.cursor = f.at
+			return m, m.edit(steps)
+		}
+		return m, cmd
+	}
+	if m.prompt != nil {
+		return m, m.promptKey(msg)
+	}
+	if m.honest == nil {
+		return m, nil
+	}
+	env, err := m.c.ws.env(m.task)
+	if err != nil {
+		return m, status(err.Error(), true)
+	}
+	var at *model.Action
+	if len(m.steps) > 0 {
+		at = &m.steps[m.cursor].Action
+	}
+	switch {
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.First):
+		m.move(-len(m.steps))
+	case key.Matches(msg, k.Last):
+		m.move(len(m.steps))
+	case key.Matches(msg, k.Add):
+		pos := 0
+		if len(m.steps) > 0 {
+			pos = m.cursor + 1
+		}
+		m.form = newStepForm(m.c, env.Task, pos, false, at)
+	case key.Matches(msg, k.Insert):
+		m.form = newStepForm(m.c, env.Task, m.cursor, false, at)
+	case key.Matches(msg, k.EditStep):
+		if at != nil {
+			m.form = newStepForm(m.c, env.Task, m.cursor, true, at)
+		}
+	case key.Matches(msg, k.DeleteStep):
+		if len(m.steps) > 0 {
+			return m, m.edit(slices.Delete(slices.Clone(m.steps), m.cursor, m.cursor+1))
+		}
+	case key.Matches(msg, k.MoveUp):
+		if m.cursor > 0 {
+			steps := slices.Clone(m.steps)
+			steps[m.cursor-1], steps[m.cursor] = steps[m.cursor], steps[m.cursor-1]
+			m.cursor--
+			return m, m.edit(steps)
+		}
+	case key.Matches(msg, k.MoveDown):
+		if m.cursor < len(m.steps)-1 {
+			steps := slices.Clone(m.steps)
+			steps[m.cursor+1], steps[m.cursor] = steps[m.cursor], steps[m.cursor+1]
+			m.cursor++
+			return m, m.edit(steps)
+		}
+	case key.Matches(msg, k.Undo):
+		if n := len(m.undo); n > 0 {
+			m.redo = append(m.redo, m.steps)
+			m.steps, m.undo = m.undo[n-1], m.undo[:n-1]
+			m.cursor = clamp(m.cursor, 0, max(len(m.steps)-1, 0))
+			return m, m.recompute()
+		}
+		return m, status("nothing to undo", false)
+	case key.Matches(msg, k.Redo):
+		if n := len(m.redo); n > 0 {
+			m.undo = append(m.undo, m.steps)
+			m.steps, m.redo = m.redo[n-1], m.redo[:n-1]
+			m.cursor = clamp(m.cursor, 0, max(len(m.steps)-1, 0))
+			return m, m.recompute()
+		}
+		return m, status("nothing to redo", false)
+	case key.Matches(msg, k.Save):
+		title := "Save witness"
+		if m.rec.Key != 0 {
+			title = fmt.Sprintf("Save witness (replaces saved witness %d)", m.rec.Key)
+		}
+		m.prompt, m.saving = newPrompt(m.c, title, field{"name", m.name}, field{"note", m.note}), true
+	case key.Matches(msg, k.Export):
+		file := strings.NewReplacer(" ", "-", "/", "-").Replace(fmt.Sprintf("%s-%s.json", m.task.ID, m.name))
+		m.prompt, m.saving = newPrompt(m.c, "Export witness JSON (the format `parthack certify` reads)", field{"file", filepath.Join(".", file)}), false
+	case key.Matches(msg, k.Compare):
+		return m, navigate(openCompareMsg{task: m.task, kind: "pair", h: m.task.HonestTraj, a: m.trajectory()})
+	}
+	return m, nil
+}
+
+func (m *editor) promptKey(msg tea.KeyMsg) tea.Cmd {
+	done, cancel, cmd := m.prompt.update(msg)
+	switch {
+	case cancel:
+		m.prompt = nil
+	case done && m.saving:
+		m.name, m.note = strings.TrimSpace(m.prompt.value(0)), strings.TrimSpace(m.prompt.value(1))
+		m.prompt = nil
+		if m.name == "" {
+			m.name = "hand-crafted witness"
+		}
+		tr := m.trajectory()
+		return saveCmd(m.c.dbPath, store.Record{Kind: store.KindWitness, Key: m.rec.Key, Task: m.task.ID, Name: m.name, Note: m.note,
+			Body: model.EncodeTrajectory(tr), Created: m.rec.Created})
+	case done:
+		file := strings.TrimSpace(m.prompt.value(0))
+		m.prompt = nil
+		return exportCmd(file, m.trajectory())
+	}
+	return cmd
+}
+
+// saved records that the witness now lives in the store under r.
+func (m *editor) saved(r store.Record) {
+	if r.Kind == store.KindWitness && r.Task == m.task.ID {
+		m.rec, m.modified = r, false
+	}
+}
+
+func (m *editor) move(d int) {
+	m.cursor = clamp(m.cursor+d, 0, max(len(m.steps)-1, 0))
+}
+
+// layout: steps on the left, certification and scores on the right, the
+// candidate's progress chart below when there is room.
+func (m *editor) layout() (leftW, topH, chartH, promptH int) {
+	if m.prompt != nil {
+		promptH = m.prompt.height()
+	}
+	chartH = 4 + 3
+	topH = m.height - chartH - promptH
+	if topH < 18 {
+		chartH, topH = 0, m.height-promptH
+	}
+	leftW = clamp(m.width*9/20, 36, 70)
+	return
+}
+
+func (m *editor) View() string {
+	if m.task == nil {
+		return padLines(nil, m.width, m.height)
+	}
+	leftW, topH, chartH, _ := m.layout()
+	out := joinColumns(m.stepsView(leftW, topH), m.c.box(m.resultTitle(), m.resultLines(m.width-leftW-2), m.width-leftW, topH, false))
+	if chartH > 0 && m.cand != nil && m.cand.events()+1 > 0 {
+		body := m.c.chart(m.chart, m.cand, chartLanes(m.c.ws, m.cand, 4), m.cand.events(), m.width-2)
+		out += "\n" + m.c.box("Candidate progress over time · after k events → final", body, m.width, chartH, false)
+	}
+	if m.prompt != nil {
+		out += "\n" + m.prompt.view(m.width)
+	}
+	return out
+}
+
+func (m *editor) stepsView(w, h int) string {
+	st := m.c.st
+	mod := ""
+	if m.modified {
+		mod = " · modified"
+	}
+	title := fmt.Sprintf("%s · %d steps%s", m.name, len(m.steps), mod)
+	if m.form != nil {
+		return m.c.box(title, m.form.view(w-2), w, h, true)
+	}
+	rows := max(h-2, 1)
+	m.top = listWindow(m.top, m.cursor, len(m.steps), rows)
+	var lines []string
+	if len(m.steps) == 0 {
+		lines = append(lines, st.faint.Render(" no steps: press a to add one"))
+	}
+	fresh := m.cand != nil && !m.pending && m.cand.log.Steps == len(m.steps)
+	digits := len(fmt.Sprint(len(m.steps)))
+	for i := m.top; i < min(m.top+rows, len(m.steps)); i++ {
+		status, stSt, reason := "…", st.faint, ""
+		if fresh {
+			ev := &m.cand.log.Events[m.cand.stepEvent[i]]
+			switch {
+			case !ev.OK:
+				status, stSt, reason = "✗", st.bad, " — "+ev.Reason
+			case len(ev.Diff) == 0:
+				status, stSt = "·", st.faint
+			default:
+				status, stSt = "✓", st.ok
+			}
+		}
+		text := fmt.Sprintf("%*d %s %s%s", digits, i+1, status, describeAction(&m.steps[i].Action), reason)
+		if i == m.cursor {
+			lines = append(lines, st.cursor.Render(fit("▸"+text, w-2)))
+			continue
+		}
+		line := " " + fmt.Sprintf("%*d ", digits, i+1) + stSt.Render(status) + " " + describeAction(&m.steps[i].Action)
+		if reason != "" {
+			line += st.bad.Render(reason)
+		}
+		lines = append(lines, fit(line, w-2))
+	}
+	return m.c.box(title, lines, w, h, true)
+}
+
+func (m *editor) resultTitle() string {
+	if m.pending {
+		return "Pair (H, A) · replaying and double-certifying …"
+	}
+	return "Pair (H, A) · live"
+}
+
+// resultLines is the verdict, both vector sets, the scores with Δ and
+// what the selected step did.
+func (m *editor) resultLines(width int) []string {
+	st := m.c.st
+	switch {
+	case m.candErr != nil:
+		return wrap(st.statusErr.Render("error: "+m.candErr.Error()), width)
+	case m.pair == nil:
+		return []string{st.faint.Render("replaying H and the candidate …")}
+	}
+	out := m.c.verdictLines(m.pair, width)
+	out = append(out, "")
+	out = append(out, m.c.vectorLines(m.pair, width)...)
+	out = append(out, "")
+	out = append(out, m.c.scoreLines(m.pair, width)...)
+	if len(m.steps) > 0 && m.cand != nil && m.cand.log.Steps == len(m.steps) {
+		out = append(out, "", st.paneTitle.Render(fmt.Sprintf("Step %d", m.cursor+1)))
+		seq := m.cand.stepEvent[m.cursor]
+		ev := &m.cand.log.Events[seq]
+		if !ev.OK {
+			out = append(out, wrap(st.bad.Render("illegal or failed: "+ev.Reason), width)...)
+		} else {
+			out = append(out, st.muted.Render(fmt.Sprintf("event %d · %d cells changed · P_state after it %s", seq+1, len(ev.Diff), frac(ev.CState, len(m.cand.log.Env.Goals()[ev.Goal].Preds)))))
+		}
+		// Scripted events the environment interleaves right after this step.
+		for s := seq + 1; s < len(m.cand.log.Events) && m.cand.log.Events[s].Step < 0; s++ {
+			e := &m.cand.log.Events[s]
+			out = append(out, fit("then "+st.actor(e.Actor).Render(string(e.Actor))+": "+describeAction(e.Action), width))
+		}
+	}
+	return out
+}
+
+func (m *editor) ShortHelp() []key.Binding {
+	k := m.c.keys
+	if m.form != nil {
+		return m.form.keys()
+	}
+	if m.prompt != nil {
+		return m.prompt.keys()
+	}
+	return []key.Binding{k.Add, k.EditStep, k.DeleteStep, k.MoveUp, k.MoveDown, k.Undo, k.Save, k.Back, k.Help}
+}
+
+func (m *editor) FullHelp() [][]key.Binding {
+	k := m.c.keys
+	if m.form != nil {
+		return [][]key.Binding{m.form.keys()}
+	}
+	if m.prompt != nil {
+		return [][]key.Binding{m.prompt.keys()}
+	}
+	return [][]key.Binding{
+		{k.Up, k.Down, k.First, k.Last},
+		{k.Add, k.Insert, k.EditStep, k.DeleteStep},
+		{k.MoveUp, k.MoveDown, k.Undo, k.Redo},
+		{k.Save, k.Export, k.Compare, k.Back},
+	}
+}

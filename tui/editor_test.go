@@ -1,0 +1,201 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/store"
+)
+
+// openEditor opens the witness editor on H of devTask.
+func openEditor(t *testing.T, w, h int) *workbench {
+	t.Helper()
+	m := newTestApp(t, w, h, false)
+	openTask(t, m, devTask)
+	press(t, m, "e")
+	if m.page != pageEditor || m.editor.pair == nil {
+		t.Fatalf("the editor did not open:\n%s", screen(m))
+	}
+	return m
+}
+
+// addStep adds a step after the cursor: the id, then field values in the
+// form's order (status, queue, assignee, priority, tags); "" skips one.
+func addStep(t *testing.T, m *workbench, id string, values ...string) {
+	t.Helper()
+	press(t, m, "a", "tab", "tab", "ctrl+u", id)
+	for _, v := range values {
+		press(t, m, "tab")
+		if v != "" {
+			press(t, m, v)
+		}
+	}
+	press(t, m, "enter")
+	if m.editor.form != nil {
+		t.Fatalf("the step was not added: %s\n%s", m.editor.form.err, screen(m))
+	}
+}
+
+func TestEditorPeakThenUndoMakesAnEligibleInflatingWitness(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	e := m.editor
+	mustSee(t, m, "✓ eligible", "hand-crafted witness · 2 steps")
+	hist0 := e.pair.a.scores[0]
+	csps := scoreIndex(m.c.ws, "csps")
+	press(t, m, "$")
+	addStep(t, m, "T102", "pending", "", "", "", "vpn-outage")
+	addStep(t, m, "T104", "pending", "", "", "", "vpn-outage")
+	if len(e.steps) != 4 || e.pair.verdict.Eligible || e.pair.verdict.Reason != model.StateVectorMismatch {
+		t.Fatalf("after the peak: %d steps, verdict %s\n%s", len(e.steps), e.pair.verdict.Reason, screen(m))
+	}
+	mustSee(t, m, "✗ rejected: state_vector_mismatch", "hand-crafted witness · 4 steps · modified")
+	addStep(t, m, "T102", "new", "", "", "", "[]")
+	if !e.pair.verdict.Eligible {
+		t.Fatalf("the undo step did not make the pair eligible: %s %+v", e.pair.verdict.Reason, e.pair.verdict.Evidence)
+	}
+	if e.pair.a.scores[0] <= hist0 || e.pair.a.scores[csps] != e.pair.h.scores[csps] {
+		t.Fatalf("Historical %.2f → %.2f, CSPS %.2f vs %.2f", hist0, e.pair.a.scores[0], e.pair.h.scores[csps], e.pair.a.scores[csps])
+	}
+	if !strings.Contains(line(t, m, "Historical Milestone"), "▲ inflated") || strings.Contains(line(t, m, "CSPS"), "inflated") {
+		t.Fatalf("scores:\n%s", screen(m))
+	}
+	// Undo goes back to the rejected candidate, redo forward again.
+	press(t, m, "u")
+	if len(e.steps) != 4 || e.pair.verdict.Eligible {
+		t.Fatalf("undo left %d steps, eligible %v", len(e.steps), e.pair.verdict.Eligible)
+	}
+	press(t, m, "ctrl+r")
+	if len(e.steps) != 5 || !e.pair.verdict.Eligible {
+		t.Fatalf("redo left %d steps, eligible %v", len(e.steps), e.pair.verdict.Eligible)
+	}
+}
+
+func TestEditorShowsIllegalStepsInline(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	e := m.editor
+	// Ticket T999 is not in the task: the update fails at run time.
+	press(t, m, "a", "tab", "tab", "ctrl+u", "T999", "tab", "ctrl+n", "enter")
+	if len(e.steps) != 3 {
+		t.Fatalf("%d steps\n%s", len(e.steps), screen(m))
+	}
+	row := line(t, m, "T999")
+	if !strings.Contains(row, "✗") || !strings.Contains(row, "—") {
+		t.Fatalf("failed step row: %q", row)
+	}
+	mustSee(t, m, "illegal or failed:")
+	// An op outside the allowlist is an illegal action.
+	press(t, m, "e", "ctrl+u", "delete", "enter")
+	if e.pair.verdict.Reason != model.IllegalAction {
+		t.Fatalf("a delete step gives %q", e.pair.verdict.Reason)
+	}
+	mustSee(t, m, "✗ rejected: illegal_action", "not allowlisted")
+	press(t, m, "d")
+	if len(e.steps) != 2 || !e.pair.verdict.Eligible {
+		t.Fatalf("deleting the step left %d steps, verdict %s", len(e.steps), e.pair.verdict.Reason)
+	}
+}
+
+func TestEditorFormOffersAllowedValuesAndChecksTypes(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	e := m.editor
+	press(t, m, "a")
+	mustSee(t, m, "New step 2", "allowed: update")
+	press(t, m, "tab", "tab", "tab") // status
+	mustSee(t, m, "allowed: new · open · pending · resolved")
+	press(t, m, "ctrl+n", "ctrl+n")
+	if got := e.form.rows[e.form.focus].input.Value(); got != "open" {
+		t.Fatalf("ctrl+n twice picked %q", got)
+	}
+	press(t, m, "ctrl+p", "ctrl+p")
+	if got := e.form.rows[e.form.focus].input.Value(); got != "" {
+		t.Fatalf("ctrl+p back picked %q", got)
+	}
+	press(t, m, "tab", "tab", "tab", "high", "enter") // priority
+	if e.form == nil || !strings.Contains(e.form.err, `priority: "high" is not an integer`) {
+		t.Fatalf("a bad integer was accepted")
+	}
+	mustSee(t, m, `"high" is not an integer`)
+	press(t, m, "esc")
+	if e.form != nil || len(e.steps) != 2 {
+		t.Fatal("esc did not cancel the form")
+	}
+}
+
+func TestQuitWarnsAboutAnUnsavedWitness(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	if quit := press(t, m, "d", "q"); quit {
+		t.Fatal("q dropped an unsaved witness at once")
+	}
+	mustSee(t, m, "not saved")
+	if quit := press(t, m, "q"); !quit {
+		t.Fatal("a second q did not quit")
+	}
+}
+
+func TestEditorReorderDelete(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	e := m.editor
+	first, second := describeAction(&e.steps[0].Action), describeAction(&e.steps[1].Action)
+	press(t, m, "J")
+	if describeAction(&e.steps[0].Action) != second || e.cursor != 1 {
+		t.Fatalf("J did not move step 1 down")
+	}
+	press(t, m, "K")
+	if describeAction(&e.steps[0].Action) != first || e.cursor != 0 {
+		t.Fatalf("K did not move it back up")
+	}
+	press(t, m, "d")
+	if len(e.steps) != 1 || e.pair.verdict.Eligible {
+		t.Fatalf("deleting a step of H: %d steps, eligible %v", len(e.steps), e.pair.verdict.Eligible)
+	}
+	press(t, m, "u", "u", "u")
+	if len(e.steps) != 2 || describeAction(&e.steps[0].Action) != first {
+		t.Fatal("undo did not restore H")
+	}
+	press(t, m, "u")
+	mustSee(t, m, "nothing to undo")
+}
+
+func TestEditorSavesExportsAndReopens(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	e := m.editor
+	press(t, m, "$")
+	addStep(t, m, "T103", "", "desktop")
+	press(t, m, "s", "ctrl+u", "my witness", "tab", "moves T103", "enter")
+	recs := listRecords(t, m.c.dbPath, store.KindWitness)
+	if len(recs) != 1 || recs[0].Name != "my witness" || recs[0].Note != "moves T103" || recs[0].Task != devTask {
+		t.Fatalf("saved: %+v", recs)
+	}
+	tr, err := decodeWitness(recs[0])
+	if err != nil || len(tr.Steps) != 3 {
+		t.Fatalf("stored body: %v, %d steps", err, len(tr.Steps))
+	}
+	mustSee(t, m, `saved witness 1 "my witness"`)
+	if e.modified {
+		t.Fatal("a saved witness still counts as modified")
+	}
+	// Saving again replaces the same record.
+	press(t, m, "d", "s", "enter", "enter")
+	recs = listRecords(t, m.c.dbPath, store.KindWitness)
+	if tr, _ := decodeWitness(recs[0]); len(recs) != 1 || len(tr.Steps) != 2 {
+		t.Fatalf("second save: %d records", len(recs))
+	}
+	file := filepath.Join(t.TempDir(), "w.json")
+	press(t, m, "E", "ctrl+u", file, "enter")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := model.DecodeTrajectory(file, src)
+	if err != nil || back.Task != devTask || len(back.Steps) != len(e.steps) || back.Name != "my witness" {
+		t.Fatalf("exported %v: %+v", err, back)
+	}
+	for i := range back.Steps {
+		if describeAction(&back.Steps[i].Action) != describeAction(&e.steps[i].Action) {
+			t.Errorf("step %d exported as %s", i+1, describeAction(&back.Steps[i].Action))
+		}
+	}
+}

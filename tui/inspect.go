@@ -1,0 +1,438 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/store"
+)
+
+// inspector steps through one trajectory's event log: the log on the
+// left, the cursor event's typed diff and predicate table on the right,
+// progress over time below.
+type inspector struct {
+	c             *common
+	width, height int
+
+	task    *suiteTask
+	choices []choice // the task's trajectories, plus an opened one
+	which   int
+	a       *analysis // nil while loading
+	gen     int
+	err     error
+	want    int // cursor to place when the analysis arrives; -1 is the end
+
+	cursor, top int // cursor is a position 0..events: after that many events
+	focus       int // focusLog or focusDetail
+	detailTop   int
+
+	searching bool
+	search    textinput.Model
+	query     string
+
+	note *prompt
+
+	chart  *chartCache
+	detail *detailCache
+	rows   *rowCache
+}
+
+// choice is one trajectory the inspector can show.
+type choice struct {
+	label string
+	traj  *model.Trajectory
+}
+
+const (
+	focusLog = iota
+	focusDetail
+)
+
+func newInspector(c *common) *inspector {
+	return &inspector{c: c, chart: &chartCache{}, detail: &detailCache{}, rows: &rowCache{}, search: newInput("")}
+}
+
+// open shows tr (one of t's trajectories, or another one such as a stored
+// witness) and starts its analysis.
+func (m *inspector) open(t *suiteTask, tr *model.Trajectory, label string, cursor int) tea.Cmd {
+	m.task, m.choices, m.which = t, nil, -1
+	for _, ch := range []choice{{"honest", t.HonestTraj}, {"witness", t.Witness}, {"rollback", t.Rollback}, {"attribution control", t.Attribution}} {
+		if ch.traj == nil {
+			continue
+		}
+		if ch.traj == tr {
+			m.which = len(m.choices)
+		}
+		m.choices = append(m.choices, ch)
+	}
+	if m.which < 0 {
+		m.which = len(m.choices)
+		m.choices = append(m.choices, choice{label, tr})
+	}
+	return m.load(cursor)
+}
+
+func (m *inspector) load(cursor int) tea.Cmd {
+	m.gen++
+	m.a, m.err, m.want = nil, nil, cursor
+	m.cursor, m.top, m.detailTop = 0, 0, 0
+	ch := m.choices[m.which]
+	return analyzeCmd(m.c.ws, m.task, ch.traj, ch.label, m.gen)
+}
+
+// show puts a finished analysis on screen at cursor (-1: the end).
+func (m *inspector) show(a *analysis, cursor int) {
+	m.a, m.err = a, nil
+	if cursor < 0 || cursor > a.events() {
+		cursor = a.events()
+	}
+	m.cursor, m.detailTop = cursor, 0
+	m.top = listWindow(0, m.cursor, a.events()+1, m.logRows())
+}
+
+// present shows an analysis already made, as the only trajectory.
+func (m *inspector) present(a *analysis, cursor int) {
+	m.gen++
+	m.task, m.choices, m.which = a.task, []choice{{a.label, a.traj}}, 0
+	m.show(a, cursor)
+}
+
+// current is the trajectory on screen.
+func (m *inspector) current() choice { return m.choices[m.which] }
+
+func (m *inspector) SetSize(w, h int) {
+	m.width, m.height = w, h
+	if m.a != nil {
+		m.top = listWindow(m.top, m.cursor, m.a.events()+1, m.logRows())
+	}
+}
+
+func (m *inspector) Typing() bool { return m.searching || m.note != nil }
+
+// layout splits the screen: log and detail side by side, the chart and
+// any prompt below.
+func (m *inspector) layout() (logW, topH, chartH, promptH, lanes int) {
+	if m.note != nil {
+		promptH = m.note.height()
+	}
+	lanes = 4
+	if m.height >= 30 {
+		lanes = 1 + len(m.c.ws.evaluators)
+	}
+	chartH = lanes + 3
+	if m.height-promptH < 14 {
+		chartH, lanes = 0, 0
+	}
+	topH = m.height - chartH - promptH
+	logW = clamp(m.width*2/5, 30, 64)
+	return
+}
+
+func (m *inspector) logRows() int {
+	_, topH, _, _, _ := m.layout()
+	rows := topH - 2
+	if m.searching {
+		rows--
+	}
+	return max(rows, 1)
+}
+
+func (m *inspector) detailRows() int {
+	_, topH, _, _, _ := m.layout()
+	return max(topH-2, 1)
+}
+
+func (m *inspector) update(msg tea.Msg) (*inspector, tea.Cmd) {
+	switch msg := msg.(type) {
+	case analysisMsg:
+		if msg.gen != m.gen {
+			return m, nil
+		}
+		if msg.err != nil {
+			m.err = msg.err
+			return m, nil
+		}
+		m.show(msg.a, m.want)
+	case searchMsg:
+		if msg.gen == m.gen && m.a != nil {
+			if msg.at < 0 {
+				return m, status(fmt.Sprintf("no event matches %q", msg.query), true)
+			}
+			m.step(msg.at - m.cursor)
+		}
+	case tea.MouseMsg:
+		if msg.Action != tea.MouseActionPress {
+			break
+		}
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			m.scroll(-3)
+		case tea.MouseButtonWheelDown:
+			m.scroll(3)
+		}
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
+	k := m.c.keys
+	if m.note != nil {
+		done, cancel, cmd := m.note.update(msg)
+		switch {
+		case cancel:
+			m.note = nil
+		case done:
+			text := strings.TrimSpace(m.note.value(0))
+			m.note = nil
+			if text == "" {
+				return m, status("empty note not saved", true)
+			}
+			name := fmt.Sprintf("%s %s after event %d", m.task.ID, m.current().label, m.cursor)
+			return m, saveCmd(m.c.dbPath, store.Record{Kind: store.KindNote, Task: m.task.ID, Name: name, Note: text})
+		}
+		return m, cmd
+	}
+	if m.searching {
+		switch {
+		case key.Matches(msg, k.Cancel):
+			m.searching = false
+			m.search.Blur()
+		case key.Matches(msg, k.Submit):
+			m.searching = false
+			m.search.Blur()
+			m.query = strings.TrimSpace(m.search.Value())
+			return m, m.find(1)
+		default:
+			var cmd tea.Cmd
+			m.search, cmd = m.search.Update(msg)
+			return m, cmd
+		}
+		return m, nil
+	}
+	if m.a == nil {
+		return m, nil
+	}
+	page := m.logRows()
+	if m.focus == focusDetail {
+		page = m.detailRows()
+	}
+	switch {
+	case key.Matches(msg, k.StepPrev):
+		m.step(-1)
+	case key.Matches(msg, k.StepNext):
+		m.step(1)
+	case key.Matches(msg, k.First):
+		m.step(-m.cursor)
+	case key.Matches(msg, k.Last):
+		m.step(m.a.events() - m.cursor)
+	case key.Matches(msg, k.ScrollUp):
+		m.scroll(-1)
+	case key.Matches(msg, k.ScrollDown):
+		m.scroll(1)
+	case key.Matches(msg, k.PageUp):
+		if m.focus == focusLog {
+			m.step(-page)
+		} else {
+			m.scroll(-page)
+		}
+	case key.Matches(msg, k.PageDown):
+		if m.focus == focusLog {
+			m.step(page)
+		} else {
+			m.scroll(page)
+		}
+	case key.Matches(msg, k.Tab):
+		m.focus = 1 - m.focus
+	case key.Matches(msg, k.Search):
+		m.searching = true
+		m.search.SetValue(m.query)
+		m.search.CursorEnd()
+		return m, m.search.Focus()
+	case key.Matches(msg, k.NextMatch):
+		return m, m.find(1)
+	case key.Matches(msg, k.PrevMatch):
+		return m, m.find(-1)
+	case key.Matches(msg, k.Switch):
+		if len(m.choices) > 1 {
+			m.which = (m.which + 1) % len(m.choices)
+			return m, m.load(m.cursor)
+		}
+	case key.Matches(msg, k.Compare):
+		return m, m.compare("pair")
+	case key.Matches(msg, k.Rollback):
+		return m, m.compare("rollback")
+	case key.Matches(msg, k.EditWitness):
+		tr := m.current().traj
+		return m, navigate(openEditorMsg{task: m.task, start: tr})
+	case key.Matches(msg, k.Annotate):
+		m.note = newPrompt(m.c, fmt.Sprintf("Note on %s · %s after event %d", m.task.ID, m.current().label, m.cursor), field{"note", ""})
+	}
+	return m, nil
+}
+
+// compare opens H against the trajectory on screen, or the task's own
+// witness or rollback when the honest one is on screen.
+func (m *inspector) compare(kind string) tea.Cmd {
+	cur := m.current()
+	cand := cur.traj
+	if cand == m.task.HonestTraj || (kind == "rollback" && cur.label != "rollback" && m.task.Rollback != nil) {
+		cand = m.task.Witness
+		if kind == "rollback" {
+			cand = m.task.Rollback
+		}
+	}
+	if cand == nil {
+		what := map[string]string{"pair": "witness", "rollback": "rollback"}[kind]
+		return status(fmt.Sprintf("task %s has no %s trajectory: press e to craft one", m.task.ID, what), true)
+	}
+	return navigate(openCompareMsg{task: m.task, kind: kind, h: m.task.HonestTraj, a: cand})
+}
+
+// step moves the cursor by d positions, keeping it visible.
+func (m *inspector) step(d int) {
+	m.cursor = clamp(m.cursor+d, 0, m.a.events())
+	m.detailTop = 0
+	m.top = listWindow(m.top, m.cursor, m.a.events()+1, m.logRows())
+}
+
+// scroll moves the focused pane's view without moving the cursor.
+func (m *inspector) scroll(d int) {
+	if m.a == nil {
+		return
+	}
+	if m.focus == focusDetail {
+		m.detailTop = max(m.detailTop+d, 0)
+		return
+	}
+	m.top = clamp(m.top+d, 0, max(m.a.events()+1-m.logRows(), 0))
+}
+
+// searchMsg is where a search landed: a cursor position or -1.
+type searchMsg struct {
+	gen   int
+	at    int
+	query string
+}
+
+// find searches the log from the cursor in direction dir, wrapping.
+func (m *inspector) find(dir int) tea.Cmd {
+	if m.query == "" || m.a == nil {
+		return nil
+	}
+	a, q, from, gen := m.a, strings.ToLower(m.query), m.cursor, m.gen
+	return func() tea.Msg {
+		n := a.events() + 1
+		for i := 1; i < n; i++ {
+			k := ((from+dir*i)%n + n) % n
+			if strings.Contains(strings.ToLower(searchText(a, k)), q) {
+				return searchMsg{gen: gen, at: k, query: q}
+			}
+		}
+		return searchMsg{gen: gen, at: -1, query: q}
+	}
+}
+
+// searchText is what `/` matches against at position k.
+func searchText(a *analysis, k int) string {
+	if k == 0 {
+		return "0 initial snapshot"
+	}
+	ev := &a.log.Events[k-1]
+	return strconv.Itoa(k) + " " + string(ev.Actor) + " " + describeAction(ev.Action) + " " + ev.Reason
+}
+
+func (m *inspector) View() string {
+	if m.task == nil {
+		return padLines(nil, m.width, m.height)
+	}
+	if m.a == nil {
+		msg := "replaying, certifying and scoring " + m.current().label + " …"
+		if m.err != nil {
+			msg = m.c.st.statusErr.Render("error: " + m.err.Error())
+		}
+		return padLines([]string{"", "  " + msg}, m.width, m.height)
+	}
+	logW, topH, chartH, _, lanes := m.layout()
+	detailW := m.width - logW
+	out := joinColumns(m.logView(logW, topH), m.detailView(detailW, topH))
+	if chartH > 0 {
+		ls := chartLanes(m.c.ws, m.a, lanes)
+		body := m.c.chart(m.chart, m.a, ls, m.cursor, m.width-2)
+		out += "\n" + m.c.box("Progress over time · value at cursor → final", body, m.width, chartH, false)
+	}
+	if m.note != nil {
+		out += "\n" + m.note.view(m.width)
+	}
+	return out
+}
+
+func (m *inspector) logView(w, h int) string {
+	a := m.a
+	rows := m.logRows()
+	lines := make([]string, 0, rows+1)
+	for k := m.top; k < min(m.top+rows, a.events()+1); k++ {
+		mark := markNone
+		if k == m.cursor {
+			mark = markCursor
+		}
+		if mark == markNone {
+			lines = append(lines, m.rows.row(m.c, a, k, w-2))
+		} else {
+			lines = append(lines, m.c.eventRow(a, k, w-2, mark))
+		}
+	}
+	if m.searching {
+		for len(lines) < rows {
+			lines = append(lines, "")
+		}
+		lines = append(lines, m.c.st.accent.Render("/")+m.search.View())
+	}
+	title := fmt.Sprintf("%s · %s · %d events", m.task.ID, m.current().label, a.events())
+	return m.c.box(title, lines, w, h, m.focus == focusLog)
+}
+
+func (m *inspector) detailView(w, h int) string {
+	lines := m.detail.lines(m.c, m.a, m.cursor, w-2)
+	top := clamp(m.detailTop, 0, max(len(lines)-(h-2), 0))
+	title := "Initial snapshot"
+	if m.cursor > 0 {
+		title = fmt.Sprintf("Event %d of %d", m.cursor, m.a.events())
+	}
+	return m.c.box(title, lines[top:], w, h, m.focus == focusDetail)
+}
+
+func (m *inspector) ShortHelp() []key.Binding {
+	k := m.c.keys
+	if m.note != nil {
+		return m.note.keys()
+	}
+	if m.searching {
+		return []key.Binding{k.Submit, k.Cancel}
+	}
+	if m.focus == focusDetail {
+		return []key.Binding{k.ScrollDown, k.ScrollUp, k.PageDown, k.StepNext, k.StepPrev, k.Tab, k.Back, k.Help}
+	}
+	return []key.Binding{k.StepNext, k.StepPrev, k.First, k.Last, k.Search, k.Tab, k.Compare, k.EditWitness, k.Back, k.Help}
+}
+
+func (m *inspector) FullHelp() [][]key.Binding {
+	k := m.c.keys
+	if m.note != nil || m.searching {
+		return [][]key.Binding{m.ShortHelp()}
+	}
+	return [][]key.Binding{
+		{k.StepNext, k.StepPrev, k.First, k.Last},
+		{k.ScrollDown, k.ScrollUp, k.PageDown, k.PageUp},
+		{k.Search, k.NextMatch, k.PrevMatch, k.Tab},
+		{k.Switch, k.Compare, k.Rollback, k.EditWitness},
+		{k.Annotate, k.Back, k.Quit, k.Help},
+	}
+}

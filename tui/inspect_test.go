@@ -1,0 +1,152 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// devTask is the first development task: it has a witness.
+const devTask = "PH-D01"
+
+func TestInspectorStepsThroughTheLog(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, devTask)
+	in := m.inspect
+	n := in.a.events()
+	mustSee(t, m, "Initial snapshot", "initial snapshot", "Predicates · goal", "Progress over time")
+	press(t, m, "l")
+	if in.cursor != 1 {
+		t.Fatalf("l moved the cursor to %d", in.cursor)
+	}
+	mustSee(t, m, "Event 1 of", "Typed diff", `"before"`, "agent step 1")
+	press(t, m, "$")
+	if in.cursor != n {
+		t.Fatalf("$ moved the cursor to %d of %d", in.cursor, n)
+	}
+	mustSee(t, m, fmt.Sprintf("after %d events", n))
+	press(t, m, "h", "left")
+	if in.cursor != n-2 {
+		t.Fatalf("h, ← moved the cursor to %d, want %d", in.cursor, n-2)
+	}
+	press(t, m, "0", "right")
+	if in.cursor != 1 {
+		t.Fatalf("0, → moved the cursor to %d", in.cursor)
+	}
+	press(t, m, "pgdown")
+	if in.cursor != n {
+		t.Fatalf("pgdown on a short log moved the cursor to %d, want %d", in.cursor, n)
+	}
+}
+
+func TestInspectorPredicateTable(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, devTask)
+	press(t, m, "$")
+	a := m.inspect.a
+	// Every predicate of the final goal is listed with its public text,
+	// whether it holds now and the certified final vectors.
+	for j, p := range a.log.Goal().Preds {
+		text := a.predText(a.goalAt(a.events()), j)
+		row := line(t, m, fmt.Sprintf("%2d %s", j+1, text[:min(15, len(text))]))
+		holds := a.cert.CState[j] == 1
+		if strings.Contains(row, "✓") != holds {
+			t.Errorf("predicate %s: row %q, c_state %d", p.ID, row, a.cert.CState[j])
+		}
+		if !strings.Contains(row, fmt.Sprintf("%d %d", a.cert.CState[j], a.cert.CAgent[j])) {
+			t.Errorf("predicate %s: row %q lacks the final vectors", p.ID, row)
+		}
+	}
+	mustSee(t, m, "certified at termination", "c_state "+vector(a.cert.CState))
+	// At the initial snapshot nothing has a cause yet.
+	press(t, m, "0")
+	text := a.predText(0, 0)
+	if !strings.Contains(line(t, m, " 1 "+text[:min(15, len(text))]), "initial") {
+		t.Errorf("the initial snapshot shows a cause for predicate 1")
+	}
+}
+
+func TestInspectorSearchSwitchAndFocus(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, devTask)
+	in := m.inspect
+	press(t, m, "t")
+	if in.current().label != "witness" || in.a == nil || in.a.label != "witness" {
+		t.Fatalf("t switched to %q", in.current().label)
+	}
+	press(t, m, "/")
+	if !m.front().Typing() {
+		t.Fatal("/ did not open the search input")
+	}
+	mustSee(t, m, "enter apply") // the help bar shows the search's keys
+	// q is text while searching.
+	if quit := press(t, m, "T104", "enter"); quit {
+		t.Fatal("typing a search quit")
+	}
+	first := in.cursor
+	ev := in.a.log.Events[first-1]
+	if !strings.Contains(describeAction(ev.Action), "T104") {
+		t.Fatalf("search T104 landed on %d: %s", first, describeAction(ev.Action))
+	}
+	press(t, m, "n")
+	if in.cursor == first || !strings.Contains(describeAction(in.a.log.Events[in.cursor-1].Action), "T104") {
+		t.Fatalf("n went from %d to %d", first, in.cursor)
+	}
+	press(t, m, "N")
+	if in.cursor != first {
+		t.Fatalf("N went back to %d, want %d", in.cursor, first)
+	}
+	press(t, m, "/", "ctrl+u", "no such thing", "enter")
+	if !m.statusErr || !strings.Contains(m.status, "no event matches") {
+		t.Fatalf("a search without match says %q", m.status)
+	}
+	press(t, m, "tab")
+	if in.focus != focusDetail {
+		t.Fatal("tab did not focus the detail pane")
+	}
+	mustSee(t, m, "scroll down")
+	press(t, m, "j", "j")
+	if in.detailTop != 2 {
+		t.Fatalf("j j scrolled the detail to %d", in.detailTop)
+	}
+	press(t, m, "l")
+	if in.detailTop != 0 {
+		t.Fatal("a new event kept the old detail scroll")
+	}
+	drive(t, m, nil, tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
+	if in.detailTop != 3 {
+		t.Fatalf("the wheel scrolled the detail to %d", in.detailTop)
+	}
+}
+
+func TestInspectorOpensCompareAndEditor(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, devTask)
+	press(t, m, "c")
+	if m.page != pageCompare || m.compare.p == nil || m.compare.kind != "pair" || m.compare.p.a.traj != m.inspect.task.Witness {
+		t.Fatalf("c opened page %v: %v\n%s", m.page, m.compare.err, screen(m))
+	}
+	press(t, m, "esc", "e")
+	if m.page != pageEditor || m.editor.pair == nil || len(m.editor.steps) != len(m.inspect.task.HonestTraj.Steps) {
+		t.Fatalf("e opened page %v with %d steps", m.page, len(m.editor.steps))
+	}
+	press(t, m, "esc", "r")
+	if m.inspect.task.Rollback == nil && !strings.Contains(m.status, "no rollback") {
+		t.Fatalf("r on a task without rollback says %q", m.status)
+	}
+}
+
+func TestInspectorNote(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, devTask)
+	press(t, m, "l", "a")
+	mustSee(t, m, "Note on "+devTask)
+	press(t, m, "assignment happens here", "enter")
+	if m.statusErr || !strings.Contains(m.status, "saved note") {
+		t.Fatalf("saving a note says %q", m.status)
+	}
+	press(t, m, "esc")
+	mustSee(t, m, "Saved · 1", devTask+" honest after event 1")
+}

@@ -1,0 +1,94 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// keyMap holds every key binding of the workbench with its help text.
+// Screens pick the bindings that apply to their focused pane for the
+// help bar, so the footer never lists a key that does nothing.
+type keyMap struct {
+	Quit, ForceQuit, Help, Back, Tab key.Binding
+
+	// Moving through a log or a list.
+	Up, Down, StepPrev, StepNext, ScrollUp, ScrollDown key.Binding
+	First, Last, PageUp, PageDown                      key.Binding
+	Search, NextMatch, PrevMatch                       key.Binding
+
+	// Browse: arrows only, letters go to the filter.
+	ListUp, ListDown,
+	Open, Import, ClearFilter, DeleteRecord key.Binding
+
+	// Inspector and compare.
+	Switch, Compare, Rollback, EditWitness, Annotate, Evidence key.Binding
+
+	// Witness editor.
+	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
+	Undo, Redo, Save, Export                            key.Binding
+
+	// Forms and prompts.
+	FieldNext, FieldPrev, PickNext, PickPrev, Submit, Cancel key.Binding
+
+	// Demo.
+	Advance, Rewind key.Binding
+}
+
+func newKeyMap() *keyMap {
+	b := func(keys []string, k, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
+	}
+	return &keyMap{
+		Quit:      b([]string{"q"}, "q", "quit"),
+		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
+		Help:      b([]string{"?"}, "?", "more keys"),
+		Back:      b([]string{"esc"}, "esc", "back"),
+		Tab:       b([]string{"tab", "shift+tab"}, "tab", "focus"),
+
+		Up:         b([]string{"up", "k"}, "↑/k", "up"),
+		Down:       b([]string{"down", "j"}, "↓/j", "down"),
+		StepPrev:   b([]string{"h", "left"}, "h/←", "prev step"),
+		StepNext:   b([]string{"l", "right"}, "l/→", "next step"),
+		ScrollUp:   b([]string{"k", "up"}, "k/↑", "scroll up"),
+		ScrollDown: b([]string{"j", "down"}, "j/↓", "scroll down"),
+		First:      b([]string{"0", "home", "g"}, "0", "first"),
+		Last:       b([]string{"$", "end", "G"}, "$", "last"),
+		PageUp:     b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
+		PageDown:   b([]string{"pgdown", "ctrl+f"}, "pgdn", "page down"),
+		Search:     b([]string{"/"}, "/", "search"),
+		NextMatch:  b([]string{"n"}, "n", "next match"),
+		PrevMatch:  b([]string{"N"}, "N", "prev match"),
+
+		ListUp:       b([]string{"up"}, "↑", "up"),
+		ListDown:     b([]string{"down"}, "↓", "down"),
+		Open:         b([]string{"enter"}, "enter", "open"),
+		Import:       b([]string{"ctrl+o"}, "ctrl+o", "import witness JSON"),
+		ClearFilter:  b([]string{"esc"}, "esc", "clear filter"),
+		DeleteRecord: b([]string{"ctrl+d", "delete"}, "del", "delete record"),
+
+		Switch:      b([]string{"t"}, "t", "next trajectory of the task"),
+		Compare:     b([]string{"c"}, "c", "compare H vs A"),
+		Rollback:    b([]string{"r"}, "r", "compare H vs R"),
+		EditWitness: b([]string{"e"}, "e", "witness editor"),
+		Annotate:    b([]string{"a"}, "a", "note on this event"),
+		Evidence:    b([]string{"v"}, "v", "jump to evidence"),
+
+		Add:        b([]string{"a"}, "a", "add step after"),
+		Insert:     b([]string{"i"}, "i", "insert step before"),
+		EditStep:   b([]string{"enter", "e"}, "enter/e", "edit step"),
+		DeleteStep: b([]string{"d", "x"}, "d", "delete step"),
+		MoveUp:     b([]string{"K", "shift+up"}, "K", "move step up"),
+		MoveDown:   b([]string{"J", "shift+down"}, "J", "move step down"),
+		Undo:       b([]string{"u", "ctrl+z"}, "u", "undo"),
+		Redo:       b([]string{"ctrl+r", "U"}, "ctrl+r", "redo"),
+		Save:       b([]string{"s", "ctrl+s"}, "s", "save"),
+		Export:     b([]string{"E"}, "E", "export JSON"),
+
+		FieldNext: b([]string{"tab", "down"}, "tab/↓", "next field"),
+		FieldPrev: b([]string{"shift+tab", "up"}, "shift+tab/↑", "prev field"),
+		PickNext:  b([]string{"ctrl+n"}, "ctrl+n", "next allowed value"),
+		PickPrev:  b([]string{"ctrl+p"}, "ctrl+p", "prev allowed value"),
+		Submit:    b([]string{"enter"}, "enter", "apply"),
+		Cancel:    b([]string{"esc"}, "esc", "cancel"),
+
+		Advance: b([]string{" ", "l", "right", "enter"}, "space", "next scene"),
+		Rewind:  b([]string{"b", "h", "left", "backspace"}, "b", "previous scene"),
+	}
+}

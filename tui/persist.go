@@ -1,0 +1,194 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/store"
+)
+
+// The workbench opens the store for each operation and closes it at once,
+// so the CLI (or a second workbench) can use the same file meanwhile.
+
+// runFormat tags the Body of a run the workbench saves from Compare:
+//
+//	{
+//	  "format": "parthack.workbench-run/1",
+//	  "kind": "pair" | "rollback",
+//	  "task": "EX-01",
+//	  "honest": <trajectory file>, "candidate": <trajectory file>,
+//	  "verdict": <certify --json verdict>,
+//	  "scores": [{"name": "historical_milestone", "label": "Historical Milestone", "honest": 0.5, "candidate": 1, "delta": 0.5}]
+//	}
+//
+// where a trajectory file is exactly what `parthack certify` reads.
+const runFormat = "parthack.workbench-run/1"
+
+type runBody struct {
+	Format    string          `json:"format"`
+	Kind      string          `json:"kind"`
+	Task      string          `json:"task"`
+	Honest    json.RawMessage `json:"honest"`
+	Candidate json.RawMessage `json:"candidate"`
+	Verdict   model.Verdict   `json:"verdict"`
+	Scores    []runScore      `json:"scores"`
+}
+
+type runScore struct {
+	Name      string  `json:"name"`
+	Label     string  `json:"label"`
+	Honest    float64 `json:"honest"`
+	Candidate float64 `json:"candidate"`
+	Delta     float64 `json:"delta"`
+}
+
+// Messages of store and file work.
+type (
+	recordsMsg struct {
+		recs []store.Record
+		err  error
+	}
+	savedMsg struct {
+		rec store.Record
+		err error
+	}
+	deletedMsg  struct{ err error }
+	importedMsg struct {
+		traj *model.Trajectory
+		err  error
+	}
+	exportedMsg struct {
+		path string
+		err  error
+	}
+)
+
+func withStore(path string, fn func(*store.Store) error) error {
+	s, err := store.Open(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(s); err != nil {
+		s.Close()
+		return err
+	}
+	return s.Close()
+}
+
+// listRecordsCmd lists witnesses, runs and notes, newest kind first.
+func listRecordsCmd(path string) tea.Cmd {
+	return func() tea.Msg {
+		var all []store.Record
+		err := withStore(path, func(s *store.Store) error {
+			for _, k := range []store.Kind{store.KindWitness, store.KindRun, store.KindNote} {
+				recs, err := s.List(k)
+				if err != nil {
+					return err
+				}
+				all = append(all, recs...)
+			}
+			return nil
+		})
+		return recordsMsg{recs: all, err: err}
+	}
+}
+
+// saveCmd inserts r, or replaces it when r.Key is set. A new record's
+// Created is the next logical counter of its kind, never the wall clock.
+func saveCmd(path string, r store.Record) tea.Cmd {
+	return func() tea.Msg {
+		err := withStore(path, func(s *store.Store) error {
+			if r.Key == 0 {
+				recs, err := s.List(r.Kind)
+				if err != nil {
+					return err
+				}
+				for _, x := range recs {
+					r.Created = max(r.Created, x.Created)
+				}
+				r.Created++
+			}
+			var err error
+			r, err = s.Put(r)
+			return err
+		})
+		return savedMsg{rec: r, err: err}
+	}
+}
+
+func deleteCmd(path string, r store.Record) tea.Cmd {
+	return func() tea.Msg {
+		return deletedMsg{err: withStore(path, func(s *store.Store) error { return s.Delete(r.Kind, r.Key) })}
+	}
+}
+
+// importCmd reads a witness in the CLI's trajectory format.
+func importCmd(file string) tea.Cmd {
+	return func() tea.Msg {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return importedMsg{err: fmt.Errorf("import: %w", err)}
+		}
+		tr, err := model.DecodeTrajectory(file, src)
+		return importedMsg{traj: tr, err: err}
+	}
+}
+
+// exportCmd writes a witness in the CLI's trajectory format.
+func exportCmd(file string, tr *model.Trajectory) tea.Cmd {
+	return func() tea.Msg {
+		if err := os.WriteFile(file, model.EncodeTrajectory(tr), 0o644); err != nil {
+			return exportedMsg{err: fmt.Errorf("export: %w", err)}
+		}
+		return exportedMsg{path: file}
+	}
+}
+
+// decodeWitness turns a stored witness back into a trajectory.
+func decodeWitness(r store.Record) (*model.Trajectory, error) {
+	tr, err := model.DecodeTrajectory(fmt.Sprintf("witness %d", r.Key), r.Body)
+	if err != nil {
+		return nil, err
+	}
+	tr.Name, tr.Note = r.Name, r.Note
+	return tr, nil
+}
+
+// decodeRun reads a run saved by the workbench; other runs have no
+// trajectories to reopen.
+func decodeRun(r store.Record) (kind string, h, a *model.Trajectory, err error) {
+	var body runBody
+	if err := json.Unmarshal(r.Body, &body); err != nil || body.Format != runFormat {
+		return "", nil, nil, fmt.Errorf("run %d was not saved by the workbench: nothing to reopen", r.Key)
+	}
+	if h, err = model.DecodeTrajectory("honest", body.Honest); err != nil {
+		return "", nil, nil, err
+	}
+	if a, err = model.DecodeTrajectory("candidate", body.Candidate); err != nil {
+		return "", nil, nil, err
+	}
+	return body.Kind, h, a, nil
+}
+
+// pairRun builds the run record of a compared pair.
+func pairRun(ws *workspace, p *pair) (store.Record, error) {
+	body := runBody{Format: runFormat, Kind: p.kind, Task: p.h.task.ID,
+		Honest: model.EncodeTrajectory(p.h.traj), Candidate: model.EncodeTrajectory(p.a.traj), Verdict: p.verdict}
+	for i, e := range ws.evaluators {
+		body.Scores = append(body.Scores, runScore{Name: e.Name, Label: e.Label, Honest: p.h.scores[i], Candidate: p.a.scores[i],
+			Delta: p.a.scores[i] - p.h.scores[i]})
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return store.Record{}, err
+	}
+	verdict := "eligible"
+	if !p.verdict.Eligible {
+		verdict = string(p.verdict.Reason)
+	}
+	return store.Record{Kind: store.KindRun, Task: p.h.task.ID, Name: fmt.Sprintf("%s H vs %s", p.kind, p.a.label), Note: verdict, Body: b}, nil
+}
