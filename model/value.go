@@ -31,7 +31,7 @@ type Value struct {
 	kind ValueKind
 	i    int64
 	s    string
-	l    []string
+	l    *[]string // lists are rare; a pointer keeps every other value small
 }
 
 // Null is the unset value.
@@ -52,7 +52,10 @@ func Bool(b bool) Value {
 }
 
 // List makes a list-of-strings value; it keeps its own copy.
-func List(xs []string) Value { return Value{kind: ListValue, l: slices.Clone(xs)} }
+func List(xs []string) Value {
+	c := slices.Clone(xs)
+	return Value{kind: ListValue, l: &c}
+}
 
 // Kind reports the value's kind.
 func (v Value) Kind() ValueKind { return v.kind }
@@ -75,7 +78,12 @@ func (v Value) AsInt() int64 {
 func (v Value) AsBool() bool { return v.kind == BoolValue && v.i == 1 }
 
 // AsList returns the elements of a list value; callers must not modify it.
-func (v Value) AsList() []string { return v.l }
+func (v Value) AsList() []string {
+	if v.l == nil {
+		return nil
+	}
+	return *v.l
+}
 
 // Equal is exact typed equality.
 func (v Value) Equal(w Value) bool {
@@ -90,7 +98,7 @@ func (v Value) Equal(w Value) bool {
 	case IntValue, BoolValue:
 		return v.i == w.i
 	default:
-		return slices.Equal(v.l, w.l)
+		return slices.Equal(v.AsList(), w.AsList())
 	}
 }
 
@@ -122,7 +130,7 @@ func (v Value) AppendJSON(b []byte) []byte {
 		return strconv.AppendBool(b, v.i == 1)
 	case ListValue:
 		b = append(b, '[')
-		for i, s := range v.l {
+		for i, s := range v.AsList() {
 			if i > 0 {
 				b = append(b, ',')
 			}

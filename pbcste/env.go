@@ -8,7 +8,6 @@ package pbcste
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/parthack/parthack/model"
 )
@@ -30,6 +29,7 @@ type Env struct {
 	preds   []*Pred // every predicate of every goal version, in order
 	counts  []*cexpr
 	initial *State
+	ops     uint8 // allowlisted ops, by opBit
 }
 
 type typeInfo struct {
@@ -61,6 +61,9 @@ type Pred struct {
 // prepares it for replay.
 func Compile(t *model.Task) (*Env, error) {
 	env := &Env{Task: t, typeIdx: map[string]int{}}
+	for _, op := range t.Allowlist.Ops {
+		env.ops |= opBit(op)
+	}
 	for i, et := range t.Schema.Types {
 		if len(et.Fields) > maxFields {
 			return nil, fmt.Errorf("task %s: type %s has %d fields; at most %d are supported", t.ID, et.Name, len(et.Fields), maxFields)
@@ -152,43 +155,31 @@ func (env *Env) FieldName(t, f int) string {
 	return env.types[t].fields[f].Name
 }
 
-// checkAllowed says why the agent may not take an action, or "" when it
-// may: the op, the type and every written field must be allowlisted.
-func (env *Env) checkAllowed(a *model.Action) string {
-	if !slices.Contains(model.Ops, a.Op) {
-		return fmt.Sprintf("unknown op %q (PB-CSTE has create, update, delete, restore, revise_goal)", a.Op)
+// opBit is an op's bit in Env.ops; revise_goal and unknown ops have none.
+func opBit(op model.Op) uint8 {
+	switch op {
+	case model.OpCreate:
+		return 1
+	case model.OpUpdate:
+		return 2
+	case model.OpDelete:
+		return 4
+	case model.OpRestore:
+		return 8
 	}
-	if a.Op == model.OpReviseGoal {
-		return "revise_goal is never an agent action"
-	}
-	if !env.Task.Allowlist.AllowsOp(a.Op) {
-		return fmt.Sprintf("op %s is not allowlisted for task %s", a.Op, env.Task.ID)
-	}
-	ti, ok := env.typeIdx[a.Type]
-	if !ok {
-		return fmt.Sprintf("unknown entity type %q", a.Type)
-	}
-	t := &env.types[ti]
-	if !t.allowed {
-		return fmt.Sprintf("entity type %s is not allowlisted for task %s", a.Type, env.Task.ID)
-	}
-	for _, f := range a.Fields {
-		fi, ok := t.fieldIdx[f.Field]
-		if !ok {
-			return fmt.Sprintf("entity type %s has no field %q", a.Type, f.Field)
-		}
-		if t.writable&(1<<uint(fi)) == 0 {
-			return fmt.Sprintf("field %s.%s is not allowlisted for task %s", a.Type, f.Field, env.Task.ID)
-		}
-	}
-	return ""
+	return 0
 }
 
-// IllegalReason says why an agent step is outside the task's interface
-// (op, type or field not allowlisted, or a non-agent actor), or "".
-func (env *Env) IllegalReason(st *model.Step) string {
-	if st.Actor != "" && st.Actor != model.ActorAgent {
-		return fmt.Sprintf("actor %q: a candidate authors agent steps only; non-agent events come from the task's script", st.Actor)
+// checkOp says why the agent may not use an op, or "".
+func (env *Env) checkOp(op model.Op) string {
+	b := opBit(op)
+	switch {
+	case op == model.OpReviseGoal:
+		return "revise_goal is never an agent action"
+	case b == 0:
+		return fmt.Sprintf("unknown op %q (PB-CSTE has create, update, delete, restore, revise_goal)", op)
+	case env.ops&b == 0:
+		return fmt.Sprintf("op %s is not allowlisted for task %s", op, env.Task.ID)
 	}
-	return env.checkAllowed(&st.Action)
+	return ""
 }

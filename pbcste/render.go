@@ -62,18 +62,19 @@ func (l *Log) Record(seq int) EventRecord {
 
 // LogHash is the sha256 of the log in a compact binary form: per event
 // its sequence number, agent step, actor, action (op, type, id, fields,
-// goal), outcome and reason, and the state hash after it. The diff is not
-// hashed: it is a function of the previous state and the action, both
-// committed to. The canonical JSON of Record is for people and exports.
+// goal), outcome and reason; then the final state hash. Diffs and
+// intermediate state hashes are not hashed: replay is deterministic, so
+// they follow from the initial snapshot and the actions, both committed
+// to. The canonical JSON of Record is for people and exports.
 func (l *Log) LogHash() string {
 	h := sha256.New()
-	var b []byte
+	b := make([]byte, 0, 64<<10)
 	for i := range l.Events {
 		ev := &l.Events[i]
 		a := ev.Action
-		b = binary.AppendUvarint(b[:0], uint64(ev.Seq))
+		b = binary.AppendUvarint(b, uint64(ev.Seq))
 		b = binary.AppendVarint(b, int64(ev.Step))
-		for _, s := range []string{string(ev.Actor), string(a.Op), a.Type, a.ID, a.Goal, ev.Reason} {
+		for _, s := range [...]string{string(ev.Actor), string(a.Op), a.Type, a.ID, a.Goal, ev.Reason} {
 			b = binary.AppendUvarint(b, uint64(len(s)))
 			b = append(b, s...)
 		}
@@ -88,11 +89,15 @@ func (l *Log) LogHash() string {
 		} else {
 			b = append(b, 0)
 		}
-		for _, x := range ev.Hash {
-			b = binary.BigEndian.AppendUint64(b, x)
+		if len(b) > 60<<10 {
+			h.Write(b)
+			b = b[:0]
 		}
-		h.Write(b)
 	}
+	for _, x := range l.final.sum {
+		b = binary.BigEndian.AppendUint64(b, x)
+	}
+	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -1,6 +1,8 @@
 package pbcste
 
 import (
+	"fmt"
+
 	"github.com/parthack/parthack/model"
 )
 
@@ -74,7 +76,11 @@ func (env *Env) Replay(steps []model.Step) *Log {
 	for i := range steps {
 		fire(i)
 		st := &steps[i]
-		l.record(s, &st.Action, model.ActorAgent, i, -1, env.IllegalReason(st))
+		illegal := ""
+		if st.Actor != "" && st.Actor != model.ActorAgent {
+			illegal = fmt.Sprintf("actor %q: a candidate authors agent steps only; non-agent events come from the task's script", st.Actor)
+		}
+		l.record(s, &st.Action, model.ActorAgent, i, -1, illegal)
 	}
 	fire(len(steps))
 	l.Steps = len(steps)
@@ -96,8 +102,8 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 		if cap(l.arena)-len(l.arena) <= maxFields+1 {
 			l.arena = make([]Change, 0, 4096)
 		}
-		diff, reason := s.apply(a, l.arena[len(l.arena):len(l.arena)])
-		ev.Reason, ev.OK = reason, reason == ""
+		diff, reason, illegal := s.apply(a, l.arena[len(l.arena):len(l.arena)], actor == model.ActorAgent)
+		ev.Reason, ev.OK, ev.Illegal = reason, reason == "", illegal
 		if len(diff) > 0 {
 			ev.Diff = diff[:len(diff):len(diff)]
 			l.arena = l.arena[:len(l.arena)+len(diff)]

@@ -225,64 +225,86 @@ type Change struct {
 
 // apply carries out an action on the state. It either succeeds, changing
 // the state and returning the changes, or fails with a reason and leaves
-// the state exactly as it was.
-func (s *State) apply(a *model.Action, diff []Change) ([]Change, string) {
+// the state exactly as it was. For the agent it first enforces the
+// allowlist (op, type, every written field); a refusal there is illegal,
+// not merely failed.
+func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, string, bool) {
 	env := s.env
+	if agent {
+		if why := env.checkOp(a.Op); why != "" {
+			return diff, why, true
+		}
+	}
 	if a.Op == model.OpReviseGoal {
 		g, ok := env.GoalIndex(a.Goal)
 		if !ok {
-			return diff, fmt.Sprintf("no goal version %q", a.Goal)
+			return diff, fmt.Sprintf("no goal version %q", a.Goal), false
 		}
 		if g == s.goal {
-			return diff, ""
+			return diff, "", false
 		}
 		diff = append(diff, Change{Slot: -1, Field: -1, Before: model.Str(s.GoalVersion()), After: model.Str(env.goals[g].Version)})
 		s.sum = s.sum.sub(env.goalDigest(s.goal)).add(env.goalDigest(g))
 		s.goal = g
-		return diff, ""
+		return diff, "", false
+	}
+	if opBit(a.Op) == 0 {
+		return diff, fmt.Sprintf("unknown op %q", a.Op), false
 	}
 	ti, ok := env.typeIdx[a.Type]
 	if !ok {
-		return diff, fmt.Sprintf("unknown entity type %q", a.Type)
+		return diff, fmt.Sprintf("unknown entity type %q", a.Type), agent
 	}
 	t := &env.types[ti]
+	if agent && !t.allowed {
+		return diff, fmt.Sprintf("entity type %s is not allowlisted for task %s", a.Type, env.Task.ID), true
+	}
+	var idxBuf [8]int
+	idx := idxBuf[:0] // field indices, resolved once for checking and writing
+	for _, f := range a.Fields {
+		fi, ok := t.fieldIdx[f.Field]
+		if !ok {
+			return diff, fmt.Sprintf("entity type %s has no field %q", a.Type, f.Field), agent
+		}
+		if agent && t.writable&(1<<uint(fi)) == 0 {
+			return diff, fmt.Sprintf("field %s.%s is not allowlisted for task %s", a.Type, f.Field, env.Task.ID), true
+		}
+		idx = append(idx, fi)
+	}
 	slot, exists := s.lookup(ti, a.ID)
 	alive := exists && s.ents[slot].alive
 	switch a.Op {
 	case model.OpCreate, model.OpUpdate:
 		if a.Op == model.OpCreate && alive {
-			return diff, fmt.Sprintf("create %s %s: it already exists", a.Type, a.ID)
+			return diff, "create " + a.Type + " " + a.ID + ": it already exists", false
 		}
 		if a.Op == model.OpUpdate && !alive {
 			if exists {
-				return diff, fmt.Sprintf("update %s %s: it is deleted", a.Type, a.ID)
+				return diff, "update " + a.Type + " " + a.ID + ": it is deleted", false
 			}
-			return diff, fmt.Sprintf("update %s %s: no such entity", a.Type, a.ID)
+			return diff, "update " + a.Type + " " + a.ID + ": no such entity", false
 		}
 		for i, f := range a.Fields {
-			fi, ok := t.fieldIdx[f.Field]
-			if !ok {
-				return diff, fmt.Sprintf("entity type %s has no field %q", a.Type, f.Field)
-			}
+			fi := idx[i]
 			for _, g := range a.Fields[:i] {
 				if g.Field == f.Field {
-					return diff, fmt.Sprintf("field %s written twice", f.Field)
+					return diff, fmt.Sprintf("field %s written twice", f.Field), false
 				}
 			}
 			fd := &t.fields[fi]
 			if msg := model.CheckValue(fd, f.Value); msg != "" {
-				return diff, msg
+				return diff, msg, false
 			}
 			if fd.Kind == model.KindRef && !f.Value.IsNull() {
 				if r, ok := s.lookup(env.typeIdx[fd.Target], f.Value.AsString()); !ok || !s.ents[r].alive {
-					return diff, fmt.Sprintf("field %s: no alive %s %q to reference", fd.Name, fd.Target, f.Value.AsString())
+					return diff, fmt.Sprintf("field %s: no alive %s %q to reference", fd.Name, fd.Target, f.Value.AsString()), false
 				}
 			}
 		}
 		if a.Op == model.OpCreate {
 			vals := make([]model.Value, len(t.fields))
-			for _, f := range a.Fields {
-				vals[t.fieldIdx[f.Field]] = f.Value
+			for i, f := range a.Fields {
+				vals[idx[i]] = f.Value
 			}
 			before := model.Null
 			var old []model.Value
@@ -300,12 +322,12 @@ func (s *State) apply(a *model.Action, diff []Change) ([]Change, string) {
 					diff = append(diff, Change{Slot: slot, Field: int16(fi), Before: prev, After: v})
 				}
 			}
-			return diff, ""
+			return diff, "", false
 		}
 		e := &s.ents[slot]
 		n := len(diff)
-		for _, f := range a.Fields {
-			fi := t.fieldIdx[f.Field]
+		for i, f := range a.Fields {
+			fi := idx[i]
 			if !e.fields[fi].Equal(f.Value) {
 				diff = append(diff, Change{Slot: slot, Field: int16(fi), Before: e.fields[fi], After: f.Value})
 				e.fields[fi] = f.Value
@@ -315,27 +337,27 @@ func (s *State) apply(a *model.Action, diff []Change) ([]Change, string) {
 			s.rehash(slot)
 			s.recount(slot)
 		}
-		return diff, ""
+		return diff, "", false
 	case model.OpDelete, model.OpRestore:
 		if len(a.Fields) > 0 {
-			return diff, fmt.Sprintf("%s takes no fields", a.Op)
+			return diff, fmt.Sprintf("%s takes no fields", a.Op), false
 		}
 		if !exists {
-			return diff, fmt.Sprintf("%s %s %s: no such entity", a.Op, a.Type, a.ID)
+			return diff, string(a.Op) + " " + a.Type + " " + a.ID + ": no such entity", false
 		}
 		want := a.Op == model.OpDelete
 		if alive != want {
 			if want {
-				return diff, fmt.Sprintf("delete %s %s: it is already deleted", a.Type, a.ID)
+				return diff, "delete " + a.Type + " " + a.ID + ": it is already deleted", false
 			}
-			return diff, fmt.Sprintf("restore %s %s: it is not deleted", a.Type, a.ID)
+			return diff, "restore " + a.Type + " " + a.ID + ": it is not deleted", false
 		}
 		s.ents[slot].alive = !want
 		s.rehash(slot)
 		s.recount(slot)
-		return append(diff, Change{Slot: slot, Field: aliveField, Before: model.Bool(want), After: model.Bool(!want)}), ""
+		return append(diff, Change{Slot: slot, Field: aliveField, Before: model.Bool(want), After: model.Bool(!want)}), "", false
 	}
-	return diff, fmt.Sprintf("unknown op %q", a.Op)
+	return diff, fmt.Sprintf("unknown op %q", a.Op), false
 }
 
 // redo applies a recorded change forward, to rebuild a snapshot.
