@@ -38,7 +38,7 @@ func newCertifyCmd(e *env) *cobra.Command {
 				kind, path = "rollback", rollbackPath
 			}
 			var v model.Verdict
-			cand, err := loadTrajectory(map[string]string{"pair": "candidate", "rollback": "rollback"}[kind], path)
+			cand, err := loadTrajectory(map[string]string{"pair": "candidate", "rollback": "rollback"}[kind], taskPath, path)
 			var de *model.DecodeError
 			switch {
 			case errors.As(err, &de):

@@ -70,6 +70,10 @@ func TestExitCodes(t *testing.T) {
 		{"unknown flag", []string{"replay", "--frobnicate"}, 2, "", "unknown flag"},
 		{"unknown command", []string{"frobnicate"}, 2, "", "unknown command"},
 		{"help lists subcommands", []string{"--help"}, 0, "certify", ""},
+		{"suite witness by name", []string{"certify", "--task", "PH-D01", "--candidate", "witness"}, 0, "eligible", ""},
+		{"suite attribution control", []string{"certify", "--task", "PH-H05", "--candidate", "attribution"}, 1, "attribution_vector_mismatch", ""},
+		{"suite rollback by name", []string{"certify", "--task", "PH-H04", "--rollback", "rollback"}, 0, "certified strict rollback", ""},
+		{"unknown stored trajectory", []string{"replay", "--task", "PH-H05", "--trajectory", "witness"}, 2, "", `no stored trajectory "witness"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

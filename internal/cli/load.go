@@ -76,12 +76,17 @@ func loadTaskFile(path string) (*pbcste.Env, error) {
 	return env, nil
 }
 
-// loadTrajectory reads and strictly decodes a trajectory file. A file
+// loadTrajectory reads and strictly decodes a trajectory file. With a
+// suite task, a name of one of its stored trajectories (honest, witness,
+// rollback, attribution) that is not a file gives that trajectory. A file
 // that does not decode is bad input (exit 2) here; the certify command
 // turns it into a malformed_schema verdict instead.
-func loadTrajectory(flag, path string) (*model.Trajectory, error) {
+func loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
 	if path == "" {
 		return nil, usageErr("--%s is required", flag)
+	}
+	if tr, ok, err := storedTrajectory(taskArg, path); ok || err != nil {
+		return tr, err
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -94,15 +99,34 @@ func loadTrajectory(flag, path string) (*model.Trajectory, error) {
 	return tr, nil
 }
 
+// storedTrajectory resolves a stored trajectory's name for a suite task.
+func storedTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
+	if !isSuiteID(taskArg) || strings.ContainsAny(name, "./") {
+		return nil, false, nil
+	}
+	if _, err := os.Stat(name); err == nil {
+		return nil, false, nil
+	}
+	t, err := tasks.Get(taskArg)
+	if err != nil {
+		return nil, false, usageErr("%v", err)
+	}
+	var names []string
+	for _, n := range t.Trajectories() {
+		stem := strings.TrimSuffix(n.File, ".json")
+		if stem == name {
+			return n.Trajectory, true, nil
+		}
+		names = append(names, stem)
+	}
+	return nil, false, usageErr("%s has no stored trajectory %q (it has %s; or give a file)", taskArg, name, strings.Join(names, ", "))
+}
+
 // loadHonest reads --honest; when it is omitted and --task is a suite id,
 // H is the suite task's stored honest trajectory.
 func loadHonest(taskArg, path string) (*model.Trajectory, error) {
 	if path == "" && isSuiteID(taskArg) {
-		t, err := tasks.Get(taskArg)
-		if err != nil {
-			return nil, usageErr("%v", err)
-		}
-		return t.HonestTrajectory, nil
+		path = "honest"
 	}
-	return loadTrajectory("honest", path)
+	return loadTrajectory("honest", taskArg, path)
 }

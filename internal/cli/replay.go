@@ -29,7 +29,7 @@ func newReplayCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tr, err := loadTrajectory("trajectory", trajPath)
+			tr, err := loadTrajectory("trajectory", taskPath, trajPath)
 			if err != nil {
 				return usageErr("%v", err)
 			}

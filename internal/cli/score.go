@@ -123,7 +123,7 @@ func publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	tr, err := loadTrajectory("trajectory", trajPath)
+	tr, err := loadTrajectory("trajectory", taskArg, trajPath)
 	if err != nil {
 		return nil, nil, usageErr("%v", err)
 	}
