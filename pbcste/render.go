@@ -61,44 +61,59 @@ func (l *Log) Record(seq int) EventRecord {
 }
 
 // LogHash is the sha256 of the log in a compact binary form: per event
-// its sequence number, agent step, actor, action (op, type, id, fields,
-// goal), outcome and reason; then the final state hash. Diffs and
-// intermediate state hashes are not hashed: replay is deterministic, so
-// they follow from the initial snapshot and the actions, both committed
-// to. The canonical JSON of Record is for people and exports.
+// its sequence number, agent step, actor, op, outcome, failure reason
+// and the state hash after it. Arguments and diffs are not hashed
+// separately: a successful event's effect is in the state hash, a failed
+// one's reason names what it acted on. The canonical JSON of Record is
+// for people and exports.
 func (l *Log) LogHash() string {
 	h := sha256.New()
 	b := make([]byte, 0, 64<<10)
 	for i := range l.Events {
 		ev := &l.Events[i]
-		a := ev.Action
-		b = binary.AppendUvarint(b, uint64(ev.Seq))
-		b = binary.AppendVarint(b, int64(ev.Step))
-		for _, s := range [...]string{string(ev.Actor), string(a.Op), a.Type, a.ID, a.Goal, ev.Reason} {
-			b = binary.AppendUvarint(b, uint64(len(s)))
-			b = append(b, s...)
-		}
-		b = binary.AppendUvarint(b, uint64(len(a.Fields)))
-		for _, f := range a.Fields {
-			b = binary.AppendUvarint(b, uint64(len(f.Field)))
-			b = append(b, f.Field...)
-			b = appendValue(b, f.Value)
-		}
+		b = binary.BigEndian.AppendUint32(b, uint32(ev.Seq))
+		b = binary.BigEndian.AppendUint32(b, uint32(int32(ev.Step)))
+		b = append(b, actorCode(ev.Actor), opCode(ev.Action.Op))
 		if ev.OK {
 			b = append(b, 1)
 		} else {
 			b = append(b, 0)
+			b = binary.AppendUvarint(b, uint64(len(ev.Reason)))
+			b = append(b, ev.Reason...)
+		}
+		for _, x := range ev.Hash {
+			b = binary.BigEndian.AppendUint64(b, x)
 		}
 		if len(b) > 60<<10 {
 			h.Write(b)
 			b = b[:0]
 		}
 	}
-	for _, x := range l.final.sum {
-		b = binary.BigEndian.AppendUint64(b, x)
-	}
 	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// opCode is an op's byte in the log hash.
+func opCode(op model.Op) byte {
+	if op == model.OpReviseGoal {
+		return 16
+	}
+	return opBit(op)
+}
+
+// actorCode is an actor class's byte in the log hash.
+func actorCode(a model.Actor) byte {
+	switch a {
+	case model.ActorAgent:
+		return 1
+	case model.ActorUser:
+		return 2
+	case model.ActorEnvironment:
+		return 3
+	case model.ActorSystem:
+		return 4
+	}
+	return 0
 }
 
 // AppendRecord appends the canonical JSON of event seq's record: the same
