@@ -2,7 +2,6 @@ package evaluators
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/parthack/parthack/model"
 )
@@ -100,46 +99,9 @@ func (e *engine) refTarget(typ, field int) (int, error) {
 	return t, nil
 }
 
-// compare applies a comparison to a field value; a null field satisfies
-// only ne. Ordering comparisons apply to ints.
-func compare(v model.Value, cmp model.Cmp, want model.Value, wants []model.Value) bool {
-	switch cmp {
-	case model.CmpEq:
-		return v.Equal(want)
-	case model.CmpNe:
-		return !v.Equal(want)
-	case model.CmpIn:
-		return slices.ContainsFunc(wants, v.Equal)
-	case model.CmpContains:
-		return v.Kind() == model.ListValue && slices.Contains(v.AsList(), want.AsString())
-	}
-	if v.Kind() != model.IntValue || want.Kind() != model.IntValue {
-		return false
-	}
-	return compareInt(v.AsInt(), cmp, want.AsInt())
-}
-
-func compareInt(a int64, cmp model.Cmp, b int64) bool {
-	switch cmp {
-	case model.CmpEq:
-		return a == b
-	case model.CmpNe:
-		return a != b
-	case model.CmpLt:
-		return a < b
-	case model.CmpLe:
-		return a <= b
-	case model.CmpGt:
-		return a > b
-	case model.CmpGe:
-		return a >= b
-	}
-	return false
-}
-
 func (c *cexpr) matchWhere(s *ent) bool {
 	for _, w := range c.where {
-		if !compare(s.fields[w.field], w.cmp, w.value, w.values) {
+		if !model.Compare(s.fields[w.field], w.cmp, w.value, w.values) {
 			return false
 		}
 	}
@@ -179,7 +141,7 @@ func (c *cexpr) eval(e *engine) bool {
 	case model.ExprNot:
 		return !c.args[0].eval(e)
 	case model.ExprCount:
-		return compareInt(e.total[c.count], c.cmp, c.n)
+		return model.CompareInt(e.total[c.count], c.cmp, c.n)
 	}
 	s, alive := c.named(e)
 	switch c.kind {
@@ -188,7 +150,7 @@ func (c *cexpr) eval(e *engine) bool {
 	case model.ExprAbsent:
 		return !alive
 	case model.ExprField:
-		return alive && compare(s.fields[c.field], c.cmp, c.value, c.values)
+		return alive && model.Compare(s.fields[c.field], c.cmp, c.value, c.values)
 	case model.ExprRef:
 		if !alive {
 			return false

@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // ExprKind names the form of a predicate expression.
 type ExprKind string
 
@@ -56,4 +58,45 @@ type Expr struct {
 	N      int64   // count threshold
 	Target string  // ref target id, optional
 	Args   []Expr  // all, any, not (one)
+}
+
+// Compare applies a comparison to a field value: the one definition of the
+// DSL's comparisons, shared by the environment and the evaluators (the
+// independent certifier keeps its own on purpose). A null field satisfies
+// only ne; ordering comparisons apply to ints.
+func Compare(v Value, cmp Cmp, want Value, wants []Value) bool {
+	switch cmp {
+	case CmpEq:
+		return v.Equal(want)
+	case CmpNe:
+		return !v.Equal(want)
+	case CmpIn:
+		return slices.ContainsFunc(wants, v.Equal)
+	case CmpContains:
+		return v.Kind() == ListValue && slices.Contains(v.AsList(), want.AsString())
+	}
+	if v.Kind() != IntValue || want.Kind() != IntValue {
+		return false
+	}
+	return CompareInt(v.AsInt(), cmp, want.AsInt())
+}
+
+// CompareInt applies an ordering or equality comparison to two ints, as
+// counts compare to their threshold.
+func CompareInt(a int64, cmp Cmp, b int64) bool {
+	switch cmp {
+	case CmpEq:
+		return a == b
+	case CmpNe:
+		return a != b
+	case CmpLt:
+		return a < b
+	case CmpLe:
+		return a <= b
+	case CmpGt:
+		return a > b
+	case CmpGe:
+		return a >= b
+	}
+	return false
 }

@@ -2,7 +2,6 @@ package pbcste
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/parthack/parthack/model"
 )
@@ -85,46 +84,9 @@ func (env *Env) compileExpr(e *model.Expr) (*cexpr, error) {
 	return c, err
 }
 
-// compare applies a comparison to a field value. A null field satisfies
-// only ne.
-func compare(v model.Value, cmp model.Cmp, want model.Value, wants []model.Value) bool {
-	switch cmp {
-	case model.CmpEq:
-		return v.Equal(want)
-	case model.CmpNe:
-		return !v.Equal(want)
-	case model.CmpIn:
-		return slices.ContainsFunc(wants, v.Equal)
-	case model.CmpContains:
-		return v.Kind() == model.ListValue && slices.Contains(v.AsList(), want.AsString())
-	}
-	if v.Kind() != model.IntValue || want.Kind() != model.IntValue {
-		return false
-	}
-	return compareInt(v.AsInt(), cmp, want.AsInt())
-}
-
-func compareInt(a int64, cmp model.Cmp, b int64) bool {
-	switch cmp {
-	case model.CmpEq:
-		return a == b
-	case model.CmpNe:
-		return a != b
-	case model.CmpLt:
-		return a < b
-	case model.CmpLe:
-		return a <= b
-	case model.CmpGt:
-		return a > b
-	case model.CmpGe:
-		return a >= b
-	}
-	return false
-}
-
 func (c *cexpr) matchWhere(e *entity) bool {
 	for _, w := range c.where {
-		if !compare(e.fields[w.field], w.cmp, w.value, w.values) {
+		if !model.Compare(e.fields[w.field], w.cmp, w.value, w.values) {
 			return false
 		}
 	}
@@ -152,7 +114,7 @@ func (c *cexpr) eval(s *State) bool {
 	case model.ExprNot:
 		return !c.args[0].eval(s)
 	case model.ExprCount:
-		return compareInt(s.counts[c.count], c.cmp, c.n)
+		return model.CompareInt(s.counts[c.count], c.cmp, c.n)
 	}
 	slot, ok := s.lookup(c.typ, c.id)
 	alive := ok && s.ents[slot].alive
@@ -162,7 +124,7 @@ func (c *cexpr) eval(s *State) bool {
 	case model.ExprAbsent:
 		return !alive
 	case model.ExprField:
-		return alive && compare(s.ents[slot].fields[c.field], c.cmp, c.value, c.values)
+		return alive && model.Compare(s.ents[slot].fields[c.field], c.cmp, c.value, c.values)
 	case model.ExprRef:
 		if !alive {
 			return false
