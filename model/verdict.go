@@ -81,6 +81,36 @@ type Evidence struct {
 	Detail    string `json:"detail"`
 }
 
+// Where lists, for people, what the evidence points at: the step, the
+// event, the predicate, and the component with its expected and got
+// values. Empty for evidence that only has a detail.
+func (e *Evidence) Where() []string {
+	if e == nil {
+		return nil
+	}
+	var parts []string
+	if e.Step > 0 {
+		parts = append(parts, fmt.Sprintf("step %d", e.Step))
+	}
+	if e.Seq > 0 {
+		parts = append(parts, fmt.Sprintf("event %d", e.Seq))
+	}
+	if e.Predicate > 0 {
+		parts = append(parts, fmt.Sprintf("predicate %d (%s)", e.Predicate, e.PredID))
+	}
+	if e.Component != "" {
+		parts = append(parts, fmt.Sprintf("%s expected %s got %s", e.Component, dash(e.Expected), dash(e.Got)))
+	}
+	return parts
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
 // Verdict is the outcome of certifying a pair (H, A) or a rollback (H, R).
 type Verdict struct {
 	Kind      string       `json:"kind"` // "pair" or "rollback"

@@ -199,25 +199,7 @@ func (m *comparer) verdictLines(width int) []string { return m.c.verdictLines(m.
 
 // evidenceWhere says which step, event, predicate and component a
 // rejection points at.
-func evidenceWhere(ev *model.Evidence) string {
-	if ev == nil {
-		return ""
-	}
-	var parts []string
-	if ev.Step > 0 {
-		parts = append(parts, fmt.Sprintf("step %d", ev.Step))
-	}
-	if ev.Seq > 0 {
-		parts = append(parts, fmt.Sprintf("event %d", ev.Seq))
-	}
-	if ev.Predicate > 0 {
-		parts = append(parts, fmt.Sprintf("predicate %d (%s)", ev.Predicate, ev.PredID))
-	}
-	if ev.Component != "" {
-		parts = append(parts, fmt.Sprintf("%s expected %s got %s", ev.Component, orNone(ev.Expected), orNone(ev.Got)))
-	}
-	return strings.Join(parts, " · ")
-}
+func evidenceWhere(ev *model.Evidence) string { return strings.Join(ev.Where(), " · ") }
 
 func (m *comparer) logView(honest bool, w, h int) string {
 	a, ev, title := m.p.a, m.aEv, "A · "+m.p.a.label

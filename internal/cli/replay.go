@@ -147,20 +147,7 @@ func writeCertificate(w io.Writer, label string, c *model.Certificate) {
 }
 
 func describeEvidence(ev *model.Evidence) string {
-	var parts []string
-	if ev.Step > 0 {
-		parts = append(parts, fmt.Sprintf("step %d", ev.Step))
-	}
-	if ev.Seq > 0 {
-		parts = append(parts, fmt.Sprintf("event %d", ev.Seq))
-	}
-	if ev.Predicate > 0 {
-		parts = append(parts, fmt.Sprintf("predicate %d (%s)", ev.Predicate, ev.PredID))
-	}
-	if ev.Component != "" {
-		parts = append(parts, fmt.Sprintf("%s expected %s got %s", ev.Component, orDash(ev.Expected), orDash(ev.Got)))
-	}
-	head := strings.Join(parts, ", ")
+	head := strings.Join(ev.Where(), ", ")
 	if head == "" {
 		return ev.Detail
 	}
