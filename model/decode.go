@@ -324,15 +324,8 @@ func decodeInitial(c cursor, s *Schema) ([]Entity, error) {
 			return nil, err
 		}
 		var e Entity
-		if e.Type, err = needString(o, "type"); err != nil {
-			return nil, err
-		}
-		tc, _ := o.get("type")
-		et, err := needType(tc, s, e.Type)
+		et, err := typeAndID(o, s, &e.Type, &e.ID)
 		if err != nil {
-			return nil, err
-		}
-		if e.ID, err = needString(o, "id"); err != nil {
 			return nil, err
 		}
 		k := key{e.Type, e.ID}
@@ -653,16 +646,22 @@ func decodeExpr(c cursor, s *Schema, depth int) (Expr, error) {
 }
 
 func entityRef(o object, s *Schema, e *Expr) (*EntityType, error) {
+	return typeAndID(o, s, &e.Type, &e.ID)
+}
+
+// typeAndID reads the "type" (a type of the schema) and "id" of an object
+// that names one entity.
+func typeAndID(o object, s *Schema, typ, id *string) (*EntityType, error) {
 	var err error
-	if e.Type, err = needString(o, "type"); err != nil {
+	if *typ, err = needString(o, "type"); err != nil {
 		return nil, err
 	}
 	tc, _ := o.get("type")
-	et, err := needType(tc, s, e.Type)
+	et, err := needType(tc, s, *typ)
 	if err != nil {
 		return nil, err
 	}
-	if e.ID, err = needString(o, "id"); err != nil {
+	if *id, err = needString(o, "id"); err != nil {
 		return nil, err
 	}
 	return et, nil
