@@ -80,6 +80,29 @@ const maxDepth = 200
 // parseDoc parses src strictly: one JSON value, no trailing data, no
 // duplicate keys in any object.
 func parseDoc(file string, src []byte) (*doc, error) {
+	if json.Valid(src) {
+		// The common case: a fast scan of text known to be valid JSON.
+		return parseValid(file, src)
+	}
+	// Invalid text takes the decoder's path, which words syntax errors.
+	return parseTokens(file, src)
+}
+
+// parseValid parses text json.Valid accepted, with the fast parser.
+func parseValid(file string, src []byte) (*doc, error) {
+	d := &doc{file: file, src: src}
+	f := &fastParser{d: d}
+	root, err := f.value(0)
+	if err != nil {
+		return nil, err
+	}
+	d.root = root
+	return d, nil
+}
+
+// parseTokens parses any text with encoding/json's tokenizer, locating
+// syntax errors.
+func parseTokens(file string, src []byte) (*doc, error) {
 	d := &doc{file: file, src: src}
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.UseNumber()
@@ -234,18 +257,41 @@ func (d *doc) errAt(off int, path, msg string) *DecodeError {
 	return &DecodeError{File: d.file, Line: d.line, Col: d.col, Path: path, Msg: msg}
 }
 
-// cursor is a node with its JSON path: every typed read goes through it so
-// that errors carry the location for free.
+// cursor is a node of a parsed document: every typed read goes through
+// it so that errors carry the location (line, column, JSON path).
 type cursor struct {
-	d    *doc
-	n    *node
-	path string
+	d *doc
+	n *node
 }
 
-func (d *doc) cur() cursor { return cursor{d: d, n: d.root, path: "$"} }
+func (d *doc) cur() cursor { return cursor{d: d, n: d.root} }
+
+// path renders the JSON path of the cursor's node. It is found by a walk
+// from the root, so only an error pays for it, never a successful read.
+func (c cursor) path() string {
+	var walk func(n *node, at string) (string, bool)
+	walk = func(n *node, at string) (string, bool) {
+		if n == c.n {
+			return at, true
+		}
+		for i, it := range n.items {
+			if p, ok := walk(it, fmt.Sprintf("%s[%d]", at, i)); ok {
+				return p, true
+			}
+		}
+		for _, m := range n.members {
+			if p, ok := walk(m.val, at+"."+m.key); ok {
+				return p, true
+			}
+		}
+		return "", false
+	}
+	p, _ := walk(c.d.root, "$")
+	return p
+}
 
 func (c cursor) fail(format string, args ...any) error {
-	return c.d.errAt(c.n.off, c.path, fmt.Sprintf(format, args...))
+	return c.d.errAt(c.n.off, c.path(), fmt.Sprintf(format, args...))
 }
 
 func (c cursor) expect(k nodeKind) error {
@@ -319,7 +365,7 @@ func (c cursor) array() ([]cursor, error) {
 	}
 	out := make([]cursor, len(c.n.items))
 	for i, it := range c.n.items {
-		out[i] = cursor{d: c.d, n: it, path: fmt.Sprintf("%s[%d]", c.path, i)}
+		out[i] = cursor{d: c.d, n: it}
 	}
 	return out, nil
 }
@@ -347,7 +393,7 @@ func (c cursor) entries() ([]string, []cursor, error) {
 	vals := make([]cursor, len(c.n.members))
 	for i, m := range c.n.members {
 		keys[i] = m.key
-		vals[i] = cursor{d: c.d, n: m.val, path: c.path + "." + m.key}
+		vals[i] = cursor{d: c.d, n: m.val}
 	}
 	return keys, vals, nil
 }
@@ -355,38 +401,44 @@ func (c cursor) entries() ([]string, []cursor, error) {
 // object is an object whose keys must come from a fixed set: reading it
 // rejects unknown keys and lets required ones be demanded by name.
 type object struct {
-	c      cursor
-	fields map[string]cursor
+	c cursor
 }
 
 func (c cursor) object(allowed ...string) (object, error) {
-	keys, vals, err := c.entries()
-	if err != nil {
+	if err := c.expect(nodeObject); err != nil {
 		return object{}, err
 	}
-	o := object{c: c, fields: make(map[string]cursor, len(keys))}
-	for i, k := range keys {
+	for _, m := range c.n.members {
 		ok := false
 		for _, a := range allowed {
-			if a == k {
+			if a == m.key {
 				ok = true
 				break
 			}
 		}
 		if !ok {
-			return object{}, c.d.errAt(vals[i].n.off, vals[i].path, fmt.Sprintf("unknown field %q (expected one of %s)", k, strings.Join(allowed, ", ")))
+			v := cursor{d: c.d, n: m.val}
+			return object{}, c.d.errAt(v.n.off, v.path(), fmt.Sprintf("unknown field %q (expected one of %s)", m.key, strings.Join(allowed, ", ")))
 		}
-		o.fields[k] = vals[i]
 	}
-	return o, nil
+	return object{c: c}, nil
 }
 
-func (o object) has(key string) bool { _, ok := o.fields[key]; return ok }
+func (o object) has(key string) bool { _, ok := o.get(key); return ok }
 
-func (o object) get(key string) (cursor, bool) { c, ok := o.fields[key]; return c, ok }
+// get finds a member by key. Objects here are small, so a scan beats a
+// map built per object.
+func (o object) get(key string) (cursor, bool) {
+	for _, m := range o.c.n.members {
+		if m.key == key {
+			return cursor{d: o.c.d, n: m.val}, true
+		}
+	}
+	return cursor{}, false
+}
 
 func (o object) need(key string) (cursor, error) {
-	if c, ok := o.fields[key]; ok {
+	if c, ok := o.get(key); ok {
 		return c, nil
 	}
 	return cursor{}, o.c.fail("missing required field %q", key)
