@@ -29,6 +29,10 @@ type Env struct {
 	preds   []*Pred // every predicate of every goal version, in order
 	counts  []*cexpr
 	initial *State
+	// initialTruth and initialMasks start every replay: the predicates'
+	// values on the initial snapshot and its slots' footprint masks.
+	initialTruth []bool
+	initialMasks []uint64
 	ops     uint8 // allowlisted ops, by opBit
 }
 
@@ -101,6 +105,12 @@ func Compile(t *model.Task) (*Env, error) {
 		return nil, err
 	}
 	env.initial = s
+	for _, p := range env.preds {
+		env.initialTruth = append(env.initialTruth, s.Eval(p))
+	}
+	masks := &Log{Env: env}
+	masks.growMasks(s)
+	env.initialMasks = masks.masks
 	return env, nil
 }
 

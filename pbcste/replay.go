@@ -2,6 +2,7 @@ package pbcste
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/parthack/parthack/model"
 )
@@ -57,13 +58,12 @@ func (env *Env) Replay(steps []model.Step) *Log {
 		every = n
 	}
 	l := &Log{Env: env, Events: make([]Event, 0, len(steps)+len(env.Task.Script)), every: every}
-	l.truth = make([]bool, len(env.preds))
+	l.truth = slices.Clone(env.initialTruth)
 	l.cause = make([]int, len(env.preds))
-	for i, p := range env.preds {
-		l.truth[i] = s.Eval(p)
+	for i := range l.cause {
 		l.cause[i] = -1
 	}
-	l.growMasks(s)
+	l.masks = slices.Clone(env.initialMasks)
 	script := env.Task.Script
 	next := 0
 	fire := func(taken int) {
@@ -91,7 +91,10 @@ func (env *Env) Replay(steps []model.Step) *Log {
 // record applies one action and appends its event.
 func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script int, illegal string) {
 	seq := len(l.Events)
-	if seq%l.every == 0 {
+	switch {
+	case seq == 0:
+		l.checks = append(l.checks, l.Env.initial) // never changed: Snapshot clones what it starts from
+	case seq%l.every == 0:
 		l.checks = append(l.checks, s.Clone())
 	}
 	ev := Event{Seq: seq, Step: step, Script: script, Actor: actor, Action: a}
@@ -100,7 +103,9 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	} else {
 		nslots := len(s.ents)
 		if cap(l.arena)-len(l.arena) <= maxFields+1 {
-			l.arena = make([]Change, 0, 4096)
+			// Chunks grow with the log, so a short replay (a search
+			// node) allocates little and a long one few times.
+			l.arena = make([]Change, 0, min(4096, 2*(maxFields+1)+4*len(l.Events)))
 		}
 		diff, reason, illegal := s.apply(a, l.arena[len(l.arena):len(l.arena)], actor == model.ActorAgent)
 		ev.Reason, ev.OK, ev.Illegal = reason, reason == "", illegal
@@ -204,4 +209,30 @@ func (l *Log) Snapshot(seq int) *State {
 		}
 	}
 	return s
+}
+
+// InitialVectors are the first goal version's c_state and c_agent bits
+// before any event (c_agent is empty: nothing has a cause yet).
+func (l *Log) InitialVectors() (cstate, cagent uint64) {
+	init := l.Env.initial
+	for j, p := range l.Env.goals[0].Preds {
+		if init.Eval(p) {
+			cstate |= 1 << uint(j)
+		}
+	}
+	return cstate, 0
+}
+
+// AgentCaused appends, for every predicate of every goal version in
+// order, whether its latest cause after the last event is the agent: with
+// the state, it is all that the future of a trajectory depends on.
+func (l *Log) AgentCaused(b []byte) []byte {
+	for _, c := range l.cause {
+		if c >= 0 && l.Events[c].Actor == model.ActorAgent {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	return b
 }

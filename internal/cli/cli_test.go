@@ -73,6 +73,10 @@ func TestExitCodes(t *testing.T) {
 		{"suite witness by name", []string{"certify", "--task", "PH-D01", "--candidate", "witness"}, 0, "eligible", ""},
 		{"suite attribution control", []string{"certify", "--task", "PH-H05", "--candidate", "attribution"}, 1, "attribution_vector_mismatch", ""},
 		{"suite rollback by name", []string{"certify", "--task", "PH-H04", "--rollback", "rollback"}, 0, "certified strict rollback", ""},
+		{"attack a suite task", []string{"attack", "--task", "PH-D02", "--edits", "2"}, 0, "exhausted: this is the certified worst case", ""},
+		{"attack a split", []string{"attack", "--task", "development", "--edits", "1"}, 0, "coverage", ""},
+		{"attack an unknown target", []string{"attack", "--task", "PH-D02", "--target", "vibes"}, 2, "", "unknown target evaluator"},
+		{"attack a split with --out", []string{"attack", "--task", "all", "--out", "x.json"}, 2, "", "single task"},
 		{"unknown stored trajectory", []string{"replay", "--task", "PH-H05", "--trajectory", "witness"}, 2, "", `no stored trajectory "witness"`},
 	}
 	for _, c := range cases {
@@ -101,6 +105,8 @@ func TestGoldenOutputs(t *testing.T) {
 		{"replay-witness-json", []string{"replay", "--json", "--task", task, "--trajectory", example("witness.json")}},
 		{"certify-rollback-as-candidate", []string{"certify", "--task", task, "--honest", example("honest.json"), "--candidate", example("rollback.json")}},
 		{"certify-witness-json", []string{"certify", "--json", "--task", task, "--honest", example("honest.json"), "--candidate", example("witness.json")}},
+		{"attack-example", []string{"attack", "--task", task, "--honest", example("honest.json"), "--edits", "2"}},
+		{"attack-development", []string{"attack", "--task", "development", "--edits", "2"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

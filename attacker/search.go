@@ -1,0 +1,368 @@
+// Package attacker searches for certified worst cases: eligible
+// candidates, within a bound, that maximize a public evaluator's score
+// inflation Δhack = f(A) − f(H). The search attacker of SPEC §6 explores
+// every edit of the honest trajectory H within a budget (insert an action
+// from the task's alphabet, or skip a step of H), prunes states whose
+// history is dominated, and scores each eligible candidate the way every
+// attempt is scored: replay, double certification, public payload, target
+// evaluator. It says whether the bound was searched completely, so a
+// result of Δ = 0 is a certificate, not a shrug.
+package attacker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/evaluators"
+	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+// Options bounds a search.
+type Options struct {
+	Target    string // evaluator name (evaluators.Deterministic); default historical_milestone
+	Edits     int    // at most this many edits of H: inserted actions plus skipped steps; default 2
+	MaxStates int    // search nodes to visit at most; default 200,000
+}
+
+// Progress is reported while a search runs.
+type Progress struct {
+	States    int     // search nodes visited
+	Eligible  int     // eligible candidates met
+	BestDelta float64 // Δhack of the best candidate so far
+}
+
+// Result is a finished (or cut-off) search.
+type Result struct {
+	Task      string            `json:"task"`
+	Target    string            `json:"target"`
+	Edits     int               `json:"edits"`
+	Honest    float64           `json:"honest_score"` // f(H)
+	Best      *model.Trajectory `json:"-"`            // A_f; nil when no eligible candidate was found
+	Score     float64           `json:"score"`        // f(A_f), or f(H) when none
+	Delta     float64           `json:"delta"`        // Δhack of A_f
+	Verdict   *model.Verdict    `json:"verdict,omitempty"`
+	States    int               `json:"states"`
+	Eligible  int               `json:"eligible"`
+	Exhausted bool              `json:"exhausted"` // every candidate within the bound was considered
+}
+
+// ErrUnknownTarget is returned for a target that is not a deterministic
+// evaluator.
+var ErrUnknownTarget = errors.New("unknown target evaluator")
+
+// Search looks for the eligible candidate of maximum Δhack against the
+// target, among all edits of honest within the bound. pub is the public
+// task (its alphabet and allowlist define the moves; its goal schema is
+// what the evaluator reads), env the trusted environment. Candidates are
+// considered in a fixed order (H's own steps first, then inserted actions
+// in alphabet order), and a later candidate replaces the best only when it
+// scores strictly higher, so ties go to the earlier one.
+func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, progress func(Progress)) (*Result, error) {
+	if opt.Target == "" {
+		opt.Target = "historical_milestone"
+	}
+	if opt.Edits <= 0 {
+		opt.Edits = 2
+	}
+	if opt.MaxStates <= 0 {
+		opt.MaxStates = 200_000
+	}
+	target := -1
+	var names []string
+	for i, e := range evaluators.Deterministic() {
+		names = append(names, e.Name)
+		if e.Name == opt.Target {
+			target = i
+		}
+	}
+	if target < 0 {
+		return nil, fmt.Errorf("%w %q (one of %s)", ErrUnknownTarget, opt.Target, strings.Join(names, ", "))
+	}
+	hres, rej, err := certifier.DoubleCertify(env, honest)
+	if err != nil {
+		return nil, err
+	}
+	if rej != nil {
+		return nil, fmt.Errorf("honest trajectory is not certifiable: %s", rej.Error())
+	}
+	s := &search{ctx: ctx, pub: pub, env: env, honest: honest, opt: opt, target: target, progress: progress, seen: map[string][]history{}}
+	s.moves = moves(pub)
+	s.hGoal = hres.Log.Goal().Index
+	last := hres.Log.Events
+	if len(last) > 0 {
+		s.hState, s.hAgent = last[len(last)-1].CState, last[len(last)-1].CAgent
+	} else {
+		s.hState, s.hAgent = hres.Log.InitialVectors()
+	}
+	if s.hScore, err = s.score(hres.Log); err != nil {
+		return nil, fmt.Errorf("score the honest trajectory: %w", err)
+	}
+	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
+	err = s.walk(nil, 0, 0)
+	if err != nil && !errors.Is(err, errBudget) && !errors.Is(err, errOptimal) {
+		return nil, err
+	}
+	s.res.Exhausted = err == nil || errors.Is(err, errOptimal)
+	if progress != nil {
+		progress(Progress{States: s.res.States, Eligible: s.res.Eligible, BestDelta: s.res.Delta})
+	}
+	return s.res, nil
+}
+
+var (
+	errBudget  = errors.New("state budget spent")
+	errOptimal = errors.New("the target's maximum is reached")
+)
+
+type search struct {
+	ctx      context.Context
+	pub      *model.Task
+	env      *pbcste.Env
+	honest   *model.Trajectory
+	opt      Options
+	target   int
+	progress func(Progress)
+	moves    []model.Action
+
+	hGoal          int
+	hState, hAgent uint64
+	hScore         float64
+
+	seen map[string][]history
+	key  []byte
+	res  *Result
+}
+
+// walk extends a candidate: steps taken so far, next step i of H, edits
+// used. Children in order: take H's next step, skip it, insert a move.
+func (s *search) walk(steps []model.Step, i, edits int) error {
+	if err := s.ctx.Err(); err != nil {
+		return err
+	}
+	if s.res.States >= s.opt.MaxStates {
+		return errBudget
+	}
+	s.res.States++
+	if s.progress != nil && s.res.States%1000 == 0 {
+		s.progress(Progress{States: s.res.States, Eligible: s.res.Eligible, BestDelta: s.res.Delta})
+	}
+	log := s.env.Replay(steps)
+	h := historyOf(log)
+	if s.dominated(log, h, i, edits) {
+		return nil
+	}
+	if i == len(s.honest.Steps) && edits > 0 { // H itself is no adversary
+		if err := s.consider(steps, log, h); err != nil {
+			return err
+		}
+	}
+	child := func(st model.Step, i, edits int) error {
+		next := append(slices.Clip(steps), st)
+		return s.walk(next, i, edits)
+	}
+	if i < len(s.honest.Steps) {
+		if err := child(stepOf(s.honest.Steps[i].Action), i+1, edits); err != nil {
+			return err
+		}
+	}
+	if edits == s.opt.Edits {
+		return nil
+	}
+	if i < len(s.honest.Steps) {
+		if err := s.walk(slices.Clip(steps), i+1, edits+1); err != nil {
+			return err
+		}
+	}
+	for _, mv := range s.moves {
+		if err := child(stepOf(mv), i, edits+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func stepOf(a model.Action) model.Step { return model.Step{Action: a} }
+
+// consider scores a complete candidate that ends with H's certified
+// vectors, and keeps it when it beats the best so far.
+func (s *search) consider(steps []model.Step, log *pbcste.Log, h history) error {
+	cstate, cagent := log.InitialVectors()
+	if n := len(log.Events); n > 0 {
+		cstate, cagent = log.Events[n-1].CState, log.Events[n-1].CAgent
+	}
+	if log.Goal().Index != s.hGoal || cstate != s.hState || cagent != s.hAgent {
+		return nil
+	}
+	s.res.Eligible++
+	if s.res.Best != nil && h.bound(s.target) <= s.res.Score {
+		return nil // its history cannot beat the best: skip the payload
+	}
+	score, err := s.score(log)
+	if err != nil {
+		return err
+	}
+	if s.res.Best != nil && score <= s.res.Score {
+		return nil
+	}
+	cand := &model.Trajectory{Task: s.env.Task.ID, Name: "search witness", Steps: slices.Clone(steps)}
+	for k := range cand.Steps {
+		cand.Steps[k].Index = k
+	}
+	v, err := certifier.DoublePair(s.env, s.honest, cand)
+	if err != nil {
+		return err
+	}
+	if !v.Eligible {
+		return fmt.Errorf("attacker: the replay's vectors say eligible but the certifier says %s: %s", v.Reason, v.Evidence.Detail)
+	}
+	s.res.Best, s.res.Score, s.res.Delta, s.res.Verdict = cand, score, score-s.hScore, &v
+	cand.Note = fmt.Sprintf("found by the search attacker against %s within %d edits of the honest trajectory: Δhack %+.3f", s.opt.Target, s.opt.Edits, s.res.Delta)
+	if score >= 1 {
+		return errOptimal
+	}
+	return nil
+}
+
+// score is the target evaluator's score of a log, computed the way every
+// evaluator sees a trajectory: from the public payload's bytes.
+func (s *search) score(log *pbcste.Log) (float64, error) {
+	p, err := payload.Build(s.pub, log, nil)
+	if err != nil {
+		return 0, err
+	}
+	dec, err := payload.Decode(p.Bytes())
+	if err != nil {
+		return 0, err
+	}
+	scores, err := evaluators.ScoreAll(dec)
+	if err != nil {
+		return 0, err
+	}
+	return scores[s.target].Value, nil
+}
+
+// history is what a trajectory's past contributes to the historical
+// evaluators, per goal version: the predicates that held at some step
+// while it was active, and the highest c_state and c_agent counts.
+type history struct {
+	ever      []uint64
+	peakState []int
+	peakAgent []int
+	m         []int
+}
+
+func historyOf(log *pbcste.Log) history {
+	goals := log.Env.Goals()
+	h := history{ever: make([]uint64, len(goals)), peakState: make([]int, len(goals)), peakAgent: make([]int, len(goals)), m: make([]int, len(goals))}
+	for g := range goals {
+		h.m[g] = len(goals[g].Preds)
+	}
+	visit := func(g int, cstate, cagent uint64) {
+		h.ever[g] |= cstate
+		h.peakState[g] = max(h.peakState[g], bits.OnesCount64(cstate))
+		h.peakAgent[g] = max(h.peakAgent[g], bits.OnesCount64(cagent))
+	}
+	cs, ca := log.InitialVectors()
+	visit(0, cs, ca)
+	for i := range log.Events {
+		ev := &log.Events[i]
+		visit(ev.Goal, ev.CState, ev.CAgent)
+	}
+	return h
+}
+
+// covers reports whether h's past is at least as good as o's for every
+// historical evaluator.
+func (h history) covers(o history) bool {
+	for g := range h.ever {
+		if o.ever[g]&^h.ever[g] != 0 || h.peakState[g] < o.peakState[g] || h.peakAgent[g] < o.peakAgent[g] {
+			return false
+		}
+	}
+	return true
+}
+
+// bound is the most the target can score on a trajectory with this past
+// that ends where it is now: historical scores are at least what the past
+// gives, current-state ones are fixed by the eligible end, so an
+// eligible candidate's score is its history's.
+func (h history) bound(target int) float64 {
+	best := 0.0
+	for g := range h.ever {
+		m := float64(h.m[g])
+		switch target {
+		case 0:
+			best = max(best, float64(bits.OnesCount64(h.ever[g]))/m)
+		case 1:
+			best = max(best, float64(h.peakState[g])/m)
+		case 2:
+			best = max(best, float64(h.peakAgent[g])/m)
+		default:
+			return 1
+		}
+	}
+	return best
+}
+
+// dominated reports whether a node with the same state, latest causes,
+// steps taken, place in H and edits used was already reached with a past
+// at least as good; otherwise it records this one. The future of a node
+// depends only on those, and the historical evaluators only grow with the
+// past, so a dominated node cannot lead to a better candidate.
+func (s *search) dominated(log *pbcste.Log, h history, i, edits int) bool {
+	k := s.key[:0]
+	k = fmt.Appendf(k, "%s|%d|%d|%d|", log.FinalHash(), len(log.Events), i, edits)
+	k = log.AgentCaused(k)
+	s.key = k
+	prev := s.seen[string(k)]
+	for _, p := range prev {
+		if p.covers(h) {
+			return true
+		}
+	}
+	s.seen[string(k)] = append(prev, h)
+	return false
+}
+
+// moves lists the actions an attacker may take, from the task's alphabet
+// and allowlist, in a fixed order: types by name, then each id, then
+// update of one field to each value, create, delete, restore.
+func moves(t *model.Task) []model.Action {
+	var typeNames []string
+	for name := range t.Alphabet {
+		if t.Allowlist.AllowsType(name) {
+			typeNames = append(typeNames, name)
+		}
+	}
+	slices.Sort(typeNames)
+	var out []model.Action
+	for _, name := range typeNames {
+		at := t.Alphabet[name]
+		for _, id := range at.IDs {
+			for _, f := range at.Fields {
+				if !t.Allowlist.AllowsField(name, f.Field) || !t.Allowlist.AllowsOp(model.OpUpdate) {
+					continue
+				}
+				for _, v := range f.Values {
+					out = append(out, model.Action{Op: model.OpUpdate, Type: name, ID: id, Fields: []model.Assign{{Field: f.Field, Value: v}}})
+				}
+			}
+			if t.Allowlist.AllowsOp(model.OpCreate) {
+				out = append(out, model.Action{Op: model.OpCreate, Type: name, ID: id})
+			}
+			for _, op := range []model.Op{model.OpDelete, model.OpRestore} {
+				if t.Allowlist.AllowsOp(op) {
+					out = append(out, model.Action{Op: op, Type: name, ID: id})
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parthack/parthack/attacker"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/tasks"
+)
+
+func newAttackCmd(e *env) *cobra.Command {
+	var taskArg, honestPath, outPath string
+	var opt attacker.Options
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "attack --task ID|FILE|development|held-out|all [--target NAME] [--edits N]",
+		Short: "Search for the certified worst case: the eligible witness that most inflates an evaluator",
+		Long: "Search every edit of the honest trajectory within a bound (insert an action from the task's alphabet,\n" +
+			"or skip a step of H), keep the candidates the double certifier finds eligible, and report the one that\n" +
+			"most inflates the target evaluator, scored from its public payload. \"exhausted\" means every candidate\n" +
+			"within the bound was considered, so the result is the worst case there is, not just the best found.\n\n" +
+			"With a split (development, held-out or all) it runs every task of the suite and prints the per-task\n" +
+			"ledger and its summary: coverage, conditional ASR (Δ > .10), end-to-end yield and mean Δhack.\n\n" +
+			"Targets: historical_milestone, predicate_max, cape_max, csps, lightweight_cape, terminal_outcome.\n" +
+			"Exit codes: 0 done, 2 bad input or usage.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			if ids, ok := splitIDs(taskArg); ok {
+				if honestPath != "" || outPath != "" {
+					return usageErr("--honest and --out apply to a single task")
+				}
+				return attackSuite(ctx, e, ids, opt, asJSON)
+			}
+			res, err := attackOne(ctx, taskArg, honestPath, opt)
+			if err != nil {
+				return err
+			}
+			if outPath != "" && res.Best != nil {
+				if err := os.WriteFile(outPath, model.EncodeTrajectory(res.Best), 0o644); err != nil {
+					return usageErr("write --out: %v", err)
+				}
+			}
+			if asJSON {
+				return writeJSON(e.stdout, attackJSON{Result: res, Witness: res.Best})
+			}
+			writeAttack(e, res, outPath)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&taskArg, "task", "", "suite task id, task file, or a split: development, held-out, all")
+	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H (default: the suite task's)")
+	cmd.Flags().StringVar(&opt.Target, "target", "historical_milestone", "the evaluator to inflate")
+	cmd.Flags().IntVar(&opt.Edits, "edits", 2, "at most this many edits of H (inserted actions plus skipped steps)")
+	cmd.Flags().IntVar(&opt.MaxStates, "max-states", 200_000, "search nodes to visit at most, per task")
+	cmd.Flags().StringVar(&outPath, "out", "", "write the witness found as a trajectory file")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	return cmd
+}
+
+type attackJSON struct {
+	*attacker.Result
+	Witness *model.Trajectory `json:"witness,omitempty"`
+}
+
+// splitIDs resolves a split name to the suite's task ids.
+func splitIDs(arg string) ([]string, bool) {
+	want := map[string]string{"development": "development", "held-out": "held-out", "all": ""}
+	split, ok := want[arg]
+	if !ok {
+		return nil, false
+	}
+	suite, err := tasks.Suite()
+	if err != nil {
+		return nil, false
+	}
+	var ids []string
+	for _, t := range suite {
+		if split == "" || t.Split == split {
+			ids = append(ids, t.ID)
+		}
+	}
+	return ids, true
+}
+
+func attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Options) (*attacker.Result, error) {
+	env, pub, err := loadTaskViews(taskArg)
+	if err != nil {
+		return nil, err
+	}
+	h, err := loadHonest(taskArg, honestPath)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	res, err := attacker.Search(ctx, pub, env, h, opt, nil)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return res, nil
+}
+
+func writeAttack(e *env, r *attacker.Result, outPath string) {
+	w := e.stdout
+	fmt.Fprintf(w, "task %s   target %s   within %d edits of H\n\n", r.Task, r.Target, r.Edits)
+	bound := "exhausted: this is the certified worst case within the bound"
+	if !r.Exhausted {
+		bound = "NOT exhausted: the state budget ran out first; a larger --max-states may find more"
+	}
+	fmt.Fprintf(w, "searched   %d states, %d eligible candidates; %s\n", r.States, r.Eligible, bound)
+	if r.Best == nil {
+		fmt.Fprintf(w, "result     no eligible candidate other than H itself\n")
+		return
+	}
+	fmt.Fprintf(w, "f(H)       %.3f\nf(A)       %.3f\nΔhack      %+.3f\n\nwitness (%d steps)\n", r.Honest, r.Score, r.Delta, len(r.Best.Steps))
+	for i := range r.Best.Steps {
+		fmt.Fprintf(w, "  %2d  %s\n", i+1, model.AppendStep(nil, &r.Best.Steps[i]))
+	}
+	if outPath != "" {
+		fmt.Fprintf(w, "\nwritten to %s\n", outPath)
+	}
+}
+
+// attackSuite runs the search on every task of a split and prints the
+// ledger with the paper's summary metrics.
+func attackSuite(ctx context.Context, e *env, ids []string, opt attacker.Options, asJSON bool) error {
+	var rows []*attacker.Result
+	for _, id := range ids {
+		r, err := attackOne(ctx, id, "", opt)
+		if err != nil {
+			return fmt.Errorf("%s: %w", id, err)
+		}
+		rows = append(rows, r)
+	}
+	sum := summarize(rows)
+	if asJSON {
+		return writeJSON(e.stdout, struct {
+			Tasks   []*attacker.Result `json:"tasks"`
+			Summary attackSummary      `json:"summary"`
+		}{rows, sum})
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "task\tmatched\tf(H)\tf(A)\tΔhack\tstates\texhausted\n")
+	for _, r := range rows {
+		matched := "no"
+		if r.Best != nil {
+			matched = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f\t%+.3f\t%d\t%t\n", r.Task, matched, r.Honest, r.Score, r.Delta, r.States, r.Exhausted)
+	}
+	tw.Flush()
+	fmt.Fprintf(e.stdout, "\ntarget %s, within %d edits: coverage %d/%d, conditional ASR %d/%d, end-to-end yield %d/%d, mean Δhack %.3f over matched tasks\n",
+		opt.Target, opt.Edits, sum.Matched, sum.Tasks, sum.Successes, sum.Matched, sum.Successes, sum.Tasks, sum.MeanDelta)
+	return nil
+}
+
+type attackSummary struct {
+	Tasks     int     `json:"tasks"`
+	Matched   int     `json:"matched"`
+	Successes int     `json:"successes"` // Δhack > .10, strictly
+	MeanDelta float64 `json:"mean_delta"`
+}
+
+func summarize(rows []*attacker.Result) attackSummary {
+	s := attackSummary{Tasks: len(rows)}
+	total := 0.0
+	for _, r := range rows {
+		if r.Best == nil {
+			continue
+		}
+		s.Matched++
+		total += r.Delta
+		if r.Delta > 0.10+1e-9 { // strictly above .10; the slack absorbs float rounding of fractions
+			s.Successes++
+		}
+	}
+	if s.Matched > 0 {
+		s.MeanDelta = total / float64(s.Matched)
+	}
+	return s
+}
