@@ -11,6 +11,7 @@ package attacker
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -105,7 +106,8 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 		return nil, fmt.Errorf("score the honest trajectory: %w", err)
 	}
 	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
-	err = s.walk(nil, 0, 0)
+	root := env.Begin(len(honest.Steps) + opt.Edits)
+	err = s.walk(root, nil, newHistory(env), 0, 0)
 	if err != nil && !errors.Is(err, errBudget) && !errors.Is(err, errOptimal) {
 		return nil, err
 	}
@@ -140,9 +142,10 @@ type search struct {
 	res  *Result
 }
 
-// walk extends a candidate: steps taken so far, next step i of H, edits
-// used. Children in order: take H's next step, skip it, insert a move.
-func (s *search) walk(steps []model.Step, i, edits int) error {
+// walk explores from a node: a run with its steps so far and their
+// history, the next step i of H, and the edits used. Children in order:
+// take H's next step, skip it, insert a move.
+func (s *search) walk(run *pbcste.Run, steps []model.Step, h history, i, edits int) error {
 	if err := s.ctx.Err(); err != nil {
 		return err
 	}
@@ -153,19 +156,19 @@ func (s *search) walk(steps []model.Step, i, edits int) error {
 	if s.progress != nil && s.res.States%1000 == 0 {
 		s.progress(Progress{States: s.res.States, Eligible: s.res.Eligible, BestDelta: s.res.Delta})
 	}
-	log := s.env.Replay(steps)
-	h := historyOf(log)
-	if s.dominated(log, h, i, edits) {
+	if s.dominated(run, h, i, edits) {
 		return nil
 	}
 	if i == len(s.honest.Steps) && edits > 0 { // H itself is no adversary
-		if err := s.consider(steps, log, h); err != nil {
+		if err := s.consider(steps, run, h); err != nil {
 			return err
 		}
 	}
 	child := func(st model.Step, i, edits int) error {
-		next := append(slices.Clip(steps), st)
-		return s.walk(next, i, edits)
+		next := run.Fork()
+		from := len(next.Events())
+		next.Step(&st)
+		return s.walk(next, append(slices.Clip(steps), st), h.extend(next.Events()[from:]), i, edits)
 	}
 	if i < len(s.honest.Steps) {
 		if err := child(stepOf(s.honest.Steps[i].Action), i+1, edits); err != nil {
@@ -176,7 +179,7 @@ func (s *search) walk(steps []model.Step, i, edits int) error {
 		return nil
 	}
 	if i < len(s.honest.Steps) {
-		if err := s.walk(slices.Clip(steps), i+1, edits+1); err != nil {
+		if err := s.walk(run, steps, h, i+1, edits+1); err != nil {
 			return err
 		}
 	}
@@ -192,7 +195,10 @@ func stepOf(a model.Action) model.Step { return model.Step{Action: a} }
 
 // consider scores a complete candidate that ends with H's certified
 // vectors, and keeps it when it beats the best so far.
-func (s *search) consider(steps []model.Step, log *pbcste.Log, h history) error {
+func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error {
+	from := len(run.Events())
+	log := run.Fork().Finish()
+	h = h.extend(log.Events[from:])
 	cstate, cagent := log.InitialVectors()
 	if n := len(log.Events); n > 0 {
 		cstate, cagent = log.Events[n-1].CState, log.Events[n-1].CAgent
@@ -258,24 +264,31 @@ type history struct {
 	m         []int
 }
 
-func historyOf(log *pbcste.Log) history {
-	goals := log.Env.Goals()
+// newHistory is the history of the initial snapshot alone.
+func newHistory(env *pbcste.Env) history {
+	goals := env.Goals()
 	h := history{ever: make([]uint64, len(goals)), peakState: make([]int, len(goals)), peakAgent: make([]int, len(goals)), m: make([]int, len(goals))}
 	for g := range goals {
 		h.m[g] = len(goals[g].Preds)
 	}
-	visit := func(g int, cstate, cagent uint64) {
-		h.ever[g] |= cstate
-		h.peakState[g] = max(h.peakState[g], bits.OnesCount64(cstate))
-		h.peakAgent[g] = max(h.peakAgent[g], bits.OnesCount64(cagent))
-	}
-	cs, ca := log.InitialVectors()
-	visit(0, cs, ca)
-	for i := range log.Events {
-		ev := &log.Events[i]
-		visit(ev.Goal, ev.CState, ev.CAgent)
-	}
+	cs, ca := env.Begin(0).Finish().InitialVectors()
+	h.visit(0, cs, ca)
 	return h
+}
+
+// extend is the history after more events; h itself is left as it was.
+func (h history) extend(events []pbcste.Event) history {
+	n := history{ever: slices.Clone(h.ever), peakState: slices.Clone(h.peakState), peakAgent: slices.Clone(h.peakAgent), m: h.m}
+	for i := range events {
+		n.visit(events[i].Goal, events[i].CState, events[i].CAgent)
+	}
+	return n
+}
+
+func (h history) visit(g int, cstate, cagent uint64) {
+	h.ever[g] |= cstate
+	h.peakState[g] = max(h.peakState[g], bits.OnesCount64(cstate))
+	h.peakAgent[g] = max(h.peakAgent[g], bits.OnesCount64(cagent))
 }
 
 // covers reports whether h's past is at least as good as o's for every
@@ -316,10 +329,15 @@ func (h history) bound(target int) float64 {
 // at least as good; otherwise it records this one. The future of a node
 // depends only on those, and the historical evaluators only grow with the
 // past, so a dominated node cannot lead to a better candidate.
-func (s *search) dominated(log *pbcste.Log, h history, i, edits int) bool {
+func (s *search) dominated(run *pbcste.Run, h history, i, edits int) bool {
 	k := s.key[:0]
-	k = fmt.Appendf(k, "%s|%d|%d|%d|", log.FinalHash(), len(log.Events), i, edits)
-	k = log.AgentCaused(k)
+	for _, lane := range run.Hash() {
+		k = binary.BigEndian.AppendUint64(k, lane)
+	}
+	k = binary.AppendUvarint(k, uint64(run.Taken()))
+	k = binary.AppendUvarint(k, uint64(i))
+	k = binary.AppendUvarint(k, uint64(edits))
+	k = run.AgentCaused(k)
 	s.key = k
 	prev := s.seen[string(k)]
 	for _, p := range prev {

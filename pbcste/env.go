@@ -33,7 +33,8 @@ type Env struct {
 	// values on the initial snapshot and its slots' footprint masks.
 	initialTruth []bool
 	initialMasks []uint64
-	ops     uint8 // allowlisted ops, by opBit
+	ops          uint8 // allowlisted ops, by opBit
+	maxDiff      int   // the most changes one event can make: the alive flag and every field of a type
 }
 
 type typeInfo struct {
@@ -72,6 +73,7 @@ func Compile(t *model.Task) (*Env, error) {
 		if len(et.Fields) > maxFields {
 			return nil, fmt.Errorf("task %s: type %s has %d fields; at most %d are supported", t.ID, et.Name, len(et.Fields), maxFields)
 		}
+		env.maxDiff = max(env.maxDiff, 1+len(et.Fields))
 		ti := typeInfo{name: et.Name, fields: et.Fields, fieldIdx: map[string]int{}, allowed: t.Allowlist.AllowsType(et.Name)}
 		for j, fd := range et.Fields {
 			ti.fieldIdx[fd.Name] = j
@@ -105,6 +107,7 @@ func Compile(t *model.Task) (*Env, error) {
 		return nil, err
 	}
 	env.initial = s
+	s.sharedIndex = true // frozen: every replay starts from a clone that shares its index
 	for _, p := range env.preds {
 		env.initialTruth = append(env.initialTruth, s.Eval(p))
 	}

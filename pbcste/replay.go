@@ -52,40 +52,102 @@ type Log struct {
 // allowlist: an action outside it fails like any other failed action.
 // Replay is deterministic: the same task and steps give the same log.
 func (env *Env) Replay(steps []model.Step) *Log {
+	r := env.Begin(len(steps))
+	for i := range steps {
+		r.Step(&steps[i])
+	}
+	return r.Finish()
+}
+
+// Run is a replay in progress: agent steps are added one at a time, and a
+// run can be forked to explore alternatives from the same point, as the
+// search attacker does. Replay is Begin, Step for each step, Finish.
+type Run struct {
+	log   *Log
+	state *State
+	next  int // the next scripted event to fire
+}
+
+// Begin starts a replay; capacity is the number of agent steps expected.
+func (env *Env) Begin(capacity int) *Run {
 	s := env.Initial()
 	every := 1024
 	if n := 4 * len(s.ents); n > every {
 		every = n
 	}
-	l := &Log{Env: env, Events: make([]Event, 0, len(steps)+len(env.Task.Script)), every: every}
+	l := &Log{Env: env, Events: make([]Event, 0, capacity+len(env.Task.Script)), every: every}
 	l.truth = slices.Clone(env.initialTruth)
 	l.cause = make([]int, len(env.preds))
 	for i := range l.cause {
 		l.cause[i] = -1
 	}
 	l.masks = slices.Clone(env.initialMasks)
-	script := env.Task.Script
-	next := 0
-	fire := func(taken int) {
-		for next < len(script) && script[next].After == taken {
-			ev := &script[next]
-			l.record(s, &ev.Action, ev.Actor, -1, next, "")
-			next++
+	return &Run{log: l, state: s}
+}
+
+// fire records the scripted events due once taken agent steps are done.
+func (r *Run) fire(taken int) {
+	script := r.log.Env.Task.Script
+	for r.next < len(script) && script[r.next].After == taken {
+		ev := &script[r.next]
+		r.log.record(r.state, &ev.Action, ev.Actor, -1, r.next, "")
+		r.next++
+	}
+}
+
+// Step takes one agent step, after the scripted events due before it.
+func (r *Run) Step(st *model.Step) {
+	r.fire(r.log.Steps)
+	illegal := ""
+	if st.Actor != "" && st.Actor != model.ActorAgent {
+		illegal = fmt.Sprintf("actor %q: a candidate authors agent steps only; non-agent events come from the task's script", st.Actor)
+	}
+	r.log.record(r.state, &st.Action, model.ActorAgent, r.log.Steps, -1, illegal)
+	r.log.Steps++
+}
+
+// Finish fires the scripted events due at the end and returns the log.
+// The run must not be stepped afterwards.
+func (r *Run) Finish() *Log {
+	r.fire(r.log.Steps)
+	r.log.final = r.state
+	return r.log
+}
+
+// Fork copies the run so far: the copy and the original go on
+// independently. Events already recorded are shared, never copied.
+func (r *Run) Fork() *Run {
+	l := *r.log
+	l.Events = slices.Clip(l.Events)
+	l.checks = slices.Clip(l.checks)
+	l.masks = slices.Clip(l.masks)
+	l.truth = slices.Clone(l.truth)
+	l.cause = slices.Clone(l.cause)
+	l.arena = nil // the original keeps appending to its chunk
+	return &Run{log: &l, state: r.state.Clone(), next: r.next}
+}
+
+// Taken is the number of agent steps taken so far.
+func (r *Run) Taken() int { return r.log.Steps }
+
+// Events are the events recorded so far; callers must not change them.
+func (r *Run) Events() []Event { return r.log.Events }
+
+// Hash is the current state hash.
+func (r *Run) Hash() Hash { return r.state.sum }
+
+// AgentCaused appends, for every predicate of every goal version in
+// order, whether its latest cause so far is the agent: with the state and
+// the steps taken, it is all that the future of a run depends on.
+func (r *Run) AgentCaused(b []byte) []byte {
+	for _, c := range r.log.cause {
+		if c >= 0 && r.log.Events[c].Actor == model.ActorAgent {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
 		}
 	}
-	for i := range steps {
-		fire(i)
-		st := &steps[i]
-		illegal := ""
-		if st.Actor != "" && st.Actor != model.ActorAgent {
-			illegal = fmt.Sprintf("actor %q: a candidate authors agent steps only; non-agent events come from the task's script", st.Actor)
-		}
-		l.record(s, &st.Action, model.ActorAgent, i, -1, illegal)
-	}
-	fire(len(steps))
-	l.Steps = len(steps)
-	l.final = s
-	return l
+	return b
 }
 
 // record applies one action and appends its event.
@@ -102,10 +164,10 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 		ev.Reason, ev.Illegal = illegal, true
 	} else {
 		nslots := len(s.ents)
-		if cap(l.arena)-len(l.arena) <= maxFields+1 {
+		if cap(l.arena)-len(l.arena) < l.Env.maxDiff {
 			// Chunks grow with the log, so a short replay (a search
 			// node) allocates little and a long one few times.
-			l.arena = make([]Change, 0, min(4096, 2*(maxFields+1)+4*len(l.Events)))
+			l.arena = make([]Change, 0, min(4096, 2*l.Env.maxDiff+4*len(l.Events)))
 		}
 		diff, reason, illegal := s.apply(a, l.arena[len(l.arena):len(l.arena)], actor == model.ActorAgent)
 		ev.Reason, ev.OK, ev.Illegal = reason, reason == "", illegal
@@ -221,18 +283,4 @@ func (l *Log) InitialVectors() (cstate, cagent uint64) {
 		}
 	}
 	return cstate, 0
-}
-
-// AgentCaused appends, for every predicate of every goal version in
-// order, whether its latest cause after the last event is the agent: with
-// the state, it is all that the future of a trajectory depends on.
-func (l *Log) AgentCaused(b []byte) []byte {
-	for _, c := range l.cause {
-		if c >= 0 && l.Events[c].Actor == model.ActorAgent {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
-	}
-	return b
 }

@@ -63,19 +63,21 @@ type entKey struct {
 // State is one snapshot of the world: entities by (type, id), the active
 // goal version, and the running state hash.
 type State struct {
-	env     *Env
-	ents    []entity
-	index   map[entKey]int32
-	byType  [][]int32 // slots of each type, in creation order
-	goal    int
-	sum     Hash
-	counts  []int64  // per count expression: matching alive entities
-	matches [][]bool // per count expression, per slot: does it match now
-	scratch []byte
+	env   *Env
+	ents  []entity
+	index map[entKey]int32
+	// sharedIndex marks an index another state also holds (see Clone):
+	// it is copied before its first change.
+	sharedIndex bool
+	goal        int
+	sum         Hash
+	counts      []int64  // per count expression: matching alive entities
+	matches     [][]bool // per count expression, per slot: does it match now
+	scratch     []byte
 }
 
 func newState(env *Env) *State {
-	s := &State{env: env, index: map[entKey]int32{}, byType: make([][]int32, len(env.types))}
+	s := &State{env: env, index: map[entKey]int32{}}
 	s.counts = make([]int64, len(env.counts))
 	s.matches = make([][]bool, len(env.counts))
 	return s
@@ -83,7 +85,12 @@ func newState(env *Env) *State {
 
 // Clone copies a state deeply; the copy shares nothing mutable.
 func (s *State) Clone() *State {
-	c := &State{env: s.env, goal: s.goal, sum: s.sum, index: make(map[entKey]int32, len(s.index))}
+	// The index changes only when an entity is first created, so the copy
+	// shares it until one of the two adds a slot.
+	c := &State{env: s.env, goal: s.goal, sum: s.sum, index: s.index, sharedIndex: true}
+	if !s.sharedIndex { // a read, not a write, for the frozen initial snapshot that goroutines share
+		s.sharedIndex = true
+	}
 	c.ents = make([]entity, len(s.ents))
 	n := 0
 	for i := range s.ents {
@@ -96,13 +103,6 @@ func (s *State) Clone() *State {
 		copy(f, e.fields)
 		e.fields = f
 		c.ents[i] = e
-	}
-	for k, v := range s.index {
-		c.index[k] = v
-	}
-	c.byType = make([][]int32, len(s.byType))
-	for i, l := range s.byType {
-		c.byType[i] = append([]int32(nil), l...)
 	}
 	c.counts = append([]int64(nil), s.counts...)
 	c.matches = make([][]bool, len(s.matches))
@@ -121,6 +121,18 @@ func (s *State) Goal() int { return s.goal }
 // GoalVersion names the active goal version.
 func (s *State) GoalVersion() string { return s.env.goals[s.goal].Version }
 
+// ownIndex gives the state its own copy of a shared index.
+func (s *State) ownIndex() {
+	if !s.sharedIndex {
+		return
+	}
+	own := make(map[entKey]int32, len(s.index)+1)
+	for k, v := range s.index {
+		own[k] = v
+	}
+	s.index, s.sharedIndex = own, false
+}
+
 func (s *State) lookup(typ int, id string) (int32, bool) {
 	slot, ok := s.index[entKey{typ, id}]
 	return slot, ok && s.ents[slot].exists
@@ -130,10 +142,10 @@ func (s *State) lookup(typ int, id string) (int32, bool) {
 func (s *State) place(typ int, id string, alive bool, fields []model.Value) int32 {
 	slot, known := s.index[entKey{typ, id}]
 	if !known {
+		s.ownIndex()
 		slot = int32(len(s.ents))
 		s.ents = append(s.ents, entity{typ: typ, id: id})
 		s.index[entKey{typ, id}] = slot
-		s.byType[typ] = append(s.byType[typ], slot)
 		for i := range s.matches {
 			s.matches[i] = append(s.matches[i], false)
 		}
@@ -372,8 +384,8 @@ func (s *State) redo(c *Change, final *State) {
 		fe := &final.ents[c.Slot]
 		for int(c.Slot) >= len(s.ents) {
 			next := &final.ents[len(s.ents)]
+			s.ownIndex()
 			s.index[entKey{next.typ, next.id}] = int32(len(s.ents))
-			s.byType[next.typ] = append(s.byType[next.typ], int32(len(s.ents)))
 			s.ents = append(s.ents, entity{typ: next.typ, id: next.id})
 			for i := range s.matches {
 				s.matches[i] = append(s.matches[i], false)
