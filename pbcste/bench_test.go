@@ -73,8 +73,8 @@ func BenchmarkReplayLargeState(b *testing.B) {
 // benchmark reports the worst case; a test on a shared machine can only
 // hold the median without flaking.)
 func TestSnapshotLatency(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long log")
+	if testing.Short() || raceEnabled {
+		t.Skip("a timing bound: not under -short or -race")
 	}
 	env := fixture.ExampleEnv(t)
 	log := env.Replay(fixture.Churn(200_000))
