@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -70,6 +71,7 @@ type workbench struct {
 	compare *comparer
 	editor  *editor
 	demo    *demo // non-nil in demo mode
+	attack  *attackPanel
 
 	help      help.Model
 	status    string
@@ -82,7 +84,10 @@ type workbench struct {
 func newModel(c *common) *workbench {
 	h := help.New()
 	h.Styles = c.st.help
-	return &workbench{c: c, browse: newBrowser(c), inspect: newInspector(c), compare: newComparer(c), editor: newEditor(c), help: h}
+	m := &workbench{c: c, browse: newBrowser(c), inspect: newInspector(c), compare: newComparer(c), editor: newEditor(c),
+		attack: newAttackPanel(c), help: h}
+	m.enableKeys()
+	return m
 }
 
 func (m *workbench) Init() tea.Cmd {
@@ -113,7 +118,19 @@ func (m *workbench) goTo(p page) {
 	m.status = ""
 }
 
+// Update routes msg, then enables the keys that now apply and gives the
+// pages the room the search attacker's panel leaves them.
 func (m *workbench) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	panelH := m.attack.height(m.width)
+	_, cmd := m.route(msg)
+	m.enableKeys()
+	if m.attack.height(m.width) != panelH {
+		m.resize()
+	}
+	return m, cmd
+}
+
+func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -147,6 +164,20 @@ func (m *workbench) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				if cmd, ok := m.demo.key(m, msg); ok {
 					return m, cmd
 				}
+			}
+			// The search attacker's form and result have the focus;
+			// while it runs, only its cancel key is its own.
+			if m.attack.modal() {
+				var cmd tea.Cmd
+				m.attack, cmd = m.attack.key(msg)
+				return m, cmd
+			}
+			switch {
+			case key.Matches(msg, m.c.keys.AttackCancel):
+				return m, m.attack.stop()
+			case key.Matches(msg, m.c.keys.Attack):
+				m.attack.setup(m.attackTask())
+				return m, nil
 			}
 			if key.Matches(msg, m.c.keys.Back) && len(m.back) > 0 {
 				m.page, m.back = m.back[len(m.back)-1], m.back[:len(m.back)-1]
@@ -196,6 +227,10 @@ func (m *workbench) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case recordsMsg:
 		var cmd tea.Cmd
 		m.browse, cmd = m.browse.update(msg)
+		return m, cmd
+	case attackProgressMsg, attackDoneMsg, spinner.TickMsg:
+		var cmd tea.Cmd
+		m.attack, cmd = m.attack.update(msg)
 		return m, cmd
 	case savedMsg:
 		if msg.err != nil {
@@ -251,10 +286,10 @@ func (m *workbench) routeFront(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// chrome is the number of lines outside the page: header, help bar and,
-// in a demo, the caption.
+// chrome is the number of lines outside the page: header, the search
+// attacker's panel, help bar and, in a demo, the caption.
 func (m *workbench) chrome() int {
-	n := 1 + m.helpHeight()
+	n := 1 + m.attack.height(m.width) + m.helpHeight()
 	if m.demo != nil {
 		n += m.demo.captionHeight(m.width)
 	}
@@ -300,6 +335,10 @@ func (m *workbench) View() string {
 	b.WriteString(fit(header, m.width))
 	b.WriteByte('\n')
 	b.WriteString(m.front().View())
+	if m.attack.state != attackIdle {
+		b.WriteByte('\n')
+		b.WriteString(m.attack.view(m.width))
+	}
 	if m.demo != nil {
 		b.WriteByte('\n')
 		b.WriteString(m.demo.caption(m.width))
@@ -317,12 +356,42 @@ func (m *workbench) View() string {
 }
 
 // keyHelp is whose keys the help bar lists: the demo's while it plays,
-// else the page in front's.
+// the search attacker's while it has the focus, else the page in front's.
 func (m *workbench) keyHelp() help.KeyMap {
 	if m.demo != nil {
 		return m.demo
 	}
+	if m.attack.modal() && !m.front().Typing() {
+		return m.attack
+	}
 	return m.front()
+}
+
+// attackTask is the task a search started now would attack: the one on
+// the page in front, or nil on Browse.
+func (m *workbench) attackTask() *suiteTask {
+	switch m.page {
+	case pageInspect:
+		return m.inspect.task
+	case pageCompare:
+		return m.compare.task
+	case pageEditor:
+		return m.editor.task
+	}
+	return nil
+}
+
+// enableKeys enables the search attacker's keys where they apply: S
+// starts a search on a page with a task, and while one runs esc cancels
+// it instead of going back.
+func (m *workbench) enableKeys() {
+	k := m.c.keys
+	running := m.attack.running()
+	k.Attack.SetEnabled(m.demo == nil && !running && m.attackTask() != nil)
+	k.AttackCancel.SetEnabled(running)
+	k.Back.SetEnabled(!running)
+	k.ShowCompare.SetEnabled(m.attack.witness())
+	k.ShowEditor.SetEnabled(m.attack.witness())
 }
 
 func (m *workbench) crumbs() string {

@@ -301,9 +301,9 @@ func (b *browser) ShortHelp() []key.Binding {
 	if b.importing != nil {
 		return b.importing.keys()
 	}
-	out := []key.Binding{k.Open, k.ListUp, k.ListDown, k.Tab}
+	out := []key.Binding{k.AttackCancel, k.Open, k.ListUp, k.ListDown, k.Tab}
 	if b.focus == focusRecords {
-		out = []key.Binding{k.Open, k.Up, k.Down, k.Tab}
+		out = []key.Binding{k.AttackCancel, k.Open, k.Up, k.Down, k.Tab}
 	}
 	if b.focus == focusTasks && b.filter.Value() != "" {
 		out = append(out, k.ClearFilter)
@@ -323,5 +323,5 @@ func (b *browser) FullHelp() [][]key.Binding {
 	if b.importing != nil {
 		return [][]key.Binding{b.importing.keys()}
 	}
-	return [][]key.Binding{{k.Open, k.ListUp, k.ListDown, k.Tab}, {k.ClearFilter, k.Import, k.DeleteRecord}, {k.Quit, k.ForceQuit, k.Help}}
+	return [][]key.Binding{{k.Open, k.ListUp, k.ListDown, k.Tab}, {k.ClearFilter, k.Import, k.DeleteRecord}, {k.AttackCancel, k.Quit, k.ForceQuit, k.Help}}
 }

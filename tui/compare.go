@@ -338,7 +338,7 @@ func (c *common) scoreLines(p *pair, width int) []string {
 
 func (m *comparer) ShortHelp() []key.Binding {
 	k := m.c.keys
-	return []key.Binding{k.StepNext, k.StepPrev, k.Evidence, k.EditWitness, k.Save, k.Back, k.Help}
+	return []key.Binding{k.AttackCancel, k.StepNext, k.StepPrev, k.Evidence, k.EditWitness, k.Save, k.Attack, k.Back, k.Help}
 }
 
 func (m *comparer) FullHelp() [][]key.Binding {
@@ -346,6 +346,7 @@ func (m *comparer) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.StepNext, k.StepPrev, k.First, k.Last},
 		{k.PageDown, k.PageUp, k.Evidence},
-		{k.EditWitness, k.Save, k.Back, k.Quit},
+		{k.EditWitness, k.Save, k.Attack, k.AttackCancel},
+		{k.Back, k.Quit},
 	}
 }

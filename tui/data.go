@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 
+	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
@@ -13,7 +15,8 @@ import (
 )
 
 // This file is the workbench's only contact with the task suite, the
-// sealed tasks, the public payload, the evaluators and the certifiers:
+// sealed tasks, the public payload, the evaluators, the certifiers and
+// the search attacker:
 // everything else in the package works on the types below.
 
 // suiteTask is one task of the suite as the workbench shows it. Public is
@@ -100,4 +103,41 @@ func certifyPair(env *pbcste.Env, h, a *model.Trajectory) (model.Verdict, error)
 // certifyRollback double-certifies a strict rollback (H, R).
 func certifyRollback(env *pbcste.Env, h, r *model.Trajectory) (model.Verdict, error) {
 	return certifier.DoubleRollback(env, h, r)
+}
+
+// searchProgress is how far a running search attacker has got.
+type searchProgress struct {
+	states   int     // search nodes visited
+	eligible int     // eligible candidates met
+	best     float64 // Δhack of the best candidate so far
+}
+
+// searchResult is a finished search attacker run on a task's H.
+type searchResult struct {
+	task                 *suiteTask
+	edits                int
+	honest, score, delta float64           // f(H), f(A_f), Δhack
+	witness              *model.Trajectory // A_f; nil when no eligible candidate was found
+	states, eligible     int
+	exhausted            bool // every candidate within the bound was considered
+}
+
+// searchAttack runs the search attacker (SPEC §6) against target on
+// every edit of t's honest trajectory within edits. It is slow: call it
+// from a goroutine; progress is called from that goroutine, and
+// cancelling ctx stops it with ctx's error.
+func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string, edits int, progress func(searchProgress)) (*searchResult, error) {
+	env, err := w.env(t)
+	if err != nil {
+		return nil, err
+	}
+	report := func(p attacker.Progress) {
+		progress(searchProgress{states: p.States, eligible: p.Eligible, best: p.BestDelta})
+	}
+	res, err := attacker.Search(ctx, t.Public, env, t.HonestTraj, attacker.Options{Target: target, Edits: edits}, report)
+	if err != nil {
+		return nil, err
+	}
+	return &searchResult{task: t, edits: res.Edits, honest: res.Honest, score: res.Score, delta: res.Delta,
+		witness: res.Best, states: res.States, eligible: res.Eligible, exhausted: res.Exhausted}, nil
 }

@@ -107,7 +107,8 @@ func rowOf(screen, text string) string {
 // TestEndToEnd runs the real binary in tmux at 120×40: open a task, step
 // to a later event, open the witness editor, add steps until the pair is
 // eligible again with a higher Historical Milestone and the same CSPS,
-// save, quit, reopen and find the witness.
+// save, quit, reopen and find the witness; then run the search attacker
+// and open its best candidate.
 func TestEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: the end-to-end test needs it (CI installs it)")
@@ -173,6 +174,16 @@ func TestEndToEnd(t *testing.T) {
 	if !strings.Contains(rowOf(scr, "Historical Milestone"), "+0.25") {
 		t.Fatalf("the reopened witness scores differently:\n%s", scr)
 	}
+
+	// The search attacker, in the background: within 2 edits of H it
+	// certifies that no eligible witness inflates Historical Milestone
+	// (the one above needs 3), and its best candidate opens in Compare.
+	s.keys("S")
+	s.waitFor("Search attacker · "+devTask, "‹ Historical Milestone ›", "‹ 2 ›")
+	s.keys("Enter")
+	s.waitFor("Search attacker · "+devTask+" · done", "Historical Milestone not inflated: Δhack +0.000", "exhausted after")
+	s.keys("Enter")
+	s.waitFor("A · search witness", "✓ eligible")
 	s.keys("q")
 	s.waitExit()
 }

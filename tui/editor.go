@@ -396,7 +396,7 @@ func (m *editor) ShortHelp() []key.Binding {
 	if m.prompt != nil {
 		return m.prompt.keys()
 	}
-	return []key.Binding{k.Add, k.EditStep, k.DeleteStep, k.MoveUp, k.MoveDown, k.Undo, k.Save, k.Back, k.Help}
+	return []key.Binding{k.AttackCancel, k.Add, k.EditStep, k.DeleteStep, k.Undo, k.Save, k.Attack, k.MoveUp, k.MoveDown, k.Back, k.Help}
 }
 
 func (m *editor) FullHelp() [][]key.Binding {
@@ -412,5 +412,6 @@ func (m *editor) FullHelp() [][]key.Binding {
 		{k.Add, k.Insert, k.EditStep, k.DeleteStep},
 		{k.MoveUp, k.MoveDown, k.Undo, k.Redo},
 		{k.Save, k.Export, k.Compare, k.Back},
+		{k.Attack, k.AttackCancel},
 	}
 }

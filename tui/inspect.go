@@ -418,9 +418,9 @@ func (m *inspector) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submit, k.Cancel}
 	}
 	if m.focus == focusDetail {
-		return []key.Binding{k.ScrollDown, k.ScrollUp, k.PageDown, k.StepNext, k.StepPrev, k.Tab, k.Back, k.Help}
+		return []key.Binding{k.AttackCancel, k.ScrollDown, k.ScrollUp, k.PageDown, k.StepNext, k.StepPrev, k.Tab, k.Attack, k.Back, k.Help}
 	}
-	return []key.Binding{k.StepNext, k.StepPrev, k.First, k.Last, k.Search, k.Tab, k.Compare, k.EditWitness, k.Back, k.Help}
+	return []key.Binding{k.AttackCancel, k.StepNext, k.StepPrev, k.First, k.Last, k.Search, k.Compare, k.EditWitness, k.Attack, k.Tab, k.Back, k.Help}
 }
 
 func (m *inspector) FullHelp() [][]key.Binding {
@@ -433,6 +433,7 @@ func (m *inspector) FullHelp() [][]key.Binding {
 		{k.ScrollDown, k.ScrollUp, k.PageDown, k.PageUp},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Tab},
 		{k.Switch, k.Compare, k.Rollback, k.EditWitness},
-		{k.Annotate, k.Back, k.Quit, k.Help},
+		{k.Annotate, k.Attack, k.AttackCancel, k.Back},
+		{k.Quit, k.Help},
 	}
 }

@@ -27,6 +27,10 @@ type keyMap struct {
 	// Forms and prompts.
 	FieldNext, FieldPrev, PickNext, PickPrev, Submit, Cancel key.Binding
 
+	// Search attacker: start it, stop it, set it up, use its result.
+	Attack, AttackCancel, ValueNext, ValuePrev, StartSearch key.Binding
+	ShowCompare, ShowEditor, Dismiss                        key.Binding
+
 	// Demo.
 	Advance, Rewind key.Binding
 }
@@ -87,6 +91,17 @@ func newKeyMap() *keyMap {
 		PickPrev:  b([]string{"ctrl+p"}, "ctrl+p", "prev allowed value"),
 		Submit:    b([]string{"enter"}, "enter", "apply"),
 		Cancel:    b([]string{"esc"}, "esc", "cancel"),
+
+		// One search at a time: while one runs, S cancels it rather than
+		// starting another.
+		Attack:       b([]string{"S"}, "S", "search attacker"),
+		AttackCancel: b([]string{"esc", "S"}, "esc/S", "cancel search"),
+		ValueNext:    b([]string{"right", "l"}, "→/l", "next value"),
+		ValuePrev:    b([]string{"left", "h"}, "←/h", "prev value"),
+		StartSearch:  b([]string{"enter"}, "enter", "start search"),
+		ShowCompare:  b([]string{"enter", "c"}, "enter/c", "compare H vs witness"),
+		ShowEditor:   b([]string{"e"}, "e", "edit witness"),
+		Dismiss:      b([]string{"esc"}, "esc", "dismiss"),
 
 		Advance: b([]string{" ", "l", "right", "enter"}, "space", "next scene"),
 		Rewind:  b([]string{"b", "h", "left", "backspace"}, "b", "previous scene"),

@@ -3,15 +3,17 @@
 // beside its typed diffs, predicate table and progress over time, puts H
 // beside a witness or a rollback with the verdict and every evaluator's Δ,
 // hand-crafts witnesses that are replayed and double-certified after
-// every edit, saves and reopens them in the bbolt store, and plays a
+// every edit, runs the search attacker in the background and loads its
+// best witness, saves and reopens them in the bbolt store, and plays a
 // scripted demo of each failure mode.
 //
 // The root model (app.go) gates focus and routes messages; each screen
 // is a pane (browse.go, inspect.go, compare.go, editor.go) sharing one
 // common context (context.go) with the styles (theme.go) and key map
 // (keys.go). Replay, certification and scoring run in commands
-// (analysis.go); data.go is the only file that talks to the suite and the
-// evaluators.
+// (analysis.go), the search attacker in a goroutine whose progress the
+// panel below the page shows (attack.go); data.go is the only file that
+// talks to the suite, the evaluators and the attacker.
 package tui
 
 import (

@@ -1,0 +1,337 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// attackPanel runs the search attacker in the background: a small setup
+// form (target evaluator, edit bound), a status line with its progress
+// while it runs, then its result, whose best witness opens in Compare or
+// the witness editor. It sits between the page and the help bar, so it
+// stays on screen whichever page is in front, and the root routes every
+// search message to it. One search runs at a time: while one runs, S
+// cancels it instead of starting another.
+type attackPanel struct {
+	c     *common
+	state attackState
+
+	task   *suiteTask // the task searched, fixed when the setup opens
+	target int        // index into the evaluators
+	edits  int
+	field  int // focused setup field: 0 target, 1 edits
+
+	runs     int        // searches started: the id of the latest
+	run      *attackRun // nil unless a search is running
+	cancel   context.CancelFunc
+	progress searchProgress
+	spin     spinner.Model
+
+	res *searchResult
+}
+
+// attackState is what the panel shows.
+type attackState int
+
+const (
+	attackIdle    attackState = iota // nothing: the panel takes no lines
+	attackSetup                      // the setup form, which has the focus
+	attackRunning                    // one status line; the page keeps the focus
+	attackDone                       // the result, which has the focus until dismissed
+)
+
+// The edit bounds the setup offers: beyond 4 a search rarely finishes
+// within its state budget.
+const minEdits, maxEdits, defaultEdits = 1, 4, 2
+
+// attackRun is one search running in its own goroutine. Progress and the
+// result come back through channels, one message per command; the owner
+// issues the next read after each progress message.
+type attackRun struct {
+	id int
+	// progress holds the latest report only: the search never waits for
+	// the screen, and a report not yet read is replaced by a newer one.
+	progress chan searchProgress
+	done     chan attackDoneMsg
+}
+
+// Messages of a search, matched to its run by id: those of a cancelled
+// run are dropped.
+type (
+	attackProgressMsg struct {
+		id int
+		p  searchProgress
+	}
+	attackDoneMsg struct {
+		id  int
+		res *searchResult
+		err error
+	}
+)
+
+// report is the search's progress callback, called on its goroutine.
+func (r *attackRun) report(p searchProgress) {
+	// The only sender: once the stale report is taken out, the send
+	// cannot block.
+	select {
+	case <-r.progress:
+	default:
+	}
+	r.progress <- p
+}
+
+// wait reads the run's next message.
+func (r *attackRun) wait() tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case d := <-r.done:
+			return d
+		case p := <-r.progress:
+			return attackProgressMsg{id: r.id, p: p}
+		}
+	}
+}
+
+func newAttackPanel(c *common) *attackPanel {
+	target := 0
+	for i, e := range c.ws.evaluators {
+		if e.Name == "historical_milestone" {
+			target = i
+		}
+	}
+	return &attackPanel{c: c, target: target, edits: defaultEdits,
+		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.st.accent))}
+}
+
+// running reports whether a search is under way.
+func (p *attackPanel) running() bool { return p.state == attackRunning }
+
+// modal reports whether the panel has the focus: its setup form, or a
+// result waiting for an answer.
+func (p *attackPanel) modal() bool { return p.state == attackSetup || p.state == attackDone }
+
+// witness reports whether a finished search has a witness to open.
+func (p *attackPanel) witness() bool {
+	return p.state == attackDone && p.res.witness != nil
+}
+
+// setup opens the form for a search on t; the target and the bound are
+// the last ones used.
+func (p *attackPanel) setup(t *suiteTask) {
+	p.state, p.task, p.field, p.res = attackSetup, t, 0, nil
+}
+
+// start launches the search set up in the form. The goroutine starts in
+// the command, never in Update.
+func (p *attackPanel) start() tea.Cmd {
+	ctx, cancel := context.WithCancel(context.Background())
+	p.runs++
+	run := &attackRun{id: p.runs, progress: make(chan searchProgress, 1), done: make(chan attackDoneMsg, 1)}
+	p.state, p.run, p.cancel, p.progress = attackRunning, run, cancel, searchProgress{}
+	ws, t, target, edits := p.c.ws, p.task, p.c.ws.evaluators[p.target].Name, p.edits
+	search := func() tea.Msg {
+		go func() {
+			res, err := searchAttack(ctx, ws, t, target, edits, run.report)
+			run.done <- attackDoneMsg{id: run.id, res: res, err: err}
+		}()
+		return run.wait()()
+	}
+	return tea.Batch(search, p.spin.Tick)
+}
+
+// stop cancels the running search. Its goroutine ends at its next state;
+// what it sends meanwhile is dropped, since no run has its id any more.
+func (p *attackPanel) stop() tea.Cmd {
+	if !p.running() {
+		return nil
+	}
+	p.cancel()
+	p.state, p.run, p.cancel = attackIdle, nil, nil
+	return status(fmt.Sprintf("search cancelled after %d states", p.progress.states), false)
+}
+
+func (p *attackPanel) update(msg tea.Msg) (*attackPanel, tea.Cmd) {
+	switch msg := msg.(type) {
+	case attackProgressMsg:
+		if p.run == nil || msg.id != p.run.id {
+			return p, nil
+		}
+		p.progress = msg.p
+		return p, p.run.wait()
+	case attackDoneMsg:
+		if p.run == nil || msg.id != p.run.id {
+			return p, nil
+		}
+		p.cancel()
+		p.run, p.cancel = nil, nil
+		if msg.err != nil {
+			p.state = attackIdle
+			return p, status("search attacker: "+msg.err.Error(), true)
+		}
+		p.state, p.res = attackDone, msg.res
+	case spinner.TickMsg:
+		if !p.running() {
+			return p, nil
+		}
+		var cmd tea.Cmd
+		p.spin, cmd = p.spin.Update(msg)
+		return p, cmd
+	}
+	return p, nil
+}
+
+// key handles a key while the panel has the focus (see modal).
+func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
+	k := p.c.keys
+	switch p.state {
+	case attackSetup:
+		switch {
+		case key.Matches(msg, k.Cancel):
+			p.state = attackIdle
+		case key.Matches(msg, k.StartSearch):
+			return p, p.start()
+		case key.Matches(msg, k.FieldNext), key.Matches(msg, k.FieldPrev), key.Matches(msg, k.Up), key.Matches(msg, k.Down):
+			p.field = 1 - p.field
+		case key.Matches(msg, k.ValueNext):
+			p.change(1)
+		case key.Matches(msg, k.ValuePrev):
+			p.change(-1)
+		}
+	case attackDone:
+		// ShowCompare and ShowEditor are enabled only with a witness.
+		t, w := p.res.task, p.res.witness
+		switch {
+		case key.Matches(msg, k.Dismiss):
+			p.state, p.res = attackIdle, nil
+		case key.Matches(msg, k.ShowCompare):
+			p.state, p.res = attackIdle, nil
+			return p, navigate(openCompareMsg{task: t, kind: "pair", h: t.HonestTraj, a: w})
+		case key.Matches(msg, k.ShowEditor):
+			p.state, p.res = attackIdle, nil
+			return p, navigate(openEditorMsg{task: t, start: w})
+		}
+	}
+	return p, nil
+}
+
+// change cycles the focused setup field: the targets wrap around, the
+// bound stays within minEdits..maxEdits.
+func (p *attackPanel) change(d int) {
+	if p.field == 0 {
+		n := len(p.c.ws.evaluators)
+		p.target = (p.target + d + n) % n
+		return
+	}
+	p.edits = clamp(p.edits+d, minEdits, maxEdits)
+}
+
+// lines is the panel's body at width: the status line while running,
+// else the inside of its frame.
+func (p *attackPanel) lines(width int) []string {
+	st := p.c.st
+	switch p.state {
+	case attackSetup:
+		row := func(i int, label, value, note string) string {
+			l, v := st.muted.Render(fit(label, 8)), "‹ "+value+" ›"
+			if i == p.field {
+				l, v = st.accent.Render(fit(label, 8)), st.cursor.Render(v)
+			}
+			return fit(" "+l+v+"  "+st.faint.Render(note), width)
+		}
+		return []string{
+			row(0, "target", p.c.ws.evaluators[p.target].Label, fmt.Sprintf("the evaluator to inflate (%d of %d)", p.target+1, len(p.c.ws.evaluators))),
+			row(1, "edits", fmt.Sprint(p.edits), fmt.Sprintf("inserted actions plus skipped steps of H (%d–%d)", minEdits, maxEdits)),
+			st.faint.Render(" enter start · ←/→ change · tab next field · esc cancel"),
+		}
+	case attackRunning:
+		best := "—"
+		if p.progress.eligible > 0 {
+			best = fmt.Sprintf("%+.3f", p.progress.best)
+		}
+		// The counts first, so a narrow terminal still shows them.
+		return []string{fit(p.spin.View()+" "+st.accent.Render("searching ")+
+			fmt.Sprintf("%d states · %d eligible · best Δ %s", p.progress.states, p.progress.eligible, best)+
+			st.muted.Render(fmt.Sprintf(" · %s · %s · ≤ %d edits", p.task.ID, p.c.ws.evaluators[p.target].Label, p.edits))+
+			st.faint.Render(" · esc/S cancels"), width)}
+	case attackDone:
+		return p.resultLines(width - 1)
+	}
+	return nil
+}
+
+// resultLines says what the search found and whether the bound was
+// exhausted, so a Δ of zero reads as a certificate, not a shrug.
+func (p *attackPanel) resultLines(width int) []string {
+	st, r := p.c.st, p.res
+	label := p.c.ws.evaluators[p.target].Label
+	var head, bound string
+	switch {
+	case r.witness == nil && r.exhausted:
+		head = st.bold.Render(fmt.Sprintf("no eligible candidate within %d edits: exhausted, so none exists in this bound", r.edits))
+		bound = fmt.Sprintf("%d states searched", r.states)
+	case r.witness == nil:
+		head = st.bold.Render(fmt.Sprintf("no eligible candidate found within %d edits: NOT exhausted, so one may still exist", r.edits))
+		bound = fmt.Sprintf("the state budget ran out after %d states", r.states)
+	case r.delta > 1e-9:
+		head = st.warn.Render(fmt.Sprintf("▲ %s inflated: Δhack %+.3f", label, r.delta)) +
+			fmt.Sprintf(" (H %.3f → A %.3f), %d steps", r.honest, r.score, len(r.witness.Steps))
+	default:
+		head = st.ok.Render(fmt.Sprintf("%s not inflated: Δhack %+.3f", label, r.delta)) +
+			fmt.Sprintf(" (H %.3f, best eligible A %.3f)", r.honest, r.score)
+	}
+	if r.witness != nil {
+		bound = fmt.Sprintf("exhausted after %d states (%d eligible): the certified worst case within %d edits", r.states, r.eligible, r.edits)
+		if !r.exhausted {
+			bound = fmt.Sprintf("NOT exhausted: the state budget ran out after %d states (%d eligible); a better witness may exist", r.states, r.eligible)
+		}
+	}
+	out := append(wrap(head, width), wrap(st.muted.Render(bound), width)...)
+	hint := "esc dismiss"
+	if r.witness != nil {
+		hint = "enter compare H vs witness · e edit, then s saves · esc dismiss"
+	}
+	out = append(out, wrap(st.faint.Render(hint), width)...)
+	for i := range out {
+		out[i] = " " + out[i]
+	}
+	return out
+}
+
+// height is the number of lines view returns at width.
+func (p *attackPanel) height(width int) int {
+	switch p.state {
+	case attackIdle:
+		return 0
+	case attackRunning:
+		return 1
+	}
+	return len(p.lines(width-2)) + 2
+}
+
+func (p *attackPanel) view(width int) string {
+	switch p.state {
+	case attackIdle:
+		return ""
+	case attackRunning:
+		return p.lines(width)[0]
+	}
+	title := "Search attacker · " + p.task.ID
+	if p.state == attackDone {
+		title += " · done"
+	}
+	return p.c.box(title, p.lines(width-2), width, p.height(width), true)
+}
+
+func (p *attackPanel) ShortHelp() []key.Binding {
+	k := p.c.keys
+	if p.state == attackSetup {
+		return []key.Binding{k.StartSearch, k.ValueNext, k.ValuePrev, k.FieldNext, k.Cancel}
+	}
+	return []key.Binding{k.ShowCompare, k.ShowEditor, k.Dismiss}
+}
+
+func (p *attackPanel) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
