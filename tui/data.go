@@ -63,25 +63,26 @@ func deterministicEvaluators() []evaluator {
 	return out
 }
 
-// scoreLog scores a replayed trajectory from its public payload with
-// every evaluator: final[i] is evaluator i's score, prefix[i][k] its score
-// of the first k events.
+// scoreLog scores a replayed trajectory the way every evaluator sees one:
+// from the canonical bytes of its public payload. final[i] is evaluator
+// i's score, prefix[i][k] its score of the first k events (the last of
+// which is the final score).
 func scoreLog(t *suiteTask, log *pbcste.Log) (final []float64, prefix [][]float64, err error) {
-	p, err := payload.Build(t.Public, log, nil)
+	built, err := payload.Build(t.Public, log, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("public payload: %w", err)
 	}
-	scores, err := evaluators.ScoreAll(p)
+	p, err := payload.Decode(built.Bytes())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("public payload: %w", err)
 	}
 	series, err := evaluators.Prefixes(p)
 	if err != nil {
 		return nil, nil, err
 	}
-	for i := range scores {
-		final = append(final, scores[i].Value)
-		prefix = append(prefix, series[i].Values)
+	for _, s := range series {
+		final = append(final, s.Values[len(s.Values)-1])
+		prefix = append(prefix, s.Values)
 	}
 	return final, prefix, nil
 }
