@@ -44,6 +44,8 @@ var commands = []func(*env) *cobra.Command{
 	newScoreCmd,
 	newPayloadCmd,
 	newAttackCmd,
+	newBenchCmd,
+	newReportCmd,
 	newWorkbenchCmd,
 	newDemoCmd,
 }

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parthack/parthack/evaluators"
+	"github.com/parthack/parthack/report"
+	"github.com/parthack/parthack/tasks"
+)
+
+const formatHelp = "output: table, markdown, latex (booktabs), csv, json, or svg (the threshold figure)"
+
+func newBenchCmd(e *env) *cobra.Command {
+	var split, ledgerOut, format string
+	var opt report.RunOptions
+	cmd := &cobra.Command{
+		Use:   "bench [--split held-out|development|all] [--edits N] [--max-states N] [--ledger-out FILE.json|FILE.csv] [--format F]",
+		Short: "Run the benchmark: attack every evaluator on a split and report the paper's metrics",
+		Long: "Run the search attacker on every task of the split: against Historical Milestone for the shared reference\n" +
+			"set A_ref, scored by every deterministic evaluator, and against each evaluator for its target-specific row.\n" +
+			"Every score is computed from the public payload's bytes; f(H), P_state(H) and, for tasks with a strict\n" +
+			"rollback, f(R) and P_state(R) go in the ledger too. Then print the report, as `parthack report` would\n" +
+			"from the ledger: target-specific and shared-set results, rollback audit, threshold sensitivity,\n" +
+			"candidate accounting and Wilson intervals. Attempts are the search nodes visited, valid attempts the\n" +
+			"eligible candidates met. The ledger is deterministic; --ledger-out saves it (JSON or CSV by extension).\n" +
+			"Progress goes to stderr.\n\n" +
+			"Exit codes: 0 done, 2 bad input or usage.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f, err := report.ParseFormat(format)
+			if err != nil {
+				return usageErr("--format: %v", err)
+			}
+			ids, ok := splitIDs(split)
+			if !ok {
+				return usageErr("--split: %q is not held-out, development or all", split)
+			}
+			if opt.Edits < 1 || opt.MaxStates < 1 {
+				return usageErr("--edits and --max-states must be at least 1")
+			}
+			if ext := strings.ToLower(filepath.Ext(ledgerOut)); ledgerOut != "" && ext != ".json" && ext != ".csv" {
+				return usageErr("--ledger-out: %s: a ledger file ends in .json or .csv", ledgerOut)
+			}
+			var ts []*tasks.Task
+			for _, id := range ids {
+				t, err := tasks.Get(id)
+				if err != nil {
+					return err
+				}
+				ts = append(ts, t)
+			}
+			// The searches allocate fast and keep little alive, so the
+			// default GOGC collects many times a second; a larger heap
+			// goal (about 120 MB at peak) halves the run time. GOGC in
+			// the environment still wins.
+			if os.Getenv("GOGC") == "" {
+				defer debug.SetGCPercent(debug.SetGCPercent(400))
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			start := time.Now()
+			l, err := report.Run(ctx, ts, opt, func(line string) { fmt.Fprintln(e.stderr, line) })
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "bench: %s split, %d tasks, %d evaluators, within %d edits of H: %d rows in %s\n",
+				split, len(ts), len(evaluators.Deterministic()), opt.Edits, len(l.Rows), time.Since(start).Round(100*time.Millisecond))
+			if ledgerOut != "" {
+				if err := writeLedger(ledgerOut, l); err != nil {
+					return usageErr("--ledger-out: %v", err)
+				}
+				fmt.Fprintf(e.stderr, "bench: ledger written to %s\n", ledgerOut)
+			}
+			return report.Render(e.stdout, report.Compute(l), f)
+		},
+	}
+	cmd.Flags().StringVar(&split, "split", "held-out", "tasks to run: held-out, development or all")
+	cmd.Flags().IntVar(&opt.Edits, "edits", 2, "at most this many edits of H per candidate (inserted actions plus skipped steps)")
+	cmd.Flags().IntVar(&opt.MaxStates, "max-states", 200_000, "search nodes to visit at most, per task and target")
+	cmd.Flags().StringVar(&ledgerOut, "ledger-out", "", "write the ledger to this file (.json or .csv)")
+	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
+	return cmd
+}
+
+func writeLedger(path string, l *report.Ledger) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := report.Write(f, path, l); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func newReportCmd(e *env) *cobra.Command {
+	var ledger, format string
+	cmd := &cobra.Command{
+		Use:   "report --ledger FILE [--format F]",
+		Short: "Recompute every metric and table from a ledger (JSON or CSV)",
+		Long: "Read a task-indexed ledger, as `parthack bench --ledger-out` writes or a paper publishes, and recompute\n" +
+			"everything from it: coverage, conditional ASR (Δhack > .10, strictly) and end-to-end yield with Wilson\n" +
+			"95% intervals, mean Δhack over matched tasks with a seeded 10,000-resample task bootstrap, honest MAE,\n" +
+			"rollback detection, miss rate and retained false credit, threshold sensitivity and candidate accounting.\n" +
+			"The same ledger always prints the same bytes. The ledger is read strictly: a bad row is an error that\n" +
+			"names the file, the line and the field. JSON or CSV is chosen by the file's extension.\n\n" +
+			"Exit codes: 0 done, 2 bad input or usage.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f, err := report.ParseFormat(format)
+			if err != nil {
+				return usageErr("--format: %v", err)
+			}
+			if ledger == "" {
+				return usageErr("--ledger is required")
+			}
+			l, err := report.ReadFile(ledger)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			return report.Render(e.stdout, report.Compute(l), f)
+		},
+	}
+	cmd.Flags().StringVar(&ledger, "ledger", "", "the ledger file (.json or .csv)")
+	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
+	return cmd
+}

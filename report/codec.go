@@ -1,0 +1,437 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// ReadFile reads and strictly decodes a ledger file, JSON or CSV.
+func ReadFile(path string) (*Ledger, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Read(path, src)
+}
+
+// Read decodes a ledger; name is the file name errors cite. A name ending
+// in .json or .csv chooses the format, any other is JSON when its first
+// non-blank byte opens an object and CSV otherwise.
+func Read(name string, src []byte) (*Ledger, error) {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json":
+		return ReadJSON(name, src)
+	case ".csv":
+		return ReadCSV(name, src)
+	}
+	if t := bytes.TrimLeft(src, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		return ReadJSON(name, src)
+	}
+	return ReadCSV(name, src)
+}
+
+// rowSet collects decoded rows and rejects a repeated (set, target, task).
+type rowSet struct {
+	ledger Ledger
+	seen   map[string]int // key → 1-based row number
+}
+
+func (s *rowSet) add(r Row) error {
+	if s.seen == nil {
+		s.seen = map[string]int{}
+	}
+	n := len(s.ledger.Rows) + 1
+	if prev, ok := s.seen[r.key()]; ok {
+		return fmt.Errorf("repeats row %d (set %s, target %s, task %s)", prev, r.Set, r.Target, r.Task)
+	}
+	s.seen[r.key()] = n
+	s.ledger.Rows = append(s.ledger.Rows, r)
+	return nil
+}
+
+func (s *rowSet) done(name string) (*Ledger, error) {
+	if len(s.ledger.Rows) == 0 {
+		return nil, fmt.Errorf("%s: the ledger has no rows", name)
+	}
+	return &s.ledger, nil
+}
+
+// ReadJSON strictly decodes a JSON ledger.
+func ReadJSON(name string, src []byte) (*Ledger, error) {
+	line := func(off int64) int { return 1 + bytes.Count(src[:min(int(off), len(src))], []byte("\n")) }
+	fail := func(off int64, format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", name, line(off), fmt.Sprintf(format, args...))
+	}
+	syntax := func(dec *json.Decoder, err error) error {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fail(se.Offset, "%v", err)
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fail(int64(len(src)), "unexpected end of JSON")
+		}
+		return fail(dec.InputOffset(), "%v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(src))
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, syntax(dec, err)
+	}
+	var rows rowSet
+	seen := map[string]bool{}
+	for dec.More() {
+		keyOff := nextValue(src, dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, syntax(dec, err)
+		}
+		key := tok.(string) // object keys are strings
+		if seen[key] {
+			return nil, fail(keyOff, "field %q repeated", key)
+		}
+		seen[key] = true
+		switch key {
+		case "format":
+			var f string
+			if err := dec.Decode(&f); err != nil {
+				var te *json.UnmarshalTypeError
+				if !errors.As(err, &te) {
+					return nil, syntax(dec, err)
+				}
+				return nil, fail(keyOff, "field \"format\": want a string")
+			}
+			if f != LedgerFormat {
+				return nil, fail(keyOff, "field \"format\": %q is not %q", f, LedgerFormat)
+			}
+		case "rows":
+			if err := expectDelim(dec, '['); err != nil {
+				if errors.Is(err, errNotDelim) {
+					return nil, fail(keyOff, "field \"rows\": want an array of rows")
+				}
+				return nil, syntax(dec, err)
+			}
+			for dec.More() {
+				off := nextValue(src, dec.InputOffset())
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err != nil {
+					return nil, syntax(dec, err)
+				}
+				n := len(rows.ledger.Rows) + 1
+				r, fieldOff, err := decodeJSONRow(raw)
+				if err != nil {
+					return nil, fail(off+fieldOff, "row %d: %v", n, err)
+				}
+				if err := rows.add(r); err != nil {
+					return nil, fail(off, "row %d: %v", n, err)
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, syntax(dec, err)
+			}
+		default:
+			return nil, fail(keyOff, "unknown field %q (a ledger has \"format\" and \"rows\")", key)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, syntax(dec, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fail(dec.InputOffset(), "data after the ledger object")
+	}
+	for _, key := range []string{"format", "rows"} {
+		if !seen[key] {
+			return nil, fail(0, "missing field %q", key)
+		}
+	}
+	return rows.done(name)
+}
+
+// errNotDelim is expectDelim's error for valid JSON of the wrong kind.
+var errNotDelim = errors.New("wrong kind of JSON value")
+
+// expectDelim reads the next token and requires it to be d.
+func expectDelim(dec *json.Decoder, d json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != d {
+		return fmt.Errorf("%w: want %q, got %v", errNotDelim, d, tok)
+	}
+	return nil
+}
+
+// nextValue skips the blanks and separators after off: where the next
+// key or value begins.
+func nextValue(src []byte, off int64) int64 {
+	for int(off) < len(src) && strings.IndexByte(" \t\r\n,:", src[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+// decodeJSONRow decodes one row object. On error it returns the offset,
+// within raw, of the field at fault (0: the row itself).
+func decodeJSONRow(raw []byte) (Row, int64, error) {
+	var r Row
+	if len(raw) == 0 || raw[0] != '{' {
+		return r, 0, errors.New("want an object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.Token() // the '{' checked above
+	offsets := map[string]int64{}
+	for dec.More() {
+		off := nextValue(raw, dec.InputOffset())
+		tok, _ := dec.Token() // raw is one valid JSON value
+		key := tok.(string)
+		var v json.RawMessage
+		dec.Decode(&v)
+		if _, ok := offsets[key]; ok {
+			return r, off, fmt.Errorf("field %q repeated", key)
+		}
+		offsets[key] = off
+		c, ok := columnNamed(key)
+		if !ok {
+			return r, off, fmt.Errorf("unknown field %q (fields: %s)", key, columnNames())
+		}
+		if err := setJSON(&r, c, v); err != nil {
+			return r, off, err
+		}
+	}
+	for _, c := range columns {
+		if _, ok := offsets[c.name]; c.required && !ok {
+			return r, 0, errField(c.name, "missing")
+		}
+	}
+	if err := r.check(); err != nil {
+		return r, offsets[err.field], err
+	}
+	return r, 0, nil
+}
+
+// setJSON stores one JSON value in the row's field for column c.
+func setJSON(r *Row, c column, v json.RawMessage) error {
+	s := string(v)
+	if s == "null" {
+		if c.required {
+			return errField(c.name, "must not be null")
+		}
+		return nil
+	}
+	switch c.kind {
+	case 's':
+		if v[0] != '"' {
+			return errField(c.name, "want a string, got %s", s)
+		}
+		return json.Unmarshal(v, r.field(c.name))
+	case 'b':
+		if s != "true" && s != "false" {
+			return errField(c.name, "want true or false, got %s", s)
+		}
+		*r.field(c.name).(*bool) = s == "true"
+	case 'f':
+		x, ok := parseNumber(s)
+		if !ok {
+			return errField(c.name, "want a number, got %s", s)
+		}
+		setNumber(r, c.name, x)
+	case 'i':
+		x, ok := parseInt(s)
+		if !ok {
+			return errField(c.name, "want a non-negative integer, got %s", s)
+		}
+		*r.field(c.name).(*int) = x
+	}
+	return nil
+}
+
+func setNumber(r *Row, name string, x float64) {
+	switch p := r.field(name).(type) {
+	case *float64:
+		*p = x
+	case **float64:
+		*p = &x
+	}
+}
+
+func columnNamed(name string) (column, bool) {
+	for _, c := range columns {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return column{}, false
+}
+
+// header lists the column names in the format's order.
+func header() []string {
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = c.name
+	}
+	return names
+}
+
+func columnNames() string { return strings.Join(header(), ", ") }
+
+// ReadCSV strictly decodes a CSV ledger.
+func ReadCSV(name string, src []byte) (*Ledger, error) {
+	cr := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(src, []byte("\uFEFF"))))
+	cr.ReuseRecord = true
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file: want a header line naming the columns (%s)", name, columnNames())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	cols := make([]column, len(head))
+	at := map[string]int{}
+	for i, h := range head {
+		c, ok := columnNamed(h)
+		if !ok {
+			return nil, fmt.Errorf("%s:1: column %d: unknown column %q (columns: %s)", name, i+1, h, columnNames())
+		}
+		if j, ok := at[h]; ok {
+			return nil, fmt.Errorf("%s:1: column %d: %q repeats column %d", name, i+1, h, j+1)
+		}
+		at[h] = i
+		cols[i] = c
+	}
+	for _, c := range columns {
+		if _, ok := at[c.name]; c.required && !ok {
+			return nil, fmt.Errorf("%s:1: missing required column %q", name, c.name)
+		}
+	}
+	var rows rowSet
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		n := len(rows.ledger.Rows) + 1
+		lineOf := func(i int) int { l, _ := cr.FieldPos(i); return l }
+		var r Row
+		for i, c := range cols {
+			if err := setCSV(&r, c, rec[i]); err != nil {
+				return nil, fmt.Errorf("%s:%d: row %d, column %q: %s", name, lineOf(i), n, c.name, err.msg)
+			}
+		}
+		if ferr := r.check(); ferr != nil {
+			i, ok := at[ferr.field]
+			if !ok {
+				i = 0
+			}
+			return nil, fmt.Errorf("%s:%d: row %d, column %q: %s", name, lineOf(i), n, ferr.field, ferr.msg)
+		}
+		if err := rows.add(r); err != nil {
+			return nil, fmt.Errorf("%s:%d: row %d: %v", name, lineOf(0), n, err)
+		}
+	}
+	return rows.done(name)
+}
+
+// setCSV stores one cell in the row's field for column c. An empty cell
+// is an absent value.
+func setCSV(r *Row, c column, s string) *fieldError {
+	if s == "" {
+		if c.required && c.kind != 's' {
+			return errField(c.name, "empty")
+		}
+		return nil
+	}
+	switch c.kind {
+	case 's':
+		*r.field(c.name).(*string) = s
+	case 'b':
+		if s != "true" && s != "false" {
+			return errField(c.name, "want true or false, got %q", s)
+		}
+		*r.field(c.name).(*bool) = s == "true"
+	case 'f':
+		x, ok := parseNumber(s)
+		if !ok {
+			return errField(c.name, "want a number, got %q", s)
+		}
+		setNumber(r, c.name, x)
+	case 'i':
+		x, ok := parseInt(s)
+		if !ok {
+			return errField(c.name, "want a non-negative integer, got %q", s)
+		}
+		*r.field(c.name).(*int) = x
+	}
+	return nil
+}
+
+// WriteJSON writes the ledger as JSON, one field per line, in the
+// format's column order; absent values are null.
+func WriteJSON(w io.Writer, l *Ledger) error {
+	b, err := json.MarshalIndent(struct {
+		Format string `json:"format"`
+		Rows   []Row  `json:"rows"`
+	}{LedgerFormat, l.Rows}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// WriteCSV writes the ledger as CSV with every column, in the format's
+// order; absent values are empty cells. Numbers are written in their
+// shortest exact form, so a CSV ledger reads back to the same values.
+func WriteCSV(w io.Writer, l *Ledger) error {
+	cw := csv.NewWriter(w)
+	cw.Write(header())
+	rec := make([]string, len(columns))
+	for i := range l.Rows {
+		r := &l.Rows[i]
+		for j, c := range columns {
+			rec[j] = cell(r.field(c.name))
+		}
+		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func cell(p any) string {
+	switch v := p.(type) {
+	case *string:
+		return *v
+	case *bool:
+		return strconv.FormatBool(*v)
+	case *int:
+		return strconv.Itoa(*v)
+	case *float64:
+		return strconv.FormatFloat(*v, 'f', -1, 64)
+	case **float64:
+		if *v == nil {
+			return ""
+		}
+		return strconv.FormatFloat(**v, 'f', -1, 64)
+	}
+	panic("report: no cell for " + fmt.Sprintf("%T", p))
+}
+
+// Write writes the ledger as JSON or CSV, by the extension of name.
+func Write(w io.Writer, name string, l *Ledger) error {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json":
+		return WriteJSON(w, l)
+	case ".csv":
+		return WriteCSV(w, l)
+	}
+	return fmt.Errorf("%s: a ledger file ends in .json or .csv", name)
+}

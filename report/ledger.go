@@ -1,0 +1,216 @@
+package report
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Sets of a ledger row (SPEC §6): the shared reference set scores every
+// evaluator on A_ref, the adversary found against Historical Milestone;
+// the targeted set scores each evaluator on its own adversary A_f.
+const (
+	SetShared   = "shared"
+	SetTargeted = "targeted"
+)
+
+// LedgerFormat names the JSON ledger format and its version.
+const LedgerFormat = "parthack-ledger/1"
+
+// Ledger is the task-indexed ledger every metric is computed from: one
+// row per (set, target, task).
+//
+// # Format
+//
+// JSON: an object with exactly two fields,
+//
+//	{"format": "parthack-ledger/1", "rows": [ROW, …]}
+//
+// where each ROW is an object with the fields below. CSV: a header line
+// naming the columns (any order, each once), then one line per row, the
+// same names as the JSON fields.
+//
+//	field           type     required  meaning
+//	target          string   yes       evaluator name (historical_milestone, csps, …; any name is accepted)
+//	set             string   yes       "shared" or "targeted"
+//	task            string   yes       task id; the statistical unit
+//	matched         bool     yes       an eligible adversary was found ("true"/"false" in CSV)
+//	delta           number   matched   Δhack = f(A) − f(H); null, absent or an empty cell when not matched
+//	honest_score    number   yes       f(H), in [0, 1]
+//	p_state_h       number   yes       P_state(H), in [0, 1]
+//	rollback_score  number   no        f(R) of the task's strict rollback; null/absent/empty when it has none
+//	p_state_r       number   no        P_state(R); given exactly when rollback_score is
+//	attempts        integer  yes       candidates generated
+//	valid           integer  yes       protocol-valid (eligible) candidates, at most attempts
+//
+// Decoding is strict: an unknown or repeated field or column, a missing
+// required one, a value of the wrong type, a number out of range, a
+// delta on an unmatched row (or none on a matched one), a rollback score
+// without its P_state(R) and a repeated (set, target, task) are errors
+// naming the file, the line and the field.
+type Ledger struct {
+	Rows []Row
+}
+
+// Row is one line of the ledger. Delta, Rollback and PStateR are nil when
+// absent.
+type Row struct {
+	Target   string   `json:"target"`
+	Set      string   `json:"set"`
+	Task     string   `json:"task"`
+	Matched  bool     `json:"matched"`
+	Delta    *float64 `json:"delta"`
+	Honest   float64  `json:"honest_score"`
+	PStateH  float64  `json:"p_state_h"`
+	Rollback *float64 `json:"rollback_score"`
+	PStateR  *float64 `json:"p_state_r"`
+	Attempts int      `json:"attempts"`
+	Valid    int      `json:"valid"`
+}
+
+// column describes one field of a row, in the order rows are written.
+type column struct {
+	name     string
+	required bool
+	kind     byte // 's' string, 'b' bool, 'f' number, 'i' integer
+}
+
+var columns = []column{
+	{"target", true, 's'},
+	{"set", true, 's'},
+	{"task", true, 's'},
+	{"matched", true, 'b'},
+	{"delta", false, 'f'},
+	{"honest_score", true, 'f'},
+	{"p_state_h", true, 'f'},
+	{"rollback_score", false, 'f'},
+	{"p_state_r", false, 'f'},
+	{"attempts", true, 'i'},
+	{"valid", true, 'i'},
+}
+
+// field returns the address of a row's value for column name.
+func (r *Row) field(name string) any {
+	switch name {
+	case "target":
+		return &r.Target
+	case "set":
+		return &r.Set
+	case "task":
+		return &r.Task
+	case "matched":
+		return &r.Matched
+	case "delta":
+		return &r.Delta
+	case "honest_score":
+		return &r.Honest
+	case "p_state_h":
+		return &r.PStateH
+	case "rollback_score":
+		return &r.Rollback
+	case "p_state_r":
+		return &r.PStateR
+	case "attempts":
+		return &r.Attempts
+	case "valid":
+		return &r.Valid
+	}
+	panic("report: no ledger column " + name)
+}
+
+// fieldError is a problem with one field of a row; the decoders add the
+// file and line.
+type fieldError struct {
+	field string
+	msg   string
+}
+
+func (e *fieldError) Error() string { return fmt.Sprintf("field %q: %s", e.field, e.msg) }
+
+func errField(field, format string, args ...any) *fieldError {
+	return &fieldError{field, fmt.Sprintf(format, args...)}
+}
+
+// check holds one decoded row to the format's rules.
+func (r *Row) check() *fieldError {
+	for _, c := range []struct{ name, v string }{{"target", r.Target}, {"set", r.Set}, {"task", r.Task}} {
+		if c.v == "" {
+			return errField(c.name, "must not be empty")
+		}
+	}
+	if r.Set != SetShared && r.Set != SetTargeted {
+		return errField("set", "%q is neither %q nor %q", r.Set, SetShared, SetTargeted)
+	}
+	unit := func(name string, v float64) *fieldError {
+		if v < 0 || v > 1 {
+			return errField(name, "%v is outside [0, 1]", v)
+		}
+		return nil
+	}
+	if err := unit("honest_score", r.Honest); err != nil {
+		return err
+	}
+	if err := unit("p_state_h", r.PStateH); err != nil {
+		return err
+	}
+	switch {
+	case r.Matched && r.Delta == nil:
+		return errField("delta", "missing on a matched row")
+	case !r.Matched && r.Delta != nil:
+		return errField("delta", "given on an unmatched row (leave it empty: there is no adversary)")
+	case r.Delta != nil:
+		// f(A) = f(H) + Δ must be a score; the slack absorbs the rounding
+		// of a difference of fractions.
+		if a := r.Honest + *r.Delta; a < -eps || a > 1+eps {
+			return errField("delta", "%v puts f(A) = honest_score + delta = %v outside [0, 1]", *r.Delta, a)
+		}
+	}
+	if (r.Rollback == nil) != (r.PStateR == nil) {
+		if r.Rollback == nil {
+			return errField("rollback_score", "missing while p_state_r is given")
+		}
+		return errField("p_state_r", "missing while rollback_score is given")
+	}
+	if r.Rollback != nil {
+		if err := unit("rollback_score", *r.Rollback); err != nil {
+			return err
+		}
+		if err := unit("p_state_r", *r.PStateR); err != nil {
+			return err
+		}
+	}
+	if r.Attempts < 0 {
+		return errField("attempts", "%d is negative", r.Attempts)
+	}
+	if r.Valid < 0 || r.Valid > r.Attempts {
+		return errField("valid", "%d is outside [0, attempts = %d]", r.Valid, r.Attempts)
+	}
+	if r.Matched && r.Valid == 0 {
+		return errField("valid", "0 on a matched row: the adversary is a valid attempt")
+	}
+	return nil
+}
+
+// key identifies a row within a ledger.
+func (r *Row) key() string { return r.Set + "\x00" + r.Target + "\x00" + r.Task }
+
+// decimal is the number syntax both formats accept: JSON's, plus a bare
+// leading point (.252, as the paper prints numbers). It leaves out what
+// strconv would also take: inf, NaN, hex floats, underscores, a plus.
+var decimal = regexp.MustCompile(`^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$`)
+
+// parseNumber reads a finite decimal number.
+func parseNumber(s string) (float64, bool) {
+	if !decimal.MatchString(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil // out of range is an error, so v is finite
+}
+
+// parseInt reads a non-negative decimal integer.
+func parseInt(s string) (int, bool) {
+	v, err := strconv.Atoi(s)
+	return v, err == nil && !strings.ContainsAny(s, "+-")
+}
