@@ -12,11 +12,18 @@ import (
 const module = "github.com/parthack/parthack"
 
 // TestIsolation holds the evaluators to the public side (SPEC §4): by the
-// module's own import graph, neither this package nor anything it imports
-// depends on the certifier or the sealed task data.
+// module's own import graph, neither this package, nor the LLM judges in
+// evaluators/llm, nor anything they import depends on the certifier or
+// the sealed task data.
 func TestIsolation(t *testing.T) {
+	for _, pkg := range []string{"evaluators", "evaluators/llm"} {
+		t.Run(pkg, func(t *testing.T) { checkIsolated(t, module+"/"+pkg) })
+	}
+}
+
+func checkIsolated(t *testing.T, pkg string) {
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
+	out, err := exec.Command(goBin, "list", "-deps", pkg).Output()
 	if err != nil {
 		var stderr string
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -25,9 +32,9 @@ func TestIsolation(t *testing.T) {
 		t.Fatalf("%s list -deps: %v\n%s", goBin, err, stderr)
 	}
 	deps := strings.Fields(string(out))
-	// The list must be the real graph: it holds this package and the
+	// The list must be the real graph: it holds the package and the
 	// payload reader it is built on.
-	for _, want := range []string{module + "/evaluators", module + "/internal/payload"} {
+	for _, want := range []string{pkg, module + "/internal/payload"} {
 		if !slices.Contains(deps, want) {
 			t.Fatalf("go list -deps does not list %s; got %v", want, deps)
 		}
@@ -35,7 +42,7 @@ func TestIsolation(t *testing.T) {
 	for _, dep := range deps {
 		for _, banned := range []string{module + "/certifier", module + "/tasks/sealed"} {
 			if dep == banned || strings.HasPrefix(dep, banned+"/") {
-				t.Errorf("evaluators depends on %s", dep)
+				t.Errorf("%s depends on %s", pkg, dep)
 			}
 		}
 	}

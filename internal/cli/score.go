@@ -20,16 +20,24 @@ import (
 func newScoreCmd(e *env) *cobra.Command {
 	var taskArg, trajPath string
 	var steps, asJSON bool
+	var jf judgeFlags
 	cmd := &cobra.Command{
-		Use:   "score --task ID|FILE --trajectory FILE [--steps] [--json]",
+		Use:   "score --task ID|FILE --trajectory FILE [--steps] [--json] [--judge [--idj]]",
 		Short: "Score a trajectory with every deterministic evaluator",
 		Long: "Replay the trajectory on the trusted task, build its public payload, and score the payload's bytes\n" +
 			"with the six deterministic evaluators: Historical Milestone, Predicate-Max, CAPE-Max, CSPS,\n" +
 			"Lightweight CAPE and Terminal Outcome. --steps scores every prefix instead: one row per event\n" +
 			"(event 0 is the initial state), one column per evaluator.\n\n" +
-			"Exit codes: 0 scored, 2 bad input or usage.",
+			"--judge adds the schema-aware LLM judge, --idj also IDJ, from any OpenAI-compatible endpoint\n" +
+			"(flags or PARTHACK_JUDGE_* / PARTHACK_IDJ_*); with none configured they say \"not configured\".\n" +
+			"--record keeps every request and response; --replay answers from such a recording, offline.\n\n" +
+			"Exit codes: 0 scored, 2 bad input or usage, or an LLM judge that gave no score.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			judging, err := jf.on(cmd, steps)
+			if err != nil {
+				return err
+			}
 			tr, b, err := publicPayload(taskArg, trajPath)
 			if err != nil {
 				return err
@@ -53,8 +61,17 @@ func newScoreCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			var judged []judgeRow
+			if judging {
+				if judged, err = jf.score(cmd.Context(), b); err != nil {
+					return err
+				}
+			}
 			if asJSON {
-				return writeJSON(e.stdout, scoresJSON{Task: p.Task, Hash: model.Hash(b), Scores: labelled(scores)})
+				if err := writeJSON(e.stdout, scoresJSON{Task: p.Task, Hash: model.Hash(b), Scores: labelled(scores), Judges: judged}); err != nil {
+					return err
+				}
+				return judgeFailure(judged)
 			}
 			fmt.Fprintf(e.stdout, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", p.Task, orDash(tr.Name), len(p.Events), model.Hash(b))
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
@@ -62,13 +79,21 @@ func newScoreCmd(e *env) *cobra.Command {
 			for _, s := range labelled(scores) {
 				fmt.Fprintf(tw, "%s\t%.3f\n", s.Label, s.Value)
 			}
-			return tw.Flush()
+			for _, r := range judged {
+				fmt.Fprintf(tw, "%s\t%s\n", r.Label, r.cell())
+			}
+			if err := tw.Flush(); err != nil || !judging {
+				return err
+			}
+			writeJudgeDetails(e.stdout, judged)
+			return judgeFailure(judged)
 		},
 	}
 	cmd.Flags().StringVar(&taskArg, "task", "", "suite task id (PH-D01 … PH-H18) or task file (JSON)")
 	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory file (JSON)")
 	cmd.Flags().BoolVar(&steps, "steps", false, "score every prefix of the log")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	jf.add(cmd)
 	return cmd
 }
 
@@ -156,6 +181,7 @@ type scoresJSON struct {
 	Task   string          `json:"task"`
 	Hash   string          `json:"payload_sha256"`
 	Scores []labelledScore `json:"scores"`
+	Judges []judgeRow      `json:"judges,omitempty"`
 }
 
 // stepJSON is one prefix: the event that ends it (0: the initial state)
