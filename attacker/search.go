@@ -59,7 +59,8 @@ type Result struct {
 var ErrUnknownTarget = errors.New("unknown target evaluator")
 
 // Search looks for the eligible candidate of maximum Δhack against the
-// target, among all edits of honest within the bound. pub is the public
+// target, among all edits of honest within the bound. Cancelled, it
+// returns the search so far (not exhausted) with the context's error. pub is the public
 // task (its alphabet and allowlist define the moves; its goal schema is
 // what the evaluator reads), env the trusted environment. Candidates are
 // considered in a fixed order (H's own steps first, then inserted actions
@@ -108,6 +109,9 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
 	root := env.Begin(len(honest.Steps) + opt.Edits)
 	err = s.walk(root, nil, newHistory(env), 0, 0)
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return s.res, err // the search so far: not exhausted, best found until then
+	}
 	if err != nil && !errors.Is(err, errBudget) && !errors.Is(err, errOptimal) {
 		return nil, err
 	}

@@ -73,8 +73,9 @@ func TestSearchBudgetAndCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := attacker.Search(ctx, env.Task, env, honest, attacker.Options{}, nil); err == nil {
-		t.Fatal("a cancelled search returned no error")
+	partial, err := attacker.Search(ctx, env.Task, env, honest, attacker.Options{}, nil)
+	if err == nil || partial == nil || partial.Exhausted {
+		t.Fatalf("a cancelled search: err %v, partial %+v; want the context's error and an unexhausted partial result", err, partial)
 	}
 	if _, err := attacker.Search(context.Background(), env.Task, env, honest, attacker.Options{Target: "vibes"}, nil); err == nil {
 		t.Fatal("an unknown target was accepted")
