@@ -43,6 +43,7 @@ var commands = []func(*env) *cobra.Command{
 	newTasksCmd,
 	newScoreCmd,
 	newPayloadCmd,
+	newAuditCmd,
 	newAttackCmd,
 	newBenchCmd,
 	newReportCmd,

@@ -21,8 +21,9 @@ func newScoreCmd(e *env) *cobra.Command {
 	var taskArg, trajPath string
 	var steps, asJSON bool
 	var jf judgeFlags
+	var sf scorerFlags
 	cmd := &cobra.Command{
-		Use:   "score --task ID|FILE --trajectory FILE [--steps] [--json] [--judge [--idj]]",
+		Use:   "score --task ID|FILE --trajectory FILE [--steps] [--json] [--judge [--idj]] [--scorer PATH [--scorer-ro PATH]...]",
 		Short: "Score a trajectory with every deterministic evaluator",
 		Long: "Replay the trajectory on the trusted task, build its public payload, and score the payload's bytes\n" +
 			"with the six deterministic evaluators: Historical Milestone, Predicate-Max, CAPE-Max, CSPS,\n" +
@@ -31,10 +32,15 @@ func newScoreCmd(e *env) *cobra.Command {
 			"--judge adds the schema-aware LLM judge, --idj also IDJ, from any OpenAI-compatible endpoint\n" +
 			"(flags or PARTHACK_JUDGE_* / PARTHACK_IDJ_*); with none configured they say \"not configured\".\n" +
 			"--record keeps every request and response; --replay answers from such a recording, offline.\n\n" +
-			"Exit codes: 0 scored, 2 bad input or usage, or an LLM judge that gave no score.",
+			"--scorer adds your own scorer program, run sandboxed on the payload bytes (see `parthack audit --probes`).\n\n" +
+			"Exit codes: 0 scored, 2 bad input or usage, or an LLM judge or the scorer that gave no score.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			judging, err := jf.on(cmd, steps)
+			if err != nil {
+				return err
+			}
+			scoring, err := sf.on(cmd, steps)
 			if err != nil {
 				return err
 			}
@@ -67,6 +73,9 @@ func newScoreCmd(e *env) *cobra.Command {
 					return err
 				}
 			}
+			if scoring {
+				judged = append(judged, sf.score(cmd.Context(), b))
+			}
 			if asJSON {
 				if err := writeJSON(e.stdout, scoresJSON{Task: p.Task, Hash: model.Hash(b), Scores: labelled(scores), Judges: judged}); err != nil {
 					return err
@@ -82,10 +91,11 @@ func newScoreCmd(e *env) *cobra.Command {
 			for _, r := range judged {
 				fmt.Fprintf(tw, "%s\t%s\n", r.Label, r.cell())
 			}
-			if err := tw.Flush(); err != nil || !judging {
+			if err := tw.Flush(); err != nil || len(judged) == 0 {
 				return err
 			}
 			writeJudgeDetails(e.stdout, judged)
+			writeScorerDetails(e.stdout, judged)
 			return judgeFailure(judged)
 		},
 	}
@@ -94,6 +104,7 @@ func newScoreCmd(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&steps, "steps", false, "score every prefix of the log")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	jf.add(cmd)
+	sf.add(cmd)
 	return cmd
 }
 

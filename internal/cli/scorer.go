@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parthack/parthack/internal/worker"
+)
+
+// scorerFlags are score's flags for a user's own scorer program, which
+// runs in the worker sandbox on the payload bytes (SPEC §4).
+type scorerFlags struct {
+	program  string
+	args     []string
+	readOnly []string
+	envVars  []string
+	timeout  time.Duration
+	abi      int
+}
+
+// scorerRowName names the scorer's row among the judges' rows.
+const scorerRowName = "scorer"
+
+func (f *scorerFlags) add(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&f.program, "scorer", "", "also score with this program, sandboxed: payload on stdin, {\"score\": s} on stdout")
+	fs.StringArrayVar(&f.args, "scorer-arg", nil, "an argument for the scorer (repeatable), such as the script an interpreter runs")
+	fs.StringArrayVar(&f.readOnly, "scorer-ro", nil, "a file or directory the scorer may read and execute (repeatable): an interpreter, its libraries, a script")
+	fs.StringArrayVar(&f.envVars, "scorer-env", nil, "KEY=VALUE in the scorer's otherwise empty environment (repeatable)")
+	fs.DurationVar(&f.timeout, "scorer-timeout", worker.DefaultTimeout, "time limit of the scorer; its process group is killed then")
+	fs.IntVar(&f.abi, "scorer-landlock-abi", 0, fmt.Sprintf("Landlock ABI to enforce, strictly (default: the kernel's newest, up to %d; kernels older than %d are refused)", worker.NewestLandlockABI, worker.MinLandlockABI))
+}
+
+// on reports whether a scorer was asked for, and checks its flags.
+func (f *scorerFlags) on(cmd *cobra.Command, steps bool) (bool, error) {
+	if f.program == "" {
+		for _, name := range []string{"scorer-arg", "scorer-ro", "scorer-env", "scorer-timeout", "scorer-landlock-abi"} {
+			if cmd.Flags().Changed(name) {
+				return false, usageErr("--%s needs --scorer", name)
+			}
+		}
+		return false, nil
+	}
+	switch {
+	case steps:
+		return false, usageErr("--scorer scores the whole trajectory; it does not go with --steps")
+	case f.timeout <= 0:
+		return false, usageErr("--scorer-timeout must be positive")
+	case f.abi != 0 && (f.abi < worker.MinLandlockABI || f.abi > worker.NewestLandlockABI):
+		return false, usageErr("--scorer-landlock-abi %d: the worker enforces ABI %d to %d", f.abi, worker.MinLandlockABI, worker.NewestLandlockABI)
+	}
+	for _, kv := range f.envVars {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return false, usageErr("--scorer-env %q: want KEY=VALUE", kv)
+		}
+	}
+	return true, nil
+}
+
+// score runs the scorer in the worker on payload bytes b: a row that
+// holds its score, or why there is none (the worker's refusal included).
+func (f *scorerFlags) score(ctx context.Context, b []byte) judgeRow {
+	row := judgeRow{Name: scorerRowName, Label: "scorer " + filepath.Base(f.program)}
+	res, err := worker.Score(ctx, worker.Config{
+		Program:     f.program,
+		Args:        f.args,
+		Env:         f.envVars,
+		ReadOnly:    f.readOnly,
+		Timeout:     f.timeout,
+		LandlockABI: f.abi,
+	}, b)
+	if err != nil {
+		row.State, row.Detail = stateError, err.Error()
+		return row
+	}
+	row.State, row.Value, row.Detail = stateScored, &res.Score, res.Rationale
+	return row
+}
+
+// writeScorerDetails prints a scored scorer's rationale below the table
+// (writeJudgeDetails prints its error).
+func writeScorerDetails(w io.Writer, rows []judgeRow) {
+	for _, r := range rows {
+		if r.Name == scorerRowName && r.State == stateScored && r.Detail != "" {
+			fmt.Fprintf(w, "%s: rationale: %s\n", r.Label, printable(r.Detail))
+		}
+	}
+}
+
+// printable replaces control characters in a program's words, so that
+// they cannot drive the terminal that shows them.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsPrint(r) {
+			return r
+		}
+		return '\uFFFD'
+	}, s)
+}
