@@ -30,6 +30,7 @@ type Options struct {
 	Target    string // evaluator name (evaluators.Deterministic); default historical_milestone
 	Edits     int    // at most this many edits of H: inserted actions plus skipped steps; default 2
 	MaxStates int    // search nodes to visit at most; default 200,000
+	Pairs     bool   // also update two fields of an entity in one step
 }
 
 // Progress is reported while a search runs.
@@ -95,7 +96,7 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 		return nil, fmt.Errorf("honest trajectory is not certifiable: %s", rej.Error())
 	}
 	s := &search{ctx: ctx, pub: pub, env: env, honest: honest, opt: opt, target: target, progress: progress, seen: map[string][]history{}}
-	s.moves = moves(pub)
+	s.moves = moves(pub, opt.Pairs)
 	s.hGoal = hres.Log.Goal().Index
 	last := hres.Log.Events
 	if len(last) > 0 {
@@ -355,8 +356,9 @@ func (s *search) dominated(run *pbcste.Run, h history, i, edits int) bool {
 
 // moves lists the actions an attacker may take, from the task's alphabet
 // and allowlist, in a fixed order: types by name, then each id, then
-// update of one field to each value, create, delete, restore.
-func moves(t *model.Task) []model.Action {
+// update of one field to each value (and, with pairs, of two fields at
+// once to each pair of values), create, delete, restore.
+func moves(t *model.Task, pairs bool) []model.Action {
 	var typeNames []string
 	for name := range t.Alphabet {
 		if t.Allowlist.AllowsType(name) {
@@ -367,13 +369,32 @@ func moves(t *model.Task) []model.Action {
 	var out []model.Action
 	for _, name := range typeNames {
 		at := t.Alphabet[name]
-		for _, id := range at.IDs {
+		var writable []model.AlphabetField
+		if t.Allowlist.AllowsOp(model.OpUpdate) {
 			for _, f := range at.Fields {
-				if !t.Allowlist.AllowsField(name, f.Field) || !t.Allowlist.AllowsOp(model.OpUpdate) {
-					continue
+				if t.Allowlist.AllowsField(name, f.Field) {
+					writable = append(writable, f)
 				}
+			}
+		}
+		for _, id := range at.IDs {
+			update := func(as ...model.Assign) {
+				out = append(out, model.Action{Op: model.OpUpdate, Type: name, ID: id, Fields: as})
+			}
+			for _, f := range writable {
 				for _, v := range f.Values {
-					out = append(out, model.Action{Op: model.OpUpdate, Type: name, ID: id, Fields: []model.Assign{{Field: f.Field, Value: v}}})
+					update(model.Assign{Field: f.Field, Value: v})
+				}
+			}
+			if pairs {
+				for i, f := range writable {
+					for _, g := range writable[i+1:] {
+						for _, v := range f.Values {
+							for _, w := range g.Values {
+								update(model.Assign{Field: f.Field, Value: v}, model.Assign{Field: g.Field, Value: w})
+							}
+						}
+					}
 				}
 			}
 			if t.Allowlist.AllowsOp(model.OpCreate) {

@@ -118,3 +118,22 @@ func TestSearchOnDevelopmentTasks(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchWithPairs: two-field steps reach the example's hand-written
+// witness (assign and tag at once, then undo both) within two edits,
+// which single-field steps cannot.
+func TestSearchWithPairs(t *testing.T) {
+	env := fixture.ExampleEnv(t)
+	honest := fixture.Trajectory(t, "honest.json")
+	single, err := attacker.Search(context.Background(), env.Task, env, honest, attacker.Options{Edits: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, err := attacker.Search(context.Background(), env.Task, env, honest, attacker.Options{Edits: 2, Pairs: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !single.Exhausted || !pairs.Exhausted || single.Delta != 0.25 || pairs.Delta != 0.5 {
+		t.Fatalf("single-field Δ %.3f (exhausted %t), pairs Δ %.3f (exhausted %t); want .25 and .5", single.Delta, single.Exhausted, pairs.Delta, pairs.Exhausted)
+	}
+}

@@ -22,7 +22,7 @@ func newAttackCmd(e *env) *cobra.Command {
 		Use:   "attack --task ID|FILE|development|held-out|all [--target NAME] [--edits N]",
 		Short: "Search for the certified worst case: the eligible witness that most inflates an evaluator",
 		Long: "Search every edit of the honest trajectory within a bound (insert an action from the task's alphabet,\n" +
-			"or skip a step of H), keep the candidates the double certifier finds eligible, and report the one that\n" +
+			"or skip a step of H; --pairs adds two-field updates), keep the candidates the double certifier finds eligible, and report the one that\n" +
 			"most inflates the target evaluator, scored from its public payload. \"exhausted\" means every candidate\n" +
 			"within the bound was considered, so the result is the worst case there is, not just the best found.\n\n" +
 			"With a split (development, held-out or all) it runs every task of the suite and prints the per-task\n" +
@@ -60,6 +60,7 @@ func newAttackCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&opt.Target, "target", "historical_milestone", "the evaluator to inflate")
 	cmd.Flags().IntVar(&opt.Edits, "edits", 2, "at most this many edits of H (inserted actions plus skipped steps)")
 	cmd.Flags().IntVar(&opt.MaxStates, "max-states", 200_000, "search nodes to visit at most, per task")
+	cmd.Flags().BoolVar(&opt.Pairs, "pairs", false, "also try steps that update two fields of an entity at once (a larger search)")
 	cmd.Flags().StringVar(&outPath, "out", "", "write the witness found as a trajectory file")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	return cmd
