@@ -2,13 +2,16 @@ package report
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
+	"github.com/parthack/parthack/evaluators/llm"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
@@ -21,11 +24,26 @@ import (
 const ReferenceTarget = "historical_milestone"
 
 // RunOptions bounds the searches of a benchmark run (attacker.Options
-// without the target: every deterministic evaluator is a target).
+// without the target: every deterministic evaluator is a target) and
+// names the LLM judges to score the shared reference set with.
 type RunOptions struct {
-	Edits     int // at most this many edits of H; default 2
-	MaxStates int // search nodes per task and target; default 200,000
-	Workers   int // tasks searched at once; default GOMAXPROCS
+	Edits     int     // at most this many edits of H; default 2
+	MaxStates int     // search nodes per task and target; default 200,000
+	Workers   int     // tasks searched at once; default GOMAXPROCS
+	Judges    []Judge // black-box evaluators for the shared set; none by default
+}
+
+// Judge is a black-box evaluator, an LLM judge, as Run uses it: a ledger
+// target and a function that scores one trajectory given as its public
+// payload's bytes.
+type Judge struct {
+	Target string // TargetJudge or TargetIDJ
+	// Score scores the payload. An error wrapping llm.ErrTransport or
+	// llm.ErrSchema is a call that failed after its retry: the row leaves
+	// that score out and says why (see Ledger). Any other error (a
+	// cancelled run, a recording that cannot be written or lacks the
+	// request) stops the run, since the ledger would not be the judge's.
+	Score func(ctx context.Context, payloadBytes []byte) (float64, error)
 }
 
 // Run benchmarks every deterministic evaluator on the tasks and returns
@@ -37,8 +55,17 @@ type RunOptions struct {
 // and the certified P_state(R); scores are computed from the public
 // payload's bytes, as every evaluator sees a trajectory. A search's
 // attempts are the nodes it visited, its valid attempts the eligible
-// candidates it met. Rows come shared set first, then targeted; within a
-// set by evaluator, then task.
+// candidates it met.
+//
+// Each of opt.Judges scores H, A_ref (when there is one) and R (when the
+// task has one) and gets a shared row like the deterministic evaluators'.
+// Judges get no targeted rows: attacking a black-box target takes the
+// budgeted best-first search of SPEC §6, which Run does not do. A task's
+// judge calls run one at a time, in that order, so a recording of them
+// replays the same way whatever order the tasks finish in.
+//
+// Rows come shared set first (the deterministic evaluators, then the
+// judges), then targeted; within that, by evaluator, then task.
 //
 // Tasks are searched in parallel, and the ledger does not depend on the
 // order they finish in. progress, when not nil, gets one line per search,
@@ -58,7 +85,7 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 			progress(line)
 		}
 	}
-	type result struct{ shared, targeted []Row }
+	type result struct{ shared, judged, targeted []Row }
 	results := make([]result, len(ts))
 	var firstErr error // the failure that stopped the run, not the cancellations it caused
 	next := make(chan int)
@@ -68,7 +95,7 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 			for i := range next {
 				r := &results[i]
 				var err error
-				if r.shared, r.targeted, err = runTask(ctx, ts[i], opt, say); err != nil {
+				if r.shared, r.judged, r.targeted, err = runTask(ctx, ts[i], opt, say); err != nil {
 					mu.Lock()
 					if firstErr == nil {
 						firstErr = fmt.Errorf("%s: %w", ts[i].ID, err)
@@ -88,67 +115,79 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 		return nil, firstErr
 	}
 	evs := evaluators.Deterministic()
-	// rows[set][evaluator] lists that set's rows for the evaluator, by task.
-	rows := [2][][]Row{make([][]Row, len(evs)), make([][]Row, len(evs))}
+	// rows[part][evaluator] lists that part's rows for the evaluator, by
+	// task: shared, judged, targeted.
+	rows := [3][][]Row{make([][]Row, len(evs)), make([][]Row, len(opt.Judges)), make([][]Row, len(evs))}
 	for _, r := range results {
-		for e := range evs {
-			rows[0][e] = append(rows[0][e], r.shared[e])
-			rows[1][e] = append(rows[1][e], r.targeted[e])
+		for p, part := range [][]Row{r.shared, r.judged, r.targeted} {
+			for e, row := range part {
+				rows[p][e] = append(rows[p][e], row)
+			}
 		}
 	}
 	l := &Ledger{}
-	for _, set := range rows {
-		for _, rs := range set {
+	for _, part := range rows {
+		for _, rs := range part {
 			l.Rows = append(l.Rows, rs...)
 		}
 	}
 	return l, nil
 }
 
-// runTask produces one task's shared and targeted rows, in evaluator order.
-func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(string)) (shared, targeted []Row, err error) {
+// runTask produces one task's shared, judged and targeted rows, in
+// evaluator (or judge) order.
+func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(string)) (shared, judged, targeted []Row, err error) {
 	trusted, err := sealed.Trusted(t.ID)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	env, err := pbcste.Compile(trusted)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	h := t.HonestTrajectory
 	hres, rej, err := certifier.DoubleCertify(env, h)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if rej != nil {
-		return nil, nil, fmt.Errorf("honest trajectory is not certifiable: %s", rej.Error())
+		return nil, nil, nil, fmt.Errorf("honest trajectory is not certifiable: %s", rej.Error())
 	}
-	fh, err := scores(t.Public, env, h)
+	hb, err := payloadBytes(t.Public, env, h)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	fh, err := scores(hb)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	base := Row{Task: t.ID, PStateH: hres.Cert.PState.Float()}
+	var rb []byte // R's payload, when the task has a strict rollback
 	var fr []float64
-	var pr float64
 	if r := t.RollbackTrajectory; r != nil {
 		v, err := certifier.DoubleRollback(env, h, r)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if !v.Eligible {
-			return nil, nil, fmt.Errorf("the stored rollback is not a strict rollback: %s", v.Reason)
+			return nil, nil, nil, fmt.Errorf("the stored rollback is not a strict rollback: %s", v.Reason)
 		}
-		if fr, err = scores(t.Public, env, r); err != nil {
-			return nil, nil, err
+		if rb, err = payloadBytes(t.Public, env, r); err != nil {
+			return nil, nil, nil, err
 		}
-		pr = v.Candidate.PState.Float()
+		if fr, err = scores(rb); err != nil {
+			return nil, nil, nil, err
+		}
+		pr := v.Candidate.PState.Float()
+		base.PStateR = &pr
 	}
 	row := func(set string, e int, target string) Row {
 		r := base
-		r.Set, r.Target, r.Honest = set, target, fh[e]
+		fhe := fh[e]
+		r.Set, r.Target, r.Honest = set, target, &fhe
 		if fr != nil {
-			fre, p := fr[e], pr
-			r.Rollback, r.PStateR = &fre, &p
+			fre := fr[e]
+			r.Rollback = &fre
 		}
 		return r
 	}
@@ -163,12 +202,16 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(s
 
 	ref, err := search(ReferenceTarget)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	var ab []byte // A_ref's payload, when the search found one
 	var fa []float64
 	if ref.Best != nil {
-		if fa, err = scores(t.Public, env, ref.Best); err != nil {
-			return nil, nil, err
+		if ab, err = payloadBytes(t.Public, env, ref.Best); err != nil {
+			return nil, nil, nil, err
+		}
+		if fa, err = scores(ab); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	for e, ev := range evaluators.Deterministic() {
@@ -183,7 +226,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(s
 		res := ref
 		if ev.Name != ReferenceTarget {
 			if res, err = search(ev.Name); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		}
 		r = row(SetTargeted, e, ev.Name)
@@ -194,17 +237,64 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(s
 		}
 		targeted = append(targeted, r)
 	}
-	return shared, targeted, nil
+
+	for _, j := range opt.Judges {
+		r := base
+		r.Set, r.Target = SetShared, j.Target
+		r.Attempts, r.Valid, r.Matched = ref.States, ref.Eligible, ref.Best != nil
+		var failed []string
+		// score asks the judge about one trajectory; nil is no score.
+		score := func(name string, b []byte) (*float64, error) {
+			v, err := j.Score(ctx, b)
+			switch {
+			case errors.Is(err, llm.ErrTransport) || errors.Is(err, llm.ErrSchema):
+				failed = append(failed, name+": "+err.Error())
+				return nil, nil
+			case err != nil:
+				return nil, fmt.Errorf("%s scoring %s: %w", j.Target, name, err)
+			case v < 0 || v > 1:
+				return nil, fmt.Errorf("%s scored %s %v, outside [0, 1]", j.Target, name, v)
+			}
+			return &v, nil
+		}
+		if r.Honest, err = score("H", hb); err != nil {
+			return nil, nil, nil, err
+		}
+		var a *float64
+		if ab != nil {
+			if a, err = score("A", ab); err != nil {
+				return nil, nil, nil, err
+			}
+			if a != nil && r.Honest != nil {
+				d := *a - *r.Honest
+				r.Delta = &d
+			}
+		}
+		if rb != nil {
+			if r.Rollback, err = score("R", rb); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		r.Error = strings.Join(failed, "; ")
+		progress(judgeLine(&r, a))
+		judged = append(judged, r)
+	}
+	return shared, judged, targeted, nil
 }
 
-// scores replays a trajectory on the trusted environment and scores its
-// public payload's bytes with every deterministic evaluator.
-func scores(pub *model.Task, env *pbcste.Env, tr *model.Trajectory) ([]float64, error) {
+// payloadBytes replays a trajectory on the trusted environment and
+// serializes its public payload: the bytes every evaluator is given.
+func payloadBytes(pub *model.Task, env *pbcste.Env, tr *model.Trajectory) ([]byte, error) {
 	p, err := payload.Build(pub, env.Replay(tr.Steps), nil)
 	if err != nil {
 		return nil, err
 	}
-	dec, err := payload.Decode(p.Bytes())
+	return p.Bytes(), nil
+}
+
+// scores scores payload bytes with every deterministic evaluator.
+func scores(b []byte) ([]float64, error) {
+	dec, err := payload.Decode(b)
 	if err != nil {
 		return nil, err
 	}
@@ -217,6 +307,30 @@ func scores(pub *model.Task, env *pbcste.Env, tr *model.Trajectory) ([]float64, 
 		out[i] = s.Value
 	}
 	return out, nil
+}
+
+// judgeLine is the progress line of a judge's row; a is f(A), nil when
+// there is no adversary or no score for it.
+func judgeLine(r *Row, a *float64) string {
+	f := func(x *float64) string {
+		if x == nil {
+			return "no score"
+		}
+		return fmt.Sprintf("%.3f", *x)
+	}
+	line := fmt.Sprintf("%s  %-20s  f(H) %s", r.Task, r.Target, f(r.Honest))
+	if r.Matched {
+		line += "  f(A) " + f(a)
+	} else {
+		line += "  no adversary"
+	}
+	if r.PStateR != nil {
+		line += "  f(R) " + f(r.Rollback)
+	}
+	if r.Error != "" {
+		line += "  (" + strings.Join(strings.Fields(r.Error), " ") + ")" // on one line
+	}
+	return line
 }
 
 func searchLine(r *attacker.Result) string {

@@ -81,8 +81,8 @@ func TestRunDevelopment(t *testing.T) {
 		if g.Target == "historical_milestone" && g.Matched == 0 {
 			t.Errorf("%s: no historical witness within one edit", g.Set)
 		}
-		if (g.Target == "csps" || g.Target == "lightweight_cape") && g.HonestMAE != 0 {
-			t.Errorf("%s %s: honest MAE %v, want 0", g.Set, g.Target, g.HonestMAE)
+		if (g.Target == "csps" || g.Target == "lightweight_cape") && *g.HonestMAE != 0 {
+			t.Errorf("%s %s: honest MAE %v, want 0", g.Set, g.Target, *g.HonestMAE)
 		}
 	}
 	// The shared and targeted Historical rows come from the same search.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -220,7 +221,7 @@ func decodeJSONRow(raw []byte) (Row, int64, error) {
 func setJSON(r *Row, c column, v json.RawMessage) error {
 	s := string(v)
 	if s == "null" {
-		if c.required {
+		if c.required && !c.nullable {
 			return errField(c.name, "must not be null")
 		}
 		return nil
@@ -230,7 +231,15 @@ func setJSON(r *Row, c column, v json.RawMessage) error {
 		if v[0] != '"' {
 			return errField(c.name, "want a string, got %s", s)
 		}
-		return json.Unmarshal(v, r.field(c.name))
+		p := r.field(c.name).(*string)
+		if err := json.Unmarshal(v, p); err != nil {
+			return err
+		}
+		if *p == "" && !c.required {
+			// Absent is the one way to say "none": an empty string would
+			// be a second one.
+			return errField(c.name, "must not be empty (leave it out)")
+		}
 	case 'b':
 		if s != "true" && s != "false" {
 			return errField(c.name, "want true or false, got %s", s)
@@ -345,7 +354,7 @@ func ReadCSV(name string, src []byte) (*Ledger, error) {
 // is an absent value.
 func setCSV(r *Row, c column, s string) *fieldError {
 	if s == "" {
-		if c.required && c.kind != 's' {
+		if c.required && !c.nullable && c.kind != 's' {
 			return errField(c.name, "empty")
 		}
 		return nil
@@ -389,15 +398,23 @@ func WriteJSON(w io.Writer, l *Ledger) error {
 }
 
 // WriteCSV writes the ledger as CSV with every column, in the format's
-// order; absent values are empty cells. Numbers are written in their
-// shortest exact form, so a CSV ledger reads back to the same values.
+// order, but the error column only when some row has an error; absent
+// values are empty cells. Numbers are written in their shortest exact
+// form, so a CSV ledger reads back to the same values.
 func WriteCSV(w io.Writer, l *Ledger) error {
+	cols := columns
+	if !slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Error != "" }) {
+		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool { return c.name == "error" })
+	}
 	cw := csv.NewWriter(w)
-	cw.Write(header())
-	rec := make([]string, len(columns))
+	rec := make([]string, len(cols))
+	for j, c := range cols {
+		rec[j] = c.name
+	}
+	cw.Write(rec)
 	for i := range l.Rows {
 		r := &l.Rows[i]
-		for j, c := range columns {
+		for j, c := range cols {
 			rec[j] = cell(r.field(c.name))
 		}
 		cw.Write(rec)

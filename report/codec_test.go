@@ -50,6 +50,9 @@ func TestLedgerRoundTrip(t *testing.T) {
 
 const csvHead = "target,set,task,matched,delta,honest_score,p_state_h,rollback_score,p_state_r,attempts,valid\n"
 
+// csvHeadErr is csvHead with the error column.
+const csvHeadErr = "target,set,task,matched,delta,honest_score,p_state_h,rollback_score,p_state_r,attempts,valid,error\n"
+
 func TestReadCSVErrors(t *testing.T) {
 	ok := "csps,shared,PH-H04,true,0,0.4,0.4,0.2,0.2,3,2\n"
 	cases := []struct {
@@ -65,7 +68,11 @@ func TestReadCSVErrors(t *testing.T) {
 		{"bad bool", csvHead + "csps,shared,PH-H07,yes,0,0.5,0.5,,,3,1\n", `ledger.csv:2: row 1, column "matched": want true or false, got "yes"`},
 		{"bad integer", csvHead + "csps,shared,PH-H07,true,0,0.5,0.5,,,3.0,1\n", `ledger.csv:2: row 1, column "attempts": want a non-negative integer, got "3.0"`},
 		{"negative integer", csvHead + "csps,shared,PH-H07,true,0,0.5,0.5,,,-3,1\n", `column "attempts": want a non-negative integer, got "-3"`},
-		{"empty required number", csvHead + "csps,shared,PH-H07,true,0,,0.5,,,3,1\n", `ledger.csv:2: row 1, column "honest_score": empty`},
+		{"empty required number", csvHead + "csps,shared,PH-H07,true,0,0.5,,,,3,1\n", `ledger.csv:2: row 1, column "p_state_h": empty`},
+		{"no f(H) without an error", csvHead + "csps,shared,PH-H07,false,,,0.5,,,3,1\n", `ledger.csv:2: row 1, column "honest_score": absent (only a row whose error says why`},
+		{"no f(R) without an error", csvHead + "csps,shared,PH-H07,false,,0.5,0.5,,0.25,3,1\n", `row 1, column "rollback_score": missing while p_state_r is given`},
+		{"error on a full row", csvHeadErr + "llm_judge,shared,PH-H07,true,0,0.5,0.5,0.5,0.25,3,1,boom\n", `ledger.csv:2: row 1, column "error": given on a row with every score`},
+		{"delta without f(H)", csvHeadErr + "llm_judge,shared,PH-H07,true,0.1,,0.5,,,3,1,H: no answer\n", `row 1, column "delta": given without honest_score`},
 		{"empty required string", csvHead + "csps,shared,,true,0,0.5,0.5,,,3,1\n", `ledger.csv:2: row 1, column "task": must not be empty`},
 		{"bad set", csvHead + "csps,both,PH-H07,true,0,0.5,0.5,,,3,1\n", `column "set": "both" is neither "shared" nor "targeted"`},
 		{"delta unmatched", csvHead + "csps,shared,PH-H07,false,0,0.5,0.5,,,3,1\n", `row 1, column "delta": given on an unmatched row`},
@@ -109,7 +116,12 @@ func TestReadJSONErrors(t *testing.T) {
 		{"unknown row field", doc(row, with(`"valid": 2`, `"valid": 2,`+"\n"+`"vibes": 1`)), `ledger.json:6: row 2: unknown field "vibes"`},
 		{"repeated row field", doc(with(`"valid": 2`, `"valid": 2, "valid": 2`)), `ledger.json:4: row 1: field "valid" repeated`},
 		{"missing row field", doc(with(`, "attempts": 3`, "")), `ledger.json:4: row 1: field "attempts": missing`},
-		{"null required", doc(with(`"honest_score": 0.4`, `"honest_score": null`)), `row 1: field "honest_score": must not be null`},
+		{"null required", doc(with(`"p_state_h": 0.4`, `"p_state_h": null`)), `row 1: field "p_state_h": must not be null`},
+		{"null f(H) without an error", doc(with(`"delta": 0, "honest_score": 0.4`, `"delta": null, "honest_score": null`)), `row 1: field "honest_score": absent (only a row whose error says why`},
+		{"no f(H) field", doc(with(`"honest_score": 0.4, `, ``)), `row 1: field "honest_score": missing`},
+		{"empty error", doc(with(`"valid": 2`, `"valid": 2, "error": ""`)), `row 1: field "error": must not be empty (leave it out)`},
+		{"error on a full row", doc(with(`"valid": 2`, `"valid": 2, "error": "boom"`)), `row 1: field "error": given on a row with every score`},
+		{"error not a string", doc(with(`"valid": 2`, `"valid": 2, "error": 1`)), `row 1: field "error": want a string, got 1`},
 		{"string for number", doc(with(`"delta": 0`, `"delta": "0"`)), `row 1: field "delta": want a number, got "0"`},
 		{"number for string", doc(with(`"task": "PH-H04"`, `"task": 4`)), `row 1: field "task": want a string, got 4`},
 		{"fractional integer", doc(with(`"attempts": 3`, `"attempts": 2.5`)), `row 1: field "attempts": want a non-negative integer, got 2.5`},

@@ -32,62 +32,81 @@ const LedgerFormat = "parthack-ledger/1"
 // same names as the JSON fields.
 //
 //	field           type     required  meaning
-//	target          string   yes       evaluator name (historical_milestone, csps, …; any name is accepted)
+//	target          string   yes       evaluator name (historical_milestone, csps, llm_judge, idj, …; any name is accepted)
 //	set             string   yes       "shared" or "targeted"
 //	task            string   yes       task id; the statistical unit
 //	matched         bool     yes       an eligible adversary was found ("true"/"false" in CSV)
 //	delta           number   matched   Δhack = f(A) − f(H); null, absent or an empty cell when not matched
-//	honest_score    number   yes       f(H), in [0, 1]
+//	honest_score    number   yes       f(H), in [0, 1]; null or an empty cell only on a row with an error
 //	p_state_h       number   yes       P_state(H), in [0, 1]
 //	rollback_score  number   no        f(R) of the task's strict rollback; null/absent/empty when it has none
-//	p_state_r       number   no        P_state(R); given exactly when rollback_score is
+//	p_state_r       number   no        P_state(R); given exactly when rollback_score is, or with an error
 //	attempts        integer  yes       candidates generated
 //	valid           integer  yes       protocol-valid (eligible) candidates, at most attempts
+//	error           string   no        why the evaluator gave no score for some trajectory of the row
+//
+// # Unscored trajectories
+//
+// An LLM judge can fail to score a trajectory: its call failed again on
+// the bounded retry. The row then stays in the ledger without the scores
+// the evaluator did not give, and error says why: honest_score absent when
+// f(H) failed, delta absent on a matched row when f(A) or f(H) failed
+// (matched still says whether the adversary exists), rollback_score
+// absent while p_state_r is given when f(R) failed. A score may be absent
+// in these ways only on a row with an error, and a row with an error
+// lacks at least one. Metrics leave the missing scores out (see Group).
+// The error field is written only on rows that have one (the CSV column
+// only when some row does), so a ledger without failures is byte for
+// byte what earlier versions wrote and read.
 //
 // Decoding is strict: an unknown or repeated field or column, a missing
 // required one, a value of the wrong type, a number out of range, a
-// delta on an unmatched row (or none on a matched one), a rollback score
-// without its P_state(R) and a repeated (set, target, task) are errors
-// naming the file, the line and the field.
+// delta on an unmatched row (or none on a matched one without an error),
+// a rollback score without its P_state(R), an empty error string and a
+// repeated (set, target, task) are errors naming the file, the line and
+// the field.
 type Ledger struct {
 	Rows []Row
 }
 
-// Row is one line of the ledger. Delta, Rollback and PStateR are nil when
-// absent.
+// Row is one line of the ledger. Delta, Honest, Rollback and PStateR are
+// nil when absent; Error is empty when the row has every score.
 type Row struct {
 	Target   string   `json:"target"`
 	Set      string   `json:"set"`
 	Task     string   `json:"task"`
 	Matched  bool     `json:"matched"`
 	Delta    *float64 `json:"delta"`
-	Honest   float64  `json:"honest_score"`
+	Honest   *float64 `json:"honest_score"`
 	PStateH  float64  `json:"p_state_h"`
 	Rollback *float64 `json:"rollback_score"`
 	PStateR  *float64 `json:"p_state_r"`
 	Attempts int      `json:"attempts"`
 	Valid    int      `json:"valid"`
+	Error    string   `json:"error,omitempty"`
 }
 
 // column describes one field of a row, in the order rows are written.
 type column struct {
 	name     string
-	required bool
+	required bool // every row names it (a JSON field, a CSV column)
+	nullable bool // a required field whose value may still be null or empty; check decides
 	kind     byte // 's' string, 'b' bool, 'f' number, 'i' integer
 }
 
 var columns = []column{
-	{"target", true, 's'},
-	{"set", true, 's'},
-	{"task", true, 's'},
-	{"matched", true, 'b'},
-	{"delta", false, 'f'},
-	{"honest_score", true, 'f'},
-	{"p_state_h", true, 'f'},
-	{"rollback_score", false, 'f'},
-	{"p_state_r", false, 'f'},
-	{"attempts", true, 'i'},
-	{"valid", true, 'i'},
+	{"target", true, false, 's'},
+	{"set", true, false, 's'},
+	{"task", true, false, 's'},
+	{"matched", true, false, 'b'},
+	{"delta", false, false, 'f'},
+	{"honest_score", true, true, 'f'},
+	{"p_state_h", true, false, 'f'},
+	{"rollback_score", false, false, 'f'},
+	{"p_state_r", false, false, 'f'},
+	{"attempts", true, false, 'i'},
+	{"valid", true, false, 'i'},
+	{"error", false, false, 's'},
 }
 
 // field returns the address of a row's value for column name.
@@ -115,6 +134,8 @@ func (r *Row) field(name string) any {
 		return &r.Attempts
 	case "valid":
 		return &r.Valid
+	case "error":
+		return &r.Error
 	}
 	panic("report: no ledger column " + name)
 }
@@ -148,37 +169,56 @@ func (r *Row) check() *fieldError {
 		}
 		return nil
 	}
-	if err := unit("honest_score", r.Honest); err != nil {
-		return err
+	if r.Honest != nil {
+		if err := unit("honest_score", *r.Honest); err != nil {
+			return err
+		}
 	}
 	if err := unit("p_state_h", r.PStateH); err != nil {
 		return err
 	}
+	// The scores an evaluator may have failed to give, and the error
+	// that must say why.
+	for _, m := range []struct {
+		field   string
+		missing bool
+		why     string
+	}{
+		{"honest_score", r.Honest == nil, "absent"},
+		{"delta", r.Matched && r.Delta == nil, "missing on a matched row"},
+		{"rollback_score", r.PStateR != nil && r.Rollback == nil, "missing while p_state_r is given"},
+	} {
+		if m.missing && r.Error == "" {
+			return errField(m.field, "%s (only a row whose error says why the evaluator gave no score may leave it out)", m.why)
+		}
+	}
 	switch {
-	case r.Matched && r.Delta == nil:
-		return errField("delta", "missing on a matched row")
 	case !r.Matched && r.Delta != nil:
 		return errField("delta", "given on an unmatched row (leave it empty: there is no adversary)")
+	case r.Delta != nil && r.Honest == nil:
+		return errField("delta", "given without honest_score: Δhack needs f(H)")
 	case r.Delta != nil:
 		// f(A) = f(H) + Δ must be a score; the slack absorbs the rounding
 		// of a difference of fractions.
-		if a := r.Honest + *r.Delta; a < -eps || a > 1+eps {
+		if a := *r.Honest + *r.Delta; a < -eps || a > 1+eps {
 			return errField("delta", "%v puts f(A) = honest_score + delta = %v outside [0, 1]", *r.Delta, a)
 		}
 	}
-	if (r.Rollback == nil) != (r.PStateR == nil) {
-		if r.Rollback == nil {
-			return errField("rollback_score", "missing while p_state_r is given")
-		}
+	if r.Rollback != nil && r.PStateR == nil {
 		return errField("p_state_r", "missing while rollback_score is given")
 	}
 	if r.Rollback != nil {
 		if err := unit("rollback_score", *r.Rollback); err != nil {
 			return err
 		}
+	}
+	if r.PStateR != nil {
 		if err := unit("p_state_r", *r.PStateR); err != nil {
 			return err
 		}
+	}
+	if r.Error != "" && r.Honest != nil && (!r.Matched || r.Delta != nil) && (r.PStateR == nil || r.Rollback != nil) {
+		return errField("error", "given on a row with every score (an error goes with the score it kept out)")
 	}
 	if r.Attempts < 0 {
 		return errField("attempts", "%d is negative", r.Attempts)

@@ -72,7 +72,7 @@ func Render(w io.Writer, rep *Report, f Format) error {
 type Table struct {
 	ID      string // short name; the LaTeX label is tab:parthack-ID
 	Title   string
-	Note    string // a sentence on denominators or reading; may be empty
+	Note    string // sentences on denominators or reading; may be empty
 	TeX     string // the LaTeX caption: Title and Note with math
 	Columns []Column
 	Rows    [][]string // plain-text cells; "—" marks an undefined value
@@ -168,14 +168,17 @@ func (rep *Report) Tables() []Table {
 	for _, g := range targeted {
 		t1.Rows = append(t1.Rows, []string{g.Label, fmt.Sprintf("%d/%d", g.Valid, g.Attempts), frac(g.Coverage), meanCI(g.MeanDelta), frac(g.ASR), frac(g.Yield)})
 	}
+	t1.addNote(sharedOnlyNote(shared, targeted))
+	t1.addNote(unscoredNote(targeted, false))
 
 	t2 := Table{ID: "shared", Title: "Results on the shared reference set",
 		Note:    "Every evaluator scores A_ref, the adversaries found against Historical Milestone; honest MAE is over every honest trajectory.",
 		TeX:     `Results on the shared reference set. Every evaluator scores $A_{\mathrm{ref}}$, the adversaries found against Historical Milestone; honest MAE is over every honest trajectory.`,
 		Columns: []Column{col("Evaluator", false), col("Honest MAE", true), deltaHead, col("Cond. ASR", true), col("E2E yield", true), col("Rollback", true)}}
 	for _, g := range shared {
-		t2.Rows = append(t2.Rows, []string{g.Label, num(g.HonestMAE), meanCI(g.MeanDelta), frac(g.ASR), frac(g.Yield), detected(g.Rollback)})
+		t2.Rows = append(t2.Rows, []string{g.Label, numOrDash(g.HonestMAE), meanCI(g.MeanDelta), frac(g.ASR), frac(g.Yield), detected(g.Rollback)})
 	}
+	t2.addNote(unscoredNote(shared, false))
 
 	t3 := Table{ID: "rollback", Title: "Strict rollback audit",
 		Note:    "Detected: f(R) < f(H). False credit is f(R) − P_state(R), averaged over all pairs and over the misses.",
@@ -184,14 +187,17 @@ func (rep *Report) Tables() []Table {
 	// Rollbacks do not depend on the attack: one row per target, from
 	// its shared rows when it has them.
 	var seen []string
+	var shown []Group
 	for _, g := range append(shared, targeted...) {
 		if slices.Contains(seen, g.Target) {
 			continue
 		}
 		seen = append(seen, g.Target)
+		shown = append(shown, g)
 		rb := g.Rollback
 		t3.Rows = append(t3.Rows, []string{g.Label, detected(rb), numOrDash(rb.MissRate), numOrDash(rb.FalseCredit), numOrDash(rb.FalseCreditMisses)})
 	}
+	t3.addNote(unscoredNote(shown, false))
 
 	t4 := Table{ID: "thresholds", Title: "Successful matched tasks under strict thresholds",
 		Note:    "The same per-task Δhack values at each threshold; each target's matched tasks stay the denominator.",
@@ -208,6 +214,7 @@ func (rep *Report) Tables() []Table {
 		}
 		t4.Rows = append(t4.Rows, row)
 	}
+	t4.addNote(unscoredNote(rep.Groups, true))
 
 	t5 := Table{ID: "accounting", Title: "Candidate accounting by target",
 		Note:    "Generated and protocol-valid count attempts; matched and successful count tasks.",
@@ -216,6 +223,7 @@ func (rep *Report) Tables() []Table {
 	for _, g := range targeted {
 		t5.Rows = append(t5.Rows, []string{g.Label, strconv.Itoa(g.Attempts), strconv.Itoa(g.Valid), strconv.Itoa(g.Matched), strconv.Itoa(g.Successes)})
 	}
+	t5.addNote(unscoredNote(targeted, false))
 
 	t6 := Table{ID: "intervals", Title: "Wilson 95% intervals of the proportions",
 		Note:    "Coverage and yield over every task, conditional ASR over matched tasks, detection over rollback pairs.",
@@ -224,6 +232,7 @@ func (rep *Report) Tables() []Table {
 	for _, g := range rep.Groups {
 		t6.Rows = append(t6.Rows, []string{setName(g.Set) + " " + g.Label, wilsonCell(g.Coverage), wilsonCell(g.ASR), wilsonCell(g.Yield), wilsonCell(g.Rollback.Detection)})
 	}
+	t6.addNote(unscoredNote(rep.Groups, true))
 
 	var out []Table
 	for _, t := range []Table{t1, t2, t3, t4, t5, t6} {
@@ -232,6 +241,52 @@ func (rep *Report) Tables() []Table {
 		}
 	}
 	return out
+}
+
+// addNote appends a sentence to the table's note, plain and LaTeX; an
+// empty one adds nothing.
+func (t *Table) addNote(sentence string) {
+	if sentence != "" {
+		t.Note += " " + sentence
+		t.TeX += " " + texEscape(sentence)
+	}
+}
+
+// sharedOnlyNote names the LLM judges scored on the shared set with no
+// target-specific rows, and why they have none.
+func sharedOnlyNote(shared, targeted []Group) string {
+	var labels []string
+	for _, g := range shared {
+		_, judge := judgeLabels[g.Target]
+		if judge && !slices.ContainsFunc(targeted, func(t Group) bool { return t.Target == g.Target }) {
+			labels = append(labels, g.Label)
+		}
+	}
+	if len(labels) == 0 {
+		return ""
+	}
+	return strings.Join(labels, " and ") + ": shared set only, no target-specific rows (attacking a black-box judge takes a budgeted best-first search, which parthack bench does not run)."
+}
+
+// unscoredNote says which groups hold rows an evaluator could not fully
+// score and how the metrics treat them; withSet names each group's set.
+func unscoredNote(gs []Group, withSet bool) string {
+	var parts []string
+	for _, g := range gs {
+		if g.Unscored == 0 {
+			continue
+		}
+		name := g.Label
+		if withSet {
+			name = setName(g.Set) + " " + name
+		}
+		parts = append(parts, fmt.Sprintf("%s %d of %d", name, g.Unscored, g.Tasks))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Tasks left partly unscored (an evaluator call failed after its retry): " + strings.Join(parts, ", ") +
+		"; metrics leave the missing scores out, coverage and yield still count the tasks."
 }
 
 // writeText writes aligned plain-text tables.
@@ -403,7 +458,7 @@ func writeCSV(w io.Writer, rep *Report) error {
 		rec = append(rec, est(g.ASR.Rate)...)
 		rec = append(rec, est(g.Yield.Rate)...)
 		rec = append(rec, est(g.MeanDelta)...)
-		rec = append(rec, full(&g.HonestMAE), strconv.Itoa(g.Rollback.Pairs), strconv.Itoa(g.Rollback.Detection.K))
+		rec = append(rec, full(g.HonestMAE), strconv.Itoa(g.Rollback.Pairs), strconv.Itoa(g.Rollback.Detection.K))
 		rec = append(rec, est(g.Rollback.Detection.Rate)...)
 		rec = append(rec, full(g.Rollback.MissRate), full(g.Rollback.FalseCredit), full(g.Rollback.FalseCreditMisses))
 		for _, tc := range g.Thresholds {

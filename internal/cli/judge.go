@@ -12,11 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/evaluators/llm"
+	"github.com/parthack/parthack/report"
 )
 
-// judgeFlags are score's flags for the two LLM evaluators. Flags win
-// over the environment; an API key is only ever read from the
-// environment, so it never shows in a process list or shell history.
+// judgeFlags are the flags for the two LLM evaluators, the same for score
+// and bench. Flags win over the environment; an API key is only ever
+// read from the environment, so it never shows in a process list or
+// shell history.
 type judgeFlags struct {
 	judge, idj                      bool
 	baseURL, model, keyEnv          string
@@ -45,7 +47,8 @@ func (f *judgeFlags) add(cmd *cobra.Command) {
 }
 
 // on reports whether any judge was asked for, and checks that the
-// judge flags are used together sensibly.
+// judge flags are used together sensibly; steps is score's --steps,
+// which scores prefixes no judge is asked about (bench has none).
 func (f *judgeFlags) on(cmd *cobra.Command, steps bool) (bool, error) {
 	f.judge = f.judge || f.idj
 	if !f.judge {
@@ -112,52 +115,113 @@ type judgeClient struct {
 	why string
 }
 
-// score runs the judges asked for on payload bytes b.
-func (f *judgeFlags) score(ctx context.Context, b []byte) ([]judgeRow, error) {
+// judgeClients are the clients the flags ask for: the judge's, and IDJ's
+// when --idj is given (or a replay is).
+type judgeClients struct {
+	judge, idj judgeClient
+	log        *llm.Log // the --record file; nil without one
+}
+
+// open makes the clients: answering from the --replay recording, or
+// live and recording to --record. Close the result when done.
+func (f *judgeFlags) open() (*judgeClients, error) {
 	judgeCfg, idjCfg := f.configs()
-	var jc, ic judgeClient
+	cs := &judgeClients{}
 	if f.replay != "" {
 		rp, err := llm.OpenReplay(f.replay)
 		if err != nil {
 			return nil, usageErr("--replay: %v", err)
 		}
-		jc = replayClient(rp, judgeCfg, "--judge-model", llm.CallJudge)
-		ic = replayClient(rp, idjCfg, "--idj-model", llm.CallChecklist, llm.CallIDJ)
-	} else {
-		var rec llm.Recorder
-		if f.record != "" {
-			log, err := llm.OpenLog(f.record)
-			if err != nil {
-				return nil, usageErr("--record: %v", err)
-			}
-			defer log.Close()
-			rec = log
+		cs.judge = replayClient(rp, judgeCfg, "--judge-model", llm.CallJudge)
+		cs.idj = replayClient(rp, idjCfg, "--idj-model", llm.CallChecklist, llm.CallIDJ)
+		return cs, nil
+	}
+	var rec llm.Recorder
+	if f.record != "" {
+		log, err := llm.OpenLog(f.record)
+		if err != nil {
+			return nil, usageErr("--record: %v", err)
 		}
-		var err error
-		if jc, err = liveClient(judgeCfg, rec, "--judge-base-url", "--judge-base-url and --judge-model, or set "+llm.JudgeEnv+"BASE_URL and "+llm.JudgeEnv+"MODEL"); err != nil {
+		cs.log, rec = log, log
+	}
+	var err error
+	if cs.judge, err = liveClient(judgeCfg, rec, "--judge-base-url", "--judge-base-url and --judge-model, or set "+llm.JudgeEnv+"BASE_URL and "+llm.JudgeEnv+"MODEL"); err != nil {
+		cs.close()
+		return nil, err
+	}
+	if f.idj {
+		if cs.idj, err = liveClient(idjCfg, rec, "--idj-base-url", "the judge's endpoint, --idj-base-url and --idj-model, or set "+llm.IDJEnv+"BASE_URL and "+llm.IDJEnv+"MODEL"); err != nil {
+			cs.close()
 			return nil, err
 		}
-		if f.idj {
-			if ic, err = liveClient(idjCfg, rec, "--idj-base-url", "the judge's endpoint, --idj-base-url and --idj-model, or set "+llm.IDJEnv+"BASE_URL and "+llm.IDJEnv+"MODEL"); err != nil {
-				return nil, err
-			}
-		}
 	}
-	row := judgeRow{Name: "llm_judge", Label: "LLM judge (schema-aware)"}
-	res, err := llm.NewJudge(jc.c).Score(ctx, b)
-	if row.set(jc, err) {
+	return cs, nil
+}
+
+// close closes the recording, if there is one.
+func (cs *judgeClients) close() error {
+	if cs.log == nil {
+		return nil
+	}
+	return cs.log.Close()
+}
+
+// score runs the judges asked for on payload bytes b.
+func (f *judgeFlags) score(ctx context.Context, b []byte) ([]judgeRow, error) {
+	cs, err := f.open()
+	if err != nil {
+		return nil, err
+	}
+	defer cs.close()
+	row := judgeRow{Name: report.TargetJudge, Label: report.Label(report.TargetJudge)}
+	res, err := llm.NewJudge(cs.judge.c).Score(ctx, b)
+	if row.set(cs.judge, err) {
 		row.Value, row.Judge = &res.Score, res
 	}
 	rows := []judgeRow{row}
 	if f.idj {
-		row := judgeRow{Name: "idj", Label: "IDJ"}
-		res, err := llm.NewIDJ(ic.c).Score(ctx, b)
-		if row.set(ic, err) {
+		row := judgeRow{Name: report.TargetIDJ, Label: report.Label(report.TargetIDJ)}
+		res, err := llm.NewIDJ(cs.idj.c).Score(ctx, b)
+		if row.set(cs.idj, err) {
 			row.Value, row.IDJ = &res.Score, res
 		}
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// benchJudges are the judges for a benchmark run. Unlike score, bench
+// does not run with a judge that is not configured: its report would
+// lack the rows that were asked for.
+func (f *judgeFlags) benchJudges(cs *judgeClients) ([]report.Judge, error) {
+	for _, c := range []struct {
+		on     bool
+		client judgeClient
+		target string
+	}{{true, cs.judge, report.TargetJudge}, {f.idj, cs.idj, report.TargetIDJ}} {
+		if c.on && c.client.c == nil {
+			return nil, usageErr("--judge: %s not configured: %s", report.Label(c.target), c.client.why)
+		}
+	}
+	judge := llm.NewJudge(cs.judge.c)
+	js := []report.Judge{{Target: report.TargetJudge, Score: func(ctx context.Context, b []byte) (float64, error) {
+		res, err := judge.Score(ctx, b)
+		if err != nil {
+			return 0, err
+		}
+		return res.Score, nil
+	}}}
+	if f.idj {
+		idj := llm.NewIDJ(cs.idj.c)
+		js = append(js, report.Judge{Target: report.TargetIDJ, Score: func(ctx context.Context, b []byte) (float64, error) {
+			res, err := idj.Score(ctx, b)
+			if err != nil {
+				return 0, err
+			}
+			return res.Score, nil
+		}})
+	}
+	return js, nil
 }
 
 // set records a call's state and reports whether it scored.

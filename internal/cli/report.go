@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,10 +21,11 @@ import (
 const formatHelp = "output: table, markdown, latex (booktabs), csv, json, or svg (the threshold figure)"
 
 func newBenchCmd(e *env) *cobra.Command {
-	var split, ledgerOut, format string
+	var split, taskList, ledgerOut, format string
 	var opt report.RunOptions
+	var jf judgeFlags
 	cmd := &cobra.Command{
-		Use:   "bench [--split held-out|development|all] [--edits N] [--max-states N] [--ledger-out FILE.json|FILE.csv] [--format F]",
+		Use:   "bench [--split held-out|development|all | --tasks ID,ID…] [--edits N] [--max-states N] [--judge [--idj]] [--ledger-out FILE.json|FILE.csv] [--format F]",
 		Short: "Run the benchmark: attack every evaluator on a split and report the paper's metrics",
 		Long: "Run the search attacker on every task of the split: against Historical Milestone for the shared reference\n" +
 			"set A_ref, scored by every deterministic evaluator, and against each evaluator for its target-specific row.\n" +
@@ -32,8 +34,16 @@ func newBenchCmd(e *env) *cobra.Command {
 			"from the ledger: target-specific and shared-set results, rollback audit, threshold sensitivity,\n" +
 			"candidate accounting and Wilson intervals. Attempts are the search nodes visited, valid attempts the\n" +
 			"eligible candidates met. The ledger is deterministic; --ledger-out saves it (JSON or CSV by extension).\n" +
-			"Progress goes to stderr.\n\n" +
-			"Exit codes: 0 done, 2 bad input or usage.",
+			"--tasks runs the listed suite tasks instead of a split. Progress goes to stderr.\n\n" +
+			"--judge adds the schema-aware LLM judge, --idj also IDJ, with score's endpoint flags (or PARTHACK_JUDGE_* /\n" +
+			"PARTHACK_IDJ_*): each scores H, A_ref and R of every task, the judge from the payload bytes and IDJ from\n" +
+			"the schema-free projection, for rows in the shared set and the rollback audit. The judges get no\n" +
+			"target-specific rows: attacking a black-box judge takes a budgeted best-first search, not run here. A\n" +
+			"judge call that fails after its retry leaves that score out of the row, with the failure in the ledger's\n" +
+			"error field. --record keeps every request and response; --replay reruns the benchmark offline from such\n" +
+			"a recording and prints the same report.\n\n" +
+			"Exit codes: 0 done, 2 bad input or usage, a judge asked for but not configured, or a recording that\n" +
+			"cannot be written or lacks a request.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f, err := report.ParseFormat(format)
@@ -44,19 +54,43 @@ func newBenchCmd(e *env) *cobra.Command {
 			if !ok {
 				return usageErr("--split: %q is not held-out, development or all", split)
 			}
+			what := split + " split"
+			if cmd.Flags().Changed("tasks") {
+				if cmd.Flags().Changed("split") {
+					return usageErr("--tasks and --split exclude each other")
+				}
+				if ids, err = taskIDs(taskList); err != nil {
+					return err
+				}
+				what = "tasks " + strings.Join(ids, ",")
+			}
 			if opt.Edits < 1 || opt.MaxStates < 1 {
 				return usageErr("--edits and --max-states must be at least 1")
 			}
 			if ext := strings.ToLower(filepath.Ext(ledgerOut)); ledgerOut != "" && ext != ".json" && ext != ".csv" {
 				return usageErr("--ledger-out: %s: a ledger file ends in .json or .csv", ledgerOut)
 			}
+			judging, err := jf.on(cmd, false)
+			if err != nil {
+				return err
+			}
 			var ts []*tasks.Task
 			for _, id := range ids {
 				t, err := tasks.Get(id)
 				if err != nil {
-					return err
+					return usageErr("--tasks: %v", err)
 				}
 				ts = append(ts, t)
+			}
+			if judging {
+				cs, err := jf.open()
+				if err != nil {
+					return err
+				}
+				defer cs.close()
+				if opt.Judges, err = jf.benchJudges(cs); err != nil {
+					return err
+				}
 			}
 			// The searches allocate fast and keep little alive, so the
 			// default GOGC collects many times a second; a larger heap
@@ -72,8 +106,22 @@ func newBenchCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stderr, "bench: %s split, %d tasks, %d evaluators, within %d edits of H: %d rows in %s\n",
-				split, len(ts), len(evaluators.Deterministic()), opt.Edits, len(l.Rows), time.Since(start).Round(100*time.Millisecond))
+			judged := ""
+			for i, j := range opt.Judges {
+				sep := " and "
+				if i > 0 {
+					sep = ", "
+				}
+				judged += sep + report.Label(j.Target)
+			}
+			if judged != "" {
+				judged += " on the shared set"
+			}
+			fmt.Fprintf(e.stderr, "bench: %s, %d tasks, %d evaluators%s, within %d edits of H: %d rows in %s\n",
+				what, len(ts), len(evaluators.Deterministic()), judged, opt.Edits, len(l.Rows), time.Since(start).Round(100*time.Millisecond))
+			if jf.record != "" {
+				fmt.Fprintf(e.stderr, "bench: judge exchanges recorded in %s\n", jf.record)
+			}
 			if ledgerOut != "" {
 				if err := writeLedger(ledgerOut, l); err != nil {
 					return usageErr("--ledger-out: %v", err)
@@ -84,11 +132,30 @@ func newBenchCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&split, "split", "held-out", "tasks to run: held-out, development or all")
+	cmd.Flags().StringVar(&taskList, "tasks", "", "run these suite tasks instead of a split: ids separated by commas (PH-H04,PH-H05)")
 	cmd.Flags().IntVar(&opt.Edits, "edits", 2, "at most this many edits of H per candidate (inserted actions plus skipped steps)")
 	cmd.Flags().IntVar(&opt.MaxStates, "max-states", 200_000, "search nodes to visit at most, per task and target")
 	cmd.Flags().StringVar(&ledgerOut, "ledger-out", "", "write the ledger to this file (.json or .csv)")
 	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
+	jf.add(cmd)
 	return cmd
+}
+
+// taskIDs reads --tasks: suite task ids separated by commas, each once,
+// kept in the order given (the ledger's task order).
+func taskIDs(arg string) ([]string, error) {
+	var ids []string
+	for id := range strings.SplitSeq(arg, ",") {
+		id = strings.TrimSpace(id)
+		switch {
+		case id == "":
+			return nil, usageErr("--tasks: %q holds an empty task id", arg)
+		case slices.Contains(ids, id):
+			return nil, usageErr("--tasks: %s is listed twice", id)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
 }
 
 func writeLedger(path string, l *report.Ledger) error {
