@@ -22,9 +22,10 @@ func newAttackCmd(e *env) *cobra.Command {
 		Use:   "attack --task ID|FILE|development|held-out|all [--target NAME] [--edits N]",
 		Short: "Search for the certified worst case: the eligible witness that most inflates an evaluator",
 		Long: "Search every edit of the honest trajectory within a bound (insert an action from the task's alphabet,\n" +
-			"or skip a step of H; --pairs adds two-field updates), keep the candidates the double certifier finds eligible, and report the one that\n" +
-			"most inflates the target evaluator, scored from its public payload. \"exhausted\" means every candidate\n" +
-			"within the bound was considered, so the result is the worst case there is, not just the best found.\n\n" +
+			"or skip a step of H; --pairs adds two-field updates), keep the candidates the double certifier finds\n" +
+			"eligible, and report the one that most inflates the target evaluator, scored from its public payload.\n" +
+			"\"exhausted\" means every candidate within the bound was considered, so the result is the worst case\n" +
+			"there is, not just the best found.\n\n" +
 			"With a split (development, held-out or all) it runs every task of the suite and prints the per-task\n" +
 			"ledger and its summary: coverage, conditional ASR (Δ > .10), end-to-end yield and mean Δhack.\n\n" +
 			"Targets: historical_milestone, predicate_max, cape_max, csps, lightweight_cape, terminal_outcome.\n" +
