@@ -17,6 +17,7 @@ import (
 func newAttackCmd(e *env) *cobra.Command {
 	var taskArg, honestPath, outPath string
 	var opt attacker.Options
+	var lf attackerFlags
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "attack --task ID|FILE|development|held-out|all [--target NAME] [--edits N]",
@@ -28,12 +29,21 @@ func newAttackCmd(e *env) *cobra.Command {
 			"there is, not just the best found.\n\n" +
 			"With a split (development, held-out or all) it runs every task of the suite and prints the per-task\n" +
 			"ledger and its summary: coverage, conditional ASR (Δ > .10), end-to-end yield and mean Δhack.\n\n" +
+			"With --llm an OpenAI-compatible model proposes --k candidates instead (generation, schema validation,\n" +
+			"replay, double certification, public scoring; every attempt counts), configured like the judges:\n" +
+			"--attacker-base-url, --attacker-model or PARTHACK_ATTACKER_*; --record and --replay make a run offline.\n\n" +
 			"Targets: historical_milestone, predicate_max, cape_max, csps, lightweight_cape, terminal_outcome.\n" +
 			"Exit codes: 0 done, 2 bad input or usage.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
+			if err := lf.check(cmd); err != nil {
+				return err
+			}
+			if lf.on {
+				return attackLLM(ctx, e, &lf, taskArg, honestPath, outPath, opt.Target, asJSON)
+			}
 			if ids, ok := splitIDs(taskArg); ok {
 				if honestPath != "" || outPath != "" {
 					return usageErr("--honest and --out apply to a single task")
@@ -64,6 +74,7 @@ func newAttackCmd(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&opt.Pairs, "pairs", false, "also try steps that update two fields of an entity at once (a larger search)")
 	cmd.Flags().StringVar(&outPath, "out", "", "write the witness found as a trajectory file")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	lf.add(cmd)
 	return cmd
 }
 
