@@ -219,10 +219,10 @@ func llmAttackSuite(ctx context.Context, e *env, c *llm.Client, ids []string, op
 			return fmt.Errorf("%s: %w", id, err)
 		}
 		rows = append(rows, r)
-		heads = append(heads, &attacker.Result{Best: r.Best, Delta: r.Delta})
+		heads = append(heads, &attacker.Result{Task: r.Task, Honest: r.Honest, Best: r.Best, Delta: r.Delta})
 		attempts, generated, valid = attempts+len(r.Attempts), generated+r.Generated, valid+r.Valid
 	}
-	sum := summarize(heads)
+	sum := summarize(opt.Target, heads)
 	if asJSON {
 		return writeJSON(e.stdout, struct {
 			Tasks   []*llmattack.Result `json:"tasks"`
