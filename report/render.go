@@ -235,12 +235,43 @@ func (rep *Report) Tables() []Table {
 	t6.addNote(unscoredNote(rep.Groups, true))
 
 	var out []Table
-	for _, t := range []Table{t1, t2, t3, t4, t5, t6} {
+	for _, t := range []Table{t1, t2, t3, t4, t5, t6, rep.budgetTable()} {
 		if len(t.Rows) > 0 {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// budgetTable is the budget sensitivity of the target-specific runs:
+// matched and successful tasks of each target at each budget.
+func (rep *Report) budgetTable() Table {
+	t := Table{ID: "budgets", Title: "Budget sensitivity: matched / successful tasks at each edit budget",
+		Note: "The search attacker run again within each budget of edits of H; successes are matched tasks with Δhack > .10.",
+		TeX:  `Budget sensitivity: matched / successful tasks at each edit budget. The search attacker run again within each budget of edits of $H$; successes are matched tasks with $\Delta_{\mathrm{hack}} > .10$.`,
+		Columns: []Column{{"Target", "Target", false}}}
+	if len(rep.Budgets) == 0 {
+		return t
+	}
+	for _, b := range rep.Budgets {
+		head := fmt.Sprintf("≤ %d edits", b.Edits)
+		if b.Edits == 1 {
+			head = "≤ 1 edit"
+		}
+		t.Columns = append(t.Columns, Column{head, fmt.Sprintf(`$\le %d$ edits`, b.Edits), true})
+	}
+	for i, g := range rep.Budgets[0].Groups {
+		row := []string{g.Label}
+		for _, b := range rep.Budgets {
+			if i < len(b.Groups) && b.Groups[i].Target == g.Target {
+				row = append(row, fmt.Sprintf("%d / %d", b.Groups[i].Matched, b.Groups[i].Successes))
+			} else {
+				row = append(row, dash)
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
 }
 
 // addNote appends a sentence to the table's note, plain and LaTeX; an

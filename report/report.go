@@ -65,6 +65,29 @@ type Report struct {
 	Tasks     int     `json:"tasks"` // distinct task ids
 	Resamples int     `json:"bootstrap_resamples"`
 	Groups    []Group `json:"groups"`
+	// Budgets holds the target-specific results of extra runs at other
+	// attack budgets (SPEC §7's budget sensitivity), smallest first.
+	Budgets []Budget `json:"budgets,omitempty"`
+}
+
+// Budget is the target-specific results of one run at one attack budget:
+// for the search attacker, the most edits of H a candidate may make.
+type Budget struct {
+	Edits  int     `json:"edits"`
+	Groups []Group `json:"groups"`
+}
+
+// AddBudget adds the target-specific groups of a ledger run at the given
+// budget, keeping Budgets ordered by budget.
+func (rep *Report) AddBudget(edits int, l *Ledger) {
+	b := Budget{Edits: edits}
+	for _, g := range Compute(l).Groups {
+		if g.Set == SetTargeted {
+			b.Groups = append(b.Groups, g)
+		}
+	}
+	i, _ := slices.BinarySearchFunc(rep.Budgets, edits, func(x Budget, e int) int { return x.Edits - e })
+	rep.Budgets = slices.Insert(rep.Budgets, i, b)
 }
 
 // Group is the metrics of one target in one set. Denominators are the

@@ -77,6 +77,8 @@ func TestExitCodes(t *testing.T) {
 		{"attack a split", []string{"attack", "--task", "development", "--edits", "1"}, 0, "coverage", ""},
 		{"attack an unknown target", []string{"attack", "--task", "PH-D02", "--target", "vibes"}, 2, "", "unknown target evaluator"},
 		{"attack a split with --out", []string{"attack", "--task", "all", "--out", "x.json"}, 2, "", "single task"},
+		{"bench with budgets", []string{"bench", "--tasks", "PH-D04", "--budgets", "1,2"}, 0, "Budget sensitivity", ""},
+		{"bench with a zero budget", []string{"bench", "--tasks", "PH-D04", "--budgets", "0"}, 2, "", "--budgets: 0 is not a budget"},
 		{"unknown stored trajectory", []string{"replay", "--task", "PH-H05", "--trajectory", "witness"}, 2, "", `no stored trajectory "witness"`},
 	}
 	for _, c := range cases {

@@ -24,8 +24,9 @@ func newBenchCmd(e *env) *cobra.Command {
 	var split, taskList, ledgerOut, format string
 	var opt report.RunOptions
 	var jf judgeFlags
+	var budgets []int
 	cmd := &cobra.Command{
-		Use:   "bench [--split held-out|development|all | --tasks ID,ID…] [--edits N] [--max-states N] [--judge [--idj]] [--ledger-out FILE.json|FILE.csv] [--format F]",
+		Use:   "bench [--split held-out|development|all | --tasks ID,ID…] [--edits N] [--budgets 1,2,3] [--max-states N] [--judge [--idj]] [--ledger-out FILE.json|FILE.csv] [--format F]",
 		Short: "Run the benchmark: attack every evaluator on a split and report the paper's metrics",
 		Long: "Run the search attacker on every task of the split: against Historical Milestone for the shared reference\n" +
 			"set A_ref, scored by every deterministic evaluator, and against each evaluator for its target-specific row.\n" +
@@ -42,10 +43,17 @@ func newBenchCmd(e *env) *cobra.Command {
 			"judge call that fails after its retry leaves that score out of the row, with the failure in the ledger's\n" +
 			"error field. --record keeps every request and response; --replay reruns the benchmark offline from such\n" +
 			"a recording and prints the same report.\n\n" +
+			"--budgets 1,2,3 runs the searches again within each edit budget and adds the budget sensitivity\n" +
+			"table (matched and successful tasks per target and budget); larger budgets take longer.\n\n" +
 			"Exit codes: 0 done, 2 bad input or usage, a judge asked for but not configured, or a recording that\n" +
 			"cannot be written or lacks a request.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, b := range budgets {
+				if b < 1 {
+					return usageErr("--budgets: %d is not a budget; give edit bounds of at least 1", b)
+				}
+			}
 			f, err := report.ParseFormat(format)
 			if err != nil {
 				return usageErr("--format: %v", err)
@@ -128,9 +136,24 @@ func newBenchCmd(e *env) *cobra.Command {
 				}
 				fmt.Fprintf(e.stderr, "bench: ledger written to %s\n", ledgerOut)
 			}
-			return report.Render(e.stdout, report.Compute(l), f)
+			rep := report.Compute(l)
+			for _, b := range budgets {
+				if b == opt.Edits {
+					rep.AddBudget(b, l)
+					continue
+				}
+				bopt := opt
+				bopt.Edits, bopt.Judges = b, nil
+				bl, err := report.Run(ctx, ts, bopt, func(line string) { fmt.Fprintln(e.stderr, line) })
+				if err != nil {
+					return err
+				}
+				rep.AddBudget(b, bl)
+			}
+			return report.Render(e.stdout, rep, f)
 		},
 	}
+	cmd.Flags().IntSliceVar(&budgets, "budgets", nil, "also run the searches within each of these edit budgets, e.g. 1,2,3, for the budget sensitivity table")
 	cmd.Flags().StringVar(&split, "split", "held-out", "tasks to run: held-out, development or all")
 	cmd.Flags().StringVar(&taskList, "tasks", "", "run these suite tasks instead of a split: ids separated by commas (PH-H04,PH-H05)")
 	cmd.Flags().IntVar(&opt.Edits, "edits", 2, "at most this many edits of H per candidate (inserted actions plus skipped steps)")
