@@ -247,8 +247,8 @@ func (rep *Report) Tables() []Table {
 // matched and successful tasks of each target at each budget.
 func (rep *Report) budgetTable() Table {
 	t := Table{ID: "budgets", Title: "Budget sensitivity: matched / successful tasks at each edit budget",
-		Note: "The search attacker run again within each budget of edits of H; successes are matched tasks with Δhack > .10.",
-		TeX:  `Budget sensitivity: matched / successful tasks at each edit budget. The search attacker run again within each budget of edits of $H$; successes are matched tasks with $\Delta_{\mathrm{hack}} > .10$.`,
+		Note:    "The search attacker run again within each budget of edits of H; successes are matched tasks with Δhack > .10.",
+		TeX:     `Budget sensitivity: matched / successful tasks at each edit budget. The search attacker run again within each budget of edits of $H$; successes are matched tasks with $\Delta_{\mathrm{hack}} > .10$.`,
 		Columns: []Column{{"Target", "Target", false}}}
 	if len(rep.Budgets) == 0 {
 		return t
