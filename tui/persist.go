@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/store"
 )
@@ -141,7 +142,7 @@ func importCmd(file string) tea.Cmd {
 // exportCmd writes a witness in the CLI's trajectory format.
 func exportCmd(file string, tr *model.Trajectory) tea.Cmd {
 	return func() tea.Msg {
-		if err := os.WriteFile(file, model.EncodeTrajectory(tr), 0o644); err != nil {
+		if err := atomicfile.Write(file, model.EncodeTrajectory(tr), 0o644); err != nil {
 			return exportedMsg{err: fmt.Errorf("export: %w", err)}
 		}
 		return exportedMsg{path: file}

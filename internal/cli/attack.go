@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/attacker"
+	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks"
@@ -56,7 +57,7 @@ func newAttackCmd(e *env) *cobra.Command {
 				return err
 			}
 			if outPath != "" && res.Best != nil {
-				if err := os.WriteFile(outPath, model.EncodeTrajectory(res.Best), 0o644); err != nil {
+				if err := atomicfile.Write(outPath, model.EncodeTrajectory(res.Best), 0o644); err != nil {
 					return usageErr("write --out: %v", err)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/attacker/llmattack"
 	"github.com/parthack/parthack/evaluators/llm"
+	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/model"
 )
 
@@ -143,7 +144,7 @@ func attackLLM(ctx context.Context, e *env, f *attackerFlags, taskArg, honestPat
 		return err
 	}
 	if outPath != "" && res.Best != nil {
-		if err := os.WriteFile(outPath, model.EncodeTrajectory(res.Best), 0o644); err != nil {
+		if err := atomicfile.Write(outPath, model.EncodeTrajectory(res.Best), 0o644); err != nil {
 			return usageErr("write --out: %v", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/evaluators"
+	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks"
 )
@@ -182,15 +184,11 @@ func taskIDs(arg string) ([]string, error) {
 }
 
 func writeLedger(path string, l *report.Ledger) error {
-	f, err := os.Create(path)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := report.Write(&buf, path, l); err != nil {
 		return err
 	}
-	if err := report.Write(f, path, l); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, buf.Bytes(), 0o644)
 }
 
 func newReportCmd(e *env) *cobra.Command {
