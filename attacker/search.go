@@ -31,6 +31,13 @@ type Options struct {
 	Edits     int    // at most this many edits of H: inserted actions plus skipped steps; default 2
 	MaxStates int    // search nodes to visit at most; default 200,000
 	Pairs     bool   // also update two fields of an entity in one step
+	// BlackBox, when set, is the target instead of a deterministic
+	// evaluator (an LLM judge, say): it scores payload bytes, each call
+	// costs, so the search ranks the eligible candidates it enumerates
+	// and spends at most Calls calls on the best-ranked (see blackbox.go).
+	// Target then only names it.
+	BlackBox func(ctx context.Context, payloadBytes []byte) (float64, error)
+	Calls    int // black-box calls on candidates; default 3
 }
 
 // Progress is reported while a search runs.
@@ -53,6 +60,10 @@ type Result struct {
 	States    int               `json:"states"`
 	Eligible  int               `json:"eligible"`
 	Exhausted bool              `json:"exhausted"` // every candidate within the bound was considered
+	// Calls and Failed count a black-box target's calls on candidates
+	// and those that gave no score (H's own call is not counted).
+	Calls  int `json:"calls,omitempty"`
+	Failed int `json:"failed,omitempty"`
 }
 
 // ErrUnknownTarget is returned for a target that is not a deterministic
@@ -61,9 +72,10 @@ var ErrUnknownTarget = errors.New("unknown target evaluator")
 
 // Search looks for the eligible candidate of maximum Δhack against the
 // target, among all edits of honest within the bound. Cancelled, it
-// returns the search so far (not exhausted) with the context's error. pub is the public
-// task (its alphabet and allowlist define the moves; its goal schema is
-// what the evaluator reads), env the trusted environment. Candidates are
+// returns the search so far (not exhausted) with the context's error.
+// pub is the public task (its alphabet and allowlist define the moves;
+// its goal schema is what the evaluator reads), env the trusted
+// environment. Candidates are
 // considered in a fixed order (H's own steps first, then inserted actions
 // in alphabet order), and a later candidate replaces the best only when it
 // scores strictly higher, so ties go to the earlier one.
@@ -85,6 +97,12 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 			target = i
 		}
 	}
+	if opt.BlackBox != nil {
+		target = 0 // candidates are ranked by their historical milestone
+		if opt.Calls <= 0 {
+			opt.Calls = 3
+		}
+	}
 	if target < 0 {
 		return nil, fmt.Errorf("%w %q (one of %s)", ErrUnknownTarget, opt.Target, strings.Join(names, ", "))
 	}
@@ -104,7 +122,12 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 	} else {
 		s.hState, s.hAgent = hres.Log.InitialVectors()
 	}
-	if s.hScore, err = s.score(hres.Log); err != nil {
+	if opt.BlackBox != nil {
+		s.hScore, err = s.blackBoxScore(hres.Log)
+	} else {
+		s.hScore, err = s.score(hres.Log)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("score the honest trajectory: %w", err)
 	}
 	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
@@ -117,6 +140,11 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 		return nil, err
 	}
 	s.res.Exhausted = err == nil || errors.Is(err, errOptimal)
+	if opt.BlackBox != nil {
+		if err := s.spendCalls(); err != nil {
+			return nil, err
+		}
+	}
 	if progress != nil {
 		progress(Progress{States: s.res.States, Eligible: s.res.Eligible, BestDelta: s.res.Delta})
 	}
@@ -145,6 +173,7 @@ type search struct {
 	seen map[string][]history
 	key  []byte
 	res  *Result
+	top  []ranked // a black-box target's best-ranked candidates, best first
 }
 
 // walk explores from a node: a run with its steps so far and their
@@ -212,6 +241,10 @@ func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error 
 		return nil
 	}
 	s.res.Eligible++
+	if s.opt.BlackBox != nil {
+		s.shortlist(steps, h)
+		return nil
+	}
 	if s.res.Best != nil && h.bound(s.target) <= s.res.Score {
 		return nil // its history cannot beat the best: skip the payload
 	}

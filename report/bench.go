@@ -30,7 +30,11 @@ type RunOptions struct {
 	Edits     int     // at most this many edits of H; default 2
 	MaxStates int     // search nodes per task and target; default 200,000
 	Workers   int     // tasks searched at once; default GOMAXPROCS
-	Judges    []Judge // black-box evaluators for the shared set; none by default
+	Judges    []Judge // black-box evaluators, the LLM judges; none by default
+	// JudgeCalls, when positive, gives every judge a target-specific run
+	// too: a budgeted best-first search that spends this many calls on
+	// candidates (the paper's K is 3). Zero: shared-set rows only.
+	JudgeCalls int
 }
 
 // Judge is a black-box evaluator, an LLM judge, as Run uses it: a ledger
@@ -59,13 +63,15 @@ type Judge struct {
 //
 // Each of opt.Judges scores H, A_ref (when there is one) and R (when the
 // task has one) and gets a shared row like the deterministic evaluators'.
-// Judges get no targeted rows: attacking a black-box target takes the
-// budgeted best-first search of SPEC §6, which Run does not do. A task's
-// judge calls run one at a time, in that order, so a recording of them
-// replays the same way whatever order the tasks finish in.
+// With opt.JudgeCalls, each judge is also attacked directly by the
+// budgeted best-first search of SPEC §6 (attacker.Options.BlackBox) for a
+// targeted row. A task's judge calls run one at a time, in that order, so
+// a recording of them replays the same way whatever order the tasks
+// finish in.
 //
 // Rows come shared set first (the deterministic evaluators, then the
-// judges), then targeted; within that, by evaluator, then task.
+// judges), then targeted (the deterministic evaluators, then the judges);
+// within that, by evaluator, then task.
 //
 // Tasks are searched in parallel, and the ledger does not depend on the
 // order they finish in. progress, when not nil, gets one line per search,
@@ -85,7 +91,7 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 			progress(line)
 		}
 	}
-	type result struct{ shared, judged, targeted []Row }
+	type result struct{ shared, judged, targeted, judgedTargeted []Row }
 	results := make([]result, len(ts))
 	var firstErr error // the failure that stopped the run, not the cancellations it caused
 	next := make(chan int)
@@ -95,7 +101,7 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 			for i := range next {
 				r := &results[i]
 				var err error
-				if r.shared, r.judged, r.targeted, err = runTask(ctx, ts[i], opt, say); err != nil {
+				if r.shared, r.judged, r.targeted, r.judgedTargeted, err = runTask(ctx, ts[i], opt, say); err != nil {
 					mu.Lock()
 					if firstErr == nil {
 						firstErr = fmt.Errorf("%s: %w", ts[i].ID, err)
@@ -116,10 +122,10 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 	}
 	evs := evaluators.Deterministic()
 	// rows[part][evaluator] lists that part's rows for the evaluator, by
-	// task: shared, judged, targeted.
-	rows := [3][][]Row{make([][]Row, len(evs)), make([][]Row, len(opt.Judges)), make([][]Row, len(evs))}
+	// task: shared, judged, targeted, judges targeted.
+	rows := [4][][]Row{make([][]Row, len(evs)), make([][]Row, len(opt.Judges)), make([][]Row, len(evs)), make([][]Row, len(opt.Judges))}
 	for _, r := range results {
-		for p, part := range [][]Row{r.shared, r.judged, r.targeted} {
+		for p, part := range [][]Row{r.shared, r.judged, r.targeted, r.judgedTargeted} {
 			for e, row := range part {
 				rows[p][e] = append(rows[p][e], row)
 			}
@@ -136,30 +142,30 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 
 // runTask produces one task's shared, judged and targeted rows, in
 // evaluator (or judge) order.
-func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(string)) (shared, judged, targeted []Row, err error) {
+func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(string)) (shared, judged, targeted, judgedTargeted []Row, err error) {
 	trusted, err := sealed.Trusted(t.ID)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	env, err := pbcste.Compile(trusted)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	h := t.HonestTrajectory
 	hres, rej, err := certifier.DoubleCertify(env, h)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	if rej != nil {
-		return nil, nil, nil, fmt.Errorf("honest trajectory is not certifiable: %s", rej.Error())
+		return nil, nil, nil, nil, fmt.Errorf("honest trajectory is not certifiable: %s", rej.Error())
 	}
 	hb, err := payloadBytes(t.Public, env, h)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	fh, err := scores(hb)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	base := Row{Task: t.ID, PStateH: hres.Cert.PState.Float()}
 	var rb []byte // R's payload, when the task has a strict rollback
@@ -167,16 +173,16 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(s
 	if r := t.RollbackTrajectory; r != nil {
 		v, err := certifier.DoubleRollback(env, h, r)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		if !v.Eligible {
-			return nil, nil, nil, fmt.Errorf("the stored rollback is not a strict rollback: %s", v.Reason)
+			return nil, nil, nil, nil, fmt.Errorf("the stored rollback is not a strict rollback: %s", v.Reason)
 		}
 		if rb, err = payloadBytes(t.Public, env, r); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		if fr, err = scores(rb); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		pr := v.Candidate.PState.Float()
 		base.PStateR = &pr
@@ -202,16 +208,16 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(s
 
 	ref, err := search(ReferenceTarget)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	var ab []byte // A_ref's payload, when the search found one
 	var fa []float64
 	if ref.Best != nil {
 		if ab, err = payloadBytes(t.Public, env, ref.Best); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		if fa, err = scores(ab); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 	}
 	for e, ev := range evaluators.Deterministic() {
@@ -226,7 +232,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(s
 		res := ref
 		if ev.Name != ReferenceTarget {
 			if res, err = search(ev.Name); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, nil, nil, err
 			}
 		}
 		r = row(SetTargeted, e, ev.Name)
@@ -258,12 +264,12 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(s
 			return &v, nil
 		}
 		if r.Honest, err = score("H", hb); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		var a *float64
 		if ab != nil {
 			if a, err = score("A", ab); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, nil, nil, err
 			}
 			if a != nil && r.Honest != nil {
 				d := *a - *r.Honest
@@ -272,14 +278,80 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(s
 		}
 		if rb != nil {
 			if r.Rollback, err = score("R", rb); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, nil, nil, err
 			}
 		}
 		r.Error = strings.Join(failed, "; ")
 		progress(judgeLine(&r, a))
 		judged = append(judged, r)
+
+		if opt.JudgeCalls > 0 {
+			tr, err := judgeTargeted(ctx, t, env, h, j, opt, r)
+			if err != nil {
+				return nil, nil, nil, nil, err
+			}
+			var a *float64
+			if tr.Delta != nil {
+				fa := *tr.Honest + *tr.Delta
+				a = &fa
+			}
+			progress(judgeLine(&tr, a))
+			judgedTargeted = append(judgedTargeted, tr)
+		}
 	}
-	return shared, judged, targeted, nil
+	return shared, judged, targeted, judgedTargeted, nil
+}
+
+// judgeTargeted attacks a black-box judge directly: the budgeted
+// best-first search (attacker.Options.BlackBox) spends opt.JudgeCalls
+// calls on the best-ranked eligible candidates. Its row takes f(H) and
+// f(R) from the judge's shared row; a call that fails after its retry
+// counts as an attempt without a score, and the row says so.
+func judgeTargeted(ctx context.Context, t *tasks.Task, env *pbcste.Env, h *model.Trajectory, j Judge, opt RunOptions, shared Row) (Row, error) {
+	r := shared
+	r.Set, r.Delta, r.Error = SetTargeted, nil, ""
+	var fatal error
+	box := func(ctx context.Context, b []byte) (float64, error) {
+		v, err := j.Score(ctx, b)
+		switch {
+		case errors.Is(err, llm.ErrTransport) || errors.Is(err, llm.ErrSchema):
+			return 0, err
+		case err != nil:
+			fatal = fmt.Errorf("%s: %w", j.Target, err)
+			return 0, fatal
+		case v < 0 || v > 1:
+			fatal = fmt.Errorf("%s scored %v, outside [0, 1]", j.Target, v)
+			return 0, fatal
+		}
+		return v, nil
+	}
+	res, err := attacker.Search(ctx, t.Public, env, h, attacker.Options{Target: j.Target, Edits: opt.Edits, MaxStates: opt.MaxStates, BlackBox: box, Calls: opt.JudgeCalls}, nil)
+	switch {
+	case fatal != nil:
+		return r, fatal
+	case err != nil && (errors.Is(err, llm.ErrTransport) || errors.Is(err, llm.ErrSchema)):
+		r.Honest, r.Matched, r.Attempts, r.Valid, r.Error = nil, false, 0, 0, "H: "+err.Error()
+		return r, nil
+	case err != nil:
+		return r, err
+	}
+	honest := res.Honest
+	r.Honest, r.Attempts, r.Valid = &honest, res.Calls, res.Calls-res.Failed
+	r.Matched = res.Calls > 0
+	if res.Best != nil {
+		d := res.Delta
+		r.Delta = &d
+	}
+	if r.Matched && res.Best == nil {
+		r.Error = fmt.Sprintf("A: no score in %d call(s)", res.Calls)
+	}
+	if r.Rollback == nil && r.PStateR != nil && shared.Error == "" {
+		return r, fmt.Errorf("%s: the shared row lacks f(R)", j.Target)
+	}
+	if r.Rollback == nil && r.PStateR != nil && r.Error == "" {
+		r.Error = "R: " + shared.Error
+	}
+	return r, nil
 }
 
 // payloadBytes replays a trajectory on the trusted environment and
@@ -318,7 +390,11 @@ func judgeLine(r *Row, a *float64) string {
 		}
 		return fmt.Sprintf("%.3f", *x)
 	}
-	line := fmt.Sprintf("%s  %-20s  f(H) %s", r.Task, r.Target, f(r.Honest))
+	target := r.Target
+	if r.Set == SetTargeted {
+		target += " (targeted)"
+	}
+	line := fmt.Sprintf("%s  %-20s  f(H) %s", r.Task, target, f(r.Honest))
 	if r.Matched {
 		line += "  f(A) " + f(a)
 	} else {

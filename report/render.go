@@ -296,7 +296,7 @@ func sharedOnlyNote(shared, targeted []Group) string {
 	if len(labels) == 0 {
 		return ""
 	}
-	return strings.Join(labels, " and ") + ": shared set only, no target-specific rows (attacking a black-box judge takes a budgeted best-first search, which parthack bench does not run)."
+	return strings.Join(labels, " and ") + ": shared set only, no target-specific rows (parthack bench --judge-calls K attacks each judge with a budgeted best-first search of K calls)."
 }
 
 // unscoredNote says which groups hold rows an evaluator could not fully

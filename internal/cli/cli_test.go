@@ -78,6 +78,7 @@ func TestExitCodes(t *testing.T) {
 		{"attack an unknown target", []string{"attack", "--task", "PH-D02", "--target", "vibes"}, 2, "", "unknown target evaluator"},
 		{"attack a split with --out", []string{"attack", "--task", "all", "--out", "x.json"}, 2, "", "single task"},
 		{"bench with budgets", []string{"bench", "--tasks", "PH-D04", "--budgets", "1,2"}, 0, "Budget sensitivity", ""},
+		{"judge calls without a judge", []string{"bench", "--tasks", "PH-D04", "--judge-calls", "3"}, 2, "", "--judge-calls needs --judge"},
 		{"bench with a zero budget", []string{"bench", "--tasks", "PH-D04", "--budgets", "0"}, 2, "", "--budgets: 0 is not a budget"},
 		{"unknown stored trajectory", []string{"replay", "--task", "PH-H05", "--trajectory", "witness"}, 2, "", `no stored trajectory "witness"`},
 	}

@@ -40,8 +40,9 @@ func newBenchCmd(e *env) *cobra.Command {
 			"--tasks runs the listed suite tasks instead of a split. Progress goes to stderr.\n\n" +
 			"--judge adds the schema-aware LLM judge, --idj also IDJ, with score's endpoint flags (or PARTHACK_JUDGE_* /\n" +
 			"PARTHACK_IDJ_*): each scores H, A_ref and R of every task, the judge from the payload bytes and IDJ from\n" +
-			"the schema-free projection, for rows in the shared set and the rollback audit. The judges get no\n" +
-			"target-specific rows: attacking a black-box judge takes a budgeted best-first search, not run here. A\n" +
+			"the schema-free projection, for rows in the shared set and the rollback audit. --judge-calls K also\n" +
+			"attacks each judge directly: a budgeted best-first search ranks the eligible candidates and spends K\n" +
+			"judge calls on the best-ranked, for target-specific rows (the paper's K is 3). A\n" +
 			"judge call that fails after its retry leaves that score out of the row, with the failure in the ledger's\n" +
 			"error field. --record keeps every request and response; --replay reruns the benchmark offline from such\n" +
 			"a recording and prints the same report.\n\n" +
@@ -51,6 +52,9 @@ func newBenchCmd(e *env) *cobra.Command {
 			"cannot be written or lacks a request.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opt.JudgeCalls < 0 || opt.JudgeCalls > 0 && !jf.judge && !jf.idj {
+				return usageErr("--judge-calls needs --judge (and a count of at least 1)")
+			}
 			for _, b := range budgets {
 				if b < 1 {
 					return usageErr("--budgets: %d is not a budget; give edit bounds of at least 1", b)
@@ -124,7 +128,10 @@ func newBenchCmd(e *env) *cobra.Command {
 				}
 				judged += sep + report.Label(j.Target)
 			}
-			if judged != "" {
+			switch {
+			case judged != "" && opt.JudgeCalls > 0:
+				judged += fmt.Sprintf(" on the shared set and attacked with %d calls each", opt.JudgeCalls)
+			case judged != "":
 				judged += " on the shared set"
 			}
 			fmt.Fprintf(e.stderr, "bench: %s, %d tasks, %d evaluators%s, within %d edits of H: %d rows in %s\n",
@@ -155,6 +162,7 @@ func newBenchCmd(e *env) *cobra.Command {
 			return report.Render(e.stdout, rep, f)
 		},
 	}
+	cmd.Flags().IntVar(&opt.JudgeCalls, "judge-calls", 0, "with --judge, also attack each judge directly, spending this many judge calls per task (0: shared set only)")
 	cmd.Flags().IntSliceVar(&budgets, "budgets", nil, "also run the searches within each of these edit budgets, e.g. 1,2,3, for the budget sensitivity table")
 	cmd.Flags().StringVar(&split, "split", "held-out", "tasks to run: held-out, development or all")
 	cmd.Flags().StringVar(&taskList, "tasks", "", "run these suite tasks instead of a split: ids separated by commas (PH-H04,PH-H05)")
