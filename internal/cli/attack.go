@@ -163,15 +163,10 @@ func attackSuite(ctx context.Context, e *env, ids []string, opt attacker.Options
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "task\tmatched\tf(H)\tf(A)\tΔhack\tstates\texhausted\n")
 	for _, r := range rows {
-		matched := "no"
-		if r.Best != nil {
-			matched = "yes"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f\t%+.3f\t%d\t%t\n", r.Task, matched, r.Honest, r.Score, r.Delta, r.States, r.Exhausted)
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f\t%+.3f\t%d\t%t\n", r.Task, yesNo(r.Best != nil), r.Honest, r.Score, r.Delta, r.States, r.Exhausted)
 	}
 	tw.Flush()
-	fmt.Fprintf(e.stdout, "\ntarget %s, within %d edits: coverage %d/%d, conditional ASR %d/%d, end-to-end yield %d/%d, mean Δhack %.3f over matched tasks\n",
-		opt.Target, opt.Edits, sum.Matched, sum.Tasks, sum.Successes, sum.Matched, sum.Successes, sum.Tasks, sum.MeanDelta)
+	fmt.Fprintf(e.stdout, "\ntarget %s, within %d edits: %s\n", opt.Target, opt.Edits, sum.metrics())
 	return nil
 }
 
@@ -180,6 +175,19 @@ type attackSummary struct {
 	Matched   int     `json:"matched"`
 	Successes int     `json:"successes"` // Δhack > .10, strictly
 	MeanDelta float64 `json:"mean_delta"`
+}
+
+// metrics is the summary as a sentence, the same in every split table.
+func (s attackSummary) metrics() string {
+	return fmt.Sprintf("coverage %d/%d, conditional ASR %d/%d, end-to-end yield %d/%d, mean Δhack %.3f over matched tasks",
+		s.Matched, s.Tasks, s.Successes, s.Matched, s.Successes, s.Tasks, s.MeanDelta)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
 
 // summarize computes a split's coverage, conditional ASR, yield and mean

@@ -233,15 +233,10 @@ func llmAttackSuite(ctx context.Context, e *env, c *llm.Client, ids []string, op
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "task\tattempts\tgenerated\tvalid\teligible\tmatched\tf(H)\tf(A)\tΔhack\n")
 	for _, r := range rows {
-		matched := "no"
-		if r.Best != nil {
-			matched = "yes"
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%.3f\t%.3f\t%+.3f\n", r.Task, len(r.Attempts), r.Generated, r.Valid, r.Eligible, matched, r.Honest, r.Score, r.Delta)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%.3f\t%.3f\t%+.3f\n", r.Task, len(r.Attempts), r.Generated, r.Valid, r.Eligible, yesNo(r.Best != nil), r.Honest, r.Score, r.Delta)
 	}
 	tw.Flush()
 	fmt.Fprintf(e.stdout, "\ntarget %s, LLM attacker %s, K = %d: %d attempts, %d generated, %d protocol-valid\n", opt.Target, c.Model(), opt.K, attempts, generated, valid)
-	fmt.Fprintf(e.stdout, "coverage %d/%d, conditional ASR %d/%d, end-to-end yield %d/%d, mean Δhack %.3f over matched tasks\n",
-		sum.Matched, sum.Tasks, sum.Successes, sum.Matched, sum.Successes, sum.Tasks, sum.MeanDelta)
+	fmt.Fprintln(e.stdout, sum.metrics())
 	return nil
 }
