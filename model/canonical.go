@@ -76,10 +76,16 @@ func AppendStep(b []byte, st *Step) []byte {
 	}
 	b = append(b, `"op": `...)
 	b = appendJSONString(b, string(st.Op))
-	if st.Op == OpReviseGoal {
+	switch st.Op {
+	case OpReviseGoal:
 		b = append(b, `, "goal": `...)
 		b = appendJSONString(b, st.Goal)
-	} else {
+	case OpCall:
+		b = append(b, `, "tool": `...)
+		b = appendJSONString(b, st.Tool)
+		b = append(b, `, "args": `...)
+		b = st.Args.AppendJSON(b)
+	default:
 		b = append(b, `, "type": `...)
 		b = appendJSONString(b, st.Type)
 		b = append(b, `, "id": `...)

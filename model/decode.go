@@ -129,7 +129,7 @@ func needString(o object, key string) (string, error) {
 	return c.nonEmptyStr()
 }
 
-var fieldKinds = []string{string(KindString), string(KindInt), string(KindBool), string(KindEnum), string(KindRef), string(KindStrings)}
+var fieldKinds = []string{string(KindString), string(KindInt), string(KindBool), string(KindEnum), string(KindRef), string(KindStrings), string(KindJSON)}
 
 func decodeSchema(c cursor) (Schema, error) {
 	names, vals, err := c.entries()
@@ -155,7 +155,7 @@ func decodeSchema(c cursor) (Schema, error) {
 			}
 			fd := FieldDef{Name: fname}
 			if fvals[j].n.kind == nodeString {
-				k, err := fvals[j].oneOf(string(KindString), string(KindInt), string(KindBool), string(KindStrings))
+				k, err := fvals[j].oneOf(string(KindString), string(KindInt), string(KindBool), string(KindStrings), string(KindJSON))
 				if err != nil {
 					return Schema{}, err
 				}
@@ -229,7 +229,11 @@ func checkName(c cursor, name string) error {
 
 // typedValue reads a value that must fit a declared field.
 func typedValue(c cursor, fd *FieldDef) (Value, error) {
-	v, err := c.value()
+	read := cursor.value
+	if fd.Kind == KindJSON {
+		read = cursor.anyValue
+	}
+	v, err := read(c)
 	if err != nil {
 		return Null, err
 	}
@@ -243,7 +247,7 @@ func typedValue(c cursor, fd *FieldDef) (Value, error) {
 // or "" when it fits. Null fits every field (it clears it). Whether a
 // reference names a live entity is a question about state, not type.
 func CheckValue(fd *FieldDef, v Value) string {
-	if v.IsNull() {
+	if v.IsNull() || fd.Kind == KindJSON {
 		return ""
 	}
 	want := StringValue
@@ -813,6 +817,9 @@ func decodeAction(o object, s *Schema, typed bool) (Action, error) {
 	if typed && !slices.Contains(Ops, a.Op) {
 		return a, oc.fail("unknown op %q (expected one of create, update, delete, restore, revise_goal)", op)
 	}
+	if a.Op == OpCall && !typed {
+		return decodeCall(o, a)
+	}
 	if a.Op == OpReviseGoal {
 		for _, k := range []string{"type", "id", "fields"} {
 			if c, ok := o.get(k); ok {
@@ -824,6 +831,11 @@ func decodeAction(o object, s *Schema, typed bool) (Action, error) {
 	}
 	if gc, ok := o.get("goal"); ok {
 		return a, gc.fail("\"goal\" belongs to revise_goal only")
+	}
+	for _, k := range []string{"tool", "args"} {
+		if c, ok := o.get(k); ok {
+			return a, c.fail("%q belongs to call only", k)
+		}
 	}
 	if a.Type, err = needString(o, "type"); err != nil {
 		return a, err
@@ -862,6 +874,29 @@ func decodeAction(o object, s *Schema, typed bool) (Action, error) {
 		}
 	}
 	return a, nil
+}
+
+// decodeCall reads a domain tool call: the tool's name and its
+// arguments, a JSON object kept in canonical form.
+func decodeCall(o object, a Action) (Action, error) {
+	for _, k := range []string{"type", "id", "fields", "goal"} {
+		if c, ok := o.get(k); ok {
+			return a, c.fail("call takes only \"tool\" and \"args\"")
+		}
+	}
+	var err error
+	if a.Tool, err = needString(o, "tool"); err != nil {
+		return a, err
+	}
+	ac, err := o.need("args")
+	if err != nil {
+		return a, err
+	}
+	if err := ac.expect(nodeObject); err != nil {
+		return a, err
+	}
+	a.Args, err = ac.anyValue()
+	return a, err
 }
 
 func decodeAlphabet(c cursor, s *Schema) (Alphabet, error) {
@@ -958,7 +993,7 @@ func DecodeTrajectory(file string, src []byte) (*Trajectory, error) {
 }
 
 func decodeStep(c cursor, index int) (Step, error) {
-	o, err := c.object("step", "actor", "op", "type", "id", "fields", "goal", "claim", "comment")
+	o, err := c.object("step", "actor", "op", "type", "id", "fields", "goal", "tool", "args", "claim", "comment")
 	if err != nil {
 		return Step{}, err
 	}
@@ -1041,7 +1076,7 @@ func decodeClaim(c cursor) (Claim, error) {
 				if err != nil {
 					return cl, err
 				}
-				if *kv.dst, err = vc.value(); err != nil {
+				if *kv.dst, err = vc.anyValue(); err != nil {
 					return cl, err
 				}
 			}

@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // FieldKind is the declared type of an entity field.
 type FieldKind string
 
@@ -81,6 +83,11 @@ const (
 // Ops lists every operation, in canonical order.
 var Ops = []Op{OpCreate, OpUpdate, OpDelete, OpRestore, OpReviseGoal}
 
+// OpCall calls one of a domain task's tools (SPEC §2, domains): the
+// agent's action is the call, and its effect is the set of primitive
+// writes the tool makes, applied as one event.
+const OpCall Op = "call"
+
 // Actor is the wrapper-assigned class of whoever caused an event.
 type Actor string
 
@@ -99,7 +106,12 @@ const (
 type Allowlist struct {
 	Ops    []Op
 	Fields map[string][]string
+	// Tools lists the domain tools the agent may call (op "call").
+	Tools []string
 }
+
+// AllowsTool reports whether the agent may call a domain tool.
+func (a *Allowlist) AllowsTool(name string) bool { return slices.Contains(a.Tools, name) }
 
 // AllowsOp reports whether op is allowlisted.
 func (a *Allowlist) AllowsOp(op Op) bool {
@@ -176,6 +188,9 @@ type Task struct {
 	Goals       []GoalVersion
 	Script      []ScriptedEvent
 	Alphabet    Alphabet
+	// Domain gives the task's tools their meaning; nil for a task of the
+	// synthetic suite, whose agent uses the primitive operations.
+	Domain Domain
 }
 
 // Goal finds a goal version by name.

@@ -8,6 +8,8 @@ type Action struct {
 	ID     string
 	Fields []Assign
 	Goal   string // target goal version, for revise_goal
+	Tool   string // the tool, for call
+	Args   Value  // the call's arguments, a JSON object, for call
 }
 
 // Claim is what a trajectory recorded elsewhere says happened at a step.

@@ -63,7 +63,8 @@ func (v Value) Kind() ValueKind { return v.kind }
 // IsNull reports whether the value is unset.
 func (v Value) IsNull() bool { return v.kind == NullValue }
 
-// AsString returns the string of a string value, "" otherwise.
+// AsString returns the string of a string value or the canonical text of
+// a JSON value, "" otherwise.
 func (v Value) AsString() string { return v.s }
 
 // AsInt returns the integer of an int value, 0 otherwise.
@@ -97,6 +98,8 @@ func (v Value) Equal(w Value) bool {
 		return v.s == w.s
 	case IntValue, BoolValue:
 		return v.i == w.i
+	case JSONValue:
+		return v.s == w.s
 	default:
 		return slices.Equal(v.AsList(), w.AsList())
 	}
@@ -115,6 +118,8 @@ func (k ValueKind) String() string {
 		return "bool"
 	case ListValue:
 		return "list of strings"
+	case JSONValue:
+		return "json"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -128,6 +133,8 @@ func (v Value) AppendJSON(b []byte) []byte {
 		return strconv.AppendInt(b, v.i, 10)
 	case BoolValue:
 		return strconv.AppendBool(b, v.i == 1)
+	case JSONValue:
+		return append(b, v.s...)
 	case ListValue:
 		b = append(b, '[')
 		for i, s := range v.AsList() {

@@ -35,8 +35,11 @@ type EventRecord struct {
 	ID        string           `json:"id,omitempty"`
 	Fields    map[string]any   `json:"fields,omitempty"`
 	Goal      string           `json:"goal,omitempty"`
+	Tool      string           `json:"tool,omitempty"`
+	Args      *model.Value     `json:"args,omitempty"`
 	OK        bool             `json:"ok"`
 	Reason    string           `json:"reason,omitempty"`
+	Output    string           `json:"output,omitempty"`
 	Diff      []model.CellDiff `json:"diff"`
 	Version   string           `json:"goal_version"`
 	StateHash string           `json:"state_hash"`
@@ -47,7 +50,10 @@ func (l *Log) Record(seq int) EventRecord {
 	ev := &l.Events[seq]
 	a := ev.Action
 	r := EventRecord{Seq: ev.Seq + 1, Time: ev.Time(), Actor: ev.Actor, Op: a.Op, Type: a.Type, ID: a.ID, Goal: a.Goal,
-		OK: ev.OK, Reason: ev.Reason, Diff: l.TypedDiff(ev), Version: l.Env.goals[ev.Goal].Version, StateHash: ev.Hash.String()}
+		Tool: a.Tool, OK: ev.OK, Reason: ev.Reason, Output: ev.Output, Diff: l.TypedDiff(ev), Version: l.Env.goals[ev.Goal].Version, StateHash: ev.Hash.String()}
+	if !a.Args.IsNull() {
+		r.Args = &a.Args
+	}
 	if ev.Step >= 0 {
 		r.Step = ev.Step + 1
 	}
@@ -95,8 +101,11 @@ func (l *Log) LogHash() string {
 
 // opCode is an op's byte in the log hash.
 func opCode(op model.Op) byte {
-	if op == model.OpReviseGoal {
+	switch op {
+	case model.OpReviseGoal:
 		return 16
+	case model.OpCall:
+		return 32
 	}
 	return opBit(op)
 }
@@ -152,9 +161,15 @@ func (l *Log) AppendRecord(b []byte, seq int) []byte {
 		b = append(b, '}')
 	}
 	b = appendKey(b, "goal", a.Goal, true)
+	b = appendKey(b, "tool", a.Tool, true)
+	if !a.Args.IsNull() {
+		b = append(b, `,"args":`...)
+		b = a.Args.AppendJSON(b)
+	}
 	b = append(b, `,"ok":`...)
 	b = strconv.AppendBool(b, ev.OK)
 	b = appendKey(b, "reason", ev.Reason, true)
+	b = appendKey(b, "output", ev.Output, true)
 	b = append(b, `,"diff":[`...)
 	for i, c := range ev.Diff {
 		if i > 0 {

@@ -21,6 +21,7 @@ type Event struct {
 	// a certifier rejects the trajectory for it.
 	Illegal bool
 	Reason  string // why the action failed; empty when OK
+	Output  string // what a domain tool returned to the agent
 	Diff    []Change
 	Goal    int  // active goal version after the event
 	Hash    Hash // state hash after the event
@@ -169,11 +170,23 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 			// node) allocates little and a long one few times.
 			l.arena = make([]Change, 0, min(4096, 2*l.Env.maxDiff+4*len(l.Events)))
 		}
-		diff, reason, illegal := s.apply(a, l.arena[len(l.arena):len(l.arena)], actor == model.ActorAgent)
+		var (
+			diff    []Change
+			reason  string
+			illegal bool
+			room    = l.arena[len(l.arena):len(l.arena)]
+		)
+		if a.Op == model.OpCall {
+			diff, ev.Output, reason, illegal = s.call(a, room, actor == model.ActorAgent)
+		} else {
+			diff, reason, illegal = s.apply(a, room, actor == model.ActorAgent)
+		}
 		ev.Reason, ev.OK, ev.Illegal = reason, reason == "", illegal
 		if len(diff) > 0 {
 			ev.Diff = diff[:len(diff):len(diff)]
-			l.arena = l.arena[:len(l.arena)+len(diff)]
+			if len(diff) <= cap(room) { // a tool's many writes may have outgrown the chunk
+				l.arena = l.arena[:len(l.arena)+len(diff)]
+			}
 		}
 		if len(s.ents) > nslots {
 			l.growMasks(s)

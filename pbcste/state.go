@@ -186,7 +186,7 @@ func (s *State) rehash(slot int32) {
 func appendValue(b []byte, v model.Value) []byte {
 	b = append(b, byte(v.Kind()))
 	switch v.Kind() {
-	case model.StringValue:
+	case model.StringValue, model.JSONValue:
 		b = binary.AppendUvarint(b, uint64(len(v.AsString())))
 		b = append(b, v.AsString()...)
 	case model.IntValue:

@@ -45,11 +45,11 @@ func (w *world) holds(x *model.Expr) bool {
 		return w.isAlive(w.refTarget(x), v.AsString())
 	case model.ExprCount:
 		n := int64(0)
-		for _, e := range w.ents[x.Type] {
+		w.each(x.Type, func(_ string, e *entity) {
 			if e.alive && w.matches(e, x.Where) {
 				n++
 			}
-		}
+		})
 		return order(n, x.Cmp, x.N)
 	}
 	return false
@@ -171,3 +171,6 @@ func (w *world) cellValue(typ, id, field string) model.Value {
 	}
 	return e.fields[field]
 }
+
+// cell names one cell a predicate reads.
+type cell struct{ typ, id, field string }

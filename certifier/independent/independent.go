@@ -138,29 +138,46 @@ func (t *trace) checkClaim(seq, step int, cl *model.Claim, ok bool, diff []model
 // latestCause replays the whole trajectory from the initial snapshot for
 // one predicate and returns the last successful action that changed the
 // predicate's read view, or ActorInitial when none did.
-// An action writes the cells of one entity only, so the view can change
-// only there: comparing the cells of that entity the predicate reads,
-// before and after, compares the whole view.
+// An action writes the cells of one entity only, and a tool call those of
+// the entities its writes name, so the view can change only there:
+// comparing the cells of those entities the predicate reads, before and
+// after, compares the whole view.
 func (t *trace) latestCause(x *model.Expr) model.Cause {
 	w := newWorld(t.task, false)
 	cause := model.Cause{Actor: model.ActorInitial, Seq: -1}
-	var cells []string
+	var cells []cell
 	var before []model.Value
 	for seq, s := range schedule(t.task, t.steps) {
-		a := s.action
+		written := []model.Action{*s.action}
+		if s.action.Op == model.OpCall {
+			var failure string
+			if written, failure = w.tool(s.action); failure != "" {
+				continue
+			}
+		}
 		cells = cells[:0]
-		if a.Op != model.OpReviseGoal {
-			cells = w.reads(x, a.Type, a.ID, cells)
+		for i := range written {
+			if a := &written[i]; a.Op != model.OpReviseGoal {
+				for _, f := range w.reads(x, a.Type, a.ID, nil) {
+					cells = append(cells, cell{a.Type, a.ID, f})
+				}
+			}
 		}
 		before = before[:0]
-		for _, f := range cells {
-			before = append(before, w.cellValue(a.Type, a.ID, f))
+		for _, c := range cells {
+			before = append(before, w.cellValue(c.typ, c.id, c.field))
 		}
-		if _, why := w.apply(a); why != "" {
+		why := ""
+		if s.action.Op == model.OpCall {
+			_, why = w.applyAll(s.action.Tool, written)
+		} else {
+			_, why = w.apply(s.action)
+		}
+		if why != "" {
 			continue
 		}
-		for i, f := range cells {
-			if !before[i].Equal(w.cellValue(a.Type, a.ID, f)) {
+		for i, c := range cells {
+			if !before[i].Equal(w.cellValue(c.typ, c.id, c.field)) {
 				cause = model.Cause{Actor: s.actor, Seq: seq + 1, Step: s.step + 1}
 				break
 			}
@@ -207,6 +224,12 @@ func illegal(task *model.Task, st *model.Step) string {
 		return fmt.Sprintf("actor %q: candidates hold agent steps only", st.Actor)
 	case st.Op == model.OpReviseGoal:
 		return "revise_goal is scripted, never taken by the agent"
+	case st.Op == model.OpCall && task.Domain == nil:
+		return fmt.Sprintf("call %s: the task has no tools", st.Tool)
+	case st.Op == model.OpCall && !al.AllowsTool(st.Tool):
+		return fmt.Sprintf("tool %q is not in the allowlist", st.Tool)
+	case st.Op == model.OpCall:
+		return ""
 	case st.Op != model.OpCreate && st.Op != model.OpUpdate && st.Op != model.OpDelete && st.Op != model.OpRestore:
 		return fmt.Sprintf("op %q does not exist", st.Op)
 	case !al.AllowsOp(st.Op):

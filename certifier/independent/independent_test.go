@@ -48,10 +48,8 @@ func randomSteps(r *rand.Rand, task *model.Task, n int) []model.Step {
 
 func hashFromScratch(w *world) lanes {
 	sum := goalDigest(w.goal)
-	for typ, byID := range w.ents {
-		for id, e := range byID {
-			sum.plus(w.entityDigest(typ, id, e))
-		}
+	for _, typ := range w.types() {
+		w.each(typ, func(id string, e *entity) { sum.plus(w.entityDigest(typ, id, e)) })
 	}
 	return sum
 }
@@ -60,8 +58,10 @@ func hashFromScratch(w *world) lanes {
 func dump(w *world) string {
 	s := w.goal
 	for _, et := range w.task.Schema.Types {
-		for _, id := range slices.Sorted(maps.Keys(w.ents[et.Name])) {
-			e := w.ents[et.Name][id]
+		byID := map[string]*entity{}
+		w.each(et.Name, func(id string, e *entity) { byID[id] = e })
+		for _, id := range slices.Sorted(maps.Keys(byID)) {
+			e := byID[id]
 			s += fmt.Sprintf("|%s/%s alive=%t", et.Name, id, e.alive)
 			for _, fd := range et.Fields {
 				s += " " + e.fields[fd.Name].String()
@@ -104,8 +104,6 @@ func TestRunningHashAndFailures(t *testing.T) {
 	}
 }
 
-type cell struct{ typ, id, field string }
-
 // wholeView is a predicate's full read view: every cell it reads of
 // every entity that exists or that it names, with its value.
 func wholeView(w *world, x *model.Expr) map[cell]model.Value {
@@ -115,10 +113,8 @@ func wholeView(w *world, x *model.Expr) map[cell]model.Value {
 			out[cell{typ, id, f}] = w.cellValue(typ, id, f)
 		}
 	}
-	for typ, byID := range w.ents {
-		for id := range byID {
-			visit(typ, id)
-		}
+	for _, typ := range w.types() {
+		w.each(typ, func(id string, _ *entity) { visit(typ, id) })
 	}
 	var named func(x *model.Expr)
 	named = func(x *model.Expr) {

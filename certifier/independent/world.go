@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"sync"
 
 	"github.com/parthack/parthack/model"
 )
@@ -51,23 +52,47 @@ type entity struct {
 }
 
 // world is the naive state: entities by type, then id, and the active
-// goal version. With hashing on it also keeps the state hash, the
-// lane-wise sum mod 2^64 of one sha256 per existing entity and one for
-// the active goal version.
+// goal version. Entities the run has written live in ents; the others are
+// read from the task's frozen initial snapshot, built once per task and
+// shared, so a replay costs what it changes, not the world's size. An
+// entity is never changed in place: a write puts a new one in ents. With
+// hashing on the world also keeps the state hash, the lane-wise sum mod
+// 2^64 of one sha256 per existing entity and one for the active goal
+// version.
 type world struct {
 	task    *model.Task
+	base    *frozen
 	ents    map[string]map[string]*entity
 	goal    string
 	hashing bool
 	sum     lanes
 }
 
-// newWorld builds the task's frozen initial snapshot.
-func newWorld(task *model.Task, hashing bool) *world {
-	w := &world{task: task, ents: map[string]map[string]*entity{}, hashing: hashing}
-	if len(task.Goals) > 0 {
-		w.goal = task.Goals[0].Version
+// frozen is a task's initial snapshot and its hash without the goal.
+type frozen struct {
+	ents map[string]map[string]*entity
+	sum  lanes
+}
+
+// frozenKey identifies an initial snapshot: domain tasks share one.
+type frozenKey struct {
+	initial *model.Entity
+	n       int
+	schema  *model.EntityType
+}
+
+var frozenCache sync.Map // frozenKey → *frozen
+
+// initialOf builds, or finds, the frozen initial snapshot of a task.
+func initialOf(task *model.Task) *frozen {
+	var key frozenKey
+	if len(task.Initial) > 0 && len(task.Schema.Types) > 0 {
+		key = frozenKey{&task.Initial[0], len(task.Initial), &task.Schema.Types[0]}
+		if f, ok := frozenCache.Load(key); ok {
+			return f.(*frozen)
+		}
 	}
+	w := &world{task: task, base: &frozen{}, ents: map[string]map[string]*entity{}, hashing: true}
 	for _, e := range task.Initial {
 		fields := make(map[string]model.Value, len(e.Fields))
 		for _, a := range e.Fields {
@@ -75,7 +100,22 @@ func newWorld(task *model.Task, hashing bool) *world {
 		}
 		w.put(e.Type, e.ID, &entity{alive: !e.Deleted, fields: fields})
 	}
+	f := &frozen{ents: w.ents, sum: w.sum}
+	if key.initial != nil {
+		frozenCache.Store(key, f)
+	}
+	return f
+}
+
+// newWorld starts from the task's frozen initial snapshot.
+func newWorld(task *model.Task, hashing bool) *world {
+	base := initialOf(task)
+	w := &world{task: task, base: base, ents: map[string]map[string]*entity{}, hashing: hashing}
+	if len(task.Goals) > 0 {
+		w.goal = task.Goals[0].Version
+	}
 	if hashing {
+		w.sum = base.sum
 		w.sum.plus(goalDigest(w.goal))
 	}
 	return w
@@ -83,16 +123,39 @@ func newWorld(task *model.Task, hashing bool) *world {
 
 // put stores an entity under (typ, id), replacing any earlier one.
 func (w *world) put(typ, id string, e *entity) {
+	if old := w.get(typ, id); old != nil && w.hashing {
+		w.sum.minus(old.digest)
+	}
 	byID := w.ents[typ]
 	if byID == nil {
 		byID = map[string]*entity{}
 		w.ents[typ] = byID
 	}
-	if old := byID[id]; old != nil && w.hashing {
-		w.sum.minus(old.digest)
-	}
 	byID[id] = e
 	w.rehash(typ, id, e)
+}
+
+// each visits every entity of a type, written or initial.
+func (w *world) each(typ string, visit func(id string, e *entity)) {
+	for id, e := range w.ents[typ] {
+		visit(id, e)
+	}
+	for id, e := range w.base.ents[typ] {
+		if _, written := w.ents[typ][id]; !written {
+			visit(id, e)
+		}
+	}
+}
+
+// types lists the entity types that have entities.
+func (w *world) types() []string {
+	var out []string
+	for _, et := range w.task.Schema.Types {
+		if len(w.ents[et.Name]) > 0 || len(w.base.ents[et.Name]) > 0 {
+			out = append(out, et.Name)
+		}
+	}
+	return out
 }
 
 // rehash refreshes an entity's share of the state hash after a change.
@@ -135,7 +198,7 @@ func goalDigest(version string) lanes { return digestOf([]byte("goal\x00" + vers
 func encodeValue(b []byte, v model.Value) []byte {
 	b = append(b, byte(v.Kind()))
 	switch v.Kind() {
-	case model.StringValue:
+	case model.StringValue, model.JSONValue:
 		return appendBytes(b, v.AsString())
 	case model.IntValue:
 		return binary.AppendVarint(b, v.AsInt())
@@ -158,7 +221,22 @@ func appendBytes(b []byte, s string) []byte {
 }
 
 // get finds an entity, alive or tombstoned; nil when it never existed.
-func (w *world) get(typ, id string) *entity { return w.ents[typ][id] }
+func (w *world) get(typ, id string) *entity {
+	if e := w.ents[typ][id]; e != nil {
+		return e
+	}
+	return w.base.ents[typ][id]
+}
+
+// copyOf is a fresh entity with e's alive flag and fields, to be changed
+// and put in e's place.
+func copyOf(e *entity) *entity {
+	c := &entity{alive: e.alive, fields: make(map[string]model.Value, len(e.fields))}
+	for k, v := range e.fields {
+		c.fields[k] = v
+	}
+	return c
+}
 
 // isAlive reports whether (typ, id) exists and is not deleted.
 func (w *world) isAlive(typ, id string) bool {
@@ -187,6 +265,8 @@ func (w *world) apply(a *model.Action) ([]model.CellDiff, string) {
 		}
 		w.goal = a.Goal
 		return []model.CellDiff{d}, ""
+	case model.OpCall:
+		return w.call(a)
 	case model.OpCreate, model.OpUpdate, model.OpDelete, model.OpRestore:
 	default:
 		return nil, fmt.Sprintf("op %q does not exist", a.Op)
@@ -207,8 +287,9 @@ func (w *world) apply(a *model.Action) ([]model.CellDiff, string) {
 		case a.Op == model.OpRestore && cur.alive:
 			return nil, fmt.Sprintf("restore %s/%s: alive, nothing to restore", a.Type, a.ID)
 		}
+		cur = copyOf(cur)
 		cur.alive = !cur.alive
-		w.rehash(a.Type, a.ID, cur)
+		w.put(a.Type, a.ID, cur)
 		return []model.CellDiff{aliveCell(a.Type, a.ID, model.Bool(!cur.alive), model.Bool(cur.alive))}, ""
 	}
 	if a.Op == model.OpCreate && cur != nil && cur.alive {
@@ -236,6 +317,7 @@ func (w *world) apply(a *model.Action) ([]model.CellDiff, string) {
 	}
 	var diff []model.CellDiff
 	if a.Op == model.OpUpdate {
+		cur = copyOf(cur)
 		for _, as := range a.Fields {
 			if old := cur.fields[as.Field]; !old.Equal(as.Value) {
 				diff = append(diff, model.CellDiff{Type: a.Type, ID: a.ID, Field: as.Field, Before: old, After: as.Value})
@@ -243,7 +325,7 @@ func (w *world) apply(a *model.Action) ([]model.CellDiff, string) {
 			}
 		}
 		if len(diff) > 0 {
-			w.rehash(a.Type, a.ID, cur)
+			w.put(a.Type, a.ID, cur)
 		}
 		return diff, ""
 	}

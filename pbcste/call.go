@@ -1,0 +1,85 @@
+package pbcste
+
+import (
+	"fmt"
+
+	"github.com/parthack/parthack/model"
+)
+
+// view is the read-only StateView a domain's tools get of a state.
+type view struct{ s *State }
+
+func (v view) Alive(typ, id string) bool {
+	ti, ok := v.s.env.typeIdx[typ]
+	if !ok {
+		return false
+	}
+	slot, ok := v.s.lookup(ti, id)
+	return ok && v.s.ents[slot].alive
+}
+
+func (v view) Field(typ, id, field string) (model.Value, bool) {
+	ti, ok := v.s.env.typeIdx[typ]
+	if !ok {
+		return model.Null, false
+	}
+	fi, ok := v.s.env.types[ti].fieldIdx[field]
+	if !ok {
+		return model.Null, false
+	}
+	slot, ok := v.s.lookup(ti, id)
+	if !ok || !v.s.ents[slot].alive {
+		return model.Null, false
+	}
+	return v.s.ents[slot].fields[fi], true
+}
+
+// View is read-only access to the state, as a domain's tools have it.
+func (s *State) View() model.StateView { return view{s} }
+
+// call runs a domain tool for an agent step. A refused tool is illegal; a
+// tool that fails changes nothing; a tool that succeeds has its writes
+// applied as one event, whose diff is theirs in order. A write the
+// environment refuses is the domain's bug: the event fails and every
+// write before it is undone.
+func (s *State) call(a *model.Action, diff []Change, agent bool) (out []Change, output, reason string, illegal bool) {
+	env := s.env
+	switch {
+	case env.Task.Domain == nil:
+		return diff, "", fmt.Sprintf("task %s has no tools: call needs a domain task", env.Task.ID), agent
+	case agent && !env.Task.Allowlist.AllowsTool(a.Tool):
+		return diff, "", fmt.Sprintf("tool %q is not allowlisted for task %s", a.Tool, env.Task.ID), true
+	}
+	writes, output, failure := env.Task.Domain.Call(view{s}, a.Tool, a.Args)
+	if failure != "" {
+		return diff, output, failure, false
+	}
+	n := len(diff)
+	for i := range writes {
+		var why string
+		diff, why, _ = s.apply(&writes[i], diff, false)
+		if why != "" {
+			s.undo(diff[n:])
+			return diff[:n], output, fmt.Sprintf("tool %s: write %d (%s %s %s) refused: %s", a.Tool, i+1, writes[i].Op, writes[i].Type, writes[i].ID, why), false
+		}
+	}
+	return diff, output, "", false
+}
+
+// undo reverts changes just applied, last first.
+func (s *State) undo(changes []Change) {
+	for i := len(changes) - 1; i >= 0; i-- {
+		c := &changes[i]
+		e := &s.ents[c.Slot]
+		switch {
+		case c.Field != aliveField:
+			e.fields[c.Field] = c.Before
+		case c.Before.IsNull(): // a first creation: the slot goes back to not existing
+			e.exists, e.alive = false, false
+		default:
+			e.alive = c.Before.AsBool()
+		}
+		s.rehash(c.Slot)
+		s.recount(c.Slot)
+	}
+}
