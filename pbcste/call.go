@@ -83,3 +83,9 @@ func (s *State) undo(changes []Change) {
 		s.recount(c.Slot)
 	}
 }
+
+// View is read-only access to the run's current state.
+func (r *Run) View() model.StateView { return view{r.state} }
+
+// View is read-only access to the state at termination.
+func (l *Log) View() model.StateView { return view{l.final} }

@@ -11,7 +11,14 @@ import (
 )
 
 // TypedDiff names the cells of an event's diff by type, id and field.
-func (l *Log) TypedDiff(ev *Event) []model.CellDiff {
+func (l *Log) TypedDiff(ev *Event) []model.CellDiff { return typedDiff(l.final, ev) }
+
+// TypedDiff names the cells of an event recorded so far.
+func (r *Run) TypedDiff(ev *Event) []model.CellDiff { return typedDiff(r.state, ev) }
+
+// typedDiff names cells by the slots of s, a state at or after ev.
+func typedDiff(s *State, ev *Event) []model.CellDiff {
+	l := &Log{Env: s.env, final: s}
 	out := make([]model.CellDiff, len(ev.Diff))
 	for i, c := range ev.Diff {
 		if c.Slot < 0 {

@@ -1,0 +1,254 @@
+// Package tauair is tau-bench's airline world as a PB-CSTE domain
+// (github.com/sierra-research/tau-bench, MIT, commit 59a200c): its
+// database as typed entities, its 14 tools as the agent's actions, its
+// data hash, its 50 test tasks as PB-CSTE tasks and its run format. The
+// tools are a port of tau-bench's Python, read from its source; the
+// corpus in corpus/ (tau-bench's database, gold runs and 200 GPT-4o runs,
+// with every call's exact change) is the conformance test.
+//
+// This package holds the gold runs, so it is private: evaluators never
+// import it.
+package tauair
+
+import (
+	"compress/gzip"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/parthack/parthack/model"
+)
+
+//go:embed corpus
+var corpus embed.FS
+
+// DomainName is the domain's id in task files, ledgers and the CLI.
+const DomainName = "tau-airline"
+
+// Entity types and how they sit in tau-bench's database.
+const (
+	TypeUser          = "user"           // /users/{id}
+	TypePaymentMethod = "payment_method" // /users/{user}/payment_methods/{pm}, id "{user}/{pm}"
+	TypeReservation   = "reservation"    // /reservations/{id}
+	TypeFlight        = "flight"         // /flights/{number}, without its dates
+	TypeFlightDate    = "flight_date"    // /flights/{number}/dates/{date}, id "{number}/{date}"
+)
+
+func str(name string) model.FieldDef   { return model.FieldDef{Name: name, Kind: model.KindString} }
+func jsonf(name string) model.FieldDef { return model.FieldDef{Name: name, Kind: model.KindJSON} }
+
+// Schema is the airline database as typed entities. Each field is one key
+// of tau-bench's record; a null field is an absent key. Nested records a
+// tool writes as a whole (a reservation's flights, passengers and payment
+// history) are json fields; payment methods and flight dates, which
+// tools address by key, are entities of their own.
+var Schema = model.Schema{Types: []model.EntityType{
+	{Name: TypeUser, Fields: []model.FieldDef{jsonf("name"), jsonf("address"), str("email"), str("dob"),
+		{Name: "membership", Kind: model.KindEnum, Values: []string{"regular", "silver", "gold"}},
+		jsonf("saved_passengers"), {Name: "reservations", Kind: model.KindStrings}}},
+	{Name: TypePaymentMethod, Fields: []model.FieldDef{{Name: "user", Kind: model.KindRef, Target: TypeUser}, str("id"),
+		{Name: "source", Kind: model.KindEnum, Values: []string{"credit_card", "gift_card", "certificate"}},
+		str("brand"), str("last_four"), jsonf("amount")}},
+	{Name: TypeReservation, Fields: []model.FieldDef{str("reservation_id"), str("user_id"), str("origin"), str("destination"),
+		str("flight_type"), str("cabin"), jsonf("flights"), jsonf("passengers"), jsonf("payment_history"), str("created_at"),
+		{Name: "total_baggages", Kind: model.KindInt}, {Name: "nonfree_baggages", Kind: model.KindInt}, str("insurance"), str("status")}},
+	{Name: TypeFlight, Fields: []model.FieldDef{str("flight_number"), str("origin"), str("destination"),
+		str("scheduled_departure_time_est"), str("scheduled_arrival_time_est")}},
+	{Name: TypeFlightDate, Fields: []model.FieldDef{str("flight"), str("date"), str("status"), jsonf("available_seats"), jsonf("prices"),
+		str("actual_departure_time_est"), str("actual_arrival_time_est"), str("estimated_departure_time_est"), str("estimated_arrival_time_est")}},
+}}
+
+// DB is the airline database as loaded: its entities in a fixed order and
+// the indexes the tools use for what no tool changes (flights).
+type DB struct {
+	Entities     []model.Entity
+	users        []string
+	pms          map[string][]string // a user's initial payment method ids
+	reservations []string
+	flights      []flightInfo // by flight number
+	byNumber     map[string]int
+}
+
+// flightInfo is what search reads of a flight: none of it ever changes.
+type flightInfo struct {
+	number, origin, destination, departure, arrival string
+	dates                                           []string
+}
+
+var loadOnce = sync.OnceValues(load)
+
+// Load decodes the embedded database once; callers must not change it.
+func Load() (*DB, error) { return loadOnce() }
+
+func readGzip(name string) ([]byte, error) {
+	f, err := corpus.Open("corpus/" + name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
+}
+
+func readCollection(name string) (map[string]map[string]any, error) {
+	b, err := readGzip("db-" + name + ".json.gz")
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.UseNumber()
+	var out map[string]map[string]any
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf("db-%s.json.gz: %w", name, err)
+	}
+	return out, nil
+}
+
+func load() (*DB, error) {
+	users, err := readCollection("users")
+	if err != nil {
+		return nil, err
+	}
+	reservations, err := readCollection("reservations")
+	if err != nil {
+		return nil, err
+	}
+	flights, err := readCollection("flights")
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{byNumber: map[string]int{}, pms: map[string][]string{}}
+	for _, id := range sortedIDs(users) {
+		u := users[id]
+		pms, _ := u["payment_methods"].(map[string]any)
+		rest := maps(u, "payment_methods")
+		e, err := entityOf(TypeUser, id, rest)
+		if err != nil {
+			return nil, err
+		}
+		db.Entities = append(db.Entities, e)
+		db.users = append(db.users, id)
+		for _, pm := range sortedKeys(pms) {
+			rec, _ := pms[pm].(map[string]any)
+			rec = maps(rec)
+			rec["user"] = id
+			e, err := entityOf(TypePaymentMethod, id+"/"+pm, rec)
+			if err != nil {
+				return nil, err
+			}
+			db.Entities = append(db.Entities, e)
+			db.pms[id] = append(db.pms[id], pm)
+		}
+	}
+	for _, id := range sortedIDs(reservations) {
+		db.reservations = append(db.reservations, id)
+		e, err := entityOf(TypeReservation, id, reservations[id])
+		if err != nil {
+			return nil, err
+		}
+		db.Entities = append(db.Entities, e)
+	}
+	for _, num := range sortedIDs(flights) {
+		f := flights[num]
+		dates, _ := f["dates"].(map[string]any)
+		e, err := entityOf(TypeFlight, num, maps(f, "dates"))
+		if err != nil {
+			return nil, err
+		}
+		db.Entities = append(db.Entities, e)
+		fi := flightInfo{number: num}
+		fi.origin, _ = f["origin"].(string)
+		fi.destination, _ = f["destination"].(string)
+		fi.departure, _ = f["scheduled_departure_time_est"].(string)
+		fi.arrival, _ = f["scheduled_arrival_time_est"].(string)
+		for _, d := range sortedKeys(dates) {
+			rec, _ := dates[d].(map[string]any)
+			rec = maps(rec)
+			rec["flight"], rec["date"] = num, d
+			e, err := entityOf(TypeFlightDate, num+"/"+d, rec)
+			if err != nil {
+				return nil, err
+			}
+			db.Entities = append(db.Entities, e)
+			fi.dates = append(fi.dates, d)
+		}
+		db.byNumber[num] = len(db.flights)
+		db.flights = append(db.flights, fi)
+	}
+	return db, nil
+}
+
+func sortedIDs(m map[string]map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// maps copies a record without the given keys.
+func maps(m map[string]any, drop ...string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if !slices.Contains(drop, k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// entityOf maps one record to an entity of typ, every key to its field.
+func entityOf(typ, id string, rec map[string]any) (model.Entity, error) {
+	et, _ := Schema.Type(typ)
+	e := model.Entity{Type: typ, ID: id}
+	for _, k := range sortedKeys(rec) {
+		fd, ok := et.Field(k)
+		if !ok {
+			return e, fmt.Errorf("tau-airline database: %s %s: key %q has no field in the schema", typ, id, k)
+		}
+		v, err := fieldValue(fd, rec[k])
+		if err != nil {
+			return e, fmt.Errorf("tau-airline database: %s %s: %w", typ, id, err)
+		}
+		e.Fields = append(e.Fields, model.Assign{Field: k, Value: v})
+	}
+	return e, nil
+}
+
+// fieldValue is a record's value as a field of fd's kind.
+func fieldValue(fd *model.FieldDef, x any) (model.Value, error) {
+	v := valueOf(x)
+	if x != nil && fd.Kind == model.KindStrings {
+		xs, ok := x.([]any)
+		if ok {
+			ss := make([]string, 0, len(xs))
+			for _, e := range xs {
+				s, isStr := e.(string)
+				if !isStr {
+					ok = false
+					break
+				}
+				ss = append(ss, s)
+			}
+			if ok {
+				v = model.List(ss)
+			}
+		}
+	}
+	if msg := model.CheckValue(fd, v); msg != "" {
+		return model.Null, fmt.Errorf("%s", msg)
+	}
+	return v, nil
+}
