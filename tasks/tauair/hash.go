@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+	"strings"
 
 	"github.com/parthack/parthack/model"
 )
@@ -35,48 +36,187 @@ func (d *Domain) paymentMethodIDs(user string) []string { return d.db.paymentMet
 // non-null fields.
 func (d *Domain) Document(v model.StateView) map[string]any {
 	c := &callCtx{d: d, v: v}
-	users := map[string]any{}
-	for _, u := range d.db.users {
-		if v.Alive(TypeUser, u) {
-			users[u] = c.userRecord(u)
+	out := map[string]any{}
+	for _, coll := range collections {
+		recs := map[string]any{}
+		for _, id := range d.ids(coll) {
+			if rec := c.root(coll, id); rec != nil {
+				recs[id] = rec
+			}
 		}
+		out[coll] = recs
 	}
-	reservations := map[string]any{}
-	for _, r := range d.db.reservations {
-		if v.Alive(TypeReservation, r) {
-			reservations[r] = c.record(TypeReservation, r)
+	return out
+}
+
+// collections are the database's top-level keys, sorted.
+var collections = []string{"flights", "reservations", "users"}
+
+// ids lists every id a collection can hold, sorted.
+func (d *Domain) ids(coll string) []string {
+	switch coll {
+	case "flights":
+		out := make([]string, len(d.db.flights))
+		for i := range d.db.flights {
+			out[i] = d.db.flights[i].number
 		}
+		return out
+	case "reservations":
+		out := slices.Clone(d.db.reservations)
+		for _, r := range newReservations {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+		slices.Sort(out)
+		return out
 	}
-	for _, r := range newReservations {
-		if v.Alive(TypeReservation, r) {
-			reservations[r] = c.record(TypeReservation, r)
+	return d.db.users
+}
+
+// root is one top-level record as tau-bench keeps it, nil when absent.
+func (c *callCtx) root(coll, id string) map[string]any {
+	switch coll {
+	case "users":
+		if c.v.Alive(TypeUser, id) {
+			return c.userRecord(id)
 		}
-	}
-	flights := map[string]any{}
-	for i := range d.db.flights {
-		fi := &d.db.flights[i]
-		if !v.Alive(TypeFlight, fi.number) {
-			continue
+	case "reservations":
+		if c.v.Alive(TypeReservation, id) {
+			return c.record(TypeReservation, id)
 		}
-		rec := c.record(TypeFlight, fi.number)
+	case "flights":
+		fi, ok := c.d.db.byNumber[id]
+		if !ok || !c.v.Alive(TypeFlight, id) {
+			return nil
+		}
+		rec := c.record(TypeFlight, id)
 		dates := map[string]any{}
-		for _, date := range fi.dates {
-			if id := fi.number + "/" + date; v.Alive(TypeFlightDate, id) {
-				day := c.record(TypeFlightDate, id)
+		for _, date := range c.d.db.flights[fi].dates {
+			if fd := id + "/" + date; c.v.Alive(TypeFlightDate, fd) {
+				day := c.record(TypeFlightDate, fd)
 				delete(day, "flight")
 				delete(day, "date")
 				dates[date] = day
 			}
 		}
 		rec["dates"] = dates
-		flights[fi.number] = rec
+		return rec
 	}
-	return map[string]any{"flights": flights, "reservations": reservations, "users": users}
+	return nil
+}
+
+// RootOf names the top-level record an entity belongs to.
+func RootOf(typ, id string) (coll, key string) {
+	switch typ {
+	case TypeUser:
+		return "users", id
+	case TypePaymentMethod:
+		user, _, _ := strings.Cut(id, "/")
+		return "users", user
+	case TypeReservation:
+		return "reservations", id
+	}
+	number, _, _ := strings.Cut(id, "/")
+	return "flights", number
 }
 
 // DataHash is tau-bench's data hash of a state: the sha256 of Python's
 // str() of to_hashable(data), as tau_bench/envs/base.py computes it.
-func (d *Domain) DataHash(v model.StateView) string {
-	sum := sha256.Sum256(appendPyRepr(nil, d.Document(v)))
-	return hex.EncodeToString(sum[:])
+// changed lists the entities written since the initial snapshot (e.g. a
+// log's diffs); every other record's text is the initial one, computed
+// once, so a hash costs the records changed and one pass of sha256.
+func (d *Domain) DataHash(v model.StateView, changed []model.CellDiff) string {
+	d.initOnce.Do(d.initialReprs)
+	dirty := map[[2]string]bool{}
+	for _, cd := range changed {
+		coll, key := RootOf(cd.Type, cd.ID)
+		dirty[[2]string{coll, key}] = true
+	}
+	c := &callCtx{d: d, v: v}
+	h := sha256.New()
+	b := make([]byte, 0, 64<<10)
+	b = append(b, '(')
+	for ci, coll := range collections {
+		if ci > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, '(')
+		b = appendPyStr(b, coll)
+		b = append(b, ", ("...)
+		n := 0
+		for _, id := range d.ids(coll) {
+			var text []byte
+			if dirty[[2]string{coll, id}] {
+				if rec := c.root(coll, id); rec != nil {
+					text = appendPyRepr(nil, rec)
+				}
+			} else {
+				text = d.initial[coll][id]
+			}
+			if text == nil {
+				continue
+			}
+			if n > 0 {
+				b = append(b, ", "...)
+			}
+			n++
+			b = append(b, '(')
+			b = appendPyStr(b, id)
+			b = append(b, ", "...)
+			b = append(b, text...)
+			b = append(b, ')')
+			if len(b) > 60<<10 {
+				h.Write(b)
+				b = b[:0]
+			}
+		}
+		if n == 1 {
+			b = append(b, ',')
+		}
+		b = append(b, "))"...)
+	}
+	b = append(b, ')')
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// initialReprs computes every initial record's Python text once.
+func (d *Domain) initialReprs() {
+	w := &initialView{byKey: map[[2]string]*model.Entity{}}
+	for i := range d.db.Entities {
+		e := &d.db.Entities[i]
+		w.byKey[[2]string{e.Type, e.ID}] = e
+	}
+	c := &callCtx{d: d, v: w}
+	d.initial = map[string]map[string][]byte{}
+	for _, coll := range collections {
+		d.initial[coll] = map[string][]byte{}
+		for _, id := range d.ids(coll) {
+			if rec := c.root(coll, id); rec != nil {
+				d.initial[coll][id] = appendPyRepr(nil, rec)
+			}
+		}
+	}
+}
+
+// initialView reads the database as loaded.
+type initialView struct{ byKey map[[2]string]*model.Entity }
+
+func (w *initialView) Alive(typ, id string) bool {
+	e, ok := w.byKey[[2]string{typ, id}]
+	return ok && !e.Deleted
+}
+
+func (w *initialView) Field(typ, id, field string) (model.Value, bool) {
+	e, ok := w.byKey[[2]string{typ, id}]
+	if !ok || e.Deleted {
+		return model.Null, false
+	}
+	for _, a := range e.Fields {
+		if a.Field == field {
+			return a.Value, true
+		}
+	}
+	return model.Null, true
 }

@@ -5,12 +5,17 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parthack/parthack/model"
 )
 
 // Domain is tau-bench's airline tools over a PB-CSTE state.
-type Domain struct{ db *DB }
+type Domain struct {
+	db       *DB
+	initOnce sync.Once
+	initial  map[string]map[string][]byte // collection → id → the initial record's Python text
+}
 
 // NewDomain gives the tools their static flight index.
 func NewDomain(db *DB) *Domain { return &Domain{db: db} }
