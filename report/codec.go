@@ -111,6 +111,16 @@ func ReadJSON(name string, src []byte) (*Ledger, error) {
 			if f != LedgerFormat {
 				return nil, fail(keyOff, "field \"format\": %q is not %q", f, LedgerFormat)
 			}
+		case "shard":
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return nil, syntax(dec, err)
+			}
+			si, err := decodeShard(raw)
+			if err != nil {
+				return nil, fail(keyOff, "field \"shard\": %v", err)
+			}
+			rows.ledger.Shard = si
 		case "rows":
 			if err := expectDelim(dec, '['); err != nil {
 				if errors.Is(err, errNotDelim) {
@@ -137,7 +147,7 @@ func ReadJSON(name string, src []byte) (*Ledger, error) {
 				return nil, syntax(dec, err)
 			}
 		default:
-			return nil, fail(keyOff, "unknown field %q (a ledger has \"format\" and \"rows\")", key)
+			return nil, fail(keyOff, "unknown field %q (a ledger has \"format\", \"rows\" and, a shard's, \"shard\")", key)
 		}
 	}
 	if _, err := dec.Token(); err != nil {
@@ -152,6 +162,20 @@ func ReadJSON(name string, src []byte) (*Ledger, error) {
 		}
 	}
 	return rows.done(name)
+}
+
+// decodeShard strictly decodes a shard ledger's metadata.
+func decodeShard(raw []byte) (*ShardInfo, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var si ShardInfo
+	if err := dec.Decode(&si); err != nil {
+		return nil, err
+	}
+	if err := si.check(); err != nil {
+		return nil, err
+	}
+	return &si, nil
 }
 
 // errNotDelim is expectDelim's error for valid JSON of the wrong kind.
@@ -384,12 +408,14 @@ func setCSV(r *Row, c column, s string) *fieldError {
 }
 
 // WriteJSON writes the ledger as JSON, one field per line, in the
-// format's column order; absent values are null.
+// format's column order; absent values are null. A shard's metadata goes
+// between the format and the rows.
 func WriteJSON(w io.Writer, l *Ledger) error {
 	b, err := json.MarshalIndent(struct {
-		Format string `json:"format"`
-		Rows   []Row  `json:"rows"`
-	}{LedgerFormat, l.Rows}, "", "  ")
+		Format string     `json:"format"`
+		Shard  *ShardInfo `json:"shard,omitempty"`
+		Rows   []Row      `json:"rows"`
+	}{LedgerFormat, l.Shard, l.Rows}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -402,6 +428,9 @@ func WriteJSON(w io.Writer, l *Ledger) error {
 // values are empty cells. Numbers are written in their shortest exact
 // form, so a CSV ledger reads back to the same values.
 func WriteCSV(w io.Writer, l *Ledger) error {
+	if l.Shard != nil {
+		return errShardCSV
+	}
 	cols := columns
 	if !slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Error != "" }) {
 		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool { return c.name == "error" })
@@ -441,6 +470,8 @@ func cell(p any) string {
 	}
 	panic("report: no cell for " + fmt.Sprintf("%T", p))
 }
+
+var errShardCSV = errors.New("a shard's ledger is JSON only: CSV has no place for the shard metadata a merge checks")
 
 // Write writes the ledger as JSON or CSV, by the extension of name.
 func Write(w io.Writer, name string, l *Ledger) error {

@@ -27,6 +27,14 @@ const LedgerFormat = "parthack-ledger/1"
 //
 //	{"format": "parthack-ledger/1", "rows": [ROW, …]}
 //
+// and a third, "shard", between them in the ledger of one shard of a run
+// (bench --shard i/n; see Shard and Merge): an object
+//
+//	{"index": i, "count": n, "run": RUN}
+//
+// where RUN is the run's settings, the fields of RunInfo. A shard's
+// ledger is JSON only: CSV has no place for it.
+//
 // where each ROW is an object with the fields below. CSV: a header line
 // naming the columns (any order, each once), then one line per row, the
 // same names as the JSON fields.
@@ -66,7 +74,9 @@ const LedgerFormat = "parthack-ledger/1"
 // repeated (set, target, task) are errors naming the file, the line and
 // the field.
 type Ledger struct {
-	Rows []Row
+	// Shard is a shard's metadata; nil in the ledger of a whole run.
+	Shard *ShardInfo
+	Rows  []Row
 }
 
 // Row is one line of the ledger. Delta, Honest, Rollback and PStateR are
