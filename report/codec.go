@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,7 +136,7 @@ func ReadJSON(name string, src []byte) (*Ledger, error) {
 					return nil, syntax(dec, err)
 				}
 				n := len(rows.ledger.Rows) + 1
-				r, fieldOff, err := decodeJSONRow(raw)
+				r, fieldOff, err := decodeJSONRow(raw, n == 1, &rows.ledger.Minimal)
 				if err != nil {
 					return nil, fail(off+fieldOff, "row %d: %v", n, err)
 				}
@@ -202,9 +203,11 @@ func nextValue(src []byte, off int64) int64 {
 	return off
 }
 
-// decodeJSONRow decodes one row object. On error it returns the offset,
-// within raw, of the field at fault (0: the row itself).
-func decodeJSONRow(raw []byte) (Row, int64, error) {
+// decodeJSONRow decodes one row object. The first row of a ledger
+// decides whether it is minimal (*minimal); a later one must agree. On
+// error it returns the offset, within raw, of the field at fault (0: the
+// row itself).
+func decodeJSONRow(raw []byte, first bool, minimal *bool) (Row, int64, error) {
 	var r Row
 	if len(raw) == 0 || raw[0] != '{' {
 		return r, 0, errors.New("want an object")
@@ -230,12 +233,23 @@ func decodeJSONRow(raw []byte) (Row, int64, error) {
 			return r, off, err
 		}
 	}
-	for _, c := range columns {
-		if _, ok := offsets[c.name]; c.required && !ok {
-			return r, 0, errField(c.name, "missing")
+	names := slices.Collect(maps.Keys(offsets))
+	if first {
+		*minimal = isMinimal(names)
+	}
+	switch mini := isMinimal(names); {
+	case mini && !*minimal:
+		return r, 0, errors.New("has only the minimal fields (target, set, task, matched, delta) but row 1 has more: a ledger's rows are all full or all minimal")
+	case !mini && *minimal:
+		return r, 0, fmt.Errorf("has fields %s, but row 1 has only the minimal ones (target, set, task, matched, delta): a ledger's rows are all full or all minimal", strings.Join(sortedColumns(names), ", "))
+	case !mini:
+		for _, c := range columns {
+			if _, ok := offsets[c.name]; c.required && !ok {
+				return r, 0, errField(c.name, "missing (a minimal ledger has exactly target, set, task, matched and delta)")
+			}
 		}
 	}
-	if err := r.check(); err != nil {
+	if err := r.check(*minimal); err != nil {
 		return r, offsets[err.field], err
 	}
 	return r, 0, nil
@@ -294,6 +308,17 @@ func setNumber(r *Row, name string, x float64) {
 	}
 }
 
+// sortedColumns orders column names as the format does.
+func sortedColumns(names []string) []string {
+	var out []string
+	for _, c := range columns {
+		if slices.Contains(names, c.name) {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
 func columnNamed(name string) (column, bool) {
 	for _, c := range columns {
 		if c.name == name {
@@ -338,12 +363,14 @@ func ReadCSV(name string, src []byte) (*Ledger, error) {
 		at[h] = i
 		cols[i] = c
 	}
+	minimal := isMinimal(head)
 	for _, c := range columns {
-		if _, ok := at[c.name]; c.required && !ok {
-			return nil, fmt.Errorf("%s:1: missing required column %q", name, c.name)
+		if _, ok := at[c.name]; c.required && !ok && !minimal {
+			return nil, fmt.Errorf("%s:1: missing required column %q (a minimal ledger has exactly target, set, task, matched and delta)", name, c.name)
 		}
 	}
 	var rows rowSet
+	rows.ledger.Minimal = minimal
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -360,7 +387,7 @@ func ReadCSV(name string, src []byte) (*Ledger, error) {
 				return nil, fmt.Errorf("%s:%d: row %d, column %q: %s", name, lineOf(i), n, c.name, err.msg)
 			}
 		}
-		if ferr := r.check(); ferr != nil {
+		if ferr := r.check(minimal); ferr != nil {
 			i, ok := at[ferr.field]
 			if !ok {
 				i = 0
@@ -409,13 +436,29 @@ func setCSV(r *Row, c column, s string) *fieldError {
 
 // WriteJSON writes the ledger as JSON, one field per line, in the
 // format's column order; absent values are null. A shard's metadata goes
-// between the format and the rows.
+// between the format and the rows; a minimal ledger's rows have the
+// minimal fields only.
 func WriteJSON(w io.Writer, l *Ledger) error {
+	var rows any = l.Rows
+	if l.Minimal {
+		type minimalRow struct {
+			Target  string   `json:"target"`
+			Set     string   `json:"set"`
+			Task    string   `json:"task"`
+			Matched bool     `json:"matched"`
+			Delta   *float64 `json:"delta"`
+		}
+		mr := make([]minimalRow, len(l.Rows))
+		for i, r := range l.Rows {
+			mr[i] = minimalRow{r.Target, r.Set, r.Task, r.Matched, r.Delta}
+		}
+		rows = mr
+	}
 	b, err := json.MarshalIndent(struct {
 		Format string     `json:"format"`
 		Shard  *ShardInfo `json:"shard,omitempty"`
-		Rows   []Row      `json:"rows"`
-	}{LedgerFormat, l.Shard, l.Rows}, "", "  ")
+		Rows   any        `json:"rows"`
+	}{LedgerFormat, l.Shard, rows}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -424,7 +467,8 @@ func WriteJSON(w io.Writer, l *Ledger) error {
 }
 
 // WriteCSV writes the ledger as CSV with every column, in the format's
-// order, but the error column only when some row has an error; absent
+// order, but the error column only when some row has an error (a minimal
+// ledger: its five columns only); absent
 // values are empty cells. Numbers are written in their shortest exact
 // form, so a CSV ledger reads back to the same values.
 func WriteCSV(w io.Writer, l *Ledger) error {
@@ -432,7 +476,10 @@ func WriteCSV(w io.Writer, l *Ledger) error {
 		return errShardCSV
 	}
 	cols := columns
-	if !slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Error != "" }) {
+	switch {
+	case l.Minimal:
+		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool { return !slices.Contains(MinimalColumns, c.name) })
+	case !slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Error != "" }):
 		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool { return c.name == "error" })
 	}
 	cw := csv.NewWriter(w)
