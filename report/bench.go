@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -35,6 +36,9 @@ type RunOptions struct {
 	// too: a budgeted best-first search that spends this many calls on
 	// candidates (the paper's K is 3). Zero: shared-set rows only.
 	JudgeCalls int
+	// Shard, when its Count is positive, runs only that shard's slice of
+	// the (task, target) pairs (see Shard); the zero Shard runs them all.
+	Shard Shard
 }
 
 // Judge is a black-box evaluator, an LLM judge, as Run uses it: a ledger
@@ -73,6 +77,10 @@ type Judge struct {
 // judges), then targeted (the deterministic evaluators, then the judges);
 // within that, by evaluator, then task.
 //
+// With opt.Shard, Run does only that shard's (task, target) pairs and
+// returns their rows, in the same order; the rows of every shard,
+// merged, are the unsharded ledger (see Shard and Merge).
+//
 // Tasks are searched in parallel, and the ledger does not depend on the
 // order they finish in. progress, when not nil, gets one line per search,
 // from one goroutine at a time.
@@ -91,17 +99,37 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 			progress(line)
 		}
 	}
-	type result struct{ shared, judged, targeted, judgedTargeted []Row }
-	results := make([]result, len(ts))
+	evs := evaluators.Deterministic()
+	var ids, evNames, judges []string
+	for _, t := range ts {
+		ids = append(ids, t.ID)
+	}
+	for _, ev := range evs {
+		evNames = append(evNames, ev.Name)
+	}
+	for _, j := range opt.Judges {
+		judges = append(judges, j.Target)
+	}
+	slice := opt.Shard.Slice(Pairs(ids, append(slices.Clone(evNames), judges...)))
+	owned := map[Pair]bool{}
+	var work []int // indexes in ts of the tasks with a pair in the slice
+	for _, p := range slice {
+		owned[p] = true
+		if i := slices.Index(ids, p.Task); len(work) == 0 || work[len(work)-1] != i {
+			work = append(work, i)
+		}
+	}
+	results := make([][]Row, len(ts))
 	var firstErr error // the failure that stopped the run, not the cancellations it caused
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(workers, len(ts)) {
+	for range min(workers, len(work)) {
 		wg.Go(func() {
 			for i := range next {
-				r := &results[i]
-				var err error
-				if r.shared, r.judged, r.targeted, r.judgedTargeted, err = runTask(ctx, ts[i], opt, say); err != nil {
+				owns := func(target string) bool { return owned[Pair{ts[i].ID, target}] }
+				shared, judged, targeted, judgedTargeted, err := runTask(ctx, ts[i], opt, owns, say)
+				results[i] = slices.Concat(shared, judged, targeted, judgedTargeted)
+				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
 						firstErr = fmt.Errorf("%s: %w", ts[i].ID, err)
@@ -112,7 +140,7 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 			}
 		})
 	}
-	for i := range ts {
+	for _, i := range work {
 		next <- i
 	}
 	close(next)
@@ -120,29 +148,28 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	evs := evaluators.Deterministic()
-	// rows[part][evaluator] lists that part's rows for the evaluator, by
-	// task: shared, judged, targeted, judges targeted.
-	rows := [4][][]Row{make([][]Row, len(evs)), make([][]Row, len(opt.Judges)), make([][]Row, len(evs)), make([][]Row, len(opt.Judges))}
-	for _, r := range results {
-		for p, part := range [][]Row{r.shared, r.judged, r.targeted, r.judgedTargeted} {
-			for e, row := range part {
-				rows[p][e] = append(rows[p][e], row)
-			}
+	rows := map[rowKey]Row{}
+	for _, rs := range results {
+		for _, r := range rs {
+			rows[rowKey{r.Set, r.Target, r.Task}] = r
 		}
 	}
 	l := &Ledger{}
-	for _, part := range rows {
-		for _, rs := range part {
-			l.Rows = append(l.Rows, rs...)
+	for _, k := range rowOrder(ids, evNames, judges, opt.JudgeCalls, slice) {
+		r, ok := rows[k]
+		if !ok {
+			return nil, fmt.Errorf("report: the run made no row %s", k)
 		}
+		l.Rows = append(l.Rows, r)
 	}
 	return l, nil
 }
 
 // runTask produces one task's shared, judged and targeted rows, in
-// evaluator (or judge) order.
-func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(string)) (shared, judged, targeted, judgedTargeted []Row, err error) {
+// evaluator (or judge) order, for the targets it owns (the pairs of the
+// run's shard). The search against Historical Milestone runs whatever the
+// targets: every shared row needs A_ref.
+func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(target string) bool, progress func(string)) (shared, judged, targeted, judgedTargeted []Row, err error) {
 	trusted, err := sealed.Trusted(t.ID)
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -221,6 +248,9 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(s
 		}
 	}
 	for e, ev := range evaluators.Deterministic() {
+		if !owns(ev.Name) {
+			continue
+		}
 		r := row(SetShared, e, ev.Name)
 		r.Attempts, r.Valid, r.Matched = ref.States, ref.Eligible, ref.Best != nil
 		if r.Matched {
@@ -245,6 +275,9 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, progress func(s
 	}
 
 	for _, j := range opt.Judges {
+		if !owns(j.Target) {
+			continue
+		}
 		r := base
 		r.Set, r.Target = SetShared, j.Target
 		r.Attempts, r.Valid, r.Matched = ref.States, ref.Eligible, ref.Best != nil

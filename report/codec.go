@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -111,6 +112,16 @@ func ReadJSON(name string, src []byte) (*Ledger, error) {
 			if f != LedgerFormat {
 				return nil, fail(keyOff, "field \"format\": %q is not %q", f, LedgerFormat)
 			}
+		case "shard":
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return nil, syntax(dec, err)
+			}
+			si, err := decodeShard(raw)
+			if err != nil {
+				return nil, fail(keyOff, "field \"shard\": %v", err)
+			}
+			rows.ledger.Shard = si
 		case "rows":
 			if err := expectDelim(dec, '['); err != nil {
 				if errors.Is(err, errNotDelim) {
@@ -125,7 +136,7 @@ func ReadJSON(name string, src []byte) (*Ledger, error) {
 					return nil, syntax(dec, err)
 				}
 				n := len(rows.ledger.Rows) + 1
-				r, fieldOff, err := decodeJSONRow(raw)
+				r, fieldOff, err := decodeJSONRow(raw, n == 1, &rows.ledger.Minimal)
 				if err != nil {
 					return nil, fail(off+fieldOff, "row %d: %v", n, err)
 				}
@@ -137,7 +148,7 @@ func ReadJSON(name string, src []byte) (*Ledger, error) {
 				return nil, syntax(dec, err)
 			}
 		default:
-			return nil, fail(keyOff, "unknown field %q (a ledger has \"format\" and \"rows\")", key)
+			return nil, fail(keyOff, "unknown field %q (a ledger has \"format\", \"rows\" and, a shard's, \"shard\")", key)
 		}
 	}
 	if _, err := dec.Token(); err != nil {
@@ -152,6 +163,20 @@ func ReadJSON(name string, src []byte) (*Ledger, error) {
 		}
 	}
 	return rows.done(name)
+}
+
+// decodeShard strictly decodes a shard ledger's metadata.
+func decodeShard(raw []byte) (*ShardInfo, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var si ShardInfo
+	if err := dec.Decode(&si); err != nil {
+		return nil, err
+	}
+	if err := si.check(); err != nil {
+		return nil, err
+	}
+	return &si, nil
 }
 
 // errNotDelim is expectDelim's error for valid JSON of the wrong kind.
@@ -178,9 +203,11 @@ func nextValue(src []byte, off int64) int64 {
 	return off
 }
 
-// decodeJSONRow decodes one row object. On error it returns the offset,
-// within raw, of the field at fault (0: the row itself).
-func decodeJSONRow(raw []byte) (Row, int64, error) {
+// decodeJSONRow decodes one row object. The first row of a ledger
+// decides whether it is minimal (*minimal); a later one must agree. On
+// error it returns the offset, within raw, of the field at fault (0: the
+// row itself).
+func decodeJSONRow(raw []byte, first bool, minimal *bool) (Row, int64, error) {
 	var r Row
 	if len(raw) == 0 || raw[0] != '{' {
 		return r, 0, errors.New("want an object")
@@ -206,12 +233,23 @@ func decodeJSONRow(raw []byte) (Row, int64, error) {
 			return r, off, err
 		}
 	}
-	for _, c := range columns {
-		if _, ok := offsets[c.name]; c.required && !ok {
-			return r, 0, errField(c.name, "missing")
+	names := slices.Collect(maps.Keys(offsets))
+	if first {
+		*minimal = isMinimal(names)
+	}
+	switch mini := isMinimal(names); {
+	case mini && !*minimal:
+		return r, 0, errors.New("has only the minimal fields (target, set, task, matched, delta) but row 1 has more: a ledger's rows are all full or all minimal")
+	case !mini && *minimal:
+		return r, 0, fmt.Errorf("has fields %s, but row 1 has only the minimal ones (target, set, task, matched, delta): a ledger's rows are all full or all minimal", strings.Join(sortedColumns(names), ", "))
+	case !mini:
+		for _, c := range columns {
+			if _, ok := offsets[c.name]; c.required && !ok {
+				return r, 0, errField(c.name, "missing (a minimal ledger has exactly target, set, task, matched and delta)")
+			}
 		}
 	}
-	if err := r.check(); err != nil {
+	if err := r.check(*minimal); err != nil {
 		return r, offsets[err.field], err
 	}
 	return r, 0, nil
@@ -270,6 +308,17 @@ func setNumber(r *Row, name string, x float64) {
 	}
 }
 
+// sortedColumns orders column names as the format does.
+func sortedColumns(names []string) []string {
+	var out []string
+	for _, c := range columns {
+		if slices.Contains(names, c.name) {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
 func columnNamed(name string) (column, bool) {
 	for _, c := range columns {
 		if c.name == name {
@@ -314,12 +363,14 @@ func ReadCSV(name string, src []byte) (*Ledger, error) {
 		at[h] = i
 		cols[i] = c
 	}
+	minimal := isMinimal(head)
 	for _, c := range columns {
-		if _, ok := at[c.name]; c.required && !ok {
-			return nil, fmt.Errorf("%s:1: missing required column %q", name, c.name)
+		if _, ok := at[c.name]; c.required && !ok && !minimal {
+			return nil, fmt.Errorf("%s:1: missing required column %q (a minimal ledger has exactly target, set, task, matched and delta)", name, c.name)
 		}
 	}
 	var rows rowSet
+	rows.ledger.Minimal = minimal
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -336,7 +387,7 @@ func ReadCSV(name string, src []byte) (*Ledger, error) {
 				return nil, fmt.Errorf("%s:%d: row %d, column %q: %s", name, lineOf(i), n, c.name, err.msg)
 			}
 		}
-		if ferr := r.check(); ferr != nil {
+		if ferr := r.check(minimal); ferr != nil {
 			i, ok := at[ferr.field]
 			if !ok {
 				i = 0
@@ -384,12 +435,30 @@ func setCSV(r *Row, c column, s string) *fieldError {
 }
 
 // WriteJSON writes the ledger as JSON, one field per line, in the
-// format's column order; absent values are null.
+// format's column order; absent values are null. A shard's metadata goes
+// between the format and the rows; a minimal ledger's rows have the
+// minimal fields only.
 func WriteJSON(w io.Writer, l *Ledger) error {
+	var rows any = l.Rows
+	if l.Minimal {
+		type minimalRow struct {
+			Target  string   `json:"target"`
+			Set     string   `json:"set"`
+			Task    string   `json:"task"`
+			Matched bool     `json:"matched"`
+			Delta   *float64 `json:"delta"`
+		}
+		mr := make([]minimalRow, len(l.Rows))
+		for i, r := range l.Rows {
+			mr[i] = minimalRow{r.Target, r.Set, r.Task, r.Matched, r.Delta}
+		}
+		rows = mr
+	}
 	b, err := json.MarshalIndent(struct {
-		Format string `json:"format"`
-		Rows   []Row  `json:"rows"`
-	}{LedgerFormat, l.Rows}, "", "  ")
+		Format string     `json:"format"`
+		Shard  *ShardInfo `json:"shard,omitempty"`
+		Rows   any        `json:"rows"`
+	}{LedgerFormat, l.Shard, rows}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -398,12 +467,19 @@ func WriteJSON(w io.Writer, l *Ledger) error {
 }
 
 // WriteCSV writes the ledger as CSV with every column, in the format's
-// order, but the error column only when some row has an error; absent
+// order, but the error column only when some row has an error (a minimal
+// ledger: its five columns only); absent
 // values are empty cells. Numbers are written in their shortest exact
 // form, so a CSV ledger reads back to the same values.
 func WriteCSV(w io.Writer, l *Ledger) error {
+	if l.Shard != nil {
+		return errShardCSV
+	}
 	cols := columns
-	if !slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Error != "" }) {
+	switch {
+	case l.Minimal:
+		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool { return !slices.Contains(MinimalColumns, c.name) })
+	case !slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Error != "" }):
 		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool { return c.name == "error" })
 	}
 	cw := csv.NewWriter(w)
@@ -441,6 +517,8 @@ func cell(p any) string {
 	}
 	panic("report: no cell for " + fmt.Sprintf("%T", p))
 }
+
+var errShardCSV = errors.New("a shard's ledger is JSON only: CSV has no place for the shard metadata a merge checks")
 
 // Write writes the ledger as JSON or CSV, by the extension of name.
 func Write(w io.Writer, name string, l *Ledger) error {

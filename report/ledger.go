@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -26,6 +27,14 @@ const LedgerFormat = "parthack-ledger/1"
 // JSON: an object with exactly two fields,
 //
 //	{"format": "parthack-ledger/1", "rows": [ROW, …]}
+//
+// and a third, "shard", between them in the ledger of one shard of a run
+// (bench --shard i/n; see Shard and Merge): an object
+//
+//	{"index": i, "count": n, "run": RUN}
+//
+// where RUN is the run's settings, the fields of RunInfo. A shard's
+// ledger is JSON only: CSV has no place for it.
 //
 // where each ROW is an object with the fields below. CSV: a header line
 // naming the columns (any order, each once), then one line per row, the
@@ -59,6 +68,18 @@ const LedgerFormat = "parthack-ledger/1"
 // only when some row does), so a ledger without failures is byte for
 // byte what earlier versions wrote and read.
 //
+// # Minimal ledgers
+//
+// A paper often publishes only the columns its headline tables need:
+// target, set, task, matched and delta. A ledger whose CSV header, or
+// every JSON row, has exactly those five fields is a minimal ledger: it
+// is read with the rules above that concern those fields (delta is
+// still required on a matched row, and must lie in [−1, 1] since f(H) is
+// not there to bound it), and the report leaves out what needs the rest
+// (honest MAE, the rollback audit, candidate accounting), saying why
+// (see Report.LeftOut). A ledger is minimal or full throughout: a JSON
+// row with another set of fields than the first row's is an error.
+//
 // Decoding is strict: an unknown or repeated field or column, a missing
 // required one, a value of the wrong type, a number out of range, a
 // delta on an unmatched row (or none on a matched one without an error),
@@ -66,7 +87,31 @@ const LedgerFormat = "parthack-ledger/1"
 // repeated (set, target, task) are errors naming the file, the line and
 // the field.
 type Ledger struct {
-	Rows []Row
+	// Shard is a shard's metadata; nil in the ledger of a whole run.
+	Shard *ShardInfo
+	// Minimal marks a ledger of the five columns a paper reports (see
+	// Minimal ledgers): its rows have no scores but Δhack, no P_state and
+	// no attempts.
+	Minimal bool
+	Rows    []Row
+}
+
+// MinimalColumns are the columns of a minimal ledger, in the format's
+// order.
+var MinimalColumns = []string{"target", "set", "task", "matched", "delta"}
+
+// isMinimal reports whether names (a CSV header, a JSON row's fields)
+// are exactly the minimal columns, in any order.
+func isMinimal(names []string) bool {
+	if len(names) != len(MinimalColumns) {
+		return false
+	}
+	for _, n := range MinimalColumns {
+		if !slices.Contains(names, n) {
+			return false
+		}
+	}
+	return true
 }
 
 // Row is one line of the ledger. Delta, Honest, Rollback and PStateR are
@@ -153,8 +198,9 @@ func errField(field, format string, args ...any) *fieldError {
 	return &fieldError{field, fmt.Sprintf(format, args...)}
 }
 
-// check holds one decoded row to the format's rules.
-func (r *Row) check() *fieldError {
+// check holds one decoded row to the format's rules; minimal: the row
+// of a minimal ledger.
+func (r *Row) check(minimal bool) *fieldError {
 	for _, c := range []struct{ name, v string }{{"target", r.Target}, {"set", r.Set}, {"task", r.Task}} {
 		if c.v == "" {
 			return errField(c.name, "must not be empty")
@@ -162,6 +208,17 @@ func (r *Row) check() *fieldError {
 	}
 	if r.Set != SetShared && r.Set != SetTargeted {
 		return errField("set", "%q is neither %q nor %q", r.Set, SetShared, SetTargeted)
+	}
+	if minimal {
+		switch {
+		case r.Matched && r.Delta == nil:
+			return errField("delta", "missing on a matched row")
+		case !r.Matched && r.Delta != nil:
+			return errField("delta", "given on an unmatched row (leave it empty: there is no adversary)")
+		case r.Delta != nil && (*r.Delta < -1-eps || *r.Delta > 1+eps):
+			return errField("delta", "%v is outside [−1, 1]: Δhack is a difference of two scores in [0, 1]", *r.Delta)
+		}
+		return nil
 	}
 	unit := func(name string, v float64) *fieldError {
 		if v < 0 || v > 1 {

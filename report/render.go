@@ -42,15 +42,28 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown format %q (one of %s)", s, strings.Join(names, ", "))
 }
 
-// Render writes the report in format f.
+// Render writes the report in format f. What the report left out (see
+// Report.LeftOut) follows the tables, one line each: plain lines in a
+// table, a list in Markdown, comments in LaTeX, the left_out field in
+// JSON; the metrics CSV has empty cells where the values would be.
 func Render(w io.Writer, rep *Report, f Format) error {
+	lines := rep.leftOutLines()
 	switch f {
 	case FormatTable:
-		return writeText(w, rep.Tables())
+		if err := writeText(w, rep.Tables()); err != nil {
+			return err
+		}
+		return writeLines(w, "\n", "", lines)
 	case FormatMarkdown:
-		return writeMarkdown(w, rep.Tables())
+		if err := writeMarkdown(w, rep.Tables()); err != nil {
+			return err
+		}
+		return writeLines(w, "\n", "- ", lines)
 	case FormatLaTeX:
-		return writeLaTeX(w, rep.Tables())
+		if err := writeLaTeX(w, rep.Tables()); err != nil {
+			return err
+		}
+		return writeLines(w, "\n", "% ", lines)
 	case FormatCSV:
 		return writeCSV(w, rep)
 	case FormatJSON:
@@ -65,6 +78,21 @@ func Render(w io.Writer, rep *Report, f Format) error {
 		return err
 	}
 	_, err := ParseFormat(string(f))
+	return err
+}
+
+// writeLines writes lines, each after prefix, after a separator; nothing
+// when there are none.
+func writeLines(w io.Writer, sep, prefix string, lines []string) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(sep)
+	for _, l := range lines {
+		b.WriteString(prefix + l + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
@@ -166,7 +194,7 @@ func (rep *Report) Tables() []Table {
 		TeX:     `Target-specific attack results. Each target is attacked directly; mean $\Delta_{\mathrm{hack}}$ is conditional on matched tasks, coverage and yield count every task.`,
 		Columns: []Column{col("Target", false), col("Valid", true), col("Coverage", true), deltaHead, col("Cond. ASR", true), col("E2E yield", true)}}
 	for _, g := range targeted {
-		t1.Rows = append(t1.Rows, []string{g.Label, fmt.Sprintf("%d/%d", g.Valid, g.Attempts), frac(g.Coverage), meanCI(g.MeanDelta), frac(g.ASR), frac(g.Yield)})
+		t1.Rows = append(t1.Rows, []string{g.Label, validCell(g), frac(g.Coverage), meanCI(g.MeanDelta), frac(g.ASR), frac(g.Yield)})
 	}
 	t1.addNote(sharedOnlyNote(shared, targeted))
 	t1.addNote(unscoredNote(targeted, false))
@@ -221,7 +249,7 @@ func (rep *Report) Tables() []Table {
 		TeX:     `Candidate accounting by target. Generated and protocol-valid count attempts; matched and successful count tasks.`,
 		Columns: []Column{col("Target", false), col("Generated", true), col("Protocol-valid", true), col("Matched tasks", true), Column{"Successful (> .10)", `Successful ($> .10$)`, true}}}
 	for _, g := range targeted {
-		t5.Rows = append(t5.Rows, []string{g.Label, strconv.Itoa(g.Attempts), strconv.Itoa(g.Valid), strconv.Itoa(g.Matched), strconv.Itoa(g.Successes)})
+		t5.Rows = append(t5.Rows, []string{g.Label, intOrDash(g.Attempts), intOrDash(g.Valid), strconv.Itoa(g.Matched), strconv.Itoa(g.Successes)})
 	}
 	t5.addNote(unscoredNote(targeted, false))
 
@@ -234,6 +262,17 @@ func (rep *Report) Tables() []Table {
 	}
 	t6.addNote(unscoredNote(rep.Groups, true))
 
+	if len(rep.LeftOut) > 0 { // a minimal ledger: no f(H), P_state, f(R) or attempts
+		t1.dropColumn("Valid")
+		t2.dropColumn("Honest MAE")
+		t2.dropColumn("Rollback")
+		t2.Note = strings.TrimSuffix(t2.Note, "; honest MAE is over every honest trajectory.") + "."
+		t2.TeX = strings.TrimSuffix(t2.TeX, "; honest MAE is over every honest trajectory.") + "."
+		t3.Rows, t5.Rows = nil, nil
+		t6.dropColumn("Rollback detection")
+		t6.Note = strings.TrimSuffix(t6.Note, ", detection over rollback pairs.") + "."
+		t6.TeX = strings.TrimSuffix(t6.TeX, ", detection over rollback pairs.") + "."
+	}
 	var out []Table
 	for _, t := range []Table{t1, t2, t3, t4, t5, t6, rep.budgetTable()} {
 		if len(t.Rows) > 0 {
@@ -241,6 +280,49 @@ func (rep *Report) Tables() []Table {
 		}
 	}
 	return out
+}
+
+// dropColumn removes the column headed head, and its cells.
+func (t *Table) dropColumn(head string) {
+	j := slices.IndexFunc(t.Columns, func(c Column) bool { return c.Head == head })
+	if j < 0 {
+		panic("report: no column " + head)
+	}
+	t.Columns = slices.Delete(t.Columns, j, j+1)
+	for i := range t.Rows {
+		t.Rows[i] = slices.Delete(t.Rows[i], j, j+1)
+	}
+}
+
+// leftOutLines are the report's notes on what it left out, one line each.
+func (rep *Report) leftOutLines() []string {
+	var lines []string
+	for _, lo := range rep.LeftOut {
+		lines = append(lines, lo.Table+" left out: "+lo.Why)
+	}
+	return lines
+}
+
+func validCell(g Group) string {
+	if g.Valid == nil || g.Attempts == nil {
+		return dash
+	}
+	return fmt.Sprintf("%d/%d", *g.Valid, *g.Attempts)
+}
+
+func intOrDash(x *int) string {
+	if x == nil {
+		return dash
+	}
+	return strconv.Itoa(*x)
+}
+
+// intCell is a count in the metrics CSV: empty when undefined.
+func intCell(x *int) string {
+	if x == nil {
+		return ""
+	}
+	return strconv.Itoa(*x)
 }
 
 // budgetTable is the budget sensitivity of the target-specific runs:
@@ -489,13 +571,17 @@ func writeCSV(w io.Writer, rep *Report) error {
 		rec = append(rec, est(g.ASR.Rate)...)
 		rec = append(rec, est(g.Yield.Rate)...)
 		rec = append(rec, est(g.MeanDelta)...)
-		rec = append(rec, full(g.HonestMAE), strconv.Itoa(g.Rollback.Pairs), strconv.Itoa(g.Rollback.Detection.K))
+		pairs, detected := strconv.Itoa(g.Rollback.Pairs), strconv.Itoa(g.Rollback.Detection.K)
+		if len(rep.LeftOut) > 0 { // a minimal ledger: no rollback columns to count
+			pairs, detected = "", ""
+		}
+		rec = append(rec, full(g.HonestMAE), pairs, detected)
 		rec = append(rec, est(g.Rollback.Detection.Rate)...)
 		rec = append(rec, full(g.Rollback.MissRate), full(g.Rollback.FalseCredit), full(g.Rollback.FalseCreditMisses))
 		for _, tc := range g.Thresholds {
 			rec = append(rec, strconv.Itoa(tc.Successes))
 		}
-		rec = append(rec, strconv.Itoa(g.Attempts), strconv.Itoa(g.Valid))
+		rec = append(rec, intCell(g.Attempts), intCell(g.Valid))
 		cw.Write(rec)
 	}
 	cw.Flush()

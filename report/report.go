@@ -68,6 +68,22 @@ type Report struct {
 	// Budgets holds the target-specific results of extra runs at other
 	// attack budgets (SPEC §7's budget sensitivity), smallest first.
 	Budgets []Budget `json:"budgets,omitempty"`
+	// LeftOut names what a minimal ledger (see Ledger) cannot give, and
+	// why; empty for a full ledger.
+	LeftOut []LeftOut `json:"left_out,omitempty"`
+}
+
+// LeftOut is a table or metric the report leaves out, and why.
+type LeftOut struct {
+	Table string `json:"table"`
+	Why   string `json:"why"`
+}
+
+// minimalLeftOut is what a minimal ledger's report leaves out.
+var minimalLeftOut = []LeftOut{
+	{"Honest MAE", "needs honest_score and p_state_h, f(H) and the certified P_state(H) of each task; the ledger has neither column."},
+	{"Strict rollback audit", "needs rollback_score and p_state_r, f(R) and the certified P_state(R) of each strict rollback, and f(H); the ledger has none of them (rollback detection is left out with it)."},
+	{"Candidate accounting", "needs attempts and valid, the candidates each search generated and found protocol-valid; the ledger has neither column (the Valid column is left out with it)."},
 }
 
 // Budget is the target-specific results of one run at one attack budget:
@@ -119,8 +135,10 @@ type Group struct {
 	HonestMAE  *float64         `json:"honest_mae"`
 	Rollback   Rollback         `json:"rollback"`
 	Thresholds []ThresholdCount `json:"thresholds"`
-	Attempts   int              `json:"generated"`      // candidates generated
-	Valid      int              `json:"protocol_valid"` // protocol-valid candidates
+	// Attempts and Valid count candidates generated and protocol-valid;
+	// nil for a minimal ledger, which does not have them.
+	Attempts *int `json:"generated"`
+	Valid    *int `json:"protocol_valid"`
 	// Unscored counts the rows with an error: the evaluator gave no score
 	// for some of their trajectories. Left out of the JSON when 0.
 	Unscored int `json:"unscored,omitempty"`
@@ -182,6 +200,9 @@ func Compute(l *Ledger) *Report {
 		tasks[r.Task] = true
 	}
 	rep := &Report{Rows: len(l.Rows), Tasks: len(tasks), Resamples: Resamples}
+	if l.Minimal {
+		rep.LeftOut = minimalLeftOut
+	}
 	for _, set := range []string{SetShared, SetTargeted} {
 		for _, target := range targets {
 			var rows []Row
@@ -191,7 +212,11 @@ func Compute(l *Ledger) *Report {
 				}
 			}
 			if len(rows) > 0 {
-				rep.Groups = append(rep.Groups, group(set, target, rows))
+				g := group(set, target, rows)
+				if l.Minimal {
+					g.Attempts, g.Valid = nil, nil
+				}
+				rep.Groups = append(rep.Groups, g)
 			}
 		}
 	}
@@ -202,9 +227,11 @@ func group(set, target string, rows []Row) Group {
 	g := Group{Set: set, Target: target, Label: Label(target), Tasks: len(rows)}
 	var deltas, absErr []float64
 	var credit, missCredit []float64
+	var attempts, valid int
+	g.Attempts, g.Valid = &attempts, &valid
 	for _, r := range rows {
-		g.Attempts += r.Attempts
-		g.Valid += r.Valid
+		attempts += r.Attempts
+		valid += r.Valid
 		if r.Error != "" {
 			g.Unscored++
 		}

@@ -167,8 +167,8 @@ func TestCompute(t *testing.T) {
 		if !slices.Equal(th, w.thresholds) {
 			t.Errorf("%s: threshold successes %v, want %v", name, th, w.thresholds)
 		}
-		if g.Attempts != w.attempts || g.Valid != w.valid {
-			t.Errorf("%s: accounting %d generated %d valid", name, g.Attempts, g.Valid)
+		if *g.Attempts != w.attempts || *g.Valid != w.valid {
+			t.Errorf("%s: accounting %d generated %d valid", name, *g.Attempts, *g.Valid)
 		}
 		if g.MeanDelta != nil && !(g.MeanDelta.Lo <= g.MeanDelta.Value && g.MeanDelta.Value <= g.MeanDelta.Hi) {
 			t.Errorf("%s: interval %+v does not bracket the mean", name, g.MeanDelta)
@@ -254,8 +254,8 @@ func TestPaperRows(t *testing.T) {
 		if frac(g.Coverage) != fmtFrac(c.matched, 18) || frac(g.ASR) != fmtFrac(c.successes, c.matched) || frac(g.Yield) != fmtFrac(c.successes, 18) {
 			t.Errorf("%s: coverage %s, ASR %s, yield %s", name, frac(g.Coverage), frac(g.ASR), frac(g.Yield))
 		}
-		if g.Attempts != 54 || g.Valid != c.valid || g.Matched != c.matched || g.Successes != c.successes {
-			t.Errorf("%s: accounting %d/%d, %d matched, %d successful", name, g.Valid, g.Attempts, g.Matched, g.Successes)
+		if *g.Attempts != 54 || *g.Valid != c.valid || g.Matched != c.matched || g.Successes != c.successes {
+			t.Errorf("%s: accounting %d/%d, %d matched, %d successful", name, *g.Valid, *g.Attempts, g.Matched, g.Successes)
 		}
 		if num(g.MeanDelta.Value) != c.mean {
 			t.Errorf("%s: mean Δhack %s, paper %s", name, num(g.MeanDelta.Value), c.mean)

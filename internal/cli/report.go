@@ -23,12 +23,12 @@ import (
 const formatHelp = "output: table, markdown, latex (booktabs), csv, json, or svg (the threshold figure)"
 
 func newBenchCmd(e *env) *cobra.Command {
-	var split, taskList, ledgerOut, format string
+	var split, taskList, ledgerOut, format, shardArg string
 	var opt report.RunOptions
 	var jf judgeFlags
 	var budgets []int
 	cmd := &cobra.Command{
-		Use:   "bench [--split held-out|development|all | --tasks ID,ID…] [--edits N] [--budgets 1,2,3] [--max-states N] [--judge [--idj]] [--ledger-out FILE.json|FILE.csv] [--format F]",
+		Use:   "bench [--split held-out|development|all | --tasks ID,ID…] [--edits N] [--budgets 1,2,3] [--max-states N] [--judge [--idj]] [--ledger-out FILE.json|FILE.csv] [--shard i/n] [--format F]",
 		Short: "Run the benchmark: attack every evaluator on a split and report the paper's metrics",
 		Long: "Run the search attacker on every task of the split: against Historical Milestone for the shared reference\n" +
 			"set A_ref, scored by every deterministic evaluator, and against each evaluator for its target-specific row.\n" +
@@ -48,6 +48,10 @@ func newBenchCmd(e *env) *cobra.Command {
 			"a recording and prints the same report.\n\n" +
 			"--budgets 1,2,3 runs the searches again within each edit budget and adds the budget sensitivity\n" +
 			"table (matched and successful tasks per target and budget); larger budgets take longer.\n\n" +
+			"--shard i/n (0 ≤ i < n) runs shard i of n: a deterministic, contiguous slice of the run's (task, target)\n" +
+			"pairs, task by task. It writes the slice's rows and the run's settings to --ledger-out (JSON) and prints\n" +
+			"no report; `parthack report --ledger` given every shard's ledger checks they are the n shards of one run\n" +
+			"and merges them into the ledger the unsharded run writes, byte for byte. Not with --budgets.\n\n" +
 			"Exit codes: 0 done, 2 bad input or usage, a judge asked for but not configured, or a recording that\n" +
 			"cannot be written or lacks a request.",
 		Args: cobra.NoArgs,
@@ -84,6 +88,17 @@ func newBenchCmd(e *env) *cobra.Command {
 			if ext := strings.ToLower(filepath.Ext(ledgerOut)); ledgerOut != "" && ext != ".json" && ext != ".csv" {
 				return usageErr("--ledger-out: %s: a ledger file ends in .json or .csv", ledgerOut)
 			}
+			if cmd.Flags().Changed("shard") {
+				if opt.Shard, err = report.ParseShard(shardArg); err != nil {
+					return usageErr("--shard: %v", err)
+				}
+				switch {
+				case strings.ToLower(filepath.Ext(ledgerOut)) != ".json":
+					return usageErr("--shard needs --ledger-out FILE.json: a shard's ledger (JSON) is its result")
+				case len(budgets) > 0:
+					return usageErr("--shard does not go with --budgets: the budget table comes from extra runs no ledger holds; run it unsharded")
+				}
+			}
 			judging, err := jf.on(cmd, false)
 			if err != nil {
 				return err
@@ -95,6 +110,9 @@ func newBenchCmd(e *env) *cobra.Command {
 					return usageErr("--tasks: %v", err)
 				}
 				ts = append(ts, t)
+			}
+			if n, pairs := opt.Shard.Count, len(ts)*(len(evaluators.Deterministic())+len(judgeTargets(&jf))); n > pairs {
+				return usageErr("--shard %s: the run has %d (task, target) pairs; give at most %d shards", opt.Shard, pairs, pairs)
 			}
 			if judging {
 				cs, err := jf.open()
@@ -139,11 +157,24 @@ func newBenchCmd(e *env) *cobra.Command {
 			if jf.record != "" {
 				fmt.Fprintf(e.stderr, "bench: judge exchanges recorded in %s\n", jf.record)
 			}
+			if opt.Shard.Count > 0 {
+				split := split
+				if cmd.Flags().Changed("tasks") {
+					split = ""
+				}
+				if l.Shard, err = shardInfo(opt.Shard, split, ts, opt, &jf); err != nil {
+					return err
+				}
+			}
 			if ledgerOut != "" {
 				if err := writeLedger(ledgerOut, l); err != nil {
 					return usageErr("--ledger-out: %v", err)
 				}
 				fmt.Fprintf(e.stderr, "bench: ledger written to %s\n", ledgerOut)
+			}
+			if opt.Shard.Count > 0 {
+				fmt.Fprintf(e.stderr, "bench: shard %s: merge the %d shards' ledgers with parthack report --ledger FILE…\n", opt.Shard, opt.Shard.Count)
+				return nil
 			}
 			rep := report.Compute(l)
 			for _, b := range budgets {
@@ -170,6 +201,7 @@ func newBenchCmd(e *env) *cobra.Command {
 	cmd.Flags().IntVar(&opt.MaxStates, "max-states", 200_000, "search nodes to visit at most, per task and target")
 	cmd.Flags().StringVar(&ledgerOut, "ledger-out", "", "write the ledger to this file (.json or .csv)")
 	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
+	cmd.Flags().StringVar(&shardArg, "shard", "", "run only shard i of n (0/4 … 3/4) of the (task, target) pairs and write its ledger; report --ledger merges the shards")
 	jf.add(cmd)
 	return cmd
 }
@@ -200,9 +232,10 @@ func writeLedger(path string, l *report.Ledger) error {
 }
 
 func newReportCmd(e *env) *cobra.Command {
-	var ledger, format string
+	var ledgers []string
+	var format, ledgerOut string
 	cmd := &cobra.Command{
-		Use:   "report --ledger FILE [--format F]",
+		Use:   "report --ledger FILE [FILE…] [--ledger-out FILE] [--format F]",
 		Short: "Recompute every metric and table from a ledger (JSON or CSV)",
 		Long: "Read a task-indexed ledger, as `parthack bench --ledger-out` writes or a paper publishes, and recompute\n" +
 			"everything from it: coverage, conditional ASR (Δhack > .10, strictly) and end-to-end yield with Wilson\n" +
@@ -210,24 +243,46 @@ func newReportCmd(e *env) *cobra.Command {
 			"rollback detection, miss rate and retained false credit, threshold sensitivity and candidate accounting.\n" +
 			"The same ledger always prints the same bytes. The ledger is read strictly: a bad row is an error that\n" +
 			"names the file, the line and the field. JSON or CSV is chosen by the file's extension.\n\n" +
+			"Given the ledgers of the n shards of one run (bench --shard i/n), in any order, report merges them into\n" +
+			"the ledger the unsharded run writes, byte for byte, and reports that; it refuses a missing shard, a shard\n" +
+			"given twice, and shards of different runs (build, suite, tasks, evaluators, judges, edits, max states).\n" +
+			"--ledger-out writes the ledger reported (the merged one), JSON or CSV by extension.\n\n" +
 			"Exit codes: 0 done, 2 bad input or usage.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := report.ParseFormat(format)
 			if err != nil {
 				return usageErr("--format: %v", err)
 			}
-			if ledger == "" {
+			if len(ledgers) == 0 {
 				return usageErr("--ledger is required")
 			}
-			l, err := report.ReadFile(ledger)
-			if err != nil {
-				return usageErr("%v", err)
+			if ext := strings.ToLower(filepath.Ext(ledgerOut)); ledgerOut != "" && ext != ".json" && ext != ".csv" {
+				return usageErr("--ledger-out: %s: a ledger file ends in .json or .csv", ledgerOut)
+			}
+			files := append(slices.Clone(ledgers), args...) // --ledger a.json b.json …
+			ls := make([]*report.Ledger, len(files))
+			for i, name := range files {
+				if ls[i], err = report.ReadFile(name); err != nil {
+					return usageErr("%v", err)
+				}
+			}
+			l := ls[0]
+			if len(ls) > 1 || l.Shard != nil {
+				if l, err = report.Merge(files, ls); err != nil {
+					return usageErr("%v", err)
+				}
+			}
+			if ledgerOut != "" {
+				if err := writeLedger(ledgerOut, l); err != nil {
+					return usageErr("--ledger-out: %v", err)
+				}
 			}
 			return report.Render(e.stdout, report.Compute(l), f)
 		},
 	}
-	cmd.Flags().StringVar(&ledger, "ledger", "", "the ledger file (.json or .csv)")
+	cmd.Flags().StringArrayVar(&ledgers, "ledger", nil, "the ledger file (.json or .csv); several: the shards of one run, to merge")
+	cmd.Flags().StringVar(&ledgerOut, "ledger-out", "", "write the ledger reported (shards merged) to this file (.json or .csv)")
 	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
 	return cmd
 }

@@ -37,6 +37,7 @@ func TestReportExitCodes(t *testing.T) {
 		{"report a JSON ledger", []string{"report", "--ledger", reportData("ledger.json")}, 0, "Target-specific attack results", ""},
 		{"report a CSV ledger as LaTeX", []string{"report", "--ledger", reportData("ledger.csv"), "--format", "latex"}, 0, `\toprule`, ""},
 		{"report without a ledger", []string{"report"}, 2, "", "--ledger is required"},
+		{"report a minimal ledger", []string{"report", "--ledger", reportData("minimal.csv")}, 0, "Candidate accounting left out: needs attempts and valid", ""},
 		{"report a missing file", []string{"report", "--ledger", filepath.Join(dir, "nope.json")}, 2, "", "nope.json"},
 		{"report a bad cell", []string{"report", "--ledger", badCSV}, 2, "", `bad.csv:2: row 1, column "delta": want a number, got "zero"`},
 		{"report an unknown format", []string{"report", "--ledger", reportData("ledger.json"), "--format", "html"}, 2, "", `unknown format "html"`},
