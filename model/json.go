@@ -152,3 +152,28 @@ func AppendPyFloat(b []byte, f float64) []byte {
 	}
 	return strconv.AppendInt(b, int64(e), 10)
 }
+
+// Members splits a JSON object value into its members, keys sorted, each
+// value with FromJSON's mapping; false when v is not an object.
+func Members(v Value) ([]Assign, bool) {
+	if v.kind != JSONValue || !strings.HasPrefix(v.s, "{") {
+		return nil, false
+	}
+	d, err := parseDoc("", []byte(v.s))
+	if err != nil {
+		return nil, false
+	}
+	keys, vals, err := d.cur().entries()
+	if err != nil {
+		return nil, false
+	}
+	out := make([]Assign, len(keys))
+	for i, k := range keys {
+		x, err := vals[i].anyValue()
+		if err != nil {
+			return nil, false
+		}
+		out[i] = Assign{Field: k, Value: x}
+	}
+	return out, true
+}

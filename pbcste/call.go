@@ -15,7 +15,7 @@ func (v view) Alive(typ, id string) bool {
 		return false
 	}
 	slot, ok := v.s.lookup(ti, id)
-	return ok && v.s.ents[slot].alive
+	return ok && v.s.ent(slot).alive
 }
 
 func (v view) Field(typ, id, field string) (model.Value, bool) {
@@ -28,10 +28,10 @@ func (v view) Field(typ, id, field string) (model.Value, bool) {
 		return model.Null, false
 	}
 	slot, ok := v.s.lookup(ti, id)
-	if !ok || !v.s.ents[slot].alive {
+	if !ok || !v.s.ent(slot).alive {
 		return model.Null, false
 	}
-	return v.s.ents[slot].fields[fi], true
+	return v.s.ent(slot).fields[fi], true
 }
 
 // View is read-only access to the state, as a domain's tools have it.
@@ -70,7 +70,7 @@ func (s *State) call(a *model.Action, diff []Change, agent bool) (out []Change, 
 func (s *State) undo(changes []Change) {
 	for i := len(changes) - 1; i >= 0; i-- {
 		c := &changes[i]
-		e := &s.ents[c.Slot]
+		e := s.mut(c.Slot)
 		switch {
 		case c.Field != aliveField:
 			e.fields[c.Field] = c.Before

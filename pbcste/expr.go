@@ -117,24 +117,24 @@ func (c *cexpr) eval(s *State) bool {
 		return model.CompareInt(s.counts[c.count], c.cmp, c.n)
 	}
 	slot, ok := s.lookup(c.typ, c.id)
-	alive := ok && s.ents[slot].alive
+	alive := ok && s.ent(slot).alive
 	switch c.kind {
 	case model.ExprAlive:
 		return alive
 	case model.ExprAbsent:
 		return !alive
 	case model.ExprField:
-		return alive && model.Compare(s.ents[slot].fields[c.field], c.cmp, c.value, c.values)
+		return alive && model.Compare(s.ent(slot).fields[c.field], c.cmp, c.value, c.values)
 	case model.ExprRef:
 		if !alive {
 			return false
 		}
-		ref := s.ents[slot].fields[c.field]
+		ref := s.ent(slot).fields[c.field]
 		if ref.Kind() != model.StringValue || (c.target != "" && ref.AsString() != c.target) {
 			return false
 		}
 		r, ok := s.lookup(c.targetTyp, ref.AsString())
-		return ok && s.ents[r].alive
+		return ok && s.ent(r).alive
 	}
 	return false
 }

@@ -25,7 +25,7 @@ func typedDiff(s *State, ev *Event) []model.CellDiff {
 			out[i] = model.CellDiff{Field: model.GoalField, Before: c.Before, After: c.After}
 			continue
 		}
-		e := &l.final.ents[c.Slot]
+		e := l.final.ent(c.Slot)
 		out[i] = model.CellDiff{Type: l.Env.TypeName(e.typ), ID: e.id, Field: l.Env.FieldName(e.typ, int(c.Field)), Before: c.Before, After: c.After}
 	}
 	return out
@@ -185,7 +185,7 @@ func (l *Log) AppendRecord(b []byte, seq int) []byte {
 		b = append(b, '{')
 		field := model.GoalField
 		if c.Slot >= 0 {
-			e := &l.final.ents[c.Slot]
+			e := l.final.ent(c.Slot)
 			b = appendKey(b, "type", l.Env.TypeName(e.typ), true)
 			b = appendKey(b, "id", e.id, true)
 			field = l.Env.FieldName(e.typ, int(c.Field))
@@ -231,10 +231,18 @@ type EntityRecord struct {
 }
 
 // Entities lists a state's existing entities in creation order.
-func (s *State) Entities() []EntityRecord {
-	out := make([]EntityRecord, 0, len(s.ents))
-	for _, e := range s.ents {
-		if !e.exists {
+func (s *State) Entities() []EntityRecord { return s.EntitiesIn(nil) }
+
+// EntitiesIn lists the entities keep accepts (all, when keep is nil), in
+// creation order.
+func (s *State) EntitiesIn(keep func(typ, id string) bool) []EntityRecord {
+	var out []EntityRecord
+	if keep == nil {
+		out = make([]EntityRecord, 0, s.slots())
+	}
+	for slot := range s.slots() {
+		e := s.ent(slot)
+		if !e.exists || (keep != nil && !keep(s.env.TypeName(e.typ), e.id)) {
 			continue
 		}
 		r := EntityRecord{Type: s.env.TypeName(e.typ), ID: e.id, Deleted: !e.alive, Fields: map[string]any{}}

@@ -73,7 +73,7 @@ type Run struct {
 func (env *Env) Begin(capacity int) *Run {
 	s := env.Initial()
 	every := 1024
-	if n := 4 * len(s.ents); n > every {
+	if n := 4 * int(s.slots()); n > every {
 		every = n
 	}
 	l := &Log{Env: env, Events: make([]Event, 0, capacity+len(env.Task.Script)), every: every}
@@ -164,7 +164,7 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	if illegal != "" {
 		ev.Reason, ev.Illegal = illegal, true
 	} else {
-		nslots := len(s.ents)
+		nslots := s.slots()
 		if cap(l.arena)-len(l.arena) < l.Env.maxDiff {
 			// Chunks grow with the log, so a short replay (a search
 			// node) allocates little and a long one few times.
@@ -188,7 +188,7 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 				l.arena = l.arena[:len(l.arena)+len(diff)]
 			}
 		}
-		if len(s.ents) > nslots {
+		if s.slots() > nslots {
 			l.growMasks(s)
 		}
 		l.track(s, &ev)
@@ -202,8 +202,8 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 // growMasks derives the footprint masks of slots new since the last call.
 func (l *Log) growMasks(s *State) {
 	np := len(l.Env.preds)
-	for slot := len(l.masks) / max(np, 1); slot < len(s.ents); slot++ {
-		e := &s.ents[slot]
+	for slot := int32(len(l.masks) / max(np, 1)); slot < s.slots(); slot++ {
+		e := s.ent(slot)
 		for _, p := range l.Env.preds {
 			l.masks = append(l.masks, p.foot.cells[entKey{e.typ, e.id}]|p.foot.byType[e.typ])
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/parthack/parthack/model"
 )
@@ -51,6 +53,7 @@ type entity struct {
 	id     string
 	exists bool // false only in snapshots from before its creation
 	alive  bool
+	own    bool // fields is this slot's own, not shared with another state
 	fields []model.Value
 	digest Hash
 }
@@ -60,15 +63,30 @@ type entKey struct {
 	id  string
 }
 
+// Slots live in fixed-size chunks shared between a state and its clones
+// until one of them writes: cloning costs the number of chunks, not of
+// entities, so a replay or a search node on a 13,000-record database
+// copies only what it changes.
+const (
+	chunkBits = 7
+	chunkSize = 1 << chunkBits
+	chunkMask = chunkSize - 1
+)
+
+type chunk [chunkSize]entity
+
 // State is one snapshot of the world: entities by (type, id), the active
 // goal version, and the running state hash.
 type State struct {
-	env   *Env
-	ents  []entity
-	index map[entKey]int32
-	// sharedIndex marks an index another state also holds (see Clone):
-	// it is copied before its first change.
+	env    *Env
+	chunks []*chunk
+	owned  []bool // owned[c]: chunks[c] is this state's alone
+	n      int32  // slots in use
+	index  map[entKey]int32
+	// sharedIndex marks an index other states also hold (see Clone): it
+	// is never changed again, and slots added later go to added.
 	sharedIndex bool
+	added       map[entKey]int32
 	goal        int
 	sum         Hash
 	counts      []int64  // per count expression: matching alive entities
@@ -83,26 +101,46 @@ func newState(env *Env) *State {
 	return s
 }
 
-// Clone copies a state deeply; the copy shares nothing mutable.
+// ent reads a slot.
+func (s *State) ent(slot int32) *entity { return &s.chunks[slot>>chunkBits][slot&chunkMask] }
+
+// mut is a slot to write: its chunk and its fields copied first when
+// another state shares them.
+func (s *State) mut(slot int32) *entity {
+	c := slot >> chunkBits
+	if !s.owned[c] {
+		cp := *s.chunks[c]
+		for i := range cp {
+			cp[i].own = false
+		}
+		s.chunks[c], s.owned[c] = &cp, true
+	}
+	e := &s.chunks[c][slot&chunkMask]
+	if !e.own {
+		e.fields = slices.Clone(e.fields)
+		e.own = true
+	}
+	return e
+}
+
+// slots is the number of slots in use.
+func (s *State) slots() int32 { return s.n }
+
+// Clone copies a state; the two share their chunks until either writes.
 func (s *State) Clone() *State {
-	// The index changes only when an entity is first created, so the copy
-	// shares it until one of the two adds a slot.
-	c := &State{env: s.env, goal: s.goal, sum: s.sum, index: s.index, sharedIndex: true}
+	c := &State{env: s.env, goal: s.goal, sum: s.sum, index: s.index, sharedIndex: true, n: s.n}
 	if !s.sharedIndex { // a read, not a write, for the frozen initial snapshot that goroutines share
 		s.sharedIndex = true
 	}
-	c.ents = make([]entity, len(s.ents))
-	n := 0
-	for i := range s.ents {
-		n += len(s.ents[i].fields)
+	c.chunks = slices.Clone(s.chunks)
+	c.owned = make([]bool, len(s.chunks))
+	for i := range s.owned {
+		if s.owned[i] {
+			s.owned[i] = false
+		}
 	}
-	backing := make([]model.Value, n)
-	for i, e := range s.ents {
-		f := backing[:len(e.fields):len(e.fields)]
-		backing = backing[len(e.fields):]
-		copy(f, e.fields)
-		e.fields = f
-		c.ents[i] = e
+	if len(s.added) > 0 {
+		c.added = maps.Clone(s.added)
 	}
 	c.counts = append([]int64(nil), s.counts...)
 	c.matches = make([][]bool, len(s.matches))
@@ -121,36 +159,52 @@ func (s *State) Goal() int { return s.goal }
 // GoalVersion names the active goal version.
 func (s *State) GoalVersion() string { return s.env.goals[s.goal].Version }
 
-// ownIndex gives the state its own copy of a shared index.
-func (s *State) ownIndex() {
-	if !s.sharedIndex {
-		return
+// slotOf finds the slot of (typ, id), existing or future.
+func (s *State) slotOf(k entKey) (int32, bool) {
+	if slot, ok := s.index[k]; ok {
+		return slot, true
 	}
-	own := make(map[entKey]int32, len(s.index)+1)
-	for k, v := range s.index {
-		own[k] = v
-	}
-	s.index, s.sharedIndex = own, false
+	slot, ok := s.added[k]
+	return slot, ok
 }
 
 func (s *State) lookup(typ int, id string) (int32, bool) {
-	slot, ok := s.index[entKey{typ, id}]
-	return slot, ok && s.ents[slot].exists
+	slot, ok := s.slotOf(entKey{typ, id})
+	return slot, ok && s.ent(slot).exists
+}
+
+// newSlot appends an empty slot for (typ, id).
+func (s *State) newSlot(typ int, id string) int32 {
+	slot := s.n
+	if int(slot)>>chunkBits == len(s.chunks) {
+		s.chunks = append(s.chunks, new(chunk))
+		s.owned = append(s.owned, true)
+	}
+	s.n++
+	k := entKey{typ, id}
+	if s.sharedIndex {
+		if s.added == nil {
+			s.added = map[entKey]int32{}
+		}
+		s.added[k] = slot
+	} else {
+		s.index[k] = slot
+	}
+	e := s.mut(slot)
+	*e = entity{typ: typ, id: id, own: true}
+	for i := range s.matches {
+		s.matches[i] = append(s.matches[i], false)
+	}
+	return slot
 }
 
 // place adds a new slot, or fills one that a snapshot knew only as future.
 func (s *State) place(typ int, id string, alive bool, fields []model.Value) int32 {
-	slot, known := s.index[entKey{typ, id}]
+	slot, known := s.slotOf(entKey{typ, id})
 	if !known {
-		s.ownIndex()
-		slot = int32(len(s.ents))
-		s.ents = append(s.ents, entity{typ: typ, id: id})
-		s.index[entKey{typ, id}] = slot
-		for i := range s.matches {
-			s.matches[i] = append(s.matches[i], false)
-		}
+		slot = s.newSlot(typ, id)
 	}
-	e := &s.ents[slot]
+	e := s.mut(slot)
 	e.exists, e.alive, e.fields = true, alive, fields
 	s.rehash(slot)
 	s.recount(slot)
@@ -159,7 +213,7 @@ func (s *State) place(typ int, id string, alive bool, fields []model.Value) int3
 
 // rehash replaces a slot's digest in the running sum.
 func (s *State) rehash(slot int32) {
-	e := &s.ents[slot]
+	e := s.mut(slot)
 	s.sum = s.sum.sub(e.digest)
 	if !e.exists {
 		e.digest = Hash{}
@@ -209,7 +263,7 @@ func appendValue(b []byte, v model.Value) []byte {
 
 // recount refreshes a slot's membership in every count expression.
 func (s *State) recount(slot int32) {
-	e := &s.ents[slot]
+	e := s.ent(slot)
 	for ci, ce := range s.env.counts {
 		if ce.typ != e.typ {
 			continue
@@ -284,7 +338,7 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 		idx = append(idx, fi)
 	}
 	slot, exists := s.lookup(ti, a.ID)
-	alive := exists && s.ents[slot].alive
+	alive := exists && s.ent(slot).alive
 	switch a.Op {
 	case model.OpCreate, model.OpUpdate:
 		if a.Op == model.OpCreate && alive {
@@ -308,7 +362,7 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 				return diff, msg, false
 			}
 			if fd.Kind == model.KindRef && !f.Value.IsNull() {
-				if r, ok := s.lookup(env.typeIdx[fd.Target], f.Value.AsString()); !ok || !s.ents[r].alive {
+				if r, ok := s.lookup(env.typeIdx[fd.Target], f.Value.AsString()); !ok || !s.ent(r).alive {
 					return diff, fmt.Sprintf("field %s: no alive %s %q to reference", fd.Name, fd.Target, f.Value.AsString()), false
 				}
 			}
@@ -321,7 +375,7 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 			before := model.Null
 			var old []model.Value
 			if exists {
-				before, old = model.Bool(false), s.ents[slot].fields
+				before, old = model.Bool(false), s.ent(slot).fields
 			}
 			slot = s.place(ti, a.ID, true, vals)
 			diff = append(diff, Change{Slot: slot, Field: aliveField, Before: before, After: model.Bool(true)})
@@ -336,12 +390,13 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 			}
 			return diff, "", false
 		}
-		e := &s.ents[slot]
+		e := s.ent(slot)
 		n := len(diff)
 		for i, f := range a.Fields {
 			fi := idx[i]
 			if !e.fields[fi].Equal(f.Value) {
 				diff = append(diff, Change{Slot: slot, Field: int16(fi), Before: e.fields[fi], After: f.Value})
+				e = s.mut(slot)
 				e.fields[fi] = f.Value
 			}
 		}
@@ -364,7 +419,7 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 			}
 			return diff, "restore " + a.Type + " " + a.ID + ": it is not deleted", false
 		}
-		s.ents[slot].alive = !want
+		s.mut(slot).alive = !want
 		s.rehash(slot)
 		s.recount(slot)
 		return append(diff, Change{Slot: slot, Field: aliveField, Before: model.Bool(want), After: model.Bool(!want)}), "", false
@@ -380,21 +435,16 @@ func (s *State) redo(c *Change, final *State) {
 		s.goal = g
 		return
 	}
-	if int(c.Slot) >= len(s.ents) || !s.ents[c.Slot].exists {
-		fe := &final.ents[c.Slot]
-		for int(c.Slot) >= len(s.ents) {
-			next := &final.ents[len(s.ents)]
-			s.ownIndex()
-			s.index[entKey{next.typ, next.id}] = int32(len(s.ents))
-			s.ents = append(s.ents, entity{typ: next.typ, id: next.id})
-			for i := range s.matches {
-				s.matches[i] = append(s.matches[i], false)
-			}
+	if c.Slot >= s.n || !s.ent(c.Slot).exists {
+		fe := final.ent(c.Slot)
+		for c.Slot >= s.n {
+			next := final.ent(s.n)
+			s.newSlot(next.typ, next.id)
 		}
-		e := &s.ents[c.Slot]
+		e := s.mut(c.Slot)
 		e.exists, e.fields = true, make([]model.Value, len(s.env.types[fe.typ].fields))
 	}
-	e := &s.ents[c.Slot]
+	e := s.mut(c.Slot)
 	if c.Field == aliveField {
 		e.alive = c.After.AsBool()
 	} else {

@@ -135,6 +135,9 @@ func appendEvent(b []byte, ev *Event) []byte {
 	if ev.ID != "" {
 		b = appendStr(append(b, `,"id":`...), ev.ID)
 	}
+	if ev.Tool != "" {
+		b = appendStr(append(b, `,"tool":`...), ev.Tool)
+	}
 	if len(ev.Args) > 0 {
 		b = ev.Args.appendJSON(append(b, `,"args":`...))
 	}

@@ -161,8 +161,8 @@ func (r *parser) boolean() bool {
 	return false
 }
 
-// value reads a cell value: null, a boolean, an integer, a string or a
-// list of strings.
+// value reads a cell value: null, a boolean, an integer, a string, a list
+// of strings, or any other JSON value (model.FromJSON's mapping).
 func (r *parser) value() model.Value {
 	switch {
 	case r.err != nil:
@@ -173,13 +173,57 @@ func (r *parser) value() model.Value {
 		return model.Bool(r.boolean())
 	case r.at(`"`):
 		return model.Str(r.str())
-	case r.at("["):
-		return model.List(list(r, (*parser).str))
-	case r.at("{"):
-		r.fail("expected a string, integer, boolean, list of strings or null, got an object")
-		return model.Null
+	case r.at("[") || r.at("{") || r.isFloat():
+		v, err := model.FromJSON(r.raw())
+		if err != nil {
+			r.fail("bad value: %v", err)
+		}
+		return v
 	}
 	return model.Int(r.int())
+}
+
+// isFloat reports whether a number with a fraction or exponent is next.
+func (r *parser) isFloat() bool {
+	i := r.pos
+	for i < len(r.b) && strings.IndexByte("-+0123456789", r.b[i]) >= 0 {
+		i++
+	}
+	return i > r.pos && i < len(r.b) && strings.IndexByte(".eE", r.b[i]) >= 0
+}
+
+// raw consumes one JSON value and returns its bytes: an array, an object
+// or a number, for model.FromJSON to read. Canonical form is checked by
+// Decode's final comparison.
+func (r *parser) raw() []byte {
+	start, depth, inStr := r.pos, 0, false
+	for i := r.pos; i < len(r.b); i++ {
+		c := r.b[i]
+		switch {
+		case inStr && c == '\\':
+			i++
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		case depth == 0 && (c == ',' || c == ':'):
+			r.pos = i
+			return r.b[start:i]
+		}
+		if depth == 0 && !inStr && (c == ']' || c == '}') {
+			r.pos = i + 1
+			return r.b[start:r.pos]
+		}
+		if depth < 0 {
+			r.pos = i
+			return r.b[start:i]
+		}
+	}
+	r.pos = len(r.b)
+	return r.b[start:]
 }
 
 // list reads a JSON array of elements read by elem; never nil.
@@ -394,6 +438,7 @@ func (r *parser) event() Event {
 	ev.Op = model.Op(r.str())
 	ev.Type = r.optStr(`,"type":`)
 	ev.ID = r.optStr(`,"id":`)
+	ev.Tool = r.optStr(`,"tool":`)
 	if r.opt(`,"args":`) {
 		if ev.Args = r.fields(); len(ev.Args) == 0 {
 			r.fail("empty args are left out, not written")

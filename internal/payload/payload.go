@@ -14,12 +14,18 @@
 //	 "goals": [{"version": "v1", "predicates": [{"id": "g1", "text": "…", "expr": {…task file syntax…}}, …]}, …],
 //	 "initial":  {"goal_version": "v1", "entities": [{"type", "id", "deleted"?, "fields": {…}}, …]},
 //	 "events": [{"seq": 1, "t": 1, "step"?: 1, "actor": "agent", "op": "update", "type"?, "id"?,
-//	             "args"?: {…}, "goal"?: "v2", "ok": true, "reason"?: "…",
+//	             "tool"?: "cancel_reservation", "args"?: {…}, "goal"?: "v2", "ok": true, "reason"?: "…",
 //	             "diff": [{"type"?, "id"?, "field": "status" | "@alive" | "@goal", "before", "after"}, …],
 //	             "goal_version": "v1"}, …],
 //	 "terminal": {"goal_version": "v1", "entities": […]},
 //	 "provenance": [{"seq": 1, "actor": "agent"}, …],
 //	 "transcript": [{"role": "assistant", "content": "…"}, …]}
+//
+// A domain task's world is large (tau-bench's airline database holds
+// 13,000 records), so its initial and terminal states hold only the
+// scope of the trajectory: the entities the public predicates read and
+// the entities any event changed. Every public state is still rebuilt
+// exactly on that scope, which is all an evaluator's predicates see.
 //
 // Decode accepts exactly this encoding (parse.go) and nothing else. The
 // initial state and the events' diffs rebuild every public state; the
@@ -110,6 +116,7 @@ type Event struct {
 	Op          model.Op    `json:"op"`
 	Type        string      `json:"type,omitempty"`
 	ID          string      `json:"id,omitempty"`
+	Tool        string      `json:"tool,omitempty"` // a domain tool's name, for call
 	Args        Fields      `json:"args,omitempty"`
 	Goal        string      `json:"goal,omitempty"` // target of revise_goal
 	OK          bool        `json:"ok"`
@@ -201,6 +208,9 @@ func Build(pub *model.Task, log *pbcste.Log, transcript []Turn) (*Payload, error
 	p.Schema = v.schema()
 	if p.Goals, err = v.goalSchema(); err != nil {
 		return nil, err
+	}
+	if log.Env.Task.Domain != nil {
+		v.scope = scopeOf(pub, log)
 	}
 	initial := log.Env.Initial()
 	p.Initial = v.state(initial)

@@ -22,6 +22,50 @@ type view struct {
 	fields map[string]map[string]bool
 	hidden map[[2]string]bool // trusted initial entities of public types the public snapshot leaves out
 	goals  map[string]bool
+	// scope, when set, limits states to these entities (a domain task's).
+	scope *scope
+}
+
+// scope is a set of entities, and of types taken whole.
+type scope struct {
+	ents  map[[2]string]bool
+	types map[string]bool
+}
+
+func (v *view) inScope(typ, id string) bool {
+	return v.scope == nil || v.scope.types[typ] || v.scope.ents[[2]string{typ, id}]
+}
+
+// scopeOf is a domain trajectory's scope: the entities the public
+// predicates read (a count reads its whole type) and those its events
+// changed.
+func scopeOf(pub *model.Task, log *pbcste.Log) *scope {
+	sc := &scope{ents: map[[2]string]bool{}, types: map[string]bool{}}
+	var walk func(x *model.Expr)
+	walk = func(x *model.Expr) {
+		switch x.Kind {
+		case model.ExprCount:
+			sc.types[x.Type] = true
+		case model.ExprField, model.ExprAlive, model.ExprAbsent, model.ExprRef:
+			sc.ents[[2]string{x.Type, x.ID}] = true
+		}
+		for i := range x.Args {
+			walk(&x.Args[i])
+		}
+	}
+	for _, g := range pub.Goals {
+		for i := range g.Predicates {
+			walk(&g.Predicates[i].Expr)
+		}
+	}
+	for i := range log.Events {
+		for _, c := range log.TypedDiff(&log.Events[i]) {
+			if c.Field != model.GoalField {
+				sc.ents[[2]string{c.Type, c.ID}] = true
+			}
+		}
+	}
+	return sc
 }
 
 // newView checks that pub is a public view of the trusted task and
@@ -122,10 +166,8 @@ func (v *view) goalSchema() ([]Goal, error) {
 // state redacts a trusted snapshot: public entities, public fields.
 func (v *view) state(s *pbcste.State) State {
 	out := State{GoalVersion: s.GoalVersion(), Entities: []Entity{}}
-	for _, r := range s.Entities() {
-		if !v.entityPublic(r.Type, r.ID) {
-			continue
-		}
+	keep := func(typ, id string) bool { return v.entityPublic(typ, id) && v.inScope(typ, id) }
+	for _, r := range s.EntitiesIn(keep) {
 		e := Entity{Type: r.Type, ID: r.ID, Deleted: r.Deleted, Fields: Fields{}}
 		for name, val := range r.Fields {
 			if mv, ok := val.(model.Value); ok && v.fields[r.Type][name] {
@@ -145,10 +187,19 @@ func (v *view) checkInitial(ents []Entity) error {
 	for _, e := range ents {
 		want[[2]string{e.Type, e.ID}] = e
 	}
-	if len(v.pub.Initial) != len(ents) {
-		return fmt.Errorf("payload: task %s: the public initial snapshot has %d entities; the redacted trusted one has %d", v.pub.ID, len(v.pub.Initial), len(ents))
+	pubInitial := v.pub.Initial
+	if v.scope != nil {
+		pubInitial = nil
+		for _, pe := range v.pub.Initial {
+			if v.inScope(pe.Type, pe.ID) {
+				pubInitial = append(pubInitial, pe)
+			}
+		}
 	}
-	for _, pe := range v.pub.Initial {
+	if len(pubInitial) != len(ents) {
+		return fmt.Errorf("payload: task %s: the public initial snapshot has %d entities; the redacted trusted one has %d", v.pub.ID, len(pubInitial), len(ents))
+	}
+	for _, pe := range pubInitial {
 		te, ok := want[[2]string{pe.Type, pe.ID}]
 		same := ok && te.Deleted == pe.Deleted
 		set := 0
@@ -167,6 +218,20 @@ func (v *view) checkInitial(ents []Entity) error {
 }
 
 // event writes one public event from the trusted log.
+// callArgs are a tool call's arguments as payload fields, sorted.
+func callArgs(args model.Value) Fields {
+	obj, ok := model.Members(args)
+	if !ok {
+		return nil
+	}
+	out := make(Fields, 0, len(obj))
+	for _, m := range obj {
+		out = append(out, Field{Name: m.Field, Value: m.Value})
+	}
+	out.sort()
+	return out
+}
+
 func (v *view) event(log *pbcste.Log, seq int) Event {
 	ev := &log.Events[seq]
 	a := ev.Action
@@ -179,6 +244,9 @@ func (v *view) event(log *pbcste.Log, seq int) Event {
 	switch {
 	case a.Op == model.OpReviseGoal && v.goals[a.Goal]:
 		out.Goal = a.Goal
+	case a.Op == model.OpCall:
+		out.Tool = a.Tool
+		out.Args = callArgs(a.Args)
 	case a.Op != model.OpReviseGoal && v.entityPublic(a.Type, a.ID):
 		out.Type, out.ID = a.Type, a.ID
 		for _, f := range a.Fields {
