@@ -390,7 +390,8 @@ func (s *search) dominated(run *pbcste.Run, h history, i, edits int) bool {
 // moves lists the actions an attacker may take, from the task's alphabet
 // and allowlist, in a fixed order: types by name, then each id, then
 // update of one field to each value (and, with pairs, of two fields at
-// once to each pair of values), create, delete, restore.
+// once to each pair of values), create, delete, restore; then a domain
+// task's allowlisted calls, in the task's order.
 func moves(t *model.Task, pairs bool) []model.Action {
 	var typeNames []string
 	for name := range t.Alphabet {
@@ -438,6 +439,11 @@ func moves(t *model.Task, pairs bool) []model.Action {
 					out = append(out, model.Action{Op: op, Type: name, ID: id})
 				}
 			}
+		}
+	}
+	for _, c := range t.Calls {
+		if c.Op == model.OpCall && t.Allowlist.AllowsTool(c.Tool) {
+			out = append(out, c)
 		}
 	}
 	return out

@@ -191,6 +191,9 @@ type Task struct {
 	// Domain gives the task's tools their meaning; nil for a task of the
 	// synthetic suite, whose agent uses the primitive operations.
 	Domain Domain
+	// Calls are the tool calls an attacker may insert on a domain task:
+	// its alphabet, arguments drawn from the task.
+	Calls []Action
 }
 
 // Goal finds a goal version by name.
