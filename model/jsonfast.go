@@ -53,7 +53,10 @@ func (f *fastParser) value(depth int) (*node, error) {
 				f.skip()
 			}
 			koff := f.off
-			key := f.str()
+			key, err := f.str("an object key")
+			if err != nil {
+				return nil, err
+			}
 			f.path = append(f.path, step{key: key, index: -1})
 			if dup(n.members, &seen, key) {
 				return nil, f.d.errAt(koff, f.where(), fmt.Sprintf("duplicate key %q (each key may appear once)", key))
@@ -88,7 +91,11 @@ func (f *fastParser) value(depth int) (*node, error) {
 			n.items = append(n.items, item)
 		}
 	case c == '"':
-		n.kind, n.str = nodeString, f.str()
+		s, err := f.str("a string")
+		if err != nil {
+			return nil, err
+		}
+		n.kind, n.str = nodeString, s
 	case c == 't':
 		n.kind, n.b = nodeBool, true
 		f.off += 4
@@ -138,9 +145,11 @@ func dup(members []member, seen *map[string]bool, key string) bool {
 }
 
 // str reads the string starting at the cursor. Plain strings are copied
-// as they stand; one with escapes or invalid UTF-8 goes through
-// encoding/json, so both paths give exactly the decoder's result.
-func (f *fastParser) str() string {
+// as they stand; one with escapes goes through encoding/json, so both
+// paths give exactly the decoder's result. Invalid UTF-8 and lone
+// surrogate escapes, which the decoder would replace by U+FFFD, are
+// errors at the offending byte; what names the string for them.
+func (f *fastParser) str(what string) (string, error) {
 	src := f.d.src
 	start := f.off
 	f.off++
@@ -155,11 +164,14 @@ func (f *fastParser) str() string {
 	f.off++
 	raw := src[start+1 : f.off-1]
 	if plain && utf8.Valid(raw) {
-		return string(raw)
+		return string(raw), nil
+	}
+	if i, msg := badString(raw); i >= 0 {
+		return "", f.d.errAt(start+1+i, f.where(), msg+" in "+what)
 	}
 	var out string
 	if err := json.Unmarshal(src[start:f.off], &out); err != nil {
 		panic(err) // json.Valid accepted the document
 	}
-	return out
+	return out, nil
 }

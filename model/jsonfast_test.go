@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -17,6 +18,10 @@ func TestFastParserMatchesTokens(t *testing.T) {
 	docs := map[string]string{
 		"escapes":      `{"a": "line\nbreak \"quoted\" \u00e9 \ud83d\ude00 \/ tab\t", "b": ["x\\y"]}`,
 		"invalid utf8": "{\"a\": \"caf\xe9\"}",
+		"invalid key":  "{\"a\": 1, \"b\xff\": 2}",
+		"surrogates":   `["\ud83d\ude00", "\ud83d", "\ude00", "\ud83d\u0041", "\ufffd"]`,
+		"lone high":    `{"a": ["\ud83dx"]}`,
+		"lone low":     `{"a": {"b": "x\udfff"}}`,
 		"numbers":      `[0, -1, 1.5, 2e10, -3E-2, 12345678901234567890]`,
 		"literals":     ` { "t" : true , "f" : false , "n" : null } `,
 		"empty":        `{"a": {}, "b": [], "c": ""}`,
@@ -57,4 +62,24 @@ func manyKeys(n int) string {
 		keys[i] = fmt.Sprintf(`"k%d": %d`, i, i)
 	}
 	return strings.Join(keys, ", ")
+}
+
+// FuzzParsersAgree: on any text json.Valid accepts, the fast parser and
+// the tokenizer build the same tree or report the same located error.
+func FuzzParsersAgree(f *testing.F) {
+	f.Add([]byte(`{"a": ["x\ud83d", "caf` + "\xe9" + `"], "b": {"c": 1}}`))
+	f.Add([]byte(`{"a": 1, "a": 2}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if !json.Valid(src) {
+			return
+		}
+		fast, ferr := parseValid("f.json", src)
+		slow, serr := parseTokens("f.json", src)
+		if fmt.Sprint(ferr) != fmt.Sprint(serr) {
+			t.Fatalf("fast error %v, tokenizer error %v", ferr, serr)
+		}
+		if ferr == nil && !reflect.DeepEqual(fast.root, slow.root) {
+			t.Fatalf("the two parsers build different trees")
+		}
+	})
 }

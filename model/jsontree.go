@@ -8,10 +8,14 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // DecodeError is a located decoding error: the file, the line and column
 // in it, the JSON path of the offending value, and what was expected.
+// Line and Col point at the offending byte; both count from 1, Col in
+// bytes (as the Go toolchain counts columns).
 type DecodeError struct {
 	File string
 	Line int
@@ -77,9 +81,13 @@ type doc struct {
 // maxDepth bounds nesting so hostile input cannot exhaust the stack.
 const maxDepth = 200
 
-// parseDoc parses src strictly: one JSON value, no trailing data, no
-// duplicate keys in any object.
+// parseDoc parses src strictly: UTF-8 without a byte order mark, one JSON
+// value, no trailing data, no duplicate keys in any object, and no string
+// the decoder would have to repair (invalid UTF-8, lone surrogates).
 func parseDoc(file string, src []byte) (*doc, error) {
+	if err := checkBOM(file, src); err != nil {
+		return nil, err
+	}
 	if json.Valid(src) {
 		// The common case: a fast scan of text known to be valid JSON.
 		return parseValid(file, src)
@@ -178,6 +186,9 @@ func (p *parser) value(depth int) (*node, error) {
 	case json.Number:
 		n.kind, n.str = nodeNumber, string(t)
 	case string:
+		if err := p.checkString(off, "a string"); err != nil {
+			return nil, err
+		}
 		n.kind, n.str = nodeString, t
 	case json.Delim:
 		switch t {
@@ -202,6 +213,9 @@ func (p *parser) value(depth int) (*node, error) {
 					return nil, p.syntax(koff, err)
 				}
 				key, _ := ktok.(string)
+				if err := p.checkString(koff, "an object key"); err != nil {
+					return nil, err
+				}
 				p.path = append(p.path, step{key: key, index: -1})
 				if seen[key] {
 					return nil, p.d.errAt(koff, p.where(), fmt.Sprintf("duplicate key %q (each key may appear once)", key))
@@ -225,16 +239,155 @@ func (p *parser) value(depth int) (*node, error) {
 	return n, nil
 }
 
-func (p *parser) syntax(off int, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = int(se.Offset)
+// checkString checks the raw text of the string token the decoder just
+// read, which starts at off, for what the decoder silently repaired.
+func (p *parser) checkString(off int, what string) error {
+	end := int(p.dec.InputOffset()) - 1 // the closing quote
+	if off >= end || end >= len(p.d.src) {
+		return nil // cannot happen: the decoder read a whole literal
 	}
+	if i, msg := badString(p.d.src[off+1 : end]); i >= 0 {
+		return p.d.errAt(off+1+i, p.where(), msg+" in "+what)
+	}
+	return nil
+}
+
+// syntax locates a syntax error the decoder reported. The decoder's own
+// offsets count from the start of the token it was reading, not of the
+// document, so the error is found again by a scan of the whole document,
+// which stops at the offending byte; the decoder's error is the fallback.
+func (p *parser) syntax(off int, err error) error {
 	msg := err.Error()
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		msg = "unexpected end of input"
+		off, msg = len(p.d.src), "unexpected end of input"
 	}
-	return p.d.errAt(off, p.where(), "malformed JSON: "+msg)
+	if o, m, ok := firstSyntaxError(p.d.src); ok {
+		off, msg = o, m
+	}
+	return p.d.errAt(off, p.where(), msg)
+}
+
+// firstSyntaxError finds the first syntax error of src: the offset of the
+// offending byte (len(src) when the text ends too soon) and the message.
+func firstSyntaxError(src []byte) (int, string, bool) {
+	var raw json.RawMessage
+	err := json.Unmarshal(src, &raw)
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return 0, "", false
+	}
+	msg := se.Error()
+	if se.Offset >= int64(len(src)) && strings.HasPrefix(msg, "unexpected end of JSON input") {
+		return len(src), "malformed JSON: unexpected end of input", true
+	}
+	// Offset counts the bytes read, the offending one included.
+	off := int(se.Offset) - 1
+	if off < 0 || off >= len(src) {
+		return 0, "", false
+	}
+	if c := src[off]; c >= utf8.RuneSelf {
+		// The decoder quotes a non-ASCII byte as if it were Latin-1.
+		r, size := utf8.DecodeRune(src[off:])
+		if r == utf8.RuneError && size == 1 {
+			return off, invalidUTF8(c) + " outside any string", true
+		}
+		prefix := "invalid character '" + string(rune(c)) + "'"
+		if rest, ok := strings.CutPrefix(msg, prefix); ok {
+			msg = fmt.Sprintf("invalid character %q (U+%04X)%s", r, r, rest)
+		}
+	}
+	return off, "malformed JSON: " + msg, true
+}
+
+// bomUTF8 and the UTF-16 marks are byte order marks a text editor may put
+// at the start of a file.
+var (
+	bomUTF8    = []byte{0xEF, 0xBB, 0xBF}
+	bomUTF16BE = []byte{0xFE, 0xFF}
+	bomUTF16LE = []byte{0xFF, 0xFE}
+)
+
+// checkBOM refuses a file that starts with a byte order mark, saying so.
+func checkBOM(file string, src []byte) error {
+	var msg string
+	switch {
+	case bytes.HasPrefix(src, bomUTF8):
+		msg = "the file starts with a UTF-8 byte order mark (BOM, bytes EF BB BF); JSON files must not have one: save the file as UTF-8 without BOM"
+	case bytes.HasPrefix(src, bomUTF16BE), bytes.HasPrefix(src, bomUTF16LE):
+		msg = "the file starts with a UTF-16 byte order mark: it is UTF-16, and JSON files must be UTF-8: save the file as UTF-8 without BOM"
+	default:
+		return nil
+	}
+	return &DecodeError{File: file, Line: 1, Col: 1, Path: "$", Msg: msg}
+}
+
+// badString finds the first flaw in the raw text of a string literal
+// (between its quotes, as json.Valid accepted it) that a JSON decoder would
+// silently replace by U+FFFD: a byte that is not valid UTF-8, or a \u
+// escape of a lone UTF-16 surrogate. It returns the flaw's index in raw
+// and what is wrong, or -1.
+func badString(raw []byte) (int, string) {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\':
+			if i+1 < len(raw) && raw[i+1] == 'u' {
+				r, ok := hex4(raw[i+2:])
+				if ok && utf16.IsSurrogate(r) {
+					if r >= 0xDC00 {
+						return i, fmt.Sprintf("invalid escape \\u%04x: a low UTF-16 surrogate without a high one before it", r)
+					}
+					lo, ok := rune(0), false
+					if i+7 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+						lo, ok = hex4(raw[i+8:])
+					}
+					if !ok || lo < 0xDC00 || lo > 0xDFFF {
+						return i, fmt.Sprintf("invalid escape \\u%04x: a high UTF-16 surrogate without a low one after it", r)
+					}
+					i += 12
+					continue
+				}
+				i += 6
+				continue
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				return i, invalidUTF8(c)
+			}
+			i += size
+		}
+	}
+	return -1, ""
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+func invalidUTF8(c byte) string {
+	return fmt.Sprintf("invalid UTF-8: byte 0x%02X is not part of a UTF-8 character (save the file as UTF-8)", c)
 }
 
 // errAt builds a DecodeError at a byte offset of the document.

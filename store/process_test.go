@@ -22,7 +22,7 @@ import (
 // writer leaves a consistent file.
 
 const (
-	helperModeEnv = "PARTHACK_STORE_HELPER" // "hold" or "put"
+	helperModeEnv = "PARTHACK_STORE_HELPER" // "hold", "put" or "open"
 	helperPathEnv = "PARTHACK_STORE_PATH"
 )
 
@@ -39,6 +39,7 @@ func TestHelperProcess(t *testing.T) {
 		os.Exit(2)
 	}
 	switch mode {
+	case "open": // opened: close and exit 0
 	case "hold":
 		fmt.Println("ready")
 		_, _ = io.Copy(io.Discard, os.Stdin) // hold the store until the parent closes stdin

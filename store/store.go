@@ -22,8 +22,9 @@
 // where the leading byte is the record encoding version and Body runs to the
 // end of the value, verbatim.
 //
-// Open runs pending schema migrations (migrations.go) in one transaction and
-// refuses files that are locked by another process, corrupt, foreign, or
+// Open creates a new store atomically (create.go), runs pending schema
+// migrations (migrations.go) in one transaction, and refuses files that are
+// locked by another process, truncated (header.go), corrupt, foreign, or
 // written by a newer parthack.
 package store
 
@@ -128,7 +129,10 @@ func DefaultPath() (string, error) {
 }
 
 // Open opens the store at path, creating the file and its parent directory
-// unless read-only, and migrates it to the current schema version.
+// unless read-only, and migrates it to the current schema version. A new
+// store is created atomically (create.go); a file shorter than its bbolt
+// header says is refused with ErrTruncated before bbolt reads it
+// (header.go).
 func Open(path string, opts ...Option) (*Store, error) {
 	o := options{timeout: defaultTimeout}
 	for _, opt := range opts {
@@ -138,6 +142,15 @@ func Open(path string, opts ...Option) (*Store, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("store %s: create directory: %w", path, err)
 		}
+		if err := createIfMissing(path, o.timeout); err != nil {
+			if errors.Is(err, ErrLocked) {
+				return nil, fmt.Errorf("store %s: %w", path, err)
+			}
+			return nil, fmt.Errorf("store %s: %w; no file was left behind, the next start creates the store again", path, err)
+		}
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, fmt.Errorf("store %s: %w; move the file aside to start a fresh store", path, err)
 	}
 	db, err := openBolt(path, &bolt.Options{
 		Timeout:      o.timeout,

@@ -148,9 +148,9 @@ func TestScorerFlags(t *testing.T) {
 	}{
 		{[]string{"--scorer-ro", "/usr"}, "--scorer-ro needs --scorer"},
 		{[]string{"--scorer", "/bin/true", "--steps"}, "does not go with --steps"},
-		{[]string{"--scorer", "/bin/true", "--scorer-landlock-abi", "5"}, "enforces ABI 6 to"},
+		{[]string{"--scorer", "/bin/true", "--scorer-landlock-abi", "5"}, "--scorer-landlock-abi 5 is out of range: allowed 6 to 11"},
 		{[]string{"--scorer", "/bin/true", "--scorer-env", "NOEQUALS"}, "want KEY=VALUE"},
-		{[]string{"--scorer", "/bin/true", "--scorer-timeout", "0s"}, "must be positive"},
+		{[]string{"--scorer", "/bin/true", "--scorer-timeout", "0s"}, "--scorer-timeout 0s is out of range: allowed 1ms to 24h"},
 	} {
 		code, _, errOut := parthack(t, append(args, c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.msg) {

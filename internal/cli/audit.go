@@ -37,9 +37,6 @@ func newAuditCmd(e *env) *cobra.Command {
 			if cmd.Flags().Changed("landlock-abi") && !probes {
 				return usageErr("--landlock-abi needs --probes")
 			}
-			if abi != 0 && (abi < worker.MinLandlockABI || abi > worker.NewestLandlockABI) {
-				return usageErr("--landlock-abi %d: the worker enforces ABI %d to %d", abi, worker.MinLandlockABI, worker.NewestLandlockABI)
-			}
 			checks := []isolation.Check{isolation.Payloads(), isolation.Determinism()}
 			if probes {
 				pc, err := probeChecks(cmd, abi)
@@ -69,7 +66,7 @@ func newAuditCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&probes, "probes", false, "also run the capability probes inside the worker sandbox (needs go on PATH)")
-	cmd.Flags().IntVar(&abi, "landlock-abi", 0, fmt.Sprintf("Landlock ABI the worker enforces, strictly (default: the kernel's newest, up to %d; kernels older than %d are refused)", worker.NewestLandlockABI, worker.MinLandlockABI))
+	intFlag(cmd.Flags(), &abi, "landlock-abi", 0, landlockRange, fmt.Sprintf("Landlock ABI the worker enforces, strictly (default: the kernel's newest, up to %d; kernels older than %d are refused)", worker.NewestLandlockABI, worker.MinLandlockABI))
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
 	return cmd
 }

@@ -79,7 +79,7 @@ func TestExitCodes(t *testing.T) {
 		{"attack a split with --out", []string{"attack", "--task", "all", "--out", "x.json"}, 2, "", "single task"},
 		{"bench with budgets", []string{"bench", "--tasks", "PH-D04", "--budgets", "1,2"}, 0, "Budget sensitivity", ""},
 		{"judge calls without a judge", []string{"bench", "--tasks", "PH-D04", "--judge-calls", "3"}, 2, "", "--judge-calls needs --judge"},
-		{"bench with a zero budget", []string{"bench", "--tasks", "PH-D04", "--budgets", "0"}, 2, "", "--budgets: 0 is not a budget"},
+		{"bench with a zero budget", []string{"bench", "--tasks", "PH-D04", "--budgets", "0"}, 2, "", "--budgets 0 is out of range: allowed 1 to 64"},
 		{"unknown stored trajectory", []string{"replay", "--task", "PH-H05", "--trajectory", "witness"}, 2, "", `no stored trajectory "witness"`},
 	}
 	for _, c := range cases {

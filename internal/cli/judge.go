@@ -39,8 +39,8 @@ func (f *judgeFlags) add(cmd *cobra.Command) {
 	fs.StringVar(&f.idjBaseURL, "idj-base-url", "", "IDJ's base URL (default $"+llm.IDJEnv+"BASE_URL, else the judge's)")
 	fs.StringVar(&f.idjModel, "idj-model", "", "IDJ's checklist and scoring model (default $"+llm.IDJEnv+"MODEL, else the judge's)")
 	fs.StringVar(&f.idjKeyEnv, "idj-api-key-env", llm.IDJEnv+"API_KEY", "environment variable holding IDJ's API key (with IDJ's own base URL)")
-	fs.DurationVar(&f.timeout, "judge-timeout", llm.DefaultTimeout, "timeout of one judge request")
-	fs.IntVar(&f.maxTokens, "judge-max-tokens", llm.DefaultMaxTokens, "token cap of a judge answer")
+	durationFlag(fs, &f.timeout, "judge-timeout", llm.DefaultTimeout, timeoutRange, "timeout of one judge request")
+	intFlag(fs, &f.maxTokens, "judge-max-tokens", llm.DefaultMaxTokens, maxTokensRange, "token cap of a judge answer")
 	fs.BoolVar(&f.noResponseFormat, "judge-no-response-format", false, "leave response_format out, for a server that rejects it")
 	fs.StringVar(&f.record, "record", "", "append every judge request and response, and IDJ's frozen checklists, to this file (JSON lines)")
 	fs.StringVar(&f.replay, "replay", "", "answer the judges from this recording instead of a server")
@@ -65,8 +65,6 @@ func (f *judgeFlags) on(cmd *cobra.Command, steps bool) (bool, error) {
 		return false, usageErr("--judge scores the whole trajectory; it does not go with --steps")
 	case f.record != "" && f.replay != "":
 		return false, usageErr("--record and --replay exclude each other")
-	case f.timeout <= 0 || f.maxTokens <= 0:
-		return false, usageErr("--judge-timeout and --judge-max-tokens must be positive")
 	}
 	return true, nil
 }

@@ -42,10 +42,10 @@ func (f *attackerFlags) add(cmd *cobra.Command) {
 	fs.StringVar(&f.baseURL, "attacker-base-url", "", "OpenAI-compatible base URL, POST {url}/chat/completions (default $"+llmattack.Env+"BASE_URL)")
 	fs.StringVar(&f.model, "attacker-model", "", "attacker model (default $"+llmattack.Env+"MODEL)")
 	fs.StringVar(&f.keyEnv, "attacker-api-key-env", llmattack.Env+"API_KEY", "environment variable holding the attacker's API key")
-	fs.DurationVar(&f.timeout, "attacker-timeout", llm.DefaultTimeout, "timeout of one attacker request")
-	fs.IntVar(&f.maxTokens, "attacker-max-tokens", llmattack.DefaultMaxTokens, "token cap of an attacker answer")
+	durationFlag(fs, &f.timeout, "attacker-timeout", llm.DefaultTimeout, timeoutRange, "timeout of one attacker request")
+	intFlag(fs, &f.maxTokens, "attacker-max-tokens", llmattack.DefaultMaxTokens, maxTokensRange, "token cap of an attacker answer")
 	fs.BoolVar(&f.noResponseFormat, "attacker-no-response-format", false, "leave response_format out, for a server that rejects it")
-	fs.IntVar(&f.k, "k", llmattack.DefaultK, "attempts per task; every attempt counts, invalid ones included")
+	intFlag(fs, &f.k, "k", llmattack.DefaultK, intRange{min: 1, max: 1000}, "attempts per task; every attempt counts, invalid ones included")
 	fs.StringVar(&f.record, "record", "", "append every attacker request and response to this file (JSON lines)")
 	fs.StringVar(&f.replay, "replay", "", "answer the attacker from this recording instead of a server")
 }
@@ -67,8 +67,6 @@ func (f *attackerFlags) check(cmd *cobra.Command) error {
 		return nil
 	case f.record != "" && f.replay != "":
 		return usageErr("--record and --replay exclude each other")
-	case f.timeout <= 0 || f.maxTokens <= 0 || f.k <= 0:
-		return usageErr("--attacker-timeout, --attacker-max-tokens and --k must be positive")
 	}
 	return nil
 }

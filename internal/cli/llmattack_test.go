@@ -98,7 +98,7 @@ func TestAttackLLMUsage(t *testing.T) {
 		{"--k without --llm", "--k needs --llm", []string{"attack", "--task", task, "--k", "2"}},
 		{"search bound with --llm", "--edits bounds the search attacker", []string{"attack", "--llm", "--task", task, "--edits", "2"}},
 		{"record and replay", "exclude each other", []string{"attack", "--llm", "--task", task, "--record", "a", "--replay", "b"}},
-		{"zero attempts", "must be positive", []string{"attack", "--llm", "--task", task, "--k", "0"}},
+		{"zero attempts", "--k 0 is out of range: allowed 1 to 1000", []string{"attack", "--llm", "--task", task, "--k", "0"}},
 		{"split with --out", "single task", []string{"attack", "--llm", "--task", "all", "--out", "x.json"}},
 	}
 	for _, c := range cases {

@@ -56,13 +56,8 @@ func newBenchCmd(e *env) *cobra.Command {
 			"cannot be written or lacks a request.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opt.JudgeCalls < 0 || opt.JudgeCalls > 0 && !jf.judge && !jf.idj {
-				return usageErr("--judge-calls needs --judge (and a count of at least 1)")
-			}
-			for _, b := range budgets {
-				if b < 1 {
-					return usageErr("--budgets: %d is not a budget; give edit bounds of at least 1", b)
-				}
+			if opt.JudgeCalls > 0 && !jf.judge && !jf.idj {
+				return usageErr("--judge-calls needs --judge")
 			}
 			f, err := report.ParseFormat(format)
 			if err != nil {
@@ -81,9 +76,6 @@ func newBenchCmd(e *env) *cobra.Command {
 					return err
 				}
 				what = "tasks " + strings.Join(ids, ",")
-			}
-			if opt.Edits < 1 || opt.MaxStates < 1 {
-				return usageErr("--edits and --max-states must be at least 1")
 			}
 			if ext := strings.ToLower(filepath.Ext(ledgerOut)); ledgerOut != "" && ext != ".json" && ext != ".csv" {
 				return usageErr("--ledger-out: %s: a ledger file ends in .json or .csv", ledgerOut)
@@ -193,12 +185,12 @@ func newBenchCmd(e *env) *cobra.Command {
 			return report.Render(e.stdout, rep, f)
 		},
 	}
-	cmd.Flags().IntVar(&opt.JudgeCalls, "judge-calls", 0, "with --judge, also attack each judge directly, spending this many judge calls per task (0: shared set only)")
-	cmd.Flags().IntSliceVar(&budgets, "budgets", nil, "also run the searches within each of these edit budgets, e.g. 1,2,3, for the budget sensitivity table")
+	intFlag(cmd.Flags(), &opt.JudgeCalls, "judge-calls", 0, intRange{min: 1, max: 1000, zero: "the shared set only"}, "with --judge, also attack each judge directly, spending this many judge calls per task")
+	intsFlag(cmd.Flags(), &budgets, "budgets", editsRange, "also run the searches within each of these edit budgets, e.g. 1,2,3, for the budget sensitivity table")
 	cmd.Flags().StringVar(&split, "split", "held-out", "tasks to run: held-out, development or all")
 	cmd.Flags().StringVar(&taskList, "tasks", "", "run these suite tasks instead of a split: ids separated by commas (PH-H04,PH-H05)")
-	cmd.Flags().IntVar(&opt.Edits, "edits", 2, "at most this many edits of H per candidate (inserted actions plus skipped steps)")
-	cmd.Flags().IntVar(&opt.MaxStates, "max-states", 200_000, "search nodes to visit at most, per task and target")
+	intFlag(cmd.Flags(), &opt.Edits, "edits", 2, editsRange, "at most this many edits of H per candidate (inserted actions plus skipped steps)")
+	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", 200_000, maxStatesRange, "search nodes to visit at most, per task and target")
 	cmd.Flags().StringVar(&ledgerOut, "ledger-out", "", "write the ledger to this file (.json or .csv)")
 	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
 	cmd.Flags().StringVar(&shardArg, "shard", "", "run only shard i of n (0/4 … 3/4) of the (task, target) pairs and write its ledger; report --ledger merges the shards")

@@ -42,7 +42,7 @@ func TestReportExitCodes(t *testing.T) {
 		{"report a bad cell", []string{"report", "--ledger", badCSV}, 2, "", `bad.csv:2: row 1, column "delta": want a number, got "zero"`},
 		{"report an unknown format", []string{"report", "--ledger", reportData("ledger.json"), "--format", "html"}, 2, "", `unknown format "html"`},
 		{"bench an unknown split", []string{"bench", "--split", "train"}, 2, "", `--split: "train"`},
-		{"bench zero edits", []string{"bench", "--edits", "0"}, 2, "", "at least 1"},
+		{"bench zero edits", []string{"bench", "--edits", "0"}, 2, "", "--edits 0 is out of range: allowed 1 to 64"},
 		{"bench a ledger without extension", []string{"bench", "--ledger-out", filepath.Join(dir, "ledger.txt")}, 2, "", ".json or .csv"},
 		{"bench an unknown format", []string{"bench", "--format", "pdf"}, 2, "", `unknown format "pdf"`},
 	}

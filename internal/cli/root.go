@@ -84,7 +84,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		root.AddCommand(mk(e))
 	}
 	root.SetArgs(args)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{code: ExitUsage, err: err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		if re, ok := flagRangeError(err); ok {
+			err = re // in its own words, not pflag's "invalid argument …"
+		}
+		return &exitError{code: ExitUsage, err: err}
+	})
 	err := root.Execute()
 	if err == nil {
 		return ExitOK

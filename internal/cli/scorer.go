@@ -34,8 +34,8 @@ func (f *scorerFlags) add(cmd *cobra.Command) {
 	fs.StringArrayVar(&f.args, "scorer-arg", nil, "an argument for the scorer (repeatable), such as the script an interpreter runs")
 	fs.StringArrayVar(&f.readOnly, "scorer-ro", nil, "a file or directory the scorer may read and execute (repeatable): an interpreter, its libraries, a script")
 	fs.StringArrayVar(&f.envVars, "scorer-env", nil, "KEY=VALUE in the scorer's otherwise empty environment (repeatable)")
-	fs.DurationVar(&f.timeout, "scorer-timeout", worker.DefaultTimeout, "time limit of the scorer; its process group is killed then")
-	fs.IntVar(&f.abi, "scorer-landlock-abi", 0, fmt.Sprintf("Landlock ABI to enforce, strictly (default: the kernel's newest, up to %d; kernels older than %d are refused)", worker.NewestLandlockABI, worker.MinLandlockABI))
+	durationFlag(fs, &f.timeout, "scorer-timeout", worker.DefaultTimeout, timeoutRange, "time limit of the scorer; its process group is killed then")
+	intFlag(fs, &f.abi, "scorer-landlock-abi", 0, landlockRange, fmt.Sprintf("Landlock ABI to enforce, strictly (default: the kernel's newest, up to %d; kernels older than %d are refused)", worker.NewestLandlockABI, worker.MinLandlockABI))
 }
 
 // on reports whether a scorer was asked for, and checks its flags.
@@ -51,10 +51,6 @@ func (f *scorerFlags) on(cmd *cobra.Command, steps bool) (bool, error) {
 	switch {
 	case steps:
 		return false, usageErr("--scorer scores the whole trajectory; it does not go with --steps")
-	case f.timeout <= 0:
-		return false, usageErr("--scorer-timeout must be positive")
-	case f.abi != 0 && (f.abi < worker.MinLandlockABI || f.abi > worker.NewestLandlockABI):
-		return false, usageErr("--scorer-landlock-abi %d: the worker enforces ABI %d to %d", f.abi, worker.MinLandlockABI, worker.NewestLandlockABI)
 	}
 	for _, kv := range f.envVars {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
