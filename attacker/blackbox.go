@@ -86,7 +86,7 @@ func (s *search) spendCalls() error {
 
 // blackBoxScore scores a log with the black box, from its payload bytes.
 func (s *search) blackBoxScore(log *pbcste.Log) (float64, error) {
-	p, err := payload.Build(s.pub, log, nil)
+	p, err := payload.Build(s.pub, log, payload.TurnsOf(s.honest))
 	if err != nil {
 		return 0, err
 	}

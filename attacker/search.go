@@ -227,6 +227,19 @@ func (s *search) walk(run *pbcste.Run, steps []model.Step, h history, i, edits i
 
 func stepOf(a model.Action) model.Step { return model.Step{Action: a} }
 
+// unlinked is H's conversation for a candidate: the same turns, no longer
+// tied to step numbers the edits have moved.
+func unlinked(turns []model.Turn) []model.Turn {
+	if len(turns) == 0 {
+		return nil
+	}
+	out := slices.Clone(turns)
+	for i := range out {
+		out[i].Step = 0
+	}
+	return out
+}
+
 // consider scores a complete candidate that ends with H's certified
 // vectors, and keeps it when it beats the best so far.
 func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error {
@@ -255,7 +268,7 @@ func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error 
 	if s.res.Best != nil && score <= s.res.Score {
 		return nil
 	}
-	cand := &model.Trajectory{Task: s.env.Task.ID, Name: "search witness", Steps: slices.Clone(steps)}
+	cand := &model.Trajectory{Task: s.env.Task.ID, Name: "search witness", Steps: slices.Clone(steps), Transcript: unlinked(s.honest.Transcript)}
 	for k := range cand.Steps {
 		cand.Steps[k].Index = k
 	}
@@ -277,7 +290,7 @@ func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error 
 // score is the target evaluator's score of a log, computed the way every
 // evaluator sees a trajectory: from the public payload's bytes.
 func (s *search) score(log *pbcste.Log) (float64, error) {
-	p, err := payload.Build(s.pub, log, nil)
+	p, err := payload.Build(s.pub, log, payload.TurnsOf(s.honest))
 	if err != nil {
 		return 0, err
 	}

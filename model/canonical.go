@@ -58,7 +58,26 @@ func EncodeTrajectory(tr *Trajectory) []byte {
 	if len(tr.Steps) > 0 {
 		b = append(b, "\n  "...)
 	}
-	return append(b, "]\n}\n"...)
+	b = append(b, ']')
+	if len(tr.Transcript) > 0 {
+		b = append(b, ",\n  \"transcript\": ["...)
+		for i, t := range tr.Transcript {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n    {\"role\": "...)
+			b = appendJSONString(b, t.Role)
+			b = append(b, ", \"content\": "...)
+			b = appendJSONString(b, t.Content)
+			if t.Step > 0 {
+				b = append(b, ", \"step\": "...)
+				b = strconv.AppendInt(b, int64(t.Step), 10)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, "\n  ]"...)
+	}
+	return append(b, "\n}\n"...)
 }
 
 // AppendStep appends one step as a single-line JSON object.

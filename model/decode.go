@@ -959,7 +959,7 @@ func DecodeTrajectory(file string, src []byte) (*Trajectory, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := d.cur().object("format", "task", "name", "note", "goal_version", "steps")
+	o, err := d.cur().object("format", "task", "name", "note", "goal_version", "steps", "transcript")
 	if err != nil {
 		return nil, err
 	}
@@ -989,7 +989,55 @@ func DecodeTrajectory(file string, src []byte) (*Trajectory, error) {
 		}
 		tr.Steps = append(tr.Steps, st)
 	}
+	if tc, ok := o.get("transcript"); ok {
+		if tr.Transcript, err = decodeTranscript(tc, len(tr.Steps)); err != nil {
+			return nil, err
+		}
+	}
 	return tr, nil
+}
+
+// decodeTranscript reads a conversation: turns with a known role, text,
+// and an optional step number within the trajectory.
+func decodeTranscript(c cursor, steps int) ([]Turn, error) {
+	items, err := c.array()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Turn, 0, len(items))
+	for _, it := range items {
+		o, err := it.object("role", "content", "step")
+		if err != nil {
+			return nil, err
+		}
+		rc, err := o.need("role")
+		if err != nil {
+			return nil, err
+		}
+		var t Turn
+		if t.Role, err = rc.oneOf(Roles...); err != nil {
+			return nil, err
+		}
+		cc, err := o.need("content")
+		if err != nil {
+			return nil, err
+		}
+		if t.Content, err = cc.str(); err != nil {
+			return nil, err
+		}
+		if sc, ok := o.get("step"); ok {
+			n, err := sc.integer()
+			if err != nil {
+				return nil, err
+			}
+			if n < 1 || n > int64(steps) {
+				return nil, sc.fail("step %d is not a step of this trajectory (1 to %d)", n, steps)
+			}
+			t.Step = int(n)
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 func decodeStep(c cursor, index int) (Step, error) {

@@ -43,7 +43,7 @@ func TestDecodeErrorsAreLocated(t *testing.T) {
 			name:  "unknown field",
 			src:   "{\"task\": \"EX-01\",\n \"steps\": [],\n \"score\": 1}",
 			where: "f.json:3:11: $.score",
-			what:  `unknown field "score" (expected one of format, task, name, note, goal_version, steps)`,
+			what:  `unknown field "score" (expected one of format, task, name, note, goal_version, steps, transcript)`,
 		},
 		{
 			name:  "unknown field in a step",

@@ -42,8 +42,24 @@ type Trajectory struct {
 	Steps []Step
 	// GoalClaim, when set, claims the active goal version at termination.
 	GoalClaim string
-	File      string // where it was read from, for messages
+	// Transcript is the agent's conversation, when the trajectory was
+	// recorded with one (a tau-bench run): kept beside the log, read by
+	// evaluators as the payload's transcript, never replayed.
+	Transcript []Turn
+	File       string // where it was read from, for messages
 }
+
+// Turn is one message of a conversation: its role (system, user,
+// assistant or tool), its text, and the 1-based agent step it makes (an
+// assistant's tool call) or answers (the tool's output), 0 for none.
+type Turn struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	Step    int    `json:"step,omitempty"`
+}
+
+// Roles a turn may take.
+var Roles = []string{"system", "user", "assistant", "tool"}
 
 // CellDiff is one typed cell change of an event: Field is a field name,
 // AliveField for the alive flag, or GoalField for the active goal version.

@@ -9,6 +9,7 @@ import (
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
+	"github.com/parthack/parthack/tasks/tauair"
 )
 
 // isSuiteID reports whether a --task argument names a suite task (such
@@ -16,6 +17,16 @@ import (
 // name exists.
 func isSuiteID(arg string) bool {
 	if !strings.HasPrefix(arg, "PH-") {
+		return false
+	}
+	_, err := os.Stat(arg)
+	return err != nil
+}
+
+// isTauID reports whether a --task argument names a tau-bench airline
+// task (TAU-A00 … TAU-A49) rather than a file.
+func isTauID(arg string) bool {
+	if !strings.HasPrefix(arg, "TAU-A") {
 		return false
 	}
 	_, err := os.Stat(arg)
@@ -36,6 +47,14 @@ func loadTask(path string) (*pbcste.Env, error) {
 func loadTaskViews(path string) (*pbcste.Env, *model.Task, error) {
 	if path == "" {
 		return nil, nil, usageErr("--task is required")
+	}
+	if isTauID(path) {
+		t, err := tauair.ByID(path)
+		if err != nil {
+			return nil, nil, usageErr("%v", err)
+		}
+		env, err := t.Env()
+		return env, t.Task, err
 	}
 	if isSuiteID(path) {
 		st, err := tasks.Get(path)
@@ -101,6 +120,12 @@ func loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
 
 // storedTrajectory resolves a stored trajectory's name for a suite task.
 func storedTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
+	if isTauID(taskArg) && !strings.ContainsAny(name, "./") {
+		if _, err := os.Stat(name); err == nil {
+			return nil, false, nil
+		}
+		return tauTrajectory(taskArg, name)
+	}
 	if !isSuiteID(taskArg) || strings.ContainsAny(name, "./") {
 		return nil, false, nil
 	}
@@ -128,5 +153,29 @@ func loadHonest(taskArg, path string) (*model.Trajectory, error) {
 	if path == "" && isSuiteID(taskArg) {
 		path = "honest"
 	}
+	if path == "" && isTauID(taskArg) {
+		path = "gold"
+	}
 	return loadTrajectory("honest", taskArg, path)
+}
+
+// tauTrajectory resolves a tau-bench task's trajectory by name: "gold",
+// or a GPT-4o run ("trial2", "gpt-4o-t07-trial2").
+func tauTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
+	t, err := tauair.ByID(taskArg)
+	if err != nil {
+		return nil, false, usageErr("%v", err)
+	}
+	if name == "gold" {
+		return t.GoldTrajectory, true, nil
+	}
+	r, err := tauair.RunByName(t, name)
+	if err != nil {
+		return nil, false, usageErr("%v", err)
+	}
+	if r.TaskID != t.Index {
+		return nil, false, usageErr("run %s is of task %s, not %s", r.Name(), tauair.TaskID(r.TaskID), t.ID)
+	}
+	tr, err := r.Trajectory()
+	return tr, true, err
 }

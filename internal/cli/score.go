@@ -166,7 +166,7 @@ func publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) 
 	if tr.Task != pub.ID {
 		return nil, nil, usageErr("%s: trajectory is for task %q, not %q", trajPath, tr.Task, pub.ID)
 	}
-	p, err := payload.Build(pub, trusted.Replay(tr.Steps), nil)
+	p, err := payload.Build(pub, trusted.Replay(tr.Steps), payload.TurnsOf(tr))
 	if err != nil {
 		return nil, nil, err
 	}

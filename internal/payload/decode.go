@@ -133,7 +133,7 @@ func (p *Payload) check() error {
 	return nil
 }
 
-var fieldKinds = []model.FieldKind{model.KindString, model.KindInt, model.KindBool, model.KindEnum, model.KindRef, model.KindStrings}
+var fieldKinds = []model.FieldKind{model.KindString, model.KindInt, model.KindBool, model.KindEnum, model.KindRef, model.KindStrings, model.KindJSON}
 
 func (c *checker) schema(types []EntityType) error {
 	if len(types) == 0 {
@@ -233,13 +233,16 @@ func (c *checker) event(ev *Event, i int) error {
 	if !ev.OK && len(ev.Diff) > 0 {
 		return fmt.Errorf("a failed event changes nothing, yet it has a diff")
 	}
-	if ev.OK && !slices.Contains(model.Ops, ev.Op) {
+	if ev.OK && !slices.Contains(model.Ops, ev.Op) && ev.Op != model.OpCall {
 		return fmt.Errorf("successful event with unknown op %q", ev.Op)
+	}
+	if (ev.Op == model.OpCall) != (ev.Tool != "") || (ev.Op == model.OpCall && (ev.Type != "" || ev.ID != "")) {
+		return fmt.Errorf("op %q, tool %q: a call names its tool and no target; no other op names a tool", ev.Op, ev.Tool)
 	}
 	if ev.Goal != "" && !c.goals[ev.Goal] {
 		return fmt.Errorf("undeclared goal %q", ev.Goal)
 	}
-	if ev.Type != "" || ev.ID != "" || len(ev.Args) > 0 {
+	if ev.Op != model.OpCall && (ev.Type != "" || ev.ID != "" || len(ev.Args) > 0) {
 		if c.types[ev.Type] == nil || ev.ID == "" {
 			return fmt.Errorf("target %s %q is not a declared entity", ev.Type, ev.ID)
 		}

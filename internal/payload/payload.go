@@ -257,3 +257,16 @@ func actionTranscript(events []Event) []Turn {
 	}
 	return out
 }
+
+// TurnsOf is a trajectory's recorded conversation as payload turns; nil
+// when it has none, so Build writes the action transcript instead.
+func TurnsOf(tr *model.Trajectory) []Turn {
+	if tr == nil || len(tr.Transcript) == 0 {
+		return nil
+	}
+	out := make([]Turn, len(tr.Transcript))
+	for i, t := range tr.Transcript {
+		out[i] = Turn{Role: t.Role, Content: t.Content}
+	}
+	return out
+}

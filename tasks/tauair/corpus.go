@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 )
 
 // Call is one tool call of a recorded run, with what tau-bench's own tools
@@ -74,8 +75,10 @@ func (r *Run) Name() string { return fmt.Sprintf("gpt-4o-t%02d-trial%d", r.TaskI
 // GoldRuns reads the 50 gold runs.
 func GoldRuns() ([]Gold, error) { return readLines[Gold]("gold.jsonl.gz") }
 
-// AgentRuns reads the 200 GPT-4o runs.
-func AgentRuns() ([]Run, error) { return readLines[Run]("gpt-4o-runs.jsonl.gz") }
+var runsOnce = sync.OnceValues(func() ([]Run, error) { return readLines[Run]("gpt-4o-runs.jsonl.gz") })
+
+// AgentRuns reads the 200 GPT-4o runs once; callers must not change them.
+func AgentRuns() ([]Run, error) { return runsOnce() }
 
 func readLines[T any](name string) ([]T, error) {
 	b, err := readGzip(name)

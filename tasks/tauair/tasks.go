@@ -23,6 +23,16 @@ type Task struct {
 	GoldTrajectory *model.Trajectory
 	// Changes are the gold run's net changes, cell by cell.
 	Changes []model.CellDiff
+
+	envOnce sync.Once
+	env     *pbcste.Env
+	envErr  error
+}
+
+// Env is the task compiled for replay, once.
+func (t *Task) Env() (*pbcste.Env, error) {
+	t.envOnce.Do(func() { t.env, t.envErr = pbcste.Compile(t.Task) })
+	return t.env, t.envErr
 }
 
 // M is the number of goal predicates; 0 when the gold run changes nothing.
