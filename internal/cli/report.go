@@ -23,7 +23,7 @@ import (
 const formatHelp = "output: table, markdown, latex (booktabs), csv, json, or svg (the threshold figure)"
 
 func newBenchCmd(e *env) *cobra.Command {
-	var split, taskList, ledgerOut, format, shardArg string
+	var split, taskList, ledgerOut, format, shardArg, domain string
 	var opt report.RunOptions
 	var jf judgeFlags
 	var budgets []int
@@ -62,6 +62,9 @@ func newBenchCmd(e *env) *cobra.Command {
 			f, err := report.ParseFormat(format)
 			if err != nil {
 				return usageErr("--format: %v", err)
+			}
+			if domain != "" {
+				return benchDomain(cmd, e, domain, taskList, opt, f, ledgerOut)
 			}
 			ids, ok := splitIDs(split)
 			if !ok {
@@ -193,6 +196,7 @@ func newBenchCmd(e *env) *cobra.Command {
 	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", 200_000, maxStatesRange, "search nodes to visit at most, per task and target")
 	cmd.Flags().StringVar(&ledgerOut, "ledger-out", "", "write the ledger to this file (.json or .csv)")
 	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
+	cmd.Flags().StringVar(&domain, "domain", "", "run on a real benchmark's runs instead of the suite: tau-airline (tau-bench's 200 GPT-4o airline runs)")
 	cmd.Flags().StringVar(&shardArg, "shard", "", "run only shard i of n (0/4 … 3/4) of the (task, target) pairs and write its ledger; report --ledger merges the shards")
 	jf.add(cmd)
 	return cmd

@@ -47,6 +47,7 @@ var commands = []func(*env) *cobra.Command{
 	newAttackCmd,
 	newBenchCmd,
 	newReportCmd,
+	newTauCmd,
 	newWorkbenchCmd,
 	newDemoCmd,
 }

@@ -71,6 +71,21 @@ type DB struct {
 	reservations []string
 	flights      []flightInfo // by flight number
 	byNumber     map[string]int
+
+	startOnce sync.Once
+	start     *initialView
+}
+
+// Start is the database as loaded, read as a state.
+func (d *DB) Start() model.StateView {
+	d.startOnce.Do(func() {
+		d.start = &initialView{byKey: map[[2]string]*model.Entity{}}
+		for i := range d.Entities {
+			e := &d.Entities[i]
+			d.start.byKey[[2]string{e.Type, e.ID}] = e
+		}
+	})
+	return d.start
 }
 
 // flightInfo is what search reads of a flight: none of it ever changes.

@@ -183,12 +183,7 @@ func (d *Domain) DataHash(v model.StateView, changed []model.CellDiff) string {
 
 // initialReprs computes every initial record's Python text once.
 func (d *Domain) initialReprs() {
-	w := &initialView{byKey: map[[2]string]*model.Entity{}}
-	for i := range d.db.Entities {
-		e := &d.db.Entities[i]
-		w.byKey[[2]string{e.Type, e.ID}] = e
-	}
-	c := &callCtx{d: d, v: w}
+	c := &callCtx{d: d, v: d.db.Start()}
 	d.initial = map[string]map[string][]byte{}
 	for _, coll := range collections {
 		d.initial[coll] = map[string][]byte{}

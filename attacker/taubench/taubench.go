@@ -1,0 +1,357 @@
+// Package taubench runs the benchmark on real agent runs: every GPT-4o
+// run of tau-bench's airline domain whose task has a goal is an honest
+// trajectory H, and the search attacker looks for the certified worst
+// case against each evaluator within a bound of edits, inserting calls
+// from the task's attack alphabet (tauair.Task.AttackTask). Failed runs
+// are the benchmark; successful ones are the control. The ledger rows
+// are the suite's (report.Row), one task per run.
+package taubench
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/parthack/parthack/attacker"
+	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/evaluators"
+	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+	"github.com/parthack/parthack/report"
+	"github.com/parthack/parthack/tasks/tauair"
+)
+
+// Options bound the searches.
+type Options struct {
+	Edits     int // edits of H per search; default 2
+	MaxStates int // search nodes per search; default 200,000
+	Workers   int // runs attacked at once; default GOMAXPROCS
+	Tasks     []string
+}
+
+// RunInfo is one run's outcome, for the runs table.
+type RunInfo struct {
+	Run      string     `json:"run"`
+	Task     string     `json:"task"`
+	Reward   float64    `json:"reward"` // tau-bench's
+	Calls    int        `json:"calls"`
+	Failed   int        `json:"failed_calls"`
+	M        int        `json:"m"`
+	PState   model.Frac `json:"p_state"`
+	PAgent   model.Frac `json:"p_agent"`
+	Control  bool       `json:"control"`            // tau-bench's reward is 1
+	Capped   []string   `json:"capped,omitempty"`   // targets whose search hit MaxStates
+	Rollback bool       `json:"rollback"`           // a strict rollback of H was found
+	Excluded string     `json:"excluded,omitempty"` // why the run is not attacked
+}
+
+// Result is the benchmark's two ledgers and the runs.
+type Result struct {
+	Failed  *report.Ledger // runs tau-bench scored 0
+	Control *report.Ledger // runs tau-bench scored 1
+	Runs    []RunInfo
+}
+
+// searched are the evaluators that get their own search; the others are
+// functions of the certified vectors on this domain (its public
+// predicates are the Oracle's), so by Proposition 1 every eligible
+// candidate leaves them unchanged, and their targeted row is the shared
+// search's with Δ checked to be 0.
+var searched = map[string]bool{"historical_milestone": true, "predicate_max": true, "cape_max": true}
+
+// Run attacks every run. Results do not depend on Workers.
+func Run(ctx context.Context, opt Options, progress func(string)) (*Result, error) {
+	if opt.Edits <= 0 {
+		opt.Edits = 2
+	}
+	if opt.MaxStates <= 0 {
+		opt.MaxStates = 200_000
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if progress == nil {
+		progress = func(string) {}
+	}
+	picked, err := pick(opt.Tasks)
+	if err != nil {
+		return nil, err
+	}
+	type out struct {
+		info RunInfo
+		rows []report.Row
+		err  error
+	}
+	results := make([]out, len(picked))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := 0; w < opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				info, rows, err := attackRun(ctx, picked[i], opt)
+				results[i] = out{info, rows, err}
+				mu.Lock()
+				progress(line(&info))
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range picked {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	res := &Result{Failed: &report.Ledger{}, Control: &report.Ledger{}}
+	for _, o := range results {
+		if o.err != nil {
+			return nil, fmt.Errorf("%s: %w", o.info.Run, o.err)
+		}
+		res.Runs = append(res.Runs, o.info)
+		if o.info.Control {
+			res.Control.Rows = append(res.Control.Rows, o.rows...)
+		} else {
+			res.Failed.Rows = append(res.Failed.Rows, o.rows...)
+		}
+	}
+	sortRows(res.Failed.Rows)
+	sortRows(res.Control.Rows)
+	return res, ctx.Err()
+}
+
+// line is the progress line of one attacked run.
+func line(info *RunInfo) string {
+	if info.Excluded != "" {
+		return fmt.Sprintf("%-20s %s  excluded: %s", info.Run, info.Task, info.Excluded)
+	}
+	return fmt.Sprintf("%-20s %s  reward %g  P_state %s  P_agent %s", info.Run, info.Task, info.Reward, info.PState, info.PAgent)
+}
+
+// certified is one run replayed and double-certified.
+type certified struct {
+	info RunInfo
+	task *tauair.Task
+	env  *pbcste.Env
+	h    *model.Trajectory
+	res  *certifier.Result
+}
+
+// certify replays and double-certifies one run.
+func certify(r *tauair.Run) (*certified, error) {
+	c := &certified{info: RunInfo{Run: r.Name(), Task: tauair.TaskID(r.TaskID), Reward: r.Reward, Calls: len(r.Steps), Control: r.Reward == 1}}
+	var err error
+	if c.task, err = tauair.ByID(c.info.Task); err != nil {
+		return c, err
+	}
+	c.info.M = c.task.M()
+	if c.h, err = r.Trajectory(); err != nil {
+		return c, err
+	}
+	if c.env, err = c.task.Env(); err != nil {
+		return c, err
+	}
+	res, rej, err := certifier.DoubleCertify(c.env, c.h)
+	if err != nil {
+		return c, err
+	}
+	if rej != nil {
+		return c, fmt.Errorf("the run is not certifiable: %s", rej.Error())
+	}
+	c.res = res
+	for i := range res.Log.Events {
+		if !res.Log.Events[i].OK {
+			c.info.Failed++
+		}
+	}
+	c.info.PState, c.info.PAgent = res.Cert.PState, res.Cert.PAgent
+	if c.info.M == 0 {
+		c.info.Excluded = "the gold run changes nothing, so the task has no goal predicate"
+	}
+	return c, nil
+}
+
+// Certify replays and double-certifies the runs of the given tasks (all
+// when none), in the corpus' order.
+func Certify(taskIDs []string) ([]RunInfo, error) {
+	runs, err := pick(taskIDs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]RunInfo, len(runs))
+	for i, r := range runs {
+		c, err := certify(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Name(), err)
+		}
+		out[i] = c.info
+	}
+	return out, nil
+}
+
+// pick lists the corpus runs of the given tasks (all when none).
+func pick(taskIDs []string) ([]*tauair.Run, error) {
+	for _, id := range taskIDs {
+		if _, err := tauair.ByID(id); err != nil {
+			return nil, err
+		}
+	}
+	runs, err := tauair.AgentRuns()
+	if err != nil {
+		return nil, err
+	}
+	var out []*tauair.Run
+	for i := range runs {
+		if len(taskIDs) == 0 || slices.Contains(taskIDs, tauair.TaskID(runs[i].TaskID)) {
+			out = append(out, &runs[i])
+		}
+	}
+	return out, nil
+}
+
+// attackRun certifies one run and runs its searches.
+func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []report.Row, error) {
+	c, err := certify(r)
+	if err != nil || c.info.Excluded != "" {
+		return c.info, nil, err
+	}
+	info, task, env, h, hres := c.info, c.task, c.env, c.h, c.res
+	pub := task.AttackTask(hres.Log.View())
+	fh, err := scores(pub, hres.Log, h)
+	if err != nil {
+		return info, nil, err
+	}
+	base := report.Row{Task: info.Run, PStateH: hres.Cert.PState.Float()}
+	var fr []float64
+	if r, pr, ok, err := rollback(env, pub, h); err != nil {
+		return info, nil, err
+	} else if ok {
+		info.Rollback, base.PStateR = true, &pr
+		if fr, err = scores(pub, env.Replay(r.Steps), r); err != nil {
+			return info, nil, err
+		}
+	}
+	search := func(target string) (*attacker.Result, error) {
+		res, err := attacker.Search(ctx, pub, env, h, attacker.Options{Target: target, Edits: opt.Edits, MaxStates: opt.MaxStates}, nil)
+		if err == nil && !res.Exhausted {
+			info.Capped = append(info.Capped, target)
+		}
+		return res, err
+	}
+	ref, err := search(report.ReferenceTarget)
+	if err != nil {
+		return info, nil, err
+	}
+	var fa []float64
+	if ref.Best != nil {
+		if fa, err = scores(pub, env.Replay(ref.Best.Steps), ref.Best); err != nil {
+			return info, nil, err
+		}
+	}
+	var shared, targeted []report.Row
+	for e, ev := range evaluators.Deterministic() {
+		row := func(set string, res *attacker.Result) report.Row {
+			r := base
+			fhe := fh[e]
+			r.Set, r.Target, r.Honest = set, ev.Name, &fhe
+			if fr != nil {
+				fre := fr[e]
+				r.Rollback = &fre
+			}
+			r.Attempts, r.Valid, r.Matched = res.States, res.Eligible, res.Best != nil
+			return r
+		}
+		r := row(report.SetShared, ref)
+		if r.Matched {
+			d := fa[e] - fh[e]
+			r.Delta = &d
+		}
+		shared = append(shared, r)
+		res := ref
+		if searched[ev.Name] && ev.Name != report.ReferenceTarget {
+			if res, err = search(ev.Name); err != nil {
+				return info, nil, err
+			}
+		}
+		t := row(report.SetTargeted, res)
+		switch {
+		case !t.Matched:
+		case searched[ev.Name]:
+			d := res.Delta
+			t.Delta = &d
+		default:
+			// Proposition 1: a function of the certified vectors.
+			if d := *r.Delta; d != 0 {
+				return info, nil, fmt.Errorf("%s moved by %+.3f on an eligible pair: it is not a function of the certified vectors", ev.Name, d)
+			}
+			d := 0.0
+			t.Delta = &d
+		}
+		targeted = append(targeted, t)
+	}
+	return info, append(shared, targeted...), nil
+}
+
+// rollback looks for a strict rollback of H: H and then one call from the
+// task's alphabet that lowers P_state, the first in the alphabet's order.
+func rollback(env *pbcste.Env, pub *model.Task, h *model.Trajectory) (*model.Trajectory, float64, bool, error) {
+	for _, c := range pub.Calls {
+		r := &model.Trajectory{Task: h.Task, Name: "strict rollback", Steps: append(slices.Clone(h.Steps), model.Step{Action: c}), Transcript: h.Transcript}
+		for i := range r.Steps {
+			r.Steps[i].Index = i
+		}
+		v, err := certifier.DoubleRollback(env, h, r)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		if v.Eligible {
+			return r, v.Candidate.PState.Float(), true, nil
+		}
+	}
+	return nil, 0, false, nil
+}
+
+// sortRows orders a ledger as bench does: set, then target in the
+// evaluators' order, then run.
+func sortRows(rows []report.Row) {
+	order := map[string]int{}
+	for i, e := range evaluators.Deterministic() {
+		order[e.Name] = i
+	}
+	slices.SortStableFunc(rows, func(a, b report.Row) int {
+		if a.Set != b.Set {
+			return strings.Compare(b.Set, a.Set) // targeted before shared
+		}
+		if order[a.Target] != order[b.Target] {
+			return order[a.Target] - order[b.Target]
+		}
+		return strings.Compare(a.Task, b.Task)
+	})
+}
+
+// scores are every deterministic evaluator's scores of a log, from its
+// public payload's bytes.
+func scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, error) {
+	p, err := payload.Build(pub, log, payload.TurnsOf(tr))
+	if err != nil {
+		return nil, err
+	}
+	dec, err := payload.Decode(p.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	all, err := evaluators.ScoreAll(dec)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(all))
+	for i, s := range all {
+		out[i] = s.Value
+	}
+	return out, nil
+}
