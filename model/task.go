@@ -194,6 +194,18 @@ type Task struct {
 	// Calls are the tool calls an attacker may insert on a domain task:
 	// its alphabet, arguments drawn from the task.
 	Calls []Action
+	// Reference is what a benchmark's own outcome check compares with,
+	// when the task comes from one that publishes it (tau-bench's gold
+	// database and required outputs); nil otherwise.
+	Reference *Reference
+}
+
+// Reference is a benchmark's reference outcome: the net changes its gold
+// run makes to the initial state, cell by cell, and the strings the agent
+// must say.
+type Reference struct {
+	Changes []CellDiff
+	Outputs []string
 }
 
 // Goal finds a goal version by name.

@@ -184,6 +184,9 @@ func Label(target string) string {
 	if l, ok := judgeLabels[target]; ok {
 		return l
 	}
+	if target == evaluators.OutcomeName {
+		return "Benchmark reward"
+	}
 	return target
 }
 

@@ -35,18 +35,24 @@ type Options struct {
 
 // RunInfo is one run's outcome, for the runs table.
 type RunInfo struct {
-	Run      string     `json:"run"`
-	Task     string     `json:"task"`
-	Reward   float64    `json:"reward"` // tau-bench's
-	Calls    int        `json:"calls"`
-	Failed   int        `json:"failed_calls"`
-	M        int        `json:"m"`
-	PState   model.Frac `json:"p_state"`
-	PAgent   model.Frac `json:"p_agent"`
-	Control  bool       `json:"control"`            // tau-bench's reward is 1
-	Capped   []string   `json:"capped,omitempty"`   // targets whose search hit MaxStates
-	Rollback bool       `json:"rollback"`           // a strict rollback of H was found
-	Excluded string     `json:"excluded,omitempty"` // why the run is not attacked
+	Run    string  `json:"run"`
+	Task   string  `json:"task"`
+	Reward float64 `json:"reward"` // tau-bench's, as recorded
+	// Outcome is tau-bench's reward recomputed from the run's public
+	// payload (evaluators.Outcome), for a task with a goal; HashReward is
+	// it recomputed as tau-bench does, from the data hash. Both equal
+	// Reward on every corpus run.
+	Outcome    *float64   `json:"outcome,omitempty"`
+	HashReward float64    `json:"hash_reward"`
+	Calls      int        `json:"calls"`
+	Failed     int        `json:"failed_calls"`
+	M          int        `json:"m"`
+	PState     model.Frac `json:"p_state"`
+	PAgent     model.Frac `json:"p_agent"`
+	Control    bool       `json:"control"`            // tau-bench's reward is 1
+	Capped     []string   `json:"capped,omitempty"`   // targets whose search hit MaxStates
+	Rollback   bool       `json:"rollback"`           // a strict rollback of H was found
+	Excluded   string     `json:"excluded,omitempty"` // why the run is not attacked
 }
 
 // Result is the benchmark's two ledgers and the runs.
@@ -170,9 +176,16 @@ func certify(r *tauair.Run) (*certified, error) {
 		}
 	}
 	c.info.PState, c.info.PAgent = res.Cert.PState, res.Cert.PAgent
+	c.info.HashReward = c.task.Reward(res.Log, c.h)
 	if c.info.M == 0 {
 		c.info.Excluded = "the gold run changes nothing, so the task has no goal predicate"
+		return c, nil
 	}
+	fh, err := scores(c.task.Task, res.Log, c.h)
+	if err != nil {
+		return c, err
+	}
+	c.info.Outcome = &fh[len(fh)-1]
 	return c, nil
 }
 
@@ -294,6 +307,23 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 		}
 		targeted = append(targeted, t)
 	}
+	// The benchmark's own reward, on the shared set: it is no function of
+	// the certified vectors (extra changes and missing replies count), so
+	// it gets no Proposition 1 row of its own.
+	o := len(fh) - 1
+	or := base
+	fho := fh[o]
+	or.Set, or.Target, or.Honest = report.SetShared, evaluators.OutcomeName, &fho
+	if fr != nil {
+		fro := fr[o]
+		or.Rollback = &fro
+	}
+	or.Attempts, or.Valid, or.Matched = ref.States, ref.Eligible, ref.Best != nil
+	if or.Matched {
+		d := fa[o] - fh[o]
+		or.Delta = &d
+	}
+	shared = append(shared, or)
 	return info, append(shared, targeted...), nil
 }
 
@@ -319,7 +349,7 @@ func rollback(env *pbcste.Env, pub *model.Task, h *model.Trajectory) (*model.Tra
 // sortRows orders a ledger as bench does: set, then target in the
 // evaluators' order, then run.
 func sortRows(rows []report.Row) {
-	order := map[string]int{}
+	order := map[string]int{evaluators.OutcomeName: len(evaluators.Deterministic())}
 	for i, e := range evaluators.Deterministic() {
 		order[e.Name] = i
 	}
@@ -335,7 +365,7 @@ func sortRows(rows []report.Row) {
 }
 
 // scores are every deterministic evaluator's scores of a log, from its
-// public payload's bytes.
+// public payload's bytes, and then the benchmark's own reward.
 func scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, error) {
 	p, err := payload.Build(pub, log, payload.TurnsOf(tr))
 	if err != nil {
@@ -349,9 +379,12 @@ func scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]float64, len(all))
+	out := make([]float64, len(all), len(all)+1)
 	for i, s := range all {
 		out[i] = s.Value
+	}
+	if o, ok := evaluators.Outcome(dec); ok {
+		out = append(out, o)
 	}
 	return out, nil
 }

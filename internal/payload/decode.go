@@ -103,6 +103,13 @@ func (p *Payload) check() error {
 	for _, g := range p.Goals {
 		c.goals[g.Version] = true
 	}
+	if p.Reference != nil {
+		for j, d := range p.Reference.Changes {
+			if err := c.cell(&d); err != nil {
+				return fmt.Errorf("reference.changes[%d]: %w", j, err)
+			}
+		}
+	}
 	if err := c.state("initial", &p.Initial); err != nil {
 		return err
 	}

@@ -22,6 +22,11 @@ func (p *Payload) Bytes() []byte { return p.appendJSON(make([]byte, 0, sizeHint(
 func (p *Payload) appendJSON(b []byte) []byte {
 	b = appendHeader(b, "payload_version", p.Version, p.Task, p.Title, p.Instruction, p.Schema)
 	b = appendList(append(b, `,"goals":`...), p.Goals, appendGoal)
+	if p.Reference != nil {
+		b = appendList(append(b, `,"reference":{"changes":`...), p.Reference.Changes, appendCell)
+		b = appendList(append(b, `,"outputs":`...), p.Reference.Outputs, func(b []byte, s *string) []byte { return appendStr(b, *s) })
+		b = append(b, '}')
+	}
 	return appendTail(b, &p.Initial, p.Events, &p.Terminal, p.Provenance, p.Transcript)
 }
 

@@ -323,6 +323,14 @@ func (r *parser) payload() *Payload {
 	p.Schema = list(r, (*parser).entityType)
 	r.lit(`,"goals":`)
 	p.Goals = list(r, (*parser).goal)
+	if r.opt(`,"reference":`) {
+		p.Reference = &Reference{}
+		r.lit(`{"changes":`)
+		p.Reference.Changes = list(r, (*parser).cell)
+		r.lit(`,"outputs":`)
+		p.Reference.Outputs = list(r, (*parser).str)
+		r.lit("}")
+	}
 	r.lit(`,"initial":`)
 	p.Initial = r.state()
 	r.lit(`,"events":`)
@@ -449,28 +457,31 @@ func (r *parser) event() Event {
 	ev.OK = r.boolean()
 	ev.Reason = r.optStr(`,"reason":`)
 	r.lit(`,"diff":`)
-	ev.Diff = list(r, func(r *parser) Cell {
-		var c Cell
-		r.lit("{")
-		if r.opt(`"type":`) {
-			c.Type = r.str()
-			r.lit(",")
-		}
-		if r.opt(`"id":`) {
-			c.ID = r.str()
-			r.lit(",")
-		}
-		r.lit(`"field":`)
-		c.Field = r.str()
-		r.lit(`,"before":`)
-		c.Before = r.value()
-		r.lit(`,"after":`)
-		c.After = r.value()
-		r.lit("}")
-		return c
-	})
+	ev.Diff = list(r, (*parser).cell)
 	r.lit(`,"goal_version":`)
 	ev.GoalVersion = r.str()
 	r.lit("}")
 	return ev
+}
+
+// cell reads one changed cell.
+func (r *parser) cell() Cell {
+	var c Cell
+	r.lit("{")
+	if r.opt(`"type":`) {
+		c.Type = r.str()
+		r.lit(",")
+	}
+	if r.opt(`"id":`) {
+		c.ID = r.str()
+		r.lit(",")
+	}
+	r.lit(`"field":`)
+	c.Field = r.str()
+	r.lit(`,"before":`)
+	c.Before = r.value()
+	r.lit(`,"after":`)
+	c.After = r.value()
+	r.lit("}")
+	return c
 }

@@ -12,6 +12,7 @@
 //	{"payload_version": 1, "task": "PH-H05", "title": "…", "instruction": "…",
 //	 "schema": [{"name": "ticket", "fields": [{"name": "status", "kind": "enum", "values": [...]}, …]}, …],
 //	 "goals": [{"version": "v1", "predicates": [{"id": "g1", "text": "…", "expr": {…task file syntax…}}, …]}, …],
+//	 "reference"?: {"changes": [{"type", "id", "field", "before", "after"}, …], "outputs": ["…", …]},
 //	 "initial":  {"goal_version": "v1", "entities": [{"type", "id", "deleted"?, "fields": {…}}, …]},
 //	 "events": [{"seq": 1, "t": 1, "step"?: 1, "actor": "agent", "op": "update", "type"?, "id"?,
 //	             "tool"?: "cancel_reservation", "args"?: {…}, "goal"?: "v2", "ok": true, "reason"?: "…",
@@ -56,11 +57,21 @@ type Payload struct {
 	Instruction string       `json:"instruction"`
 	Schema      []EntityType `json:"schema"`
 	Goals       []Goal       `json:"goals"`
+	Reference   *Reference   `json:"reference,omitempty"`
 	Initial     State        `json:"initial"`
 	Events      []Event      `json:"events"`
 	Terminal    State        `json:"terminal"`
 	Provenance  []Provenance `json:"provenance"`
 	Transcript  []Turn       `json:"transcript"`
+}
+
+// Reference is a benchmark's published reference outcome (a tau-bench
+// task's gold net changes and required outputs), for the benchmark's own
+// outcome check; absent for tasks without one. Derived from the gold run,
+// it stays out of the schema-free projection.
+type Reference struct {
+	Changes []Cell   `json:"changes"`
+	Outputs []string `json:"outputs"`
 }
 
 // EntityType is one public entity type and its public fields.
@@ -208,6 +219,12 @@ func Build(pub *model.Task, log *pbcste.Log, transcript []Turn) (*Payload, error
 	p.Schema = v.schema()
 	if p.Goals, err = v.goalSchema(); err != nil {
 		return nil, err
+	}
+	if ref := pub.Reference; ref != nil {
+		p.Reference = &Reference{Changes: []Cell{}, Outputs: append([]string{}, ref.Outputs...)}
+		for _, c := range ref.Changes {
+			p.Reference.Changes = append(p.Reference.Changes, Cell{Type: c.Type, ID: c.ID, Field: c.Field, Before: c.Before, After: c.After})
+		}
 	}
 	if log.Env.Task.Domain != nil {
 		v.scope = scopeOf(pub, log)

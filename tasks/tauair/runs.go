@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 )
 
 // Trajectory turns a recorded run into a trajectory of its task: every
@@ -14,6 +15,12 @@ import (
 func (r *Run) Trajectory() (*model.Trajectory, error) {
 	tr := &model.Trajectory{Task: TaskID(r.TaskID), Name: r.Name(),
 		Note: fmt.Sprintf("GPT-4o run of tau-bench airline task %d, trial %d; tau-bench's reward %g", r.TaskID, r.Trial, r.Reward)}
+	outputs := map[string]string{} // tool call id → the tool's output
+	for _, m := range r.Messages {
+		if m.Role == "tool" && m.Content != nil {
+			outputs[m.ToolCallID] = *m.Content
+		}
+	}
 	for turn, m := range r.Messages {
 		content := ""
 		if m.Content != nil {
@@ -21,21 +28,24 @@ func (r *Run) Trajectory() (*model.Trajectory, error) {
 		}
 		switch {
 		case m.Role == "tool":
-			tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: content, Step: toolStep(tr, m.ToolCallID)})
+			// folded into the call's turn below
 		case len(m.ToolCalls) > 0:
+			// A message that calls tools is no reply to the user (tau-bench
+			// counts only replies for its outputs check), so each call and
+			// its output is one tool turn, with any text the agent wrote
+			// beside the calls before the first.
 			for k, tc := range m.ToolCalls {
 				c := Call{Name: tc.Function.Name, Kwargs: json.RawMessage(tc.Function.Arguments), Turn: turn}
 				st, err := StepOf(&c, len(tr.Steps))
 				if err != nil {
 					return nil, fmt.Errorf("%s: message %d: %w", r.Name(), turn, err)
 				}
-				st.Comment = "call " + tc.ID
 				tr.Steps = append(tr.Steps, st)
-				text := fmt.Sprintf("%s(%s)", tc.Function.Name, tc.Function.Arguments)
+				text := fmt.Sprintf("%s(%s) → %s", tc.Function.Name, tc.Function.Arguments, outputs[tc.ID])
 				if k == 0 && strings.TrimSpace(content) != "" {
-					text = content + "\n" + text
+					text = "(the agent, with this call) " + content + "\n" + text
 				}
-				tr.Transcript = append(tr.Transcript, model.Turn{Role: "assistant", Content: text, Step: len(tr.Steps)})
+				tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: text, Step: len(tr.Steps)})
 			}
 		default:
 			role := m.Role
@@ -46,16 +56,6 @@ func (r *Run) Trajectory() (*model.Trajectory, error) {
 		}
 	}
 	return tr, nil
-}
-
-// toolStep finds the step whose call a tool message answers.
-func toolStep(tr *model.Trajectory, callID string) int {
-	for i := len(tr.Steps) - 1; i >= 0; i-- {
-		if tr.Steps[i].Comment == "call "+callID {
-			return i + 1
-		}
-	}
-	return 0
 }
 
 // RunByName finds a GPT-4o run of the corpus by its name
@@ -72,4 +72,34 @@ func RunByName(task *Task, name string) (*Run, error) {
 		}
 	}
 	return nil, fmt.Errorf("no GPT-4o run %q in the tau-airline corpus (names like gpt-4o-t07-trial2, or trial0 … trial3 with a task)", name)
+}
+
+// Reward is tau-bench's reward of a replayed trajectory, as tau-bench
+// computes it: the data hash of the final database equals the gold run's,
+// and every required output appears in a reply of the agent.
+func (t *Task) Reward(log *pbcste.Log, tr *model.Trajectory) float64 {
+	d, ok := t.Task.Domain.(*Domain)
+	if !ok {
+		return 0
+	}
+	var changed []model.CellDiff
+	for i := range log.Events {
+		changed = append(changed, log.TypedDiff(&log.Events[i])...)
+	}
+	if d.DataHash(log.View(), changed) != t.Gold.DataHash {
+		return 0
+	}
+	for _, out := range t.Gold.Outputs {
+		said := false
+		for _, turn := range tr.Transcript {
+			if turn.Role == "assistant" && strings.Contains(strings.ReplaceAll(strings.ToLower(turn.Content), ",", ""), strings.ToLower(out)) {
+				said = true
+				break
+			}
+		}
+		if !said {
+			return 0
+		}
+	}
+	return 1
 }

@@ -109,6 +109,7 @@ func derive(base *model.Task, env *pbcste.Env, g *Gold) (*Task, error) {
 	task.Title = fmt.Sprintf("tau-bench airline task %d (user %s)", g.TaskID, g.UserID)
 	task.Instruction = g.Instruction
 	task.Goals = []model.GoalVersion{{Version: "v1", Predicates: goalOf(t.Changes)}}
+	task.Reference = &model.Reference{Changes: t.Changes, Outputs: g.Outputs}
 	t.Task = &task
 	return t, nil
 }
@@ -166,7 +167,12 @@ func goalOf(changes []model.CellDiff) []model.Predicate {
 			args := []model.Expr{{Kind: model.ExprAlive, Type: e.typ, ID: e.id}}
 			et, _ := Schema.Type(TypeReservation)
 			for _, fd := range et.Fields {
-				args = append(args, eq(e, fd.Name, cs[fd.Name].After))
+				switch v := cs[fd.Name].After; {
+				case !v.IsNull():
+					args = append(args, eq(e, fd.Name, v))
+				case fd.Name == "status": // booked, not cancelled since
+					args = append(args, model.Expr{Kind: model.ExprField, Type: e.typ, ID: e.id, Field: "status", Cmp: model.CmpNe, Value: model.Str("cancelled")})
+				}
 			}
 			user := cs["user_id"].After.AsString()
 			args = append(args, model.Expr{Kind: model.ExprField, Type: TypeUser, ID: user, Field: "reservations", Cmp: model.CmpContains, Value: model.Str(e.id)})

@@ -1,0 +1,75 @@
+package taubench
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/parthack/parthack/report"
+)
+
+// revised is the one run whose recorded reward today's gold contradicts:
+// tau-bench scored it against the task as it was then (its stored
+// gt_data_hash is not today's gold hash, for every run), and by today's
+// gold its final database is right and the task asks for no output.
+const revised = "gpt-4o-t46-trial3"
+
+// TestOutcomeIsTauBenchReward: tau-bench's reward, recomputed from the
+// data hash on all 200 GPT-4o runs and from the public payload alone on
+// the 120 runs of tasks with a goal, is the reward tau-bench recorded,
+// but for the one run its task's revision decides.
+func TestOutcomeIsTauBenchReward(t *testing.T) {
+	runs, err := Certify(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 200 {
+		t.Fatalf("%d runs, want 200", len(runs))
+	}
+	passed, fromPayload := 0, 0
+	for _, r := range runs {
+		if r.Run == revised {
+			if r.Reward != 0 || r.HashReward != 1 || r.Outcome == nil || *r.Outcome != 1 {
+				t.Errorf("%s: recorded %g, by today's gold %g", r.Run, r.Reward, r.HashReward)
+			}
+			r.Reward = 1
+		}
+		if r.HashReward != r.Reward {
+			t.Errorf("%s: reward from the data hash %g, tau-bench recorded %g", r.Run, r.HashReward, r.Reward)
+		}
+		if r.Outcome != nil {
+			fromPayload++
+			if *r.Outcome != r.Reward {
+				t.Errorf("%s: reward from the payload %g, tau-bench recorded %g", r.Run, *r.Outcome, r.Reward)
+			}
+		}
+		if r.Reward == 1 {
+			passed++
+		}
+	}
+	if passed != 85 || fromPayload != 120 {
+		t.Errorf("%d runs passed (the corpus has 84, and %s by today's gold), %d scored from the payload (want the 120 of tasks with a goal)", passed, revised, fromPayload)
+	}
+}
+
+// TestRunIsDeterministic: the same options give the same ledgers,
+// whatever the number of workers.
+func TestRunIsDeterministic(t *testing.T) {
+	opt := Options{Edits: 1, Tasks: []string{"TAU-A04", "TAU-A06"}}
+	var ledgers [2][]byte
+	for i, workers := range []int{1, 2} {
+		opt.Workers = workers
+		res, err := Run(context.Background(), opt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := report.WriteJSON(&b, res.Failed); err != nil {
+			t.Fatal(err)
+		}
+		ledgers[i] = b.Bytes()
+	}
+	if string(ledgers[0]) != string(ledgers[1]) {
+		t.Fatalf("ledgers differ with 1 and 2 workers:\n%s\n%s", ledgers[0], ledgers[1])
+	}
+}
