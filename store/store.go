@@ -274,6 +274,33 @@ func (s *Store) Put(r Record) (Record, error) {
 	return r, nil
 }
 
+// PutNew inserts new records of one kind in one transaction: all of them
+// or, on any error, none. Keys are assigned as Put assigns them.
+func (s *Store) PutNew(kind Kind, rs []Record) ([]Record, error) {
+	out := make([]Record, len(rs))
+	err := s.update(kind, func(b *bolt.Bucket) error {
+		for i, r := range rs {
+			if r.Kind != kind || r.Key != 0 {
+				return fmt.Errorf("record %d: PutNew inserts new records of kind %s", i, kind)
+			}
+			seq, err := b.NextSequence()
+			if err != nil {
+				return err
+			}
+			r.Key = seq
+			if err := b.Put(uintToKey(r.Key), encode(r)); err != nil {
+				return err
+			}
+			out[i] = r
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store %s: put %d %s records: %w", s.path, len(rs), kind, err)
+	}
+	return out, nil
+}
+
 // Get returns the record of kind with key, or an error wrapping ErrNotFound.
 func (s *Store) Get(kind Kind, key uint64) (Record, error) {
 	var r Record

@@ -48,6 +48,7 @@ var commands = []func(*env) *cobra.Command{
 	newBenchCmd,
 	newReportCmd,
 	newTauCmd,
+	newImportCmd,
 	newWorkbenchCmd,
 	newDemoCmd,
 }

@@ -103,3 +103,54 @@ func (t *Task) Reward(log *pbcste.Log, tr *model.Trajectory) float64 {
 	}
 	return 1
 }
+
+// DecodeRuns reads tau-bench's run format: the JSON list of
+// {"task_id", "reward", "info", "traj", "trial"} that tau-bench's run
+// script writes and historical_trajectories/*.json hold. traj is the
+// conversation; the calls are read from it. Errors name the file, the
+// run and what was expected.
+func DecodeRuns(file string, src []byte) ([]Run, error) {
+	var raw []map[string]json.RawMessage
+	if err := json.Unmarshal(src, &raw); err != nil {
+		return nil, fmt.Errorf("%s: not tau-bench's run format (a JSON list of runs): %w", file, err)
+	}
+	ts, err := Tasks()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Run, 0, len(raw))
+	for i, r := range raw {
+		where := fmt.Sprintf("%s: run %d", file, i)
+		for _, k := range []string{"task_id", "reward", "traj", "trial"} {
+			if _, ok := r[k]; !ok {
+				return nil, fmt.Errorf("%s: missing %q (a run has task_id, reward, info, traj, trial)", where, k)
+			}
+		}
+		for k := range r {
+			if k != "task_id" && k != "reward" && k != "info" && k != "traj" && k != "trial" {
+				return nil, fmt.Errorf("%s: unknown field %q (a run has task_id, reward, info, traj, trial)", where, k)
+			}
+		}
+		var run Run
+		for _, f := range []struct {
+			key string
+			dst any
+		}{{"task_id", &run.TaskID}, {"reward", &run.Reward}, {"trial", &run.Trial}, {"traj", &run.Messages}} {
+			dec := json.NewDecoder(strings.NewReader(string(r[f.key])))
+			if f.key == "traj" {
+				dec.DisallowUnknownFields()
+			}
+			if err := dec.Decode(f.dst); err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", where, f.key, err)
+			}
+		}
+		if run.TaskID < 0 || run.TaskID >= len(ts) {
+			return nil, fmt.Errorf("%s: task_id %d: the airline test tasks are 0 … %d", where, run.TaskID, len(ts)-1)
+		}
+		if _, err := run.Trajectory(); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		out = append(out, run)
+	}
+	return out, nil
+}

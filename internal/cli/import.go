@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/store"
+	"github.com/parthack/parthack/tasks/tauair"
+)
+
+// newImportCmd imports a real benchmark's runs as trajectories.
+func newImportCmd(e *env) *cobra.Command {
+	var dry bool
+	cmd := &cobra.Command{
+		Use:   "import tau-bench FILE [--dry-run]",
+		Short: "Import tau-bench airline runs (its run format) as trajectories, certified, into the store",
+		Long: "Read a file in tau-bench's run format (the JSON list of {task_id, reward, info, traj, trial} that its run\n" +
+			"script writes, e.g. historical_trajectories/gpt-4o-airline.json) against the airline domain: every run\n" +
+			"becomes a trajectory of task TAU-Ann (its tool calls as agent steps, the conversation kept beside the log),\n" +
+			"is replayed and double-certified, and is saved in the store as a witness the workbench and --candidate\n" +
+			"can open; all runs are saved in one transaction, or none. --dry-run certifies without saving. Prints each run's certified progress.",
+		Args: cobra.ExactArgs(2),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if args[0] != "tau-bench" {
+				return usageErr("import: %q is not a format parthack reads (there is tau-bench)", args[0])
+			}
+			src, err := os.ReadFile(args[1])
+			if err != nil {
+				return usageErr("import: %v", err)
+			}
+			runs, err := tauair.DecodeRuns(args[1], src)
+			if err != nil {
+				return usageErr("import: %v", err)
+			}
+			stem := strings.TrimSuffix(filepath.Base(args[1]), filepath.Ext(args[1]))
+			var recs []store.Record
+			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "run\ttask\treward\tcalls\tP_state\tP_agent")
+			for i := range runs {
+				r := &runs[i]
+				tr, err := r.Trajectory()
+				if err != nil {
+					return usageErr("import: %v", err)
+				}
+				tr.Name = fmt.Sprintf("%s-t%02d-trial%d", stem, r.TaskID, r.Trial)
+				tr.Note = fmt.Sprintf("imported from %s (run %d): tau-bench's reward %g", filepath.Base(args[1]), i, r.Reward)
+				task, err := tauair.ByID(tr.Task)
+				if err != nil {
+					return err
+				}
+				env, err := task.Env()
+				if err != nil {
+					return err
+				}
+				res, rej, err := certifier.DoubleCertify(env, tr)
+				if err != nil {
+					return err
+				}
+				if rej != nil {
+					return fmt.Errorf("import: %s: not certifiable: %s", tr.Name, rej.Error())
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%g\t%d\t%s\t%s\n", tr.Name, tr.Task, r.Reward, len(tr.Steps), res.Cert.PState, res.Cert.PAgent)
+				recs = append(recs, store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Body: model.EncodeTrajectory(tr)})
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			if dry {
+				fmt.Fprintf(e.stderr, "import: %d runs certified; --dry-run: nothing saved\n", len(recs))
+				return nil
+			}
+			path := e.db
+			if path == "" {
+				if path, err = store.DefaultPath(); err != nil {
+					return usageErr("%v (use --db PATH)", err)
+				}
+			}
+			s, err := store.Open(path)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			existing, err := s.List(store.KindWitness)
+			if err != nil {
+				return err
+			}
+			for i := range recs {
+				recs[i].Created = int64(len(existing) + i + 1)
+			}
+			if _, err := s.PutNew(store.KindWitness, recs); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "import: %d runs certified and saved in %s\n", len(recs), path)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&dry, "dry-run", false, "certify and print, save nothing")
+	return cmd
+}
