@@ -8,6 +8,8 @@ package pbcste
 
 import (
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/parthack/parthack/model"
 )
@@ -133,7 +135,67 @@ func (env *Env) GoalIndex(version string) (int, bool) {
 // Initial returns a fresh copy of the frozen initial snapshot.
 func (env *Env) Initial() *State { return env.initial.Clone() }
 
+// frozenKey identifies an initial snapshot and the schema it is read
+// with: the tasks of a domain share one, built once.
+type frozenKey struct {
+	initial *model.Entity
+	n       int
+	schema  *model.EntityType
+}
+
+// frozen is a built initial snapshot without its goal version: its
+// chunks, index and hash, never written again.
+type frozen struct {
+	chunks []*chunk
+	n      int32
+	index  map[entKey]int32
+	sum    Hash
+}
+
+var frozenCache sync.Map // frozenKey → *frozen
+
+// shareFrom is the size from which an initial snapshot is shared: a
+// domain's world, not a small synthetic task a fuzzer makes by the
+// thousand.
+const shareFrom = 1024
+
 func (env *Env) buildInitial() (*State, error) {
+	t := env.Task
+	var key frozenKey
+	if len(t.Initial) >= shareFrom && len(t.Schema.Types) > 0 {
+		key = frozenKey{&t.Initial[0], len(t.Initial), &t.Schema.Types[0]}
+		if f, ok := frozenCache.Load(key); ok {
+			return env.fromFrozen(f.(*frozen)), nil
+		}
+	}
+	s, err := env.build()
+	if err != nil || key.initial == nil {
+		return s, err
+	}
+	f := &frozen{chunks: s.chunks, n: s.n, index: s.index, sum: s.sum}
+	frozenCache.Store(key, f)
+	return env.fromFrozen(f), nil
+}
+
+// fromFrozen is the env's initial snapshot on a shared frozen one: the
+// chunks and index shared, the counts its own.
+func (env *Env) fromFrozen(f *frozen) *State {
+	s := newState(env)
+	s.chunks, s.owned, s.n = slices.Clone(f.chunks), make([]bool, len(f.chunks)), f.n
+	s.index, s.sharedIndex, s.sum = f.index, true, f.sum
+	if len(env.counts) > 0 {
+		for i := range s.matches {
+			s.matches[i] = make([]bool, s.n)
+		}
+		for slot := range s.n {
+			s.recount(slot)
+		}
+	}
+	s.sum = s.sum.add(env.goalDigest(0))
+	return s
+}
+
+func (env *Env) build() (*State, error) {
 	s := newState(env)
 	for _, e := range env.Task.Initial {
 		ti, ok := env.typeIdx[e.Type]
@@ -153,7 +215,6 @@ func (env *Env) buildInitial() (*State, error) {
 		}
 		s.place(ti, e.ID, !e.Deleted, vals)
 	}
-	s.sum = s.sum.add(env.goalDigest(0))
 	return s, nil
 }
 

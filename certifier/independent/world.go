@@ -86,7 +86,7 @@ var frozenCache sync.Map // frozenKey → *frozen
 // initialOf builds, or finds, the frozen initial snapshot of a task.
 func initialOf(task *model.Task) *frozen {
 	var key frozenKey
-	if len(task.Initial) > 0 && len(task.Schema.Types) > 0 {
+	if len(task.Initial) >= 1024 && len(task.Schema.Types) > 0 { // a domain's world, not a fuzzer's task
 		key = frozenKey{&task.Initial[0], len(task.Initial), &task.Schema.Types[0]}
 		if f, ok := frozenCache.Load(key); ok {
 			return f.(*frozen)

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/attacker/taubench"
+	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks/tauair"
 )
@@ -28,7 +29,7 @@ func newTauCmd(e *env) *cobra.Command {
 			"goal predicates (TAU-A00 … TAU-A49), and 200 real GPT-4o runs. Every command that takes --task takes\n" +
 			"a TAU id too, with --trajectory gold, trial0 … trial3, or a run name such as gpt-4o-t07-trial2.",
 	}
-	cmd.AddCommand(newTauTasksCmd(e), newTauRunsCmd(e))
+	cmd.AddCommand(newTauTasksCmd(e), newTauRunsCmd(e), newTauExportCmd(e))
 	return cmd
 }
 
@@ -114,6 +115,29 @@ func newTauRunsCmd(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&taskList, "tasks", "", "only the runs of these tasks (TAU-A04,TAU-A05)")
 	return cmd
+}
+
+func newTauExportCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "export FILE",
+		Short: "Write the 200 GPT-4o runs in tau-bench's run format (what `import tau-bench` reads)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			runs, err := tauair.AgentRuns()
+			if err != nil {
+				return err
+			}
+			b, err := tauair.EncodeRuns(runs)
+			if err != nil {
+				return err
+			}
+			if err := atomicfile.Write(args[0], b, 0o644); err != nil {
+				return usageErr("export: %v", err)
+			}
+			fmt.Fprintf(e.stderr, "tau export: %d runs written to %s\n", len(runs), args[0])
+			return nil
+		},
+	}
 }
 
 // runTauBench is bench --domain tau-airline: the searches on every run,

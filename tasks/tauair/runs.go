@@ -154,3 +154,20 @@ func DecodeRuns(file string, src []byte) ([]Run, error) {
 	}
 	return out, nil
 }
+
+// EncodeRuns writes runs in tau-bench's run format, as its run script
+// does: a JSON list of {"task_id", "reward", "info", "traj", "trial"}.
+func EncodeRuns(runs []Run) ([]byte, error) {
+	type run struct {
+		TaskID int       `json:"task_id"`
+		Reward float64   `json:"reward"`
+		Info   struct{}  `json:"info"`
+		Traj   []Message `json:"traj"`
+		Trial  int       `json:"trial"`
+	}
+	out := make([]run, len(runs))
+	for i, r := range runs {
+		out[i] = run{TaskID: r.TaskID, Reward: r.Reward, Traj: r.Messages, Trial: r.Trial}
+	}
+	return json.Marshal(out)
+}

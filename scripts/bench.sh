@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Reproduce the README's speed figures: every benchmark 10 times (COUNT to
+# change), reported as the median with the min–max over the runs, then
+# the wall time of `parthack import tau-bench` on all 200 GPT-4o runs and
+# of `parthack bench --domain tau-airline`, 10 times each.
+# Usage: scripts/bench.sh [go test -bench pattern]   (default: all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count="${COUNT:-10}"
+pattern="${1:-.}"
+pkgs=(./pbcste ./certifier ./evaluators ./attacker ./model ./tui ./tasks/tauair)
+
+summarize() { # stdin: go test -bench output → "name  unit  median [min–max]"
+	awk '
+	/^Benchmark/ {
+		name = $1; sub(/-[0-9]+$/, "", name)
+		for (i = 3; i < NF; i += 2) { key = name "\t" $(i+1); vals[key] = vals[key] " " $i; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
+	}
+	END {
+		for (k = 1; k <= n; k++) {
+			key = order[k]; m = split(substr(vals[key], 2), v, " ")
+			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+			med = (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+			printf "%-60s %-14s median %-12g [%g – %g]  (%d runs)\n", substr(key, 1, index(key, "\t") - 1), substr(key, index(key, "\t") + 1), med, v[1], v[m], m
+		}
+	}'
+}
+
+for cpu in 1 2; do
+	echo "== go test -bench '$pattern' -cpu $cpu -count $count"
+	go test -run XXX -bench "$pattern" -cpu "$cpu" -count "$count" "${pkgs[@]}" | summarize
+done
+
+bin="$(mktemp -d)"
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/parthack" .
+"$bin/parthack" tau export "$bin/gpt-4o-airline.json" 2>/dev/null
+wall() { # wall time of a command, count times: median [min–max] in seconds
+	local label="$1"; shift
+	for _ in $(seq "$count"); do
+		local t0 t1
+		t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N)
+		echo "Wall/$label s $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
+	done | awk '{print "Benchmark" $1 " 1 " $3 " " $2}' | summarize
+}
+echo "== wall time, $count runs each"
+wall import-200-tau-runs "$bin/parthack" import tau-bench "$bin/gpt-4o-airline.json" --dry-run
+if [ "${SKIP_TAU_BENCH:-}" = "" ]; then
+	wall bench-domain-tau-airline "$bin/parthack" bench --domain tau-airline
+fi
