@@ -12,7 +12,7 @@ import (
 // padded is the database with k copies of every user, payment method
 // and reservation under new ids: the same world, k+1 times the records.
 func padded(db *DB, k int) *DB {
-	out := *db
+	out := &DB{users: db.users, pms: db.pms, reservations: db.reservations, flights: db.flights, byNumber: db.byNumber}
 	out.Entities = append([]model.Entity(nil), db.Entities...)
 	for c := 1; c <= k; c++ {
 		for _, e := range db.Entities {
@@ -23,7 +23,7 @@ func padded(db *DB, k int) *DB {
 			out.Entities = append(out.Entities, e)
 		}
 	}
-	return &out
+	return out
 }
 
 // spreadCalls are n writing calls spread over every reservation of the
