@@ -96,8 +96,14 @@ func writeReplayText(w io.Writer, log *pbcste.Log, res *certifier.Result, rej *m
 			step = fmt.Sprint(r.Step)
 		}
 		target := r.Type + " " + r.ID
-		if r.Op == model.OpReviseGoal {
+		switch r.Op {
+		case model.OpReviseGoal:
 			target = "goal " + r.Goal
+		case model.OpCall:
+			target = r.Tool + r.Args.String()
+			if len(target) > 100 {
+				target = target[:99] + "…"
+			}
 		}
 		result := "ok"
 		if !r.OK {
