@@ -14,6 +14,7 @@ import (
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks"
+	"github.com/parthack/parthack/tasks/tauair"
 )
 
 func newAttackCmd(e *env) *cobra.Command {
@@ -113,6 +114,15 @@ func attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Opt
 	h, err := loadHonest(taskArg, honestPath)
 	if err != nil {
 		return nil, usageErr("%v", err)
+	}
+	if isTauID(taskArg) {
+		// A domain task's moves are calls drawn from the task and from
+		// where H ends.
+		t, err := tauair.ByID(taskArg)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		pub = t.AttackTask(env.Replay(h.Steps).View())
 	}
 	res, err := attacker.Search(ctx, pub, env, h, opt, nil)
 	if err != nil {
