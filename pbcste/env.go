@@ -169,8 +169,12 @@ func (env *Env) buildInitial() (*State, error) {
 		}
 	}
 	s, err := env.build()
-	if err != nil || key.initial == nil {
-		return s, err
+	if err != nil {
+		return nil, err
+	}
+	if key.initial == nil {
+		s.sum = s.sum.add(env.goalDigest(0))
+		return s, nil
 	}
 	f := &frozen{chunks: s.chunks, n: s.n, index: s.index, sum: s.sum}
 	frozenCache.Store(key, f)

@@ -369,3 +369,30 @@ func TestEventVectorsMatchSnapshots(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedInitialSnapshot: tasks that share a large initial snapshot
+// (a domain's) share its build, and each starts from exactly the state a
+// build of its own gives: the same hash, the same replay.
+func TestSharedInitialSnapshot(t *testing.T) {
+	big := fixture.BigEnv(t, 2000).Task
+	own := *big
+	own.Initial = append([]model.Entity(nil), big.Initial...) // another backing array: built anew
+	other := *big                                            // the same one: shared
+	other.Goals = append([]model.GoalVersion{{Version: "v0", Predicates: big.Goals[0].Predicates}}, big.Goals[1:]...)
+	envs := []*pbcste.Env{compile(t, big), compile(t, &own), compile(t, big)}
+	want := envs[0].Replay(nil).FinalHash()
+	for i, env := range envs {
+		if got := env.Replay(nil).FinalHash(); got != want {
+			t.Errorf("env %d starts at %s, want %s", i, got, want)
+		}
+	}
+	shared, alone := compile(t, &other), compile(t, &other)
+	if shared.Replay(nil).FinalHash() != alone.Replay(nil).FinalHash() || shared.Replay(nil).FinalHash() == want {
+		t.Error("a shared snapshot under another goal version must hash as its own build does, and differ by the goal")
+	}
+	steps := randomSteps(rand.New(rand.NewPCG(7, 7)), big, 300)
+	a, b := envs[0].Replay(steps), envs[1].Replay(steps)
+	if a.FinalHash() != b.FinalHash() || a.LogHash() != b.LogHash() {
+		t.Error("the same steps from a shared and an own initial snapshot give different logs")
+	}
+}
