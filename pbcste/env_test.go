@@ -377,7 +377,7 @@ func TestSharedInitialSnapshot(t *testing.T) {
 	big := fixture.BigEnv(t, 2000).Task
 	own := *big
 	own.Initial = append([]model.Entity(nil), big.Initial...) // another backing array: built anew
-	other := *big                                            // the same one: shared
+	other := *big                                             // the same one: shared
 	other.Goals = append([]model.GoalVersion{{Version: "v0", Predicates: big.Goals[0].Predicates}}, big.Goals[1:]...)
 	envs := []*pbcste.Env{compile(t, big), compile(t, &own), compile(t, big)}
 	want := envs[0].Replay(nil).FinalHash()
