@@ -388,3 +388,65 @@ func scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, 
 	}
 	return out, nil
 }
+
+// Validate holds every task of the domain to the suite's properties: its
+// gold run double-certifies without a failed call; a task with a goal
+// starts with no predicate held and its gold ends at m/m with P_state =
+// P_agent and no transient peak (every historical evaluator, scored from
+// the payload, equals the final P_state) and passes the benchmark's own
+// reward when it asks for no output; a task without one has a gold run
+// that changes nothing. It returns the number of tasks with a goal.
+func Validate() (int, error) {
+	ts, err := tauair.Tasks()
+	if err != nil {
+		return 0, err
+	}
+	withGoal := 0
+	for _, t := range ts {
+		env, err := t.Env()
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", t.ID, err)
+		}
+		res, rej, err := certifier.DoubleCertify(env, t.GoldTrajectory)
+		if err != nil {
+			return 0, fmt.Errorf("%s: gold: %w", t.ID, err)
+		}
+		if rej != nil {
+			return 0, fmt.Errorf("%s: gold is not certifiable: %s", t.ID, rej.Error())
+		}
+		for i := range res.Log.Events {
+			if ev := &res.Log.Events[i]; !ev.OK {
+				return 0, fmt.Errorf("%s: gold call %d fails: %s", t.ID, i+1, ev.Reason)
+			}
+		}
+		m := t.M()
+		if m == 0 {
+			if len(t.Changes) != 0 {
+				return 0, fmt.Errorf("%s: no goal predicate, yet gold changes %d cells", t.ID, len(t.Changes))
+			}
+			continue
+		}
+		withGoal++
+		if cs, _ := res.Log.InitialVectors(); cs != 0 {
+			return 0, fmt.Errorf("%s: predicates hold at the start (c_state %b)", t.ID, cs)
+		}
+		if res.Cert.PState.Num != m || res.Cert.PAgent.Num != m {
+			return 0, fmt.Errorf("%s: gold ends at P_state %s, P_agent %s, not %d/%d", t.ID, res.Cert.PState, res.Cert.PAgent, m, m)
+		}
+		fs, err := scores(t.Task, res.Log, t.GoldTrajectory)
+		if err != nil {
+			return 0, fmt.Errorf("%s: gold: %w", t.ID, err)
+		}
+		for i, ev := range evaluators.Deterministic() {
+			if fs[i] != 1 {
+				return 0, fmt.Errorf("%s: gold scores %s %.3f, not 1: a transient peak or a missed predicate", t.ID, ev.Name, fs[i])
+			}
+		}
+		// The corpus keeps gold's tool calls, not its replies, so only a
+		// task that asks for no output can be held to the whole reward.
+		if len(t.Gold.Outputs) == 0 && fs[len(fs)-1] != 1 {
+			return 0, fmt.Errorf("%s: gold fails the benchmark's own reward", t.ID)
+		}
+	}
+	return withGoal, nil
+}

@@ -9,9 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parthack/parthack/attacker/taubench"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
+	"github.com/parthack/parthack/tasks/tauair"
 	"github.com/parthack/parthack/tasks/validate"
 )
 
@@ -104,16 +106,31 @@ func newTasksShowCmd(e *env) *cobra.Command {
 }
 
 func newTasksValidateCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "validate",
+	var domain string
+	cmd := &cobra.Command{
+		Use:   "validate [--domain tau-airline]",
 		Short: "Check every property of every suite task and print the manifest hash",
 		Long: "Validate the suite: schema and allowlist legality, honest trajectories (legal partial prefix, declared\n" +
 			"P_state and m, no terminal success, no accidental transient peak, P_state = P_agent), strict rollbacks,\n" +
 			"historical witnesses, attribution controls, goal revisions, the public/Oracle correspondence on every\n" +
 			"stored trajectory, the action alphabet, canaries, and the stability of the manifest hash.\n\n" +
+			"--domain tau-airline validates tau-bench's 50 airline tasks instead: every gold run double-certifies\n" +
+			"with no failed call and, for a task with a goal, starts with no predicate held and ends at m/m with\n" +
+			"P_state = P_agent, every evaluator and the benchmark's own reward at 1 (no transient peak).\n\n" +
 			"Exit codes: 0 valid, 1 a broken property (the first one, located), 2 bad usage.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if domain != "" {
+				if domain != tauair.DomainName {
+					return usageErr("--domain: %q is not a domain (there is %s)", domain, tauair.DomainName)
+				}
+				n, err := taubench.Validate()
+				if err != nil {
+					return &exitError{code: ExitRejected, err: err}
+				}
+				fmt.Fprintf(e.stdout, "50 tau-airline tasks valid (%d with a goal, %d whose gold run changes nothing)\n", n, 50-n)
+				return nil
+			}
 			hash, err := validate.ValidateAll()
 			if err != nil {
 				return &exitError{code: ExitRejected, err: err}
@@ -126,6 +143,8 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&domain, "domain", "", "validate a domain's tasks instead of the suite: tau-airline")
+	return cmd
 }
 
 func writeTask(w io.Writer, t *tasks.Task) {

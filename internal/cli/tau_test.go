@@ -27,6 +27,8 @@ func TestTauCommands(t *testing.T) {
 		{"score the gold run", []string{"score", "--task", "TAU-A04", "--trajectory", "gold"}, 0, []string{"Historical Milestone  1.000", "Terminal Outcome      1.000"}, ""},
 		{"pair of two real runs", []string{"certify", "--task", "TAU-A04", "--honest", "trial2", "--candidate", "trial3"}, 1, []string{"rejected: state_vector_mismatch", "flights-FQ8APE"}, ""},
 		{"run of another task", []string{"certify", "--task", "TAU-A05", "--candidate", "gpt-4o-t04-trial3"}, 2, nil, "is of task TAU-A04, not TAU-A05"},
+		{"validate the domain", []string{"tasks", "validate", "--domain", "tau-airline"}, 0, []string{"50 tau-airline tasks valid (30 with a goal, 20 whose gold run changes nothing)"}, ""},
+		{"attack a real run", []string{"attack", "--task", "TAU-A04", "--honest", "trial3", "--edits", "2"}, 0, []string{"f(H)       0.400", "f(A)       0.600", "exhausted: this is the certified worst case"}, ""},
 		{"unknown task", []string{"tau", "runs", "--tasks", "TAU-A77"}, 2, nil, "no tau-airline task"},
 		{"unknown domain", []string{"bench", "--domain", "webshop"}, 2, nil, `"webshop" is not a domain`},
 		{"domain with a split", []string{"bench", "--domain", "tau-airline", "--split", "all"}, 2, nil, "--split does not go with --domain"},
