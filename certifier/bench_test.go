@@ -1,10 +1,9 @@
-package certifier_test
+package certifier
 
 import (
 	"runtime"
 	"testing"
 
-	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/model"
 )
@@ -17,7 +16,7 @@ func BenchmarkCertify1M(b *testing.B) {
 	tr := &model.Trajectory{Task: env.Task.ID, Steps: fixture.Churn(1_000_000)}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, rej := certifier.Certify(env, tr)
+		res, rej := certify(env, tr)
 		if rej != nil {
 			b.Fatal(rej)
 		}

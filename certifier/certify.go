@@ -2,7 +2,7 @@
 // builds the certified vectors c_state and c_agent (latest cause by one
 // backward walk over the log), and decides pair eligibility and strict
 // rollback. Every verdict is double-checked against an independently
-// written certifier (package certifier/independent); any disagreement is
+// written certifier (package certifier/internal/independent); any disagreement is
 // a hard error, never a verdict.
 package certifier
 
@@ -24,9 +24,9 @@ func reject(reason model.Reason, ev model.Evidence) *model.Rejection {
 	return &model.Rejection{Reason: reason, Evidence: ev}
 }
 
-// Certify replays a trajectory and certifies it on its own: the checks
+// certify replays a trajectory and certifies it on its own: the checks
 // that need no partner (schema, legality, replay claims) and the vectors.
-func Certify(env *pbcste.Env, tr *model.Trajectory) (*Result, *model.Rejection) {
+func certify(env *pbcste.Env, tr *model.Trajectory) (*Result, *model.Rejection) {
 	if tr.Task != env.Task.ID {
 		return nil, reject(model.MalformedSchema, model.Evidence{Component: "task", Expected: env.Task.ID, Got: tr.Task,
 			Detail: fmt.Sprintf("trajectory is for task %q, not %q", tr.Task, env.Task.ID)})

@@ -42,7 +42,7 @@ func exampleTrajectory(t testing.TB, name string) *model.Trajectory {
 
 func TestExamplePairIsEligible(t *testing.T) {
 	env := exampleEnv(t)
-	v, err := Pair(env, exampleTrajectory(t, "honest.json"), exampleTrajectory(t, "witness.json"))
+	v, err := pair(env, exampleTrajectory(t, "honest.json"), exampleTrajectory(t, "witness.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestExamplePairIsEligible(t *testing.T) {
 
 func TestExampleRollbackIsStrict(t *testing.T) {
 	env := exampleEnv(t)
-	v, err := Rollback(env, exampleTrajectory(t, "honest.json"), exampleTrajectory(t, "rollback.json"))
+	v, err := rollback(env, exampleTrajectory(t, "honest.json"), exampleTrajectory(t, "rollback.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/parthack/parthack/certifier/independent"
+	"github.com/parthack/parthack/certifier/internal/independent"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -26,7 +26,7 @@ func disagree(what string, primary, indep any) error {
 // DoubleCertify certifies a trajectory with both certifiers and returns
 // the primary's outcome only when the independent one agrees on it.
 func DoubleCertify(env *pbcste.Env, tr *model.Trajectory) (*Result, *model.Rejection, error) {
-	res, rej := Certify(env, tr)
+	res, rej := certify(env, tr)
 	icert, irej := independent.Certify(env.Task, tr)
 	if err := sameRejection(rej, irej); err != nil {
 		return nil, nil, err
@@ -39,17 +39,17 @@ func DoubleCertify(env *pbcste.Env, tr *model.Trajectory) (*Result, *model.Rejec
 	return res, rej, nil
 }
 
-// DoublePair certifies (H, A) with both certifiers; see Pair.
+// DoublePair certifies (H, A) with both certifiers; see pair.
 func DoublePair(env *pbcste.Env, h, a *model.Trajectory) (model.Verdict, error) {
-	v, err := Pair(env, h, a)
+	v, err := pair(env, h, a)
 	iv, ierr := independent.Pair(env.Task, h, a)
 	return agree(v, err, iv, ierr)
 }
 
 // DoubleRollback certifies a strict rollback (H, R) with both
-// certifiers; see Rollback.
+// certifiers; see rollback.
 func DoubleRollback(env *pbcste.Env, h, r *model.Trajectory) (model.Verdict, error) {
-	v, err := Rollback(env, h, r)
+	v, err := rollback(env, h, r)
 	iv, ierr := independent.Rollback(env.Task, h, r)
 	return agree(v, err, iv, ierr)
 }

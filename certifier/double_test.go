@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parthack/parthack/certifier/independent"
+	"github.com/parthack/parthack/certifier/internal/independent"
 	"github.com/parthack/parthack/model"
 )
 

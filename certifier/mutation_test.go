@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parthack/parthack/certifier/independent"
+	"github.com/parthack/parthack/certifier/internal/independent"
 	"github.com/parthack/parthack/model"
 )
 
@@ -107,7 +107,7 @@ func TestPairMutants(t *testing.T) {
 				kinds[tc.want.reason] = true
 				return
 			}
-			v, err := Pair(env, h, a)
+			v, err := pair(env, h, a)
 			checkVerdict(t, "primary", v, err, tc.want)
 			iv, err := independent.Pair(env.Task, h, a)
 			checkVerdict(t, "independent", iv, err, tc.want)
@@ -153,7 +153,7 @@ func TestRollbackMutants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v, err := Rollback(env, h, r)
+			v, err := rollback(env, h, r)
 			checkVerdict(t, "primary", v, err, tc.want)
 			iv, err := independent.Rollback(env.Task, h, r)
 			checkVerdict(t, "independent", iv, err, tc.want)

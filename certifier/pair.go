@@ -21,15 +21,15 @@ func rejected(kind string, h *model.Certificate, r *model.Rejection) model.Verdi
 	return model.Verdict{Kind: kind, Reason: r.Reason, Evidence: &ev, Honest: h}
 }
 
-// Pair certifies (H, A): same task, same active goal version, and both
+// pair certifies (H, A): same task, same active goal version, and both
 // vectors equal component by component. It returns the first failed check
 // in the order of model.PairReasons.
-func Pair(env *pbcste.Env, h, a *model.Trajectory) (model.Verdict, error) {
-	hr, rej := Certify(env, h)
+func pair(env *pbcste.Env, h, a *model.Trajectory) (model.Verdict, error) {
+	hr, rej := certify(env, h)
 	if rej != nil {
 		return model.Verdict{}, &ErrHonest{rej}
 	}
-	ar, rej := Certify(env, a)
+	ar, rej := certify(env, a)
 	if rej != nil {
 		return rejected("pair", hr.Cert, rej), nil
 	}
@@ -82,12 +82,12 @@ func describeCause(c model.Cause) string {
 	return fmt.Sprintf("%s at event %d", c.Actor, c.Seq)
 }
 
-// Rollback certifies a strict rollback (H, R): R extends H step for step,
+// rollback certifies a strict rollback (H, R): R extends H step for step,
 // its appended steps all succeed, the goal version never changes, and
 // P_state(R) < P_state(H). Tasks whose script revises the goal are
 // excluded.
-func Rollback(env *pbcste.Env, h, r *model.Trajectory) (model.Verdict, error) {
-	hr, rej := Certify(env, h)
+func rollback(env *pbcste.Env, h, r *model.Trajectory) (model.Verdict, error) {
+	hr, rej := certify(env, h)
 	if rej != nil {
 		return model.Verdict{}, &ErrHonest{rej}
 	}
@@ -102,7 +102,7 @@ func Rollback(env *pbcste.Env, h, r *model.Trajectory) (model.Verdict, error) {
 				Detail: fmt.Sprintf("task %s revises its goal (script event %d): GoalPatch tasks are excluded from strict rollback", env.Task.ID, i+1)})
 		}
 	}
-	rr, rej := Certify(env, r)
+	rr, rej := certify(env, r)
 	if rej != nil {
 		return rejected("rollback", hr.Cert, rej), nil
 	}

@@ -16,7 +16,7 @@ var fixtureTasks = []string{"example", "certifier/goalpatch", "certifier/attribu
 
 func loadTask(t *testing.T, dir string) *model.Task {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", dir, "task.json"))
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", dir, "task.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
