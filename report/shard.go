@@ -145,17 +145,18 @@ func (si *ShardInfo) check() error {
 	return nil
 }
 
-// rowKey names a row: its set, target and task.
-type rowKey struct{ set, target, task string }
+// RowKey names a row: its set, target and task.
+type RowKey struct{ Set, Target, Task string }
 
-func (k rowKey) String() string { return fmt.Sprintf("(%s, %s, %s)", k.set, k.target, k.task) }
+func (k RowKey) String() string { return fmt.Sprintf("(%s, %s, %s)", k.Set, k.Target, k.Task) }
 
-// rowOrder is the ledger order of the rows of the pairs ps of a run, as
-// Run writes them: shared set first (the deterministic evaluators, then
-// the judges), then targeted (the deterministic evaluators, then the
-// judges when they are attacked: judgeCalls > 0); within that, by target,
-// then task, in the run's orders.
-func rowOrder(tasks, evs, judges []string, judgeCalls int, ps []Pair) []rowKey {
+// RowOrder is the ledger order of the rows of the pairs ps of a run, as
+// the benchmark run (attacker/bench) writes them: shared set first (the
+// deterministic evaluators, then the judges), then targeted (the
+// deterministic evaluators, then the judges when they are attacked:
+// judgeCalls > 0); within that, by target, then task, in the run's
+// orders.
+func RowOrder(tasks, evs, judges []string, judgeCalls int, ps []Pair) []RowKey {
 	owned := map[Pair]bool{}
 	for _, p := range ps {
 		owned[p] = true
@@ -164,7 +165,7 @@ func rowOrder(tasks, evs, judges []string, judgeCalls int, ps []Pair) []rowKey {
 	if judgeCalls > 0 {
 		targeted = append(slices.Clone(evs), judges...)
 	}
-	var keys []rowKey
+	var keys []RowKey
 	for _, part := range []struct {
 		set     string
 		targets []string
@@ -172,7 +173,7 @@ func rowOrder(tasks, evs, judges []string, judgeCalls int, ps []Pair) []rowKey {
 		for _, g := range part.targets {
 			for _, t := range tasks {
 				if owned[Pair{t, g}] {
-					keys = append(keys, rowKey{part.set, g, t})
+					keys = append(keys, RowKey{part.set, g, t})
 				}
 			}
 		}
@@ -227,13 +228,13 @@ func Merge(names []string, ls []*Ledger) (*Ledger, error) {
 	}
 	r := &first.Run
 	pairs := Pairs(r.Tasks, r.targets())
-	rows := map[rowKey]Row{}
+	rows := map[RowKey]Row{}
 	for i, l := range ls {
-		want := rowOrder(r.Tasks, r.Evaluators, r.Judges, r.JudgeCalls, l.Shard.Slice(pairs))
-		have := map[rowKey]*Row{}
+		want := RowOrder(r.Tasks, r.Evaluators, r.Judges, r.JudgeCalls, l.Shard.Slice(pairs))
+		have := map[RowKey]*Row{}
 		for j := range l.Rows {
 			row := &l.Rows[j]
-			have[rowKey{row.Set, row.Target, row.Task}] = row
+			have[RowKey{row.Set, row.Target, row.Task}] = row
 		}
 		for _, k := range want {
 			row, ok := have[k]
@@ -244,13 +245,13 @@ func Merge(names []string, ls []*Ledger) (*Ledger, error) {
 			delete(have, k)
 		}
 		for _, row := range l.Rows { // in file order, for a stable message
-			if k := (rowKey{row.Set, row.Target, row.Task}); have[k] != nil {
+			if k := (RowKey{row.Set, row.Target, row.Task}); have[k] != nil {
 				return nil, fail("%s (shard %s) holds row %s, which is not in its slice", names[i], l.Shard.Shard, k)
 			}
 		}
 	}
 	out := &Ledger{}
-	for _, k := range rowOrder(r.Tasks, r.Evaluators, r.Judges, r.JudgeCalls, pairs) {
+	for _, k := range RowOrder(r.Tasks, r.Evaluators, r.Judges, r.JudgeCalls, pairs) {
 		out.Rows = append(out.Rows, rows[k])
 	}
 	return out, nil

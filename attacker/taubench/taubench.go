@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/parthack/parthack/attacker"
+	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
@@ -256,7 +257,7 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 		}
 		return res, err
 	}
-	ref, err := search(report.ReferenceTarget)
+	ref, err := search(bench.ReferenceTarget)
 	if err != nil {
 		return info, nil, err
 	}
@@ -286,7 +287,7 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 		}
 		shared = append(shared, r)
 		res := ref
-		if searched[ev.Name] && ev.Name != report.ReferenceTarget {
+		if searched[ev.Name] && ev.Name != bench.ReferenceTarget {
 			if res, err = search(ev.Name); err != nil {
 				return info, nil, err
 			}

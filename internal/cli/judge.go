@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/evaluators/llm"
 	"github.com/parthack/parthack/report"
 )
@@ -191,7 +192,7 @@ func (f *judgeFlags) score(ctx context.Context, b []byte) ([]judgeRow, error) {
 // benchJudges are the judges for a benchmark run. Unlike score, bench
 // does not run with a judge that is not configured: its report would
 // lack the rows that were asked for.
-func (f *judgeFlags) benchJudges(cs *judgeClients) ([]report.Judge, error) {
+func (f *judgeFlags) benchJudges(cs *judgeClients) ([]bench.Judge, error) {
 	for _, c := range []struct {
 		on     bool
 		client judgeClient
@@ -202,7 +203,7 @@ func (f *judgeFlags) benchJudges(cs *judgeClients) ([]report.Judge, error) {
 		}
 	}
 	judge := llm.NewJudge(cs.judge.c)
-	js := []report.Judge{{Target: report.TargetJudge, Score: func(ctx context.Context, b []byte) (float64, error) {
+	js := []bench.Judge{{Target: report.TargetJudge, Score: func(ctx context.Context, b []byte) (float64, error) {
 		res, err := judge.Score(ctx, b)
 		if err != nil {
 			return 0, err
@@ -211,7 +212,7 @@ func (f *judgeFlags) benchJudges(cs *judgeClients) ([]report.Judge, error) {
 	}}}
 	if f.idj {
 		idj := llm.NewIDJ(cs.idj.c)
-		js = append(js, report.Judge{Target: report.TargetIDJ, Score: func(ctx context.Context, b []byte) (float64, error) {
+		js = append(js, bench.Judge{Target: report.TargetIDJ, Score: func(ctx context.Context, b []byte) (float64, error) {
 			res, err := idj.Score(ctx, b)
 			if err != nil {
 				return 0, err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/report"
@@ -24,7 +25,7 @@ const formatHelp = "output: table, markdown, latex (booktabs), csv, json, or svg
 
 func newBenchCmd(e *env) *cobra.Command {
 	var split, taskList, ledgerOut, format, shardArg, domain string
-	var opt report.RunOptions
+	var opt bench.RunOptions
 	var jf judgeFlags
 	var budgets []int
 	cmd := &cobra.Command{
@@ -129,7 +130,7 @@ func newBenchCmd(e *env) *cobra.Command {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			start := time.Now()
-			l, err := report.Run(ctx, ts, opt, func(line string) { fmt.Fprintln(e.stderr, line) })
+			l, err := bench.Run(ctx, ts, opt, func(line string) { fmt.Fprintln(e.stderr, line) })
 			if err != nil {
 				return err
 			}
@@ -179,7 +180,7 @@ func newBenchCmd(e *env) *cobra.Command {
 				}
 				bopt := opt
 				bopt.Edits, bopt.Judges = b, nil
-				bl, err := report.Run(ctx, ts, bopt, func(line string) { fmt.Fprintln(e.stderr, line) })
+				bl, err := bench.Run(ctx, ts, bopt, func(line string) { fmt.Fprintln(e.stderr, line) })
 				if err != nil {
 					return err
 				}

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/report"
 )
 
@@ -189,7 +190,7 @@ func TestBenchJudges(t *testing.T) {
 		switch {
 		case r.Target == report.TargetJudge || r.Target == report.TargetIDJ:
 			judged = append(judged, r)
-		case r.Set == report.SetShared && r.Target == report.ReferenceTarget:
+		case r.Set == report.SetShared && r.Target == bench.ReferenceTarget:
 			ref[r.Task] = r
 		}
 	}

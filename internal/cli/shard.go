@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/evaluators/llm"
 	"github.com/parthack/parthack/report"
@@ -61,7 +62,7 @@ func exeDigest() string {
 
 // shardInfo is the metadata of shard sh of a bench run: every setting the
 // run's rows depend on, for report --ledger to check before it merges.
-func shardInfo(sh report.Shard, split string, ts []*tasks.Task, opt report.RunOptions, jf *judgeFlags) (*report.ShardInfo, error) {
+func shardInfo(sh report.Shard, split string, ts []*tasks.Task, opt bench.RunOptions, jf *judgeFlags) (*report.ShardInfo, error) {
 	suite, err := tasks.ManifestHash()
 	if err != nil {
 		return nil, err

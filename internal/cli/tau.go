@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/attacker/taubench"
 	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/report"
@@ -194,7 +195,7 @@ func runTauBench(e *env, opt taubench.Options, f report.Format, ledgerOut string
 }
 
 // benchDomain checks bench's flags for --domain and runs it.
-func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt report.RunOptions, f report.Format, ledgerOut string) error {
+func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.RunOptions, f report.Format, ledgerOut string) error {
 	if domain != tauair.DomainName {
 		return usageErr("--domain: %q is not a domain (there is %s)", domain, tauair.DomainName)
 	}

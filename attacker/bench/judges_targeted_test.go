@@ -1,4 +1,4 @@
-package report
+package bench
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/parthack/parthack/evaluators/llm"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/report"
 )
 
 // TestRunJudgesTargeted: with JudgeCalls, every judge also gets a
@@ -17,19 +18,19 @@ import (
 func TestRunJudgesTargeted(t *testing.T) {
 	ts := judgeTasks(t)
 	hist, csps := twin(evaluatorIndex(t, "historical_milestone")), twin(evaluatorIndex(t, "csps"))
-	opt := RunOptions{Edits: 2, Workers: 2, JudgeCalls: 3, Judges: []Judge{hist.judge(TargetJudge), csps.judge(TargetIDJ)}}
+	opt := RunOptions{Edits: 2, Workers: 2, JudgeCalls: 3, Judges: []Judge{hist.judge(report.TargetJudge), csps.judge(report.TargetIDJ)}}
 	l, err := Run(context.Background(), ts, opt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	targeted := map[string]Row{}
+	targeted := map[string]report.Row{}
 	for _, r := range l.Rows {
-		if r.Set == SetTargeted {
+		if r.Set == report.SetTargeted {
 			targeted[r.Target+" "+r.Task] = r
 		}
 	}
 	for _, task := range []string{"PH-H01", "PH-H04", "PH-H05"} {
-		h, c := targeted[TargetJudge+" "+task], targeted[TargetIDJ+" "+task]
+		h, c := targeted[report.TargetJudge+" "+task], targeted[report.TargetIDJ+" "+task]
 		ref := targeted["historical_milestone "+task]
 		if !h.Matched || h.Attempts != 3 || h.Valid != 3 || h.Delta == nil || *h.Delta != *ref.Delta {
 			t.Errorf("%s: judge row %+v; want 3 calls and Historical Milestone's Δhack %v", task, h, *ref.Delta)
@@ -47,12 +48,12 @@ func TestRunJudgesTargeted(t *testing.T) {
 		}
 		return 0.5, nil
 	}}
-	l, err = Run(context.Background(), ts[1:2], RunOptions{Edits: 1, JudgeCalls: 2, Judges: []Judge{failing.judge(TargetJudge)}}, nil)
+	l, err = Run(context.Background(), ts[1:2], RunOptions{Edits: 1, JudgeCalls: 2, Judges: []Judge{failing.judge(report.TargetJudge)}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range l.Rows {
-		if r.Set == SetTargeted && r.Target == TargetJudge {
+		if r.Set == report.SetTargeted && r.Target == report.TargetJudge {
 			if !r.Matched || r.Delta != nil || r.Error == "" || r.Attempts != 2 || r.Valid != 0 {
 				t.Errorf("failed candidate calls: %+v", r)
 			}

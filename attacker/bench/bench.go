@@ -1,4 +1,10 @@
-package report
+// Package bench is the trusted benchmark runner: it certifies each task's
+// honest trajectory (and strict rollback) by double certification, runs
+// the search attacker against every deterministic evaluator (and the LLM
+// judges it is given), scores H, A and R from their public payloads'
+// bytes, and writes the rows of a ledger. It reads the sealed suite;
+// package report turns its ledger into tables and never runs anything.
+package bench
 
 import (
 	"context"
@@ -16,6 +22,7 @@ import (
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
+	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
 )
@@ -37,18 +44,18 @@ type RunOptions struct {
 	// candidates (the paper's K is 3). Zero: shared-set rows only.
 	JudgeCalls int
 	// Shard, when its Count is positive, runs only that shard's slice of
-	// the (task, target) pairs (see Shard); the zero Shard runs them all.
-	Shard Shard
+	// the (task, target) pairs (see report.Shard); the zero Shard runs them all.
+	Shard report.Shard
 }
 
 // Judge is a black-box evaluator, an LLM judge, as Run uses it: a ledger
 // target and a function that scores one trajectory given as its public
 // payload's bytes.
 type Judge struct {
-	Target string // TargetJudge or TargetIDJ
+	Target string // report.TargetJudge or report.TargetIDJ
 	// Score scores the payload. An error wrapping llm.ErrTransport or
 	// llm.ErrSchema is a call that failed after its retry: the row leaves
-	// that score out and says why (see Ledger). Any other error (a
+	// that score out and says why (see report.Ledger). Any other error (a
 	// cancelled run, a recording that cannot be written or lacks the
 	// request) stops the run, since the ledger would not be the judge's.
 	Score func(ctx context.Context, payloadBytes []byte) (float64, error)
@@ -79,12 +86,12 @@ type Judge struct {
 //
 // With opt.Shard, Run does only that shard's (task, target) pairs and
 // returns their rows, in the same order; the rows of every shard,
-// merged, are the unsharded ledger (see Shard and Merge).
+// merged, are the unsharded ledger (see report.Shard and report.Merge).
 //
 // Tasks are searched in parallel, and the ledger does not depend on the
 // order they finish in. progress, when not nil, gets one line per search,
 // from one goroutine at a time.
-func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(string)) (*Ledger, error) {
+func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(string)) (*report.Ledger, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers := opt.Workers
@@ -110,8 +117,8 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 	for _, j := range opt.Judges {
 		judges = append(judges, j.Target)
 	}
-	slice := opt.Shard.Slice(Pairs(ids, append(slices.Clone(evNames), judges...)))
-	owned := map[Pair]bool{}
+	slice := opt.Shard.Slice(report.Pairs(ids, append(slices.Clone(evNames), judges...)))
+	owned := map[report.Pair]bool{}
 	var work []int // indexes in ts of the tasks with a pair in the slice
 	for _, p := range slice {
 		owned[p] = true
@@ -119,14 +126,14 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 			work = append(work, i)
 		}
 	}
-	results := make([][]Row, len(ts))
+	results := make([][]report.Row, len(ts))
 	var firstErr error // the failure that stopped the run, not the cancellations it caused
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(workers, len(work)) {
 		wg.Go(func() {
 			for i := range next {
-				owns := func(target string) bool { return owned[Pair{ts[i].ID, target}] }
+				owns := func(target string) bool { return owned[report.Pair{Task: ts[i].ID, Target: target}] }
 				shared, judged, targeted, judgedTargeted, err := runTask(ctx, ts[i], opt, owns, say)
 				results[i] = slices.Concat(shared, judged, targeted, judgedTargeted)
 				if err != nil {
@@ -148,17 +155,17 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	rows := map[rowKey]Row{}
+	rows := map[report.RowKey]report.Row{}
 	for _, rs := range results {
 		for _, r := range rs {
-			rows[rowKey{r.Set, r.Target, r.Task}] = r
+			rows[report.RowKey{Set: r.Set, Target: r.Target, Task: r.Task}] = r
 		}
 	}
-	l := &Ledger{}
-	for _, k := range rowOrder(ids, evNames, judges, opt.JudgeCalls, slice) {
+	l := &report.Ledger{}
+	for _, k := range report.RowOrder(ids, evNames, judges, opt.JudgeCalls, slice) {
 		r, ok := rows[k]
 		if !ok {
-			return nil, fmt.Errorf("report: the run made no row %s", k)
+			return nil, fmt.Errorf("bench: the run made no row %s", k)
 		}
 		l.Rows = append(l.Rows, r)
 	}
@@ -169,7 +176,7 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 // evaluator (or judge) order, for the targets it owns (the pairs of the
 // run's shard). The search against Historical Milestone runs whatever the
 // targets: every shared row needs A_ref.
-func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(target string) bool, progress func(string)) (shared, judged, targeted, judgedTargeted []Row, err error) {
+func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(target string) bool, progress func(string)) (shared, judged, targeted, judgedTargeted []report.Row, err error) {
 	trusted, err := sealed.Trusted(t.ID)
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -194,7 +201,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	base := Row{Task: t.ID, PStateH: hres.Cert.PState.Float()}
+	base := report.Row{Task: t.ID, PStateH: hres.Cert.PState.Float()}
 	var rb []byte // R's payload, when the task has a strict rollback
 	var fr []float64
 	if r := t.RollbackTrajectory; r != nil {
@@ -214,7 +221,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		pr := v.Candidate.PState.Float()
 		base.PStateR = &pr
 	}
-	row := func(set string, e int, target string) Row {
+	row := func(set string, e int, target string) report.Row {
 		r := base
 		fhe := fh[e]
 		r.Set, r.Target, r.Honest = set, target, &fhe
@@ -251,7 +258,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		if !owns(ev.Name) {
 			continue
 		}
-		r := row(SetShared, e, ev.Name)
+		r := row(report.SetShared, e, ev.Name)
 		r.Attempts, r.Valid, r.Matched = ref.States, ref.Eligible, ref.Best != nil
 		if r.Matched {
 			d := fa[e] - fh[e]
@@ -265,7 +272,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 				return nil, nil, nil, nil, err
 			}
 		}
-		r = row(SetTargeted, e, ev.Name)
+		r = row(report.SetTargeted, e, ev.Name)
 		r.Attempts, r.Valid, r.Matched = res.States, res.Eligible, res.Best != nil
 		if r.Matched {
 			d := res.Delta
@@ -279,7 +286,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 			continue
 		}
 		r := base
-		r.Set, r.Target = SetShared, j.Target
+		r.Set, r.Target = report.SetShared, j.Target
 		r.Attempts, r.Valid, r.Matched = ref.States, ref.Eligible, ref.Best != nil
 		var failed []string
 		// score asks the judge about one trajectory; nil is no score.
@@ -340,9 +347,9 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 // calls on the best-ranked eligible candidates. Its row takes f(H) and
 // f(R) from the judge's shared row; a call that fails after its retry
 // counts as an attempt without a score, and the row says so.
-func judgeTargeted(ctx context.Context, t *tasks.Task, env *pbcste.Env, h *model.Trajectory, j Judge, opt RunOptions, shared Row) (Row, error) {
+func judgeTargeted(ctx context.Context, t *tasks.Task, env *pbcste.Env, h *model.Trajectory, j Judge, opt RunOptions, shared report.Row) (report.Row, error) {
 	r := shared
-	r.Set, r.Delta, r.Error = SetTargeted, nil, ""
+	r.Set, r.Delta, r.Error = report.SetTargeted, nil, ""
 	var fatal error
 	box := func(ctx context.Context, b []byte) (float64, error) {
 		v, err := j.Score(ctx, b)
@@ -416,7 +423,7 @@ func scores(b []byte) ([]float64, error) {
 
 // judgeLine is the progress line of a judge's row; a is f(A), nil when
 // there is no adversary or no score for it.
-func judgeLine(r *Row, a *float64) string {
+func judgeLine(r *report.Row, a *float64) string {
 	f := func(x *float64) string {
 		if x == nil {
 			return "no score"
@@ -424,7 +431,7 @@ func judgeLine(r *Row, a *float64) string {
 		return fmt.Sprintf("%.3f", *x)
 	}
 	target := r.Target
-	if r.Set == SetTargeted {
+	if r.Set == report.SetTargeted {
 		target += " (targeted)"
 	}
 	line := fmt.Sprintf("%s  %-20s  f(H) %s", r.Task, target, f(r.Honest))

@@ -1,4 +1,4 @@
-package report
+package bench
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/evaluators"
+	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks"
 )
 
@@ -25,10 +26,10 @@ func split(t *testing.T, name string) []*tasks.Task {
 	return out
 }
 
-func ledgerBytes(t *testing.T, l *Ledger) string {
+func ledgerBytes(t *testing.T, l *report.Ledger) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteJSON(&b, l); err != nil {
+	if err := report.WriteJSON(&b, l); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -51,13 +52,13 @@ func TestRunDevelopment(t *testing.T) {
 		t.Errorf("%d progress lines, want %d", lines, len(ts)*len(evs))
 	}
 	// The ledger reads back: every row passes the format's checks.
-	if _, err := ReadJSON("run.json", []byte(ledgerBytes(t, l))); err != nil {
+	if _, err := report.ReadJSON("run.json", []byte(ledgerBytes(t, l))); err != nil {
 		t.Fatal(err)
 	}
 	for i, r := range l.Rows {
-		wantSet, wantTarget, wantTask := SetShared, evs[(i/len(ts))%len(evs)].Name, ts[i%len(ts)].ID
+		wantSet, wantTarget, wantTask := report.SetShared, evs[(i/len(ts))%len(evs)].Name, ts[i%len(ts)].ID
 		if i >= len(evs)*len(ts) {
-			wantSet = SetTargeted
+			wantSet = report.SetTargeted
 		}
 		if r.Set != wantSet || r.Target != wantTarget || r.Task != wantTask {
 			t.Fatalf("row %d is %s/%s/%s, want %s/%s/%s", i, r.Set, r.Target, r.Task, wantSet, wantTarget, wantTask)
@@ -76,7 +77,7 @@ func TestRunDevelopment(t *testing.T) {
 			}
 		}
 	}
-	rep := Compute(l)
+	rep := report.Compute(l)
 	for _, g := range rep.Groups {
 		if g.Target == "historical_milestone" && g.Matched == 0 {
 			t.Errorf("%s: no historical witness within one edit", g.Set)
