@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/parthack/parthack/certifier"
-	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -86,7 +86,7 @@ func (s *search) spendCalls() error {
 
 // blackBoxScore scores a log with the black box, from its payload bytes.
 func (s *search) blackBoxScore(log *pbcste.Log) (float64, error) {
-	p, err := payload.Build(s.pub, log, payload.TurnsOf(s.honest))
+	p, err := builder.Build(s.pub, log, builder.TurnsOf(s.honest))
 	if err != nil {
 		return 0, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -290,7 +291,7 @@ func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error 
 // score is the target evaluator's score of a log, computed the way every
 // evaluator sees a trajectory: from the public payload's bytes.
 func (s *search) score(log *pbcste.Log) (float64, error) {
-	p, err := payload.Build(s.pub, log, payload.TurnsOf(s.honest))
+	p, err := builder.Build(s.pub, log, builder.TurnsOf(s.honest))
 	if err != nil {
 		return 0, err
 	}

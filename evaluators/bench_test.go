@@ -7,6 +7,7 @@ import (
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 )
 
 // payload1M is built once per test binary: the benchmark function runs
@@ -25,7 +26,7 @@ var payload1M struct {
 func BenchmarkPrefixes1M(b *testing.B) {
 	env := fixture.ExampleEnv(b)
 	payload1M.once.Do(func() {
-		built, err := payload.Build(env.Task, env.Replay(fixture.Churn(1_000_000)), nil)
+		built, err := builder.Build(env.Task, env.Replay(fixture.Churn(1_000_000)), nil)
 		if err != nil {
 			payload1M.err = err
 			return

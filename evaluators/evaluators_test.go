@@ -7,6 +7,7 @@ import (
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 )
 
@@ -87,7 +88,7 @@ func TestInconsistentPayload(t *testing.T) {
 		},
 	}
 	for name, f := range cases {
-		p, err := payload.Build(env.Task, env.Replay(steps), nil)
+		p, err := builder.Build(env.Task, env.Replay(steps), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

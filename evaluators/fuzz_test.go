@@ -6,6 +6,7 @@ import (
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 )
 
 // FuzzPrefixes feeds arbitrary bytes through the evaluator's path: what
@@ -14,7 +15,7 @@ import (
 func FuzzPrefixes(f *testing.F) {
 	env := fixture.ExampleEnv(f)
 	for _, name := range []string{"honest.json", "witness.json", "rollback.json"} {
-		p, err := payload.Build(env.Task, env.Replay(fixture.Trajectory(f, name).Steps), nil)
+		p, err := builder.Build(env.Task, env.Replay(fixture.Trajectory(f, name).Steps), nil)
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -33,7 +34,7 @@ type scored struct {
 func score(t *testing.T, pub *model.Task, env *pbcste.Env, steps []model.Step) scored {
 	t.Helper()
 	log := env.Replay(steps)
-	built, err := payload.Build(pub, log, nil)
+	built, err := builder.Build(pub, log, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
@@ -68,7 +69,7 @@ func deterministicEvaluators() []evaluator {
 // i's score, prefix[i][k] its score of the first k events (the last of
 // which is the final score).
 func scoreLog(t *suiteTask, log *pbcste.Log) (final []float64, prefix [][]float64, err error) {
-	built, err := payload.Build(t.Public, log, nil)
+	built, err := builder.Build(t.Public, log, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("public payload: %w", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/evaluators/llm"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/report"
@@ -397,7 +398,7 @@ func judgeTargeted(ctx context.Context, t *tasks.Task, env *pbcste.Env, h *model
 // payloadBytes replays a trajectory on the trusted environment and
 // serializes its public payload: the bytes every evaluator is given.
 func payloadBytes(pub *model.Task, env *pbcste.Env, tr *model.Trajectory) ([]byte, error) {
-	p, err := payload.Build(pub, env.Replay(tr.Steps), payload.TurnsOf(tr))
+	p, err := builder.Build(pub, env.Replay(tr.Steps), builder.TurnsOf(tr))
 	if err != nil {
 		return nil, err
 	}

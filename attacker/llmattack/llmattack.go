@@ -26,6 +26,7 @@ import (
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/evaluators/llm"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -124,7 +125,7 @@ func Run(ctx context.Context, client *llm.Client, pub *model.Task, env *pbcste.E
 	if err != nil {
 		return nil, fmt.Errorf("score the honest trajectory: %w", err)
 	}
-	hPayload, err := payload.Build(pub, hres.Log, nil)
+	hPayload, err := builder.Build(pub, hres.Log, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +258,7 @@ func targetIndex(name string) (int, error) {
 // the way every evaluator sees a trajectory: from the public payload's
 // bytes.
 func scores(pub *model.Task, log *pbcste.Log) ([]evaluators.Score, error) {
-	p, err := payload.Build(pub, log, nil)
+	p, err := builder.Build(pub, log, nil)
 	if err != nil {
 		return nil, err
 	}

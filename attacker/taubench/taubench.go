@@ -20,6 +20,7 @@ import (
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/report"
@@ -368,7 +369,7 @@ func sortRows(rows []report.Row) {
 // scores are every deterministic evaluator's scores of a log, from its
 // public payload's bytes, and then the benchmark's own reward.
 func scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, error) {
-	p, err := payload.Build(pub, log, payload.TurnsOf(tr))
+	p, err := builder.Build(pub, log, builder.TurnsOf(tr))
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/evaluators/llm"
-	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
@@ -137,7 +137,7 @@ func TestNoCanaryInLLMRequests(t *testing.T) {
 
 		// Control: the request for an unredacted payload (the trusted
 		// task as its own public view) must show the leak.
-		unredacted, err := payload.Build(env.Task, env.Replay(nil), nil)
+		unredacted, err := builder.Build(env.Task, env.Replay(nil), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +151,7 @@ func TestNoCanaryInLLMRequests(t *testing.T) {
 
 		trajectories := task.Trajectories()
 		for _, n := range trajectories {
-			p, err := payload.Build(task.Public, env.Replay(n.Trajectory.Steps), nil)
+			p, err := builder.Build(task.Public, env.Replay(n.Trajectory.Steps), nil)
 			if err != nil {
 				t.Fatalf("%s %s: %v", task.ID, n.File, err)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 )
 
@@ -166,7 +167,7 @@ func publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) 
 	if tr.Task != pub.ID {
 		return nil, nil, usageErr("%s: trajectory is for task %q, not %q", trajPath, tr.Task, pub.ID)
 	}
-	p, err := payload.Build(pub, trusted.Replay(tr.Steps), payload.TurnsOf(tr))
+	p, err := builder.Build(pub, trusted.Replay(tr.Steps), builder.TurnsOf(tr))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
@@ -54,7 +55,7 @@ func TestNoCanaryInSuitePayloads(t *testing.T) {
 		}
 		// Control: with the trusted task as its own "public" view nothing
 		// is redacted, and the audit must see the leak.
-		unredacted, err := payload.Build(env.Task, env.Replay(nil), nil)
+		unredacted, err := builder.Build(env.Task, env.Replay(nil), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +63,7 @@ func TestNoCanaryInSuitePayloads(t *testing.T) {
 			t.Errorf("%s: no canary in the unredacted payload: the audit cannot see a leak", task.ID)
 		}
 		for _, n := range task.Trajectories() {
-			p, err := payload.Build(task.Public, env.Replay(n.Trajectory.Steps), nil)
+			p, err := builder.Build(task.Public, env.Replay(n.Trajectory.Steps), nil)
 			if err != nil {
 				t.Fatalf("%s %s: %v", task.ID, n.File, err)
 			}

@@ -41,6 +41,24 @@ func (p *Payload) ModelSchema() model.Schema {
 	return s
 }
 
+// GoalsOf is the goal schema a payload states for a public task: its
+// goal versions and public predicates, written in the task file's syntax
+// and read back through the task file decoder, so a payload never
+// carries a goal a task file could not.
+func GoalsOf(pub *model.Task) ([]Goal, error) {
+	out := make([]Goal, len(pub.Goals))
+	for i, g := range pub.Goals {
+		out[i] = Goal{Version: g.Version, Predicates: make([]Predicate, len(g.Predicates))}
+		for j, p := range g.Predicates {
+			out[i].Predicates[j] = Predicate{ID: p.ID, Text: p.Text, Expr: Expr{raw: AppendExpr(nil, &p.Expr)}}
+		}
+	}
+	if err := resolveGoals(out, &pub.Schema); err != nil {
+		return nil, fmt.Errorf("payload: task %s: public goal schema: %w", pub.ID, err)
+	}
+	return out, nil
+}
+
 // resolveGoals reads every predicate's expression through the task file
 // decoder, against the public schema, and keeps the typed result. An
 // expression whose bytes are not the canonical encoding of what they

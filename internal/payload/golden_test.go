@@ -10,6 +10,7 @@ import (
 
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
@@ -43,7 +44,7 @@ func golden(t *testing.T, name string, got []byte) {
 // pinPayload pins one trajectory's payload and projection.
 func pinPayload(t *testing.T, name string, pub *model.Task, env *pbcste.Env, tr *model.Trajectory) {
 	t.Helper()
-	p, err := payload.Build(pub, env.Replay(tr.Steps), nil)
+	p, err := builder.Build(pub, env.Replay(tr.Steps), nil)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

@@ -1,10 +1,12 @@
-// Package payload is the closed serializer between the trusted parent and
-// the evaluators (SPEC §4). The parent replays a trajectory on the trusted
-// task (hidden fields, Oracle goals) and Build turns that log into the
-// public payload: field by field, keeping only what the public task
-// declares. Evaluators read the payload's canonical bytes with Decode and
-// see nothing else. Project derives the schema-free projection the IDJ
-// judge reads.
+// Package payload is the public reader of the closed serializer between
+// the trusted parent and the evaluators (SPEC §4): the payload's types,
+// its canonical encoding and the strict Decode evaluators read it with.
+// The trusted half, builder.Build (package internal/payload/builder),
+// turns the log of a trajectory replayed on the trusted task (hidden
+// fields, Oracle goals) into the public payload, field by field, keeping
+// only what the public task declares. This package imports only model,
+// so an evaluator that reads payloads sees nothing else. Project derives
+// the schema-free projection the IDJ judge reads.
 //
 // The payload, version 1, as canonical JSON (keys in this order, no
 // insignificant white space, field objects with sorted keys):
@@ -39,10 +41,10 @@ import (
 	"fmt"
 
 	"github.com/parthack/parthack/model"
-	"github.com/parthack/parthack/pbcste"
 )
 
-// Version is the payload format version Build writes and Decode reads.
+// Version is the payload format version builder.Build writes and Decode
+// reads.
 const Version = 1
 
 // ProjectionVersion is the IDJ projection's format version.
@@ -199,91 +201,4 @@ func Project(p *Payload) (*Projection, error) {
 		Provenance:  p.Provenance,
 		Transcript:  p.Transcript,
 	}, nil
-}
-
-// Build writes the public payload of a trajectory. log comes from
-// replaying the trajectory on the trusted task; pub is the public view of
-// the same task: its schema declares the public fields (every other field
-// is hidden), its initial snapshot is the redacted one, and its goal
-// versions hold the public predicates, one per Oracle predicate. Build
-// checks that pub is such a view of the trusted task and fails otherwise.
-//
-// transcript is the agent's conversation when there is one; nil builds
-// one assistant turn per agent action from the public events.
-func Build(pub *model.Task, log *pbcste.Log, transcript []Turn) (*Payload, error) {
-	v, err := newView(pub, log.Env)
-	if err != nil {
-		return nil, err
-	}
-	p := &Payload{Version: Version, Task: pub.ID, Title: pub.Title, Instruction: pub.Instruction}
-	p.Schema = v.schema()
-	if p.Goals, err = v.goalSchema(); err != nil {
-		return nil, err
-	}
-	if ref := pub.Reference; ref != nil {
-		p.Reference = &Reference{Changes: []Cell{}, Outputs: append([]string{}, ref.Outputs...)}
-		for _, c := range ref.Changes {
-			p.Reference.Changes = append(p.Reference.Changes, Cell{Type: c.Type, ID: c.ID, Field: c.Field, Before: c.Before, After: c.After})
-		}
-	}
-	if log.Env.Task.Domain != nil {
-		v.scope = scopeOf(pub, log)
-	}
-	initial := log.Env.Initial()
-	p.Initial = v.state(initial)
-	if err := v.checkInitial(p.Initial.Entities); err != nil {
-		return nil, err
-	}
-	p.Events = make([]Event, len(log.Events))
-	p.Provenance = make([]Provenance, len(log.Events))
-	for seq := range log.Events {
-		p.Events[seq] = v.event(log, seq)
-		p.Provenance[seq] = Provenance{Seq: seq + 1, Actor: log.Events[seq].Actor}
-	}
-	p.Terminal = v.state(log.Final())
-	if transcript == nil {
-		transcript = actionTranscript(p.Events)
-	}
-	p.Transcript = append([]Turn{}, transcript...)
-	return p, nil
-}
-
-// actionTranscript is the transcript of a trajectory that has no
-// conversation: one assistant turn per agent action, written from the
-// public event alone.
-func actionTranscript(events []Event) []Turn {
-	out := []Turn{}
-	for i := range events {
-		ev := &events[i]
-		if ev.Actor != model.ActorAgent {
-			continue
-		}
-		var content string
-		switch {
-		case ev.Op == model.OpReviseGoal:
-			content = fmt.Sprintf("%s %s", ev.Op, ev.Goal)
-		case ev.Type == "":
-			content = fmt.Sprintf("%s (a target the task does not declare)", ev.Op)
-		case len(ev.Args) > 0:
-			args, _ := ev.Args.MarshalJSON()
-			content = fmt.Sprintf("%s %s %s %s", ev.Op, ev.Type, ev.ID, args)
-		default:
-			content = fmt.Sprintf("%s %s %s", ev.Op, ev.Type, ev.ID)
-		}
-		out = append(out, Turn{Role: "assistant", Content: content})
-	}
-	return out
-}
-
-// TurnsOf is a trajectory's recorded conversation as payload turns; nil
-// when it has none, so Build writes the action transcript instead.
-func TurnsOf(tr *model.Trajectory) []Turn {
-	if tr == nil || len(tr.Transcript) == 0 {
-		return nil
-	}
-	out := make([]Turn, len(tr.Transcript))
-	for i, t := range tr.Transcript {
-		out[i] = Turn{Role: t.Role, Content: t.Content}
-	}
-	return out
 }

@@ -9,13 +9,14 @@ import (
 
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
 
 func build(t *testing.T, pub *model.Task, env *pbcste.Env, steps []model.Step) *payload.Payload {
 	t.Helper()
-	p, err := payload.Build(pub, env.Replay(steps), nil)
+	p, err := builder.Build(pub, env.Replay(steps), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +225,7 @@ func TestRedaction(t *testing.T) {
 		{Action: model.Action{Op: model.OpCreate, Type: "agent", ID: "CANARY-PRIVATE-ID"}},
 	}
 	log := env.Replay(steps)
-	p, err := payload.Build(pub, log, nil)
+	p, err := builder.Build(pub, log, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +287,7 @@ func TestBuildChecksTheView(t *testing.T) {
 	for name, f := range cases {
 		pub := decodeTask(t, hiddenPublic)
 		f(pub)
-		if _, err := payload.Build(pub, log, nil); err == nil {
+		if _, err := builder.Build(pub, log, nil); err == nil {
 			t.Errorf("%s: Build accepted a public task that is not a view of the trusted one", name)
 		} else if strings.Contains(err.Error(), "CANARY") {
 			t.Errorf("%s: error names sealed data: %v", name, err)
@@ -297,7 +298,7 @@ func TestBuildChecksTheView(t *testing.T) {
 func TestTranscript(t *testing.T) {
 	env := fixture.ExampleEnv(t)
 	log := env.Replay(fixture.Trajectory(t, "honest.json").Steps)
-	p, err := payload.Build(env.Task, log, nil)
+	p, err := builder.Build(env.Task, log, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +314,7 @@ func TestTranscript(t *testing.T) {
 		{Role: "user", Content: "unicode é ü 中文, emoji 😀, separators \u2028 \u2029"},
 		{Role: "assistant", Content: "done \x7f\u00a0\ufffd"},
 	}
-	p, err = payload.Build(env.Task, log, chat)
+	p, err = builder.Build(env.Task, log, chat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +328,7 @@ func TestTranscript(t *testing.T) {
 	// Invalid UTF-8 is written as U+FFFD, so the payload still decodes;
 	// every other string reads back as it was.
 	chat = append(chat, payload.Turn{Role: "user", Content: "invalid \xff byte"})
-	p, err = payload.Build(env.Task, log, chat)
+	p, err = builder.Build(env.Task, log, chat)
 	if err != nil {
 		t.Fatal(err)
 	}

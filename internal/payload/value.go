@@ -32,7 +32,9 @@ func (fs Fields) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func (fs Fields) sort() {
+// Sort puts the fields in name order, the order the canonical encoding
+// requires.
+func (fs Fields) Sort() {
 	slices.SortFunc(fs, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
 }
 

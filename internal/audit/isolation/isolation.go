@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
@@ -81,7 +82,7 @@ func trustedEnvironment(id string) (*pbcste.Env, error) {
 // publicBytes builds the payload of steps on env as the trusted parent
 // does, and its IDJ projection.
 func publicBytes(pub *model.Task, env *pbcste.Env, steps []model.Step) (pay, proj []byte, err error) {
-	p, err := payload.Build(pub, env.Replay(steps), nil)
+	p, err := builder.Build(pub, env.Replay(steps), nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -115,7 +116,7 @@ func Payloads() Check {
 			problems = append(problems, fmt.Sprintf("%s: no canaries (%v): the audit would prove nothing", task.ID, err))
 			continue
 		}
-		unredacted, err := payload.Build(env.Task, env.Replay(nil), nil)
+		unredacted, err := builder.Build(env.Task, env.Replay(nil), nil)
 		if err != nil || firstNeedle(unredacted.Bytes(), needles) == nil {
 			problems = append(problems, fmt.Sprintf("%s: control: no canary in the unredacted payload (%v): the audit cannot see a leak", task.ID, err))
 		}

@@ -1,12 +1,107 @@
-package payload
+// Package builder is the trusted half of the payload (SPEC §4): Build
+// replays nothing itself but turns the log of a trajectory replayed on the
+// trusted task (hidden fields, Oracle goals) into the public payload,
+// field by field, keeping only what the public task declares. It imports
+// pbcste and sees the sealed task; evaluators must never import it (the
+// isolation test in evaluators says so). The public reader, the payload's
+// types, canonical encoding and strict decoder, is package payload.
+package builder
 
 import (
 	"fmt"
 	"slices"
 
+	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
+
+// Build writes the public payload of a trajectory. log comes from
+// replaying the trajectory on the trusted task; pub is the public view of
+// the same task: its schema declares the public fields (every other field
+// is hidden), its initial snapshot is the redacted one, and its goal
+// versions hold the public predicates, one per Oracle predicate. Build
+// checks that pub is such a view of the trusted task and fails otherwise.
+//
+// transcript is the agent's conversation when there is one; nil builds
+// one assistant turn per agent action from the public events.
+func Build(pub *model.Task, log *pbcste.Log, transcript []payload.Turn) (*payload.Payload, error) {
+	v, err := newView(pub, log.Env)
+	if err != nil {
+		return nil, err
+	}
+	p := &payload.Payload{Version: payload.Version, Task: pub.ID, Title: pub.Title, Instruction: pub.Instruction}
+	p.Schema = v.schema()
+	if p.Goals, err = payload.GoalsOf(pub); err != nil {
+		return nil, err
+	}
+	if ref := pub.Reference; ref != nil {
+		p.Reference = &payload.Reference{Changes: []payload.Cell{}, Outputs: append([]string{}, ref.Outputs...)}
+		for _, c := range ref.Changes {
+			p.Reference.Changes = append(p.Reference.Changes, payload.Cell{Type: c.Type, ID: c.ID, Field: c.Field, Before: c.Before, After: c.After})
+		}
+	}
+	if log.Env.Task.Domain != nil {
+		v.scope = scopeOf(pub, log)
+	}
+	initial := log.Env.Initial()
+	p.Initial = v.state(initial)
+	if err := v.checkInitial(p.Initial.Entities); err != nil {
+		return nil, err
+	}
+	p.Events = make([]payload.Event, len(log.Events))
+	p.Provenance = make([]payload.Provenance, len(log.Events))
+	for seq := range log.Events {
+		p.Events[seq] = v.event(log, seq)
+		p.Provenance[seq] = payload.Provenance{Seq: seq + 1, Actor: log.Events[seq].Actor}
+	}
+	p.Terminal = v.state(log.Final())
+	if transcript == nil {
+		transcript = actionTranscript(p.Events)
+	}
+	p.Transcript = append([]payload.Turn{}, transcript...)
+	return p, nil
+}
+
+// actionTranscript is the transcript of a trajectory that has no
+// conversation: one assistant turn per agent action, written from the
+// public event alone.
+func actionTranscript(events []payload.Event) []payload.Turn {
+	out := []payload.Turn{}
+	for i := range events {
+		ev := &events[i]
+		if ev.Actor != model.ActorAgent {
+			continue
+		}
+		var content string
+		switch {
+		case ev.Op == model.OpReviseGoal:
+			content = fmt.Sprintf("%s %s", ev.Op, ev.Goal)
+		case ev.Type == "":
+			content = fmt.Sprintf("%s (a target the task does not declare)", ev.Op)
+		case len(ev.Args) > 0:
+			args, _ := ev.Args.MarshalJSON()
+			content = fmt.Sprintf("%s %s %s %s", ev.Op, ev.Type, ev.ID, args)
+		default:
+			content = fmt.Sprintf("%s %s %s", ev.Op, ev.Type, ev.ID)
+		}
+		out = append(out, payload.Turn{Role: "assistant", Content: content})
+	}
+	return out
+}
+
+// TurnsOf is a trajectory's recorded conversation as payload turns; nil
+// when it has none, so Build writes the action transcript instead.
+func TurnsOf(tr *model.Trajectory) []payload.Turn {
+	if tr == nil || len(tr.Transcript) == 0 {
+		return nil
+	}
+	out := make([]payload.Turn, len(tr.Transcript))
+	for i, t := range tr.Transcript {
+		out[i] = payload.Turn{Role: t.Role, Content: t.Content}
+	}
+	return out
+}
 
 // undeclaredReason replaces the environment's reason for a failed action
 // that names a type, entity, field or goal version outside the public
@@ -139,45 +234,29 @@ func (v *view) entityPublic(typ, id string) bool {
 	return v.fields[typ] != nil && !v.hidden[[2]string{typ, id}]
 }
 
-func (v *view) schema() []EntityType {
-	out := make([]EntityType, len(v.pub.Schema.Types))
+func (v *view) schema() []payload.EntityType {
+	out := make([]payload.EntityType, len(v.pub.Schema.Types))
 	for i, t := range v.pub.Schema.Types {
-		out[i] = EntityType{Name: t.Name, Fields: make([]FieldDef, len(t.Fields))}
+		out[i] = payload.EntityType{Name: t.Name, Fields: make([]payload.FieldDef, len(t.Fields))}
 		for j, f := range t.Fields {
-			out[i].Fields[j] = FieldDef{Name: f.Name, Kind: f.Kind, Values: slices.Clone(f.Values), Target: f.Target}
+			out[i].Fields[j] = payload.FieldDef{Name: f.Name, Kind: f.Kind, Values: slices.Clone(f.Values), Target: f.Target}
 		}
 	}
 	return out
 }
 
-// goalSchema writes the public goal schema and reads it back through the task
-// file decoder, so a payload never carries a goal a task file could not.
-func (v *view) goalSchema() ([]Goal, error) {
-	out := make([]Goal, len(v.pub.Goals))
-	for i, g := range v.pub.Goals {
-		out[i] = Goal{Version: g.Version, Predicates: make([]Predicate, len(g.Predicates))}
-		for j, p := range g.Predicates {
-			out[i].Predicates[j] = Predicate{ID: p.ID, Text: p.Text, Expr: Expr{raw: AppendExpr(nil, &p.Expr)}}
-		}
-	}
-	if err := resolveGoals(out, &v.pub.Schema); err != nil {
-		return nil, fmt.Errorf("payload: task %s: public goal schema: %w", v.pub.ID, err)
-	}
-	return out, nil
-}
-
 // state redacts a trusted snapshot: public entities, public fields.
-func (v *view) state(s *pbcste.State) State {
-	out := State{GoalVersion: s.GoalVersion(), Entities: []Entity{}}
+func (v *view) state(s *pbcste.State) payload.State {
+	out := payload.State{GoalVersion: s.GoalVersion(), Entities: []payload.Entity{}}
 	keep := func(typ, id string) bool { return v.entityPublic(typ, id) && v.inScope(typ, id) }
 	for _, r := range s.EntitiesIn(keep) {
-		e := Entity{Type: r.Type, ID: r.ID, Deleted: r.Deleted, Fields: Fields{}}
+		e := payload.Entity{Type: r.Type, ID: r.ID, Deleted: r.Deleted, Fields: payload.Fields{}}
 		for name, val := range r.Fields {
 			if mv, ok := val.(model.Value); ok && v.fields[r.Type][name] {
-				e.Fields = append(e.Fields, Field{Name: name, Value: mv})
+				e.Fields = append(e.Fields, payload.Field{Name: name, Value: mv})
 			}
 		}
-		e.Fields.sort()
+		e.Fields.Sort()
 		out.Entities = append(out.Entities, e)
 	}
 	return out
@@ -185,8 +264,8 @@ func (v *view) state(s *pbcste.State) State {
 
 // checkInitial holds the redacted trusted initial snapshot against the
 // public task's own: they must be the same entities with the same values.
-func (v *view) checkInitial(ents []Entity) error {
-	want := map[[2]string]Entity{}
+func (v *view) checkInitial(ents []payload.Entity) error {
+	want := map[[2]string]payload.Entity{}
 	for _, e := range ents {
 		want[[2]string{e.Type, e.ID}] = e
 	}
@@ -222,23 +301,23 @@ func (v *view) checkInitial(ents []Entity) error {
 
 // event writes one public event from the trusted log.
 // callArgs are a tool call's arguments as payload fields, sorted.
-func callArgs(args model.Value) Fields {
+func callArgs(args model.Value) payload.Fields {
 	obj, ok := model.Members(args)
 	if !ok {
 		return nil
 	}
-	out := make(Fields, 0, len(obj))
+	out := make(payload.Fields, 0, len(obj))
 	for _, m := range obj {
-		out = append(out, Field{Name: m.Field, Value: m.Value})
+		out = append(out, payload.Field{Name: m.Field, Value: m.Value})
 	}
-	out.sort()
+	out.Sort()
 	return out
 }
 
-func (v *view) event(log *pbcste.Log, seq int) Event {
+func (v *view) event(log *pbcste.Log, seq int) payload.Event {
 	ev := &log.Events[seq]
 	a := ev.Action
-	out := Event{Seq: seq + 1, T: ev.Time(), Actor: ev.Actor, Op: a.Op, OK: ev.OK, Diff: []Cell{},
+	out := payload.Event{Seq: seq + 1, T: ev.Time(), Actor: ev.Actor, Op: a.Op, OK: ev.OK, Diff: []payload.Cell{},
 		GoalVersion: log.Env.Goals()[ev.Goal].Version}
 	if ev.Step >= 0 {
 		out.Step = ev.Step + 1
@@ -257,11 +336,11 @@ func (v *view) event(log *pbcste.Log, seq int) Event {
 				declared = false
 				continue
 			}
-			if !slices.ContainsFunc(out.Args, func(g Field) bool { return g.Name == f.Field }) {
-				out.Args = append(out.Args, Field{Name: f.Field, Value: f.Value})
+			if !slices.ContainsFunc(out.Args, func(g payload.Field) bool { return g.Name == f.Field }) {
+				out.Args = append(out.Args, payload.Field{Name: f.Field, Value: f.Value})
 			}
 		}
-		out.Args.sort()
+		out.Args.Sort()
 	default:
 		declared = false
 	}
@@ -273,7 +352,7 @@ func (v *view) event(log *pbcste.Log, seq int) Event {
 	}
 	for _, c := range log.TypedDiff(ev) {
 		if c.Field == model.GoalField || (v.entityPublic(c.Type, c.ID) && (c.Field == model.AliveField || v.fields[c.Type][c.Field])) {
-			out.Diff = append(out.Diff, Cell{Type: c.Type, ID: c.ID, Field: c.Field, Before: c.Before, After: c.After})
+			out.Diff = append(out.Diff, payload.Cell{Type: c.Type, ID: c.ID, Field: c.Field, Before: c.Before, After: c.After})
 		}
 	}
 	return out
