@@ -35,10 +35,25 @@ type Config struct {
 	NoResponseFormat bool
 }
 
-// FromEnv reads BASE_URL, MODEL and API_KEY under prefix (JudgeEnv or
-// IDJEnv) with getenv, usually os.Getenv.
-func FromEnv(prefix string, getenv func(string) string) Config {
-	return Config{BaseURL: getenv(prefix + "BASE_URL"), Model: getenv(prefix + "MODEL"), APIKey: getenv(prefix + "API_KEY")}
+// Endpoint is the one place an endpoint is set up, for the judges and
+// the attacker alike: baseURL and model when given (a command's flags),
+// else prefix+"BASE_URL" and prefix+"MODEL" (prefix is JudgeEnv, IDJEnv
+// or the attacker's) read with getenv, usually os.Getenv. The API key is
+// only ever read from the environment variable keyEnv, so it never shows
+// in a process list, and only for a named base URL: a key is never sent
+// to another server than the one it was given for (see Or).
+func Endpoint(prefix, baseURL, model, keyEnv string, getenv func(string) string) Config {
+	c := Config{BaseURL: baseURL, Model: model}
+	if c.BaseURL == "" {
+		c.BaseURL = getenv(prefix + "BASE_URL")
+	}
+	if c.Model == "" {
+		c.Model = getenv(prefix + "MODEL")
+	}
+	if c.BaseURL != "" {
+		c.APIKey = getenv(keyEnv)
+	}
+	return c
 }
 
 // Or fills what c leaves empty from fallback: IDJ's endpoint falls back

@@ -249,7 +249,7 @@ func TestJudgeHonoursTheTimeout(t *testing.T) {
 
 func TestNotConfigured(t *testing.T) {
 	env := map[string]string{"PARTHACK_JUDGE_MODEL": "m"} // a model without a server
-	cfg := FromEnv(JudgeEnv, func(k string) string { return env[k] })
+	cfg := Endpoint(JudgeEnv, "", "", JudgeEnv+"API_KEY", func(k string) string { return env[k] })
 	if _, err := NewClient(cfg, nil); !errors.Is(err, ErrNotConfigured) {
 		t.Errorf("NewClient without a base URL: %v", err)
 	}
@@ -275,5 +275,26 @@ func TestConfigFallback(t *testing.T) {
 	// A key goes only to the server it was given for.
 	if got := (Config{BaseURL: "https://idj.example"}).Or(judge); got.APIKey != "" || got.Model != "judge-model" {
 		t.Errorf("own server: %+v", got)
+	}
+}
+
+// TestEndpoint: a flag wins over the environment, and the API key is read
+// only for a named base URL, from the variable named for it.
+func TestEndpoint(t *testing.T) {
+	env := map[string]string{"P_BASE_URL": "http://env", "P_MODEL": "env-model", "KEY": "secret"}
+	getenv := func(k string) string { return env[k] }
+	for _, c := range []struct {
+		name, base, model string
+		env               map[string]string
+		want              Config
+	}{
+		{"environment", "", "", env, Config{BaseURL: "http://env", Model: "env-model", APIKey: "secret"}},
+		{"flags win", "http://flag", "flag-model", env, Config{BaseURL: "http://flag", Model: "flag-model", APIKey: "secret"}},
+		{"no base URL, no key", "", "m", map[string]string{"KEY": "secret"}, Config{Model: "m"}},
+	} {
+		env = c.env
+		if got := Endpoint("P_", c.base, c.model, "KEY", getenv); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
 	}
 }

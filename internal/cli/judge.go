@@ -72,17 +72,8 @@ func (f *judgeFlags) on(cmd *cobra.Command, steps bool) (bool, error) {
 
 // configs are the judge's and IDJ's endpoints from flags and environment.
 func (f *judgeFlags) configs() (judge, idj llm.Config) {
-	pick := func(flag, env string) string {
-		if flag != "" {
-			return flag
-		}
-		return os.Getenv(env)
-	}
-	judge = llm.Config{BaseURL: pick(f.baseURL, llm.JudgeEnv+"BASE_URL"), Model: pick(f.model, llm.JudgeEnv+"MODEL"), APIKey: os.Getenv(f.keyEnv)}
-	idj = llm.Config{BaseURL: pick(f.idjBaseURL, llm.IDJEnv+"BASE_URL"), Model: pick(f.idjModel, llm.IDJEnv+"MODEL")}
-	if idj.BaseURL != "" {
-		idj.APIKey = os.Getenv(f.idjKeyEnv)
-	}
+	judge = llm.Endpoint(llm.JudgeEnv, f.baseURL, f.model, f.keyEnv, os.Getenv)
+	idj = llm.Endpoint(llm.IDJEnv, f.idjBaseURL, f.idjModel, f.idjKeyEnv, os.Getenv)
 	idj = idj.Or(judge)
 	for _, c := range []*llm.Config{&judge, &idj} {
 		c.Timeout, c.MaxTokens, c.NoResponseFormat = f.timeout, f.maxTokens, f.noResponseFormat

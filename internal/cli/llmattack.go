@@ -75,14 +75,8 @@ func (f *attackerFlags) check(cmd *cobra.Command) error {
 // recording to --record (returned, to be closed). Not configured is a
 // usage error: there is nothing to attack with, and nothing is made up.
 func (f *attackerFlags) open() (*llm.Client, *llm.Log, error) {
-	pick := func(flag, env string) string {
-		if flag != "" {
-			return flag
-		}
-		return os.Getenv(env)
-	}
-	cfg := llm.Config{BaseURL: pick(f.baseURL, llmattack.Env+"BASE_URL"), Model: pick(f.model, llmattack.Env+"MODEL"), APIKey: os.Getenv(f.keyEnv),
-		Timeout: f.timeout, MaxTokens: f.maxTokens, NoResponseFormat: f.noResponseFormat}
+	cfg := llm.Endpoint(llmattack.Env, f.baseURL, f.model, f.keyEnv, os.Getenv)
+	cfg.Timeout, cfg.MaxTokens, cfg.NoResponseFormat = f.timeout, f.maxTokens, f.noResponseFormat
 	if f.replay != "" {
 		rp, err := llm.OpenReplay(f.replay)
 		if err != nil {
