@@ -107,6 +107,11 @@ func Suite() ([]*Task, error) {
 	return cached, cacheErr
 }
 
+// DecodeSuite decodes every task anew from the embedded files, as Suite
+// did the first time, and shares nothing with Suite's tasks: what the
+// suite's files say, whatever any caller did to the shared tasks since.
+func DecodeSuite() ([]*Task, error) { return decodeAll() }
+
 // IDs lists the task ids in suite order.
 func IDs() ([]string, error) {
 	entries, err := fs.ReadDir(files, "data")
@@ -273,6 +278,12 @@ func ManifestHash() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return ManifestHashOf(ts)
+}
+
+// ManifestHashOf is the sha256 of the canonical JSON of the manifest of
+// ts (BuildManifest).
+func ManifestHashOf(ts []*Task) (string, error) {
 	b, err := model.Canonical(BuildManifest(ts))
 	if err != nil {
 		return "", err
