@@ -59,7 +59,7 @@ func newAttackCmd(e *env) *cobra.Command {
 			}
 			if outPath != "" && res.Best != nil {
 				if err := atomicfile.Write(outPath, model.EncodeTrajectory(res.Best), 0o644); err != nil {
-					return usageErr("write --out: %v", err)
+					return usageErr("write --out: %w", err)
 				}
 			}
 			if asJSON {
@@ -113,20 +113,20 @@ func attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Opt
 	}
 	h, err := loadHonest(taskArg, honestPath)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usage(err)
 	}
 	if isTauID(taskArg) {
 		// A domain task's moves are calls drawn from the task and from
 		// where H ends.
 		t, err := tauair.ByID(taskArg)
 		if err != nil {
-			return nil, usageErr("%v", err)
+			return nil, usage(err)
 		}
 		pub = t.AttackTask(env.Replay(h.Steps).View())
 	}
 	res, err := attacker.Search(ctx, pub, env, h, opt, nil)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usage(err)
 	}
 	return res, nil
 }

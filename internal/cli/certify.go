@@ -31,7 +31,7 @@ func newCertifyCmd(e *env) *cobra.Command {
 			}
 			h, err := loadHonest(taskPath, honestPath)
 			if err != nil {
-				return usageErr("%v", err)
+				return usage(err)
 			}
 			kind, path := "pair", candPath
 			if rollbackPath != "" {
@@ -52,7 +52,7 @@ func newCertifyCmd(e *env) *cobra.Command {
 				v, err = certifier.DoubleRollback(env, h, cand)
 			}
 			if err != nil {
-				return usageErr("%v", err)
+				return usage(err)
 			}
 			if asJSON {
 				if err := writeJSON(e.stdout, v); err != nil {

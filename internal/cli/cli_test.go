@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,5 +123,25 @@ func TestGoldenOutputs(t *testing.T) {
 				t.Error("two runs printed different bytes")
 			}
 		})
+	}
+}
+
+// TestUsageErrorsKeepTheirChain: a usage error says what it wraps in the
+// same words as before and still lets a caller find the cause.
+func TestUsageErrorsKeepTheirChain(t *testing.T) {
+	_, err := loadTrajectory("candidate", "", filepath.Join(t.TempDir(), "missing.json"))
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != ExitUsage {
+		t.Fatalf("a missing file: %v, want a usage error", err)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%v: the usage error hides fs.ErrNotExist", err)
+	}
+	if !strings.HasPrefix(err.Error(), "read candidate: open ") {
+		t.Errorf("message %q", err)
+	}
+	cause := errors.New("cause")
+	if err := usage(cause); !errors.Is(err, cause) || err.Error() != "cause" {
+		t.Errorf("usage(cause) = %v", err)
 	}
 }

@@ -33,11 +33,11 @@ func newImportCmd(e *env) *cobra.Command {
 			}
 			src, err := os.ReadFile(args[1])
 			if err != nil {
-				return usageErr("import: %v", err)
+				return usageErr("import: %w", err)
 			}
 			runs, err := tauair.DecodeRuns(args[1], src)
 			if err != nil {
-				return usageErr("import: %v", err)
+				return usageErr("import: %w", err)
 			}
 			stem := strings.TrimSuffix(filepath.Base(args[1]), filepath.Ext(args[1]))
 			var recs []store.Record
@@ -47,7 +47,7 @@ func newImportCmd(e *env) *cobra.Command {
 				r := &runs[i]
 				tr, err := r.Trajectory()
 				if err != nil {
-					return usageErr("import: %v", err)
+					return usageErr("import: %w", err)
 				}
 				tr.Name = fmt.Sprintf("%s-t%02d-trial%d", stem, r.TaskID, r.Trial)
 				tr.Note = fmt.Sprintf("imported from %s (run %d): tau-bench's reward %g", filepath.Base(args[1]), i, r.Reward)
@@ -79,7 +79,7 @@ func newImportCmd(e *env) *cobra.Command {
 			path := e.db
 			if path == "" {
 				if path, err = store.DefaultPath(); err != nil {
-					return usageErr("%v (use --db PATH)", err)
+					return usageErr("%w (use --db PATH)", err)
 				}
 			}
 			s, err := store.Open(path)

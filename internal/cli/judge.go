@@ -120,7 +120,7 @@ func (f *judgeFlags) open() (*judgeClients, error) {
 	if f.replay != "" {
 		rp, err := llm.OpenReplay(f.replay)
 		if err != nil {
-			return nil, usageErr("--replay: %v", err)
+			return nil, usageErr("--replay: %w", err)
 		}
 		cs.judge = replayClient(rp, judgeCfg, "--judge-model", llm.CallJudge)
 		cs.idj = replayClient(rp, idjCfg, "--idj-model", llm.CallChecklist, llm.CallIDJ)
@@ -130,7 +130,7 @@ func (f *judgeFlags) open() (*judgeClients, error) {
 	if f.record != "" {
 		log, err := llm.OpenLog(f.record)
 		if err != nil {
-			return nil, usageErr("--record: %v", err)
+			return nil, usageErr("--record: %w", err)
 		}
 		cs.log, rec = log, log
 	}
@@ -234,7 +234,7 @@ func liveClient(cfg llm.Config, rec llm.Recorder, flag, needs string) (judgeClie
 	case errors.Is(err, llm.ErrNotConfigured):
 		return judgeClient{why: "give " + needs}, nil
 	case err != nil:
-		return judgeClient{}, usageErr("%s: %v", flag, err)
+		return judgeClient{}, usageErr("%s: %w", flag, err)
 	}
 	return judgeClient{c: c}, nil
 }

@@ -80,7 +80,7 @@ func (f *attackerFlags) open() (*llm.Client, *llm.Log, error) {
 	if f.replay != "" {
 		rp, err := llm.OpenReplay(f.replay)
 		if err != nil {
-			return nil, nil, usageErr("--replay: %v", err)
+			return nil, nil, usageErr("--replay: %w", err)
 		}
 		c := replayClient(rp, cfg, "--attacker-model", llm.CallAttack)
 		if c.c == nil {
@@ -96,7 +96,7 @@ func (f *attackerFlags) open() (*llm.Client, *llm.Log, error) {
 	if f.record != "" {
 		var err error
 		if log, err = llm.OpenLog(f.record); err != nil {
-			return nil, nil, usageErr("--record: %v", err)
+			return nil, nil, usageErr("--record: %w", err)
 		}
 		rec = log
 	}
@@ -137,7 +137,7 @@ func attackLLM(ctx context.Context, e *env, f *attackerFlags, taskArg, honestPat
 	}
 	if outPath != "" && res.Best != nil {
 		if err := atomicfile.Write(outPath, model.EncodeTrajectory(res.Best), 0o644); err != nil {
-			return usageErr("write --out: %v", err)
+			return usageErr("write --out: %w", err)
 		}
 	}
 	if asJSON {
@@ -157,14 +157,14 @@ func llmAttackOne(ctx context.Context, c *llm.Client, taskArg, honestPath string
 	}
 	h, err := loadHonest(taskArg, honestPath)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usage(err)
 	}
 	res, err := llmattack.Run(ctx, c, pub, env, h, opt)
 	if err != nil {
 		if errors.Is(err, ctx.Err()) {
 			return nil, err
 		}
-		return nil, usageErr("%v", err)
+		return nil, usage(err)
 	}
 	return res, nil
 }

@@ -51,7 +51,7 @@ func loadTaskViews(path string) (*pbcste.Env, *model.Task, error) {
 	if isTauID(path) {
 		t, err := tauair.ByID(path)
 		if err != nil {
-			return nil, nil, usageErr("%v", err)
+			return nil, nil, usage(err)
 		}
 		env, err := t.Env()
 		return env, t.Task, err
@@ -59,7 +59,7 @@ func loadTaskViews(path string) (*pbcste.Env, *model.Task, error) {
 	if isSuiteID(path) {
 		st, err := tasks.Get(path)
 		if err != nil {
-			return nil, nil, usageErr("%v", err)
+			return nil, nil, usage(err)
 		}
 		trusted, err := sealed.Trusted(path)
 		if err != nil {
@@ -82,15 +82,15 @@ func loadTaskViews(path string) (*pbcste.Env, *model.Task, error) {
 func loadTaskFile(path string) (*pbcste.Env, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, usageErr("read task: %v", err)
+		return nil, usageErr("read task: %w", err)
 	}
 	t, err := model.DecodeTask(path, src)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usage(err)
 	}
 	env, err := pbcste.Compile(t)
 	if err != nil {
-		return nil, usageErr("%s: %v", path, err)
+		return nil, usageErr("%s: %w", path, err)
 	}
 	return env, nil
 }
@@ -109,7 +109,7 @@ func loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, usageErr("read %s: %v", flag, err)
+		return nil, usageErr("read %s: %w", flag, err)
 	}
 	tr, err := model.DecodeTrajectory(path, src)
 	if err != nil {
@@ -134,7 +134,7 @@ func storedTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
 	}
 	t, err := tasks.Get(taskArg)
 	if err != nil {
-		return nil, false, usageErr("%v", err)
+		return nil, false, usage(err)
 	}
 	var names []string
 	for _, n := range t.Trajectories() {
@@ -164,14 +164,14 @@ func loadHonest(taskArg, path string) (*model.Trajectory, error) {
 func tauTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
 	t, err := tauair.ByID(taskArg)
 	if err != nil {
-		return nil, false, usageErr("%v", err)
+		return nil, false, usage(err)
 	}
 	if name == "gold" {
 		return t.GoldTrajectory, true, nil
 	}
 	r, err := tauair.RunByName(t, name)
 	if err != nil {
-		return nil, false, usageErr("%v", err)
+		return nil, false, usage(err)
 	}
 	if r.TaskID != t.Index {
 		return nil, false, usageErr("run %s is of task %s, not %s", r.Name(), tauair.TaskID(r.TaskID), t.ID)

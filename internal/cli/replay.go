@@ -31,7 +31,7 @@ func newReplayCmd(e *env) *cobra.Command {
 			}
 			tr, err := loadTrajectory("trajectory", taskPath, trajPath)
 			if err != nil {
-				return usageErr("%v", err)
+				return usage(err)
 			}
 			log := env.Replay(tr.Steps)
 			res, rej, err := certifier.DoubleCertify(env, tr)

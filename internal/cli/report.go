@@ -62,7 +62,7 @@ func newBenchCmd(e *env) *cobra.Command {
 			}
 			f, err := report.ParseFormat(format)
 			if err != nil {
-				return usageErr("--format: %v", err)
+				return usageErr("--format: %w", err)
 			}
 			if domain != "" {
 				return benchDomain(cmd, e, domain, taskList, opt, f, ledgerOut)
@@ -86,7 +86,7 @@ func newBenchCmd(e *env) *cobra.Command {
 			}
 			if cmd.Flags().Changed("shard") {
 				if opt.Shard, err = report.ParseShard(shardArg); err != nil {
-					return usageErr("--shard: %v", err)
+					return usageErr("--shard: %w", err)
 				}
 				switch {
 				case strings.ToLower(filepath.Ext(ledgerOut)) != ".json":
@@ -103,7 +103,7 @@ func newBenchCmd(e *env) *cobra.Command {
 			for _, id := range ids {
 				t, err := tasks.Get(id)
 				if err != nil {
-					return usageErr("--tasks: %v", err)
+					return usageErr("--tasks: %w", err)
 				}
 				ts = append(ts, t)
 			}
@@ -164,7 +164,7 @@ func newBenchCmd(e *env) *cobra.Command {
 			}
 			if ledgerOut != "" {
 				if err := writeLedger(ledgerOut, l); err != nil {
-					return usageErr("--ledger-out: %v", err)
+					return usageErr("--ledger-out: %w", err)
 				}
 				fmt.Fprintf(e.stderr, "bench: ledger written to %s\n", ledgerOut)
 			}
@@ -249,7 +249,7 @@ func newReportCmd(e *env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := report.ParseFormat(format)
 			if err != nil {
-				return usageErr("--format: %v", err)
+				return usageErr("--format: %w", err)
 			}
 			if len(ledgers) == 0 {
 				return usageErr("--ledger is required")
@@ -261,18 +261,18 @@ func newReportCmd(e *env) *cobra.Command {
 			ls := make([]*report.Ledger, len(files))
 			for i, name := range files {
 				if ls[i], err = report.ReadFile(name); err != nil {
-					return usageErr("%v", err)
+					return usage(err)
 				}
 			}
 			l := ls[0]
 			if len(ls) > 1 || l.Shard != nil {
 				if l, err = report.Merge(files, ls); err != nil {
-					return usageErr("%v", err)
+					return usage(err)
 				}
 			}
 			if ledgerOut != "" {
 				if err := writeLedger(ledgerOut, l); err != nil {
-					return usageErr("--ledger-out: %v", err)
+					return usageErr("--ledger-out: %w", err)
 				}
 			}
 			return report.Render(e.stdout, report.Compute(l), f)

@@ -27,10 +27,18 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.err.Error() }
 
-// usageErr marks bad input or usage: exit 2.
+// Unwrap is the error the exit code was given for, so errors.Is and
+// errors.As see through the code.
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr marks bad input or usage: exit 2. Wrap an error with %w, so a
+// caller can still test it with errors.Is.
 func usageErr(format string, args ...any) error {
 	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
 }
+
+// usage marks err, unchanged, as bad input or usage: exit 2.
+func usage(err error) error { return &exitError{code: ExitUsage, err: err} }
 
 // rejectedErr ends a command that printed a negative verdict: exit 1
 // without another message.

@@ -162,7 +162,7 @@ func publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) 
 	}
 	tr, err := loadTrajectory("trajectory", taskArg, trajPath)
 	if err != nil {
-		return nil, nil, usageErr("%v", err)
+		return nil, nil, usage(err)
 	}
 	if tr.Task != pub.ID {
 		return nil, nil, usageErr("%s: trajectory is for task %q, not %q", trajPath, tr.Task, pub.ID)

@@ -88,7 +88,7 @@ func newTasksShowCmd(e *env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			t, err := tasks.Get(args[0])
 			if err != nil {
-				return usageErr("%v", err)
+				return usage(err)
 			}
 			writeTask(e.stdout, t)
 			if withSealed {

@@ -133,7 +133,7 @@ func newTauExportCmd(e *env) *cobra.Command {
 				return err
 			}
 			if err := atomicfile.Write(args[0], b, 0o644); err != nil {
-				return usageErr("export: %v", err)
+				return usageErr("export: %w", err)
 			}
 			fmt.Fprintf(e.stderr, "tau export: %d runs written to %s\n", len(runs), args[0])
 			return nil
@@ -181,7 +181,7 @@ func runTauBench(e *env, opt taubench.Options, f report.Format, ledgerOut string
 			l    *report.Ledger
 		}{{ledgerOut, res.Failed}, {controlOut, res.Control}} {
 			if err := writeLedger(w.path, w.l); err != nil {
-				return usageErr("--ledger-out: %v", err)
+				return usageErr("--ledger-out: %w", err)
 			}
 		}
 		fmt.Fprintf(e.stderr, "bench: ledgers written to %s (failed runs) and %s (control)\n", ledgerOut, controlOut)
@@ -212,7 +212,7 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.
 		topt.Tasks = strings.Split(taskList, ",")
 		for _, id := range topt.Tasks {
 			if _, err := tauair.ByID(id); err != nil {
-				return usageErr("--tasks: %v", err)
+				return usageErr("--tasks: %w", err)
 			}
 		}
 	}

@@ -26,7 +26,7 @@ func runWorkbench(e *env, demo bool) error {
 	if path == "" {
 		var err error
 		if path, err = store.DefaultPath(); err != nil {
-			return usageErr("%v (use --db PATH)", err)
+			return usageErr("%w (use --db PATH)", err)
 		}
 	}
 	return tui.Run(tui.Options{DBPath: path, Demo: demo, Input: e.stdin, Output: e.stdout})
