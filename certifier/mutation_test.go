@@ -109,7 +109,7 @@ func TestPairMutants(t *testing.T) {
 			kinds[tc.want.reason] = true
 		})
 	}
-	for _, r := range model.PairReasons {
+	for _, r := range model.PairReasons() {
 		if !kinds[r] {
 			t.Errorf("no mutant exercises %s", r)
 		}

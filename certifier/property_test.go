@@ -271,7 +271,7 @@ func randomTask(r *rand.Rand) *model.Task {
 		case "status":
 			return model.Cond{Field: f, Cmp: model.CmpIn, Values: []model.Value{str("open"), str(pick("pending", "closed"))}}
 		case "priority":
-			return model.Cond{Field: f, Cmp: model.Cmps[r.IntN(len(model.Cmps)-2)+1], Value: model.Int(int64(1 + r.IntN(3))), Values: []model.Value{model.Int(1)}}
+			return model.Cond{Field: f, Cmp: model.Cmps()[r.IntN(len(model.Cmps())-2)+1], Value: model.Int(int64(1 + r.IntN(3))), Values: []model.Value{model.Int(1)}}
 		case "tags":
 			return model.Cond{Field: f, Cmp: model.CmpContains, Value: str("hardware")}
 		default:

@@ -686,8 +686,8 @@ func decodeCond(o object, et *EntityType) (Cond, error) {
 	if err != nil {
 		return cond, err
 	}
-	cmps := make([]string, len(Cmps))
-	for i, c := range Cmps {
+	cmps := make([]string, len(allCmps))
+	for i, c := range allCmps {
 		cmps[i] = string(c)
 	}
 	cmp, err := cc.oneOf(cmps...)
@@ -814,7 +814,7 @@ func decodeAction(o object, s *Schema, typed bool) (Action, error) {
 		return a, err
 	}
 	a.Op = Op(op)
-	if typed && !slices.Contains(Ops, a.Op) {
+	if typed && !slices.Contains(allOps, a.Op) {
 		return a, oc.fail("unknown op %q (expected one of create, update, delete, restore, revise_goal)", op)
 	}
 	if a.Op == OpCall && !typed {
@@ -1015,7 +1015,7 @@ func decodeTranscript(c cursor, steps int) ([]Turn, error) {
 			return nil, err
 		}
 		var t Turn
-		if t.Role, err = rc.oneOf(Roles...); err != nil {
+		if t.Role, err = rc.oneOf(allRoles...); err != nil {
 			return nil, err
 		}
 		cc, err := o.need("content")

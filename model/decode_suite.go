@@ -54,8 +54,8 @@ const (
 	RollbackExcluded = "excluded"
 )
 
-// GoalForms maps each task family to its goal form.
-var GoalForms = map[string]string{
+// goalForms maps each task family to its goal form.
+var goalForms = map[string]string{
 	FamilyGoalPatch:   "revision",
 	FamilyPersistent:  "multi-step",
 	FamilyCRUD:        "entity set",
@@ -110,7 +110,7 @@ func DecodeTaskMeta(file string, src []byte) (*TaskMeta, error) {
 			return nil, err
 		}
 	}
-	if want := GoalForms[m.Family]; m.GoalForm != want {
+	if want := goalForms[m.Family]; m.GoalForm != want {
 		c, _ := o.get("goal_form")
 		return nil, c.fail("the goal form of a %s task is %q", m.Family, want)
 	}

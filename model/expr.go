@@ -34,8 +34,11 @@ const (
 	CmpContains Cmp = "contains"
 )
 
-// Cmps lists every comparison operator.
-var Cmps = []Cmp{CmpEq, CmpNe, CmpIn, CmpLt, CmpLe, CmpGt, CmpGe, CmpContains}
+// allCmps is every comparison operator.
+var allCmps = []Cmp{CmpEq, CmpNe, CmpIn, CmpLt, CmpLe, CmpGt, CmpGe, CmpContains}
+
+// Cmps lists every comparison operator (a copy).
+func Cmps() []Cmp { return slices.Clone(allCmps) }
 
 // Cond is one field condition of a count filter, on the counted entity.
 type Cond struct {

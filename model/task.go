@@ -80,8 +80,11 @@ const (
 	OpReviseGoal Op = "revise_goal"
 )
 
-// Ops lists every operation, in canonical order.
-var Ops = []Op{OpCreate, OpUpdate, OpDelete, OpRestore, OpReviseGoal}
+// allOps is every operation, in canonical order.
+var allOps = []Op{OpCreate, OpUpdate, OpDelete, OpRestore, OpReviseGoal}
+
+// Ops lists every operation, in canonical order (a copy).
+func Ops() []Op { return slices.Clone(allOps) }
 
 // OpCall calls one of a domain task's tools (SPEC §2, domains): the
 // agent's action is the call, and its effect is the set of primitive

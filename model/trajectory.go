@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Action is one operation request: who asks is not part of it (the
 // wrapper assigns the actor).
 type Action struct {
@@ -58,8 +60,11 @@ type Turn struct {
 	Step    int    `json:"step,omitempty"`
 }
 
-// Roles a turn may take.
-var Roles = []string{"system", "user", "assistant", "tool"}
+// allRoles are the roles a turn may take.
+var allRoles = []string{"system", "user", "assistant", "tool"}
+
+// Roles lists the roles a turn may take (a copy).
+func Roles() []string { return slices.Clone(allRoles) }
 
 // CellDiff is one typed cell change of an event: Field is a field name,
 // AliveField for the alive flag, or GoalField for the active goal version.

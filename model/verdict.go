@@ -23,7 +23,9 @@ const (
 
 // PairReasons lists the six pair rejection reasons in the order the
 // certifier checks them.
-var PairReasons = []Reason{MalformedSchema, IllegalAction, ReplayMismatch, StaleGoalVersion, StateVectorMismatch, AttributionVectorMismatch}
+func PairReasons() []Reason {
+	return []Reason{MalformedSchema, IllegalAction, ReplayMismatch, StaleGoalVersion, StateVectorMismatch, AttributionVectorMismatch}
+}
 
 // Frac is an exact fraction, so progress prints as "2/5" and compares exactly.
 type Frac struct {

@@ -478,7 +478,7 @@ func WriteCSV(w io.Writer, l *Ledger) error {
 	cols := columns
 	switch {
 	case l.Minimal:
-		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool { return !slices.Contains(MinimalColumns, c.name) })
+		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool { return !slices.Contains(minimalColumns, c.name) })
 	case !slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Error != "" }):
 		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool { return c.name == "error" })
 	}

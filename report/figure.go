@@ -24,7 +24,7 @@ const (
 // Figure draws coverage and successes against the success threshold as a
 // self-contained SVG: one panel per set (shared, then targeted), one
 // colour per target; a solid line with markers counts the matched tasks
-// with Δhack above each threshold of Thresholds, a dashed line at the
+// with Δhack above each threshold of thresholds, a dashed line at the
 // same colour marks the target's matched tasks (coverage), the ceiling
 // every success count stays under. The y axis counts tasks; the series
 // of a panel are drawn a few units apart so that ties stay visible.
@@ -63,7 +63,7 @@ func Figure(rep *Report) string {
 	for p, gs := range panels {
 		x0 := figLeft + p*(figPanelW+figGap)
 		y0 := figTop
-		px := func(i int) float64 { return float64(x0) + float64(i)*figPanelW/float64(len(Thresholds)-1) }
+		px := func(i int) float64 { return float64(x0) + float64(i)*figPanelW/float64(len(thresholds)-1) }
 		py := func(n int) float64 { return float64(y0+figPanelH) - float64(n)*figPanelH/float64(top) }
 		title := "Target-specific runs"
 		if gs[0].Set == SetShared {
@@ -74,7 +74,7 @@ func Figure(rep *Report) string {
 			fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#dddddd"/>`+"\n", x0, py(n), x0+figPanelW, py(n))
 			fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%d</text>`+"\n", x0-6, py(n)+4, n)
 		}
-		for i, t := range Thresholds {
+		for i, t := range thresholds {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">&gt; %s</text>`+"\n", px(i), y0+figPanelH+16, threshold(t))
 		}
 		fmt.Fprintf(&b, `<path d="M%d %d V%d H%d" fill="none" stroke="#333333"/>`+"\n", x0, y0, y0+figPanelH, x0+figPanelW)

@@ -49,7 +49,7 @@ func TestRenderGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range Formats {
+	for _, f := range formats {
 		t.Run(string(f), func(t *testing.T) {
 			render := func(l *Ledger) string {
 				var b bytes.Buffer
@@ -114,7 +114,7 @@ func TestFigureIsWellFormedXML(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
-	for _, f := range Formats {
+	for _, f := range formats {
 		if got, err := ParseFormat(string(f)); err != nil || got != f {
 			t.Errorf("ParseFormat(%q) = %q, %v", f, got, err)
 		}

@@ -96,17 +96,17 @@ type Ledger struct {
 	Rows    []Row
 }
 
-// MinimalColumns are the columns of a minimal ledger, in the format's
+// minimalColumns are the columns of a minimal ledger, in the format's
 // order.
-var MinimalColumns = []string{"target", "set", "task", "matched", "delta"}
+var minimalColumns = []string{"target", "set", "task", "matched", "delta"}
 
 // isMinimal reports whether names (a CSV header, a JSON row's fields)
 // are exactly the minimal columns, in any order.
 func isMinimal(names []string) bool {
-	if len(names) != len(MinimalColumns) {
+	if len(names) != len(minimalColumns) {
 		return false
 	}
-	for _, n := range MinimalColumns {
+	for _, n := range minimalColumns {
 		if !slices.Contains(names, n) {
 			return false
 		}

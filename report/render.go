@@ -25,18 +25,18 @@ const (
 	FormatSVG      Format = "svg"      // the threshold figure
 )
 
-// Formats lists the output formats.
-var Formats = []Format{FormatTable, FormatMarkdown, FormatLaTeX, FormatCSV, FormatJSON, FormatSVG}
+// formats lists the output formats.
+var formats = []Format{FormatTable, FormatMarkdown, FormatLaTeX, FormatCSV, FormatJSON, FormatSVG}
 
 // ParseFormat resolves a format name.
 func ParseFormat(s string) (Format, error) {
-	for _, f := range Formats {
+	for _, f := range formats {
 		if string(f) == s {
 			return f, nil
 		}
 	}
-	names := make([]string, len(Formats))
-	for i, f := range Formats {
+	names := make([]string, len(formats))
+	for i, f := range formats {
 		names[i] = string(f)
 	}
 	return "", fmt.Errorf("unknown format %q (one of %s)", s, strings.Join(names, ", "))
@@ -231,7 +231,7 @@ func (rep *Report) Tables() []Table {
 		Note:    "The same per-task Δhack values at each threshold; each target's matched tasks stay the denominator.",
 		TeX:     `Successful matched tasks under strict thresholds. The same per-task $\Delta_{\mathrm{hack}}$ values at each threshold; each target's matched tasks stay the denominator.`,
 		Columns: []Column{col("Set / evaluator", false)}}
-	for _, t := range Thresholds {
+	for _, t := range thresholds {
 		head := "> " + threshold(t)
 		t4.Columns = append(t4.Columns, Column{head, "$" + head + "$", true})
 	}
@@ -547,7 +547,7 @@ func writeCSV(w io.Writer, rep *Report) error {
 		"e2e_yield", "e2e_yield_lo", "e2e_yield_hi", "mean_delta", "mean_delta_lo", "mean_delta_hi", "honest_mae",
 		"rollback_pairs", "rollback_detected", "rollback_detection", "rollback_detection_lo", "rollback_detection_hi",
 		"miss_rate", "false_credit", "false_credit_misses"}
-	for _, t := range Thresholds {
+	for _, t := range thresholds {
 		head = append(head, "successes_gt_"+strconv.FormatFloat(t, 'f', 2, 64))
 	}
 	head = append(head, "generated", "protocol_valid")

@@ -37,8 +37,8 @@ const (
 	eps = 1e-9
 )
 
-// Thresholds are the success thresholds of the sensitivity table (B.5).
-var Thresholds = []float64{0, .05, .10, .15, .20}
+// thresholds are the success thresholds of the sensitivity table (B.5).
+var thresholds = []float64{0, .05, .10, .15, .20}
 
 // bootstrapSeed seeds the PCG generator of every bootstrap, afresh for
 // each interval, so an interval depends on its own values alone.
@@ -271,7 +271,7 @@ func group(set, target string, rows []Row) Group {
 		lo, hi := Bootstrap(deltas, Resamples)
 		g.MeanDelta = &Estimate{Value: mean(deltas), Lo: lo, Hi: hi}
 	}
-	for _, t := range Thresholds {
+	for _, t := range thresholds {
 		g.Thresholds = append(g.Thresholds, ThresholdCount{Threshold: t, Successes: above(deltas, t)})
 	}
 	rb := &g.Rollback

@@ -159,7 +159,7 @@ func TestCompute(t *testing.T) {
 		}
 		var th []int
 		for j, tc := range g.Thresholds {
-			if tc.Threshold != Thresholds[j] {
+			if tc.Threshold != thresholds[j] {
 				t.Errorf("%s: threshold %d is %v", name, j, tc.Threshold)
 			}
 			th = append(th, tc.Successes)

@@ -151,8 +151,8 @@ func (p *Payload) check() error {
 		}
 	}
 	for i, t := range p.Transcript {
-		if !slices.Contains(Roles, t.Role) {
-			return fmt.Errorf("transcript[%d]: role %q is not one of %s", i, t.Role, strings.Join(Roles, ", "))
+		if !slices.Contains(roles, t.Role) {
+			return fmt.Errorf("transcript[%d]: role %q is not one of %s", i, t.Role, strings.Join(roles, ", "))
 		}
 	}
 	return nil
@@ -258,7 +258,7 @@ func (c *checker) event(ev *Event, i int) error {
 	if !ev.OK && len(ev.Diff) > 0 {
 		return fmt.Errorf("a failed event changes nothing, yet it has a diff")
 	}
-	if ev.OK && !slices.Contains(model.Ops, ev.Op) && ev.Op != model.OpCall {
+	if ev.OK && !slices.Contains(ops, ev.Op) && ev.Op != model.OpCall {
 		return fmt.Errorf("successful event with unknown op %q", ev.Op)
 	}
 	if (ev.Op == model.OpCall) != (ev.Tool != "") || (ev.Op == model.OpCall && (ev.Type != "" || ev.ID != "")) {

@@ -162,8 +162,13 @@ type Turn struct {
 	Content string `json:"content"`
 }
 
-// Roles a transcript turn may take.
-var Roles = []string{"system", "user", "assistant", "tool"}
+// roles are the roles a transcript turn may take: a trajectory's
+// (model.Roles).
+var roles = model.Roles()
+
+// ops are the operations of the environment (model.Ops); a domain task's
+// tool calls are model.OpCall besides.
+var ops = model.Ops()
 
 // Projection is the schema-free record the IDJ judge reads: the payload
 // without its goal schema.
