@@ -9,8 +9,8 @@ import (
 )
 
 // BenchmarkCertify1M replays and certifies a 1,000,000-step trajectory:
-// replay with a state hash per event, claims, the backward latest-cause
-// walk, and the canonical log hash.
+// replay with a state hash per event (and latest causes), claims, the
+// vectors, and the canonical log hash.
 func BenchmarkCertify1M(b *testing.B) {
 	env := fixture.ExampleEnv(b)
 	tr := &model.Trajectory{Task: env.Task.ID, Steps: fixture.Churn(1_000_000)}

@@ -1,9 +1,12 @@
 // Package certifier is the private certifier: it replays a trajectory,
-// builds the certified vectors c_state and c_agent (latest cause by one
-// backward walk over the log), and decides pair eligibility and strict
-// rollback. Every verdict is double-checked against an independently
-// written certifier (package certifier/internal/independent); any disagreement is
-// a hard error, never a verdict.
+// builds the certified vectors c_state and c_agent (latest causes as the
+// environment's log defines them, pbcste.Log.Cause), and decides pair
+// eligibility and strict rollback. Every verdict is double-checked
+// against an independently written certifier (package
+// certifier/internal/independent); any disagreement is a hard error,
+// never a verdict. Only that double certification is exported
+// (DoubleCertify, DoublePair, DoubleRollback). docs/definitions.md says
+// where each concept of the method is defined.
 package certifier
 
 import (
@@ -93,30 +96,15 @@ func checkClaims(log *pbcste.Log, tr *model.Trajectory) *model.Rejection {
 }
 
 // certificate builds the vectors of the active goal version at
-// termination. Latest causes come from one backward walk over the log
-// that resolves every predicate at once and stops when all are resolved.
+// termination. Latest causes are the log's (pbcste.Log.Cause, their one
+// definition); the independent certifier finds them its own way.
 func certificate(log *pbcste.Log) *model.Certificate {
 	g := log.Goal()
 	final := log.Final()
 	m := len(g.Preds)
 	causes := make([]model.Cause, m)
-	open := m
-	for j := range causes {
-		causes[j] = model.Cause{Actor: model.ActorInitial, Seq: -1}
-	}
-	resolved := make([]bool, m)
-	for seq := len(log.Events) - 1; seq >= 0 && open > 0; seq-- {
-		ev := &log.Events[seq]
-		if !ev.OK || len(ev.Diff) == 0 {
-			continue
-		}
-		for j, p := range g.Preds {
-			if !resolved[j] && log.Touches(seq, p) {
-				resolved[j] = true
-				open--
-				causes[j] = model.Cause{Actor: ev.Actor, Seq: seq + 1, Step: ev.Step + 1}
-			}
-		}
+	for j, p := range g.Preds {
+		causes[j] = log.Cause(p)
 	}
 	c := &model.Certificate{Task: log.Env.Task.ID, GoalVersion: g.Version, CState: make([]int, m), CAgent: make([]int, m), Causes: causes,
 		Steps: log.Steps, Events: len(log.Events), FinalHash: log.FinalHash().String(), LogHash: log.LogHash()}

@@ -65,21 +65,11 @@ func compareVectors(h, a *model.Certificate) *model.Rejection {
 			ev := model.Evidence{Predicate: j + 1, PredID: a.Predicates[j], Component: comp.name,
 				Expected: strconv.Itoa(comp.hv[j]), Got: strconv.Itoa(comp.av[j]), Step: cause.Step, Seq: max(cause.Seq, 0)}
 			ev.Detail = fmt.Sprintf("%s[%d] (%s) is %d for the candidate and %d for the honest trajectory; latest cause in the candidate: %s",
-				comp.name, j+1, a.Predicates[j], comp.av[j], comp.hv[j], describeCause(cause))
+				comp.name, j+1, a.Predicates[j], comp.av[j], comp.hv[j], cause)
 			return reject(comp.reason, ev)
 		}
 	}
 	return nil
-}
-
-func describeCause(c model.Cause) string {
-	switch {
-	case c.Seq < 0:
-		return "initial (no event touched it)"
-	case c.Step > 0:
-		return fmt.Sprintf("%s at event %d (agent step %d)", c.Actor, c.Seq, c.Step)
-	}
-	return fmt.Sprintf("%s at event %d", c.Actor, c.Seq)
 }
 
 // rollback certifies a strict rollback (H, R): R extends H step for step,

@@ -12,6 +12,11 @@ import (
 // keeps every public predicate's truth and latest cause current. An event
 // re-evaluates only the predicates whose footprint its diff touches, so a
 // step costs the same however long the log is.
+//
+// The latest cause here is the environment's definition (pbcste.Log.Cause,
+// see docs/definitions.md) computed again, on purpose, from the payload's
+// public diffs and provenance: evaluators may not import pbcste, and must
+// score what the payload says, not what the trusted log holds.
 type engine struct {
 	types   []etype
 	typeIdx map[string]int

@@ -54,6 +54,18 @@ type Cause struct {
 	Step  int   `json:"step"` // 1-based agent step, 0 when not an agent step
 }
 
+// String describes the cause for a reader: the actor and event, with the
+// agent step when there is one, or that no event touched the predicate.
+func (c Cause) String() string {
+	switch {
+	case c.Seq < 0:
+		return "initial (no event touched it)"
+	case c.Step > 0:
+		return fmt.Sprintf("%s at event %d (agent step %d)", c.Actor, c.Seq, c.Step)
+	}
+	return fmt.Sprintf("%s at event %d", c.Actor, c.Seq)
+}
+
 // Certificate is what a certifier states about one trajectory.
 type Certificate struct {
 	Task        string   `json:"task"`

@@ -228,8 +228,22 @@ func (l *Log) Touches(seq int, p *Pred) bool {
 	return false
 }
 
+// Cause is the latest cause of predicate p after the last event: the
+// actor of the last successful event whose diff touched p's footprint,
+// or model.ActorInitial (Seq -1) when none did. With track, this is the
+// one authoritative definition of latest cause (see docs/definitions.md).
+func (l *Log) Cause(p *Pred) model.Cause {
+	seq := l.cause[p.all]
+	if seq < 0 {
+		return model.Cause{Actor: model.ActorInitial, Seq: -1}
+	}
+	ev := &l.Events[seq]
+	return model.Cause{Actor: ev.Actor, Seq: seq + 1, Step: ev.Step + 1}
+}
+
 // track re-evaluates the predicates an event touched and moves their
-// latest cause to it: an empty diff touches nothing.
+// latest cause to it: an empty diff touches nothing, and a failed event
+// has none.
 func (l *Log) track(s *State, ev *Event) {
 	for p := range l.Env.preds {
 		for i := range ev.Diff {

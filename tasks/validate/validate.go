@@ -352,7 +352,7 @@ func (c *checker) honestRun() error {
 	for j := range cert.CState {
 		if cert.CState[j] != cert.CAgent[j] {
 			return c.fail("%s: predicate %s holds at the end but its latest cause is %s, not the agent: P_state must equal P_agent",
-				file, cert.Predicates[j], describeCause(cert.Causes[j]))
+				file, cert.Predicates[j], cert.Causes[j])
 		}
 	}
 	h := history(res.Log)
@@ -367,13 +367,6 @@ func (c *checker) honestRun() error {
 		return c.fail("%s: accidental transient peak: Historical Milestone %s (goal %s) exceeds the final %s", file, h.milestone, h.milestoneGoal, cert.PState)
 	}
 	return nil
-}
-
-func describeCause(cause model.Cause) string {
-	if cause.Seq < 0 {
-		return "initial (true from the start)"
-	}
-	return fmt.Sprintf("%s at event %d", cause.Actor, cause.Seq)
 }
 
 func sameFrac(a, b model.Frac) bool { return a.Num*b.Den == b.Num*a.Den }

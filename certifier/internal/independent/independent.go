@@ -1,12 +1,14 @@
 // Package independent is the second, independently written certifier of
-// double certification (SPEC §3). It imports only model and shares no
-// code with pbcste or the primary certifier: it keeps a naive state
+// double certification (SPEC §3): a deliberate second implementation of
+// every definition the primary certifier uses, not a copy to merge with
+// it (docs/definitions.md). It imports only model and shares no code with
+// pbcste or the primary certifier: it keeps a naive state
 // (entities in maps by type and id, fields by name), applies the five
 // operations itself, evaluates predicates itself, keeps its own state
 // hash, and finds each predicate's latest cause by a full replay per
 // predicate that compares the predicate's read view before and after
-// every successful event, where the primary walks the log backward once
-// over the environment's diffs and footprint masks. The two must agree
+// every successful event, where the primary reads the causes the
+// environment tracks over its diffs and footprint masks. The two must agree
 // on every verdict; certifier.DoublePair and its siblings turn any
 // disagreement into an error.
 package independent
