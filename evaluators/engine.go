@@ -6,6 +6,7 @@ import (
 
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/predicate"
 )
 
 // engine rebuilds the public states of a payload one event at a time and
@@ -21,9 +22,9 @@ type engine struct {
 	types   []etype
 	typeIdx map[string]int
 	ents    []ent
-	counts  []*cexpr // count expressions, each with a running total
-	total   []int64  // total[c]: alive entities matching counts[c]
-	preds   []pred   // every predicate of every goal version
+	counts  []*predicate.Expr // count expressions, each with a running total
+	total   []int64           // total[c]: alive entities matching counts[c]
+	preds   []pred            // every predicate of every goal version
 	vers    []version
 	active  int // goal version active now
 
@@ -70,7 +71,7 @@ type watch struct {
 
 // pred is one public predicate with its running truth and attribution.
 type pred struct {
-	expr    *cexpr
+	expr    *predicate.Expr
 	version int
 	truth   bool
 	agent   bool // latest cause is an agent event (false: initial or another actor)
@@ -86,9 +87,10 @@ type version struct {
 	nEver  int // predicates that held at some step while this version was active
 }
 
+// aliveBit is predicate.Bit(predicate.AliveField): bit 0.
 const aliveBit = 1
 
-func fieldBit(f int) uint64 { return 1 << uint(f+1) }
+func fieldBit(f int) uint64 { return predicate.Bit(f) }
 
 // newEngine compiles a payload's public schema and goals and loads its
 // initial state.
@@ -130,12 +132,11 @@ func newEngine(p *payload.Payload) (*engine, error) {
 				return nil, fmt.Errorf("goal %s: predicate %s: %w", g.Version, pr.ID, err)
 			}
 			idx := len(e.preds)
-			fp := footprint{cells: map[entKey]uint64{}, byType: map[int]uint64{}}
-			c.footprint(&fp)
-			for k, m := range fp.cells {
-				e.named[k] = append(e.named[k], watch{idx, m})
+			fp := c.Footprint()
+			for k, m := range fp.Cells {
+				e.named[entKey{k.Type, k.ID}] = append(e.named[entKey{k.Type, k.ID}], watch{idx, m})
 			}
-			for t, m := range fp.byType {
+			for t, m := range fp.ByType {
 				e.byType[t] = append(e.byType[t], watch{idx, m})
 			}
 			e.preds = append(e.preds, pred{expr: c, version: vi})
@@ -169,7 +170,7 @@ func newEngine(p *payload.Payload) (*engine, error) {
 	}
 	e.active = active
 	for i := range e.preds {
-		e.preds[i].truth = e.preds[i].expr.eval(e)
+		e.preds[i].truth = e.preds[i].expr.Eval(e)
 		if e.preds[i].truth {
 			e.vers[e.preds[i].version].nTrue++
 		}
@@ -216,7 +217,7 @@ func (e *engine) lookup(typ int, id string) (int32, bool) {
 func (e *engine) recount(slot int32) {
 	s := &e.ents[slot]
 	for i, c := range e.types[s.typ].counts {
-		now := s.exists && s.alive && e.counts[c].matchWhere(s)
+		now := s.exists && s.alive && e.counts[c].Matches(s.fields)
 		if now != s.matches[i] {
 			s.matches[i] = now
 			if now {
@@ -314,7 +315,7 @@ func (e *engine) apply(ev *payload.Event, agent bool, n int) error {
 				v.nAgent--
 			}
 		}
-		pr.truth, pr.agent = pr.expr.eval(e), agent
+		pr.truth, pr.agent = pr.expr.Eval(e), agent
 		if pr.truth {
 			v.nTrue++
 			if pr.agent {

@@ -13,13 +13,15 @@ const module = "github.com/parthack/parthack"
 
 // allowed is, for each evaluator package, exactly the packages of this
 // module it may depend on, itself included (SPEC §4): the model's value
-// types and the public payload reader. Anything else in the module, the
+// types, the public payload reader and (for the deterministic
+// evaluators) the predicate engine the environment also uses, which
+// imports only model. Anything else in the module, the
 // trusted payload builder (internal/payload/builder) and the environment
 // it replays in (pbcste) above all, is an error, and so is an allowed
 // package that is no longer a dependency: a change to this list is a
 // change to what evaluators can see, and must be made here on purpose.
 var allowed = map[string][]string{
-	"evaluators":     {"evaluators", "internal/payload", "model"},
+	"evaluators":     {"evaluators", "internal/payload", "model", "predicate"},
 	"evaluators/llm": {"evaluators/llm", "internal/payload", "model"},
 }
 

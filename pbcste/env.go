@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/predicate"
 )
 
 // maxFields bounds fields per type: footprints are 64-bit masks with bit 0
@@ -19,7 +20,7 @@ import (
 const maxFields = 63
 
 // aliveField is the field index of the alive flag in diffs and footprints.
-const aliveField = -1
+const aliveField = predicate.AliveField
 
 // Env is a compiled task: name lookups resolved to indices, predicates
 // compiled with their footprints, the initial snapshot built once.
@@ -29,7 +30,7 @@ type Env struct {
 	typeIdx map[string]int
 	goals   []*Goal
 	preds   []*Pred // every predicate of every goal version, in order
-	counts  []*cexpr
+	counts  []*predicate.Expr
 	initial *State
 	// initialTruth and initialMasks start every replay: the predicates'
 	// values on the initial snapshot and its slots' footprint masks.
@@ -60,8 +61,8 @@ type Pred struct {
 	Goal  int // index of its goal version
 	Index int // position within its goal version
 	all   int // position in Env.preds
-	expr  *cexpr
-	foot  footprint
+	expr  *predicate.Expr
+	foot  predicate.Footprint
 }
 
 // Compile checks a decoded task against the environment's rules and
@@ -86,19 +87,19 @@ func Compile(t *model.Task) (*Env, error) {
 		env.types = append(env.types, ti)
 		env.typeIdx[et.Name] = i
 	}
+	names := predicate.SchemaOf(&t.Schema)
 	for gi, g := range t.Goals {
 		if len(g.Predicates) > 64 {
 			return nil, fmt.Errorf("task %s: goal %s has %d predicates; at most 64 are supported", t.ID, g.Version, len(g.Predicates))
 		}
 		cg := &Goal{Index: gi, Version: g.Version}
 		for pi, p := range g.Predicates {
-			e, err := env.compileExpr(&p.Expr)
+			e, err := env.compileExpr(names, &p.Expr)
 			if err != nil {
 				return nil, fmt.Errorf("task %s: goal %s: predicate %s: %w", t.ID, g.Version, p.ID, err)
 			}
 			cp := &Pred{Predicate: p, Goal: gi, Index: pi, all: len(env.preds), expr: e}
-			cp.foot = newFootprint()
-			e.footprint(&cp.foot)
+			cp.foot = e.Footprint()
 			cg.Preds = append(cg.Preds, cp)
 			env.preds = append(env.preds, cp)
 		}

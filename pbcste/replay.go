@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/predicate"
 )
 
 // Event is one entry of the append-only log: every step, successful or
@@ -205,7 +206,7 @@ func (l *Log) growMasks(s *State) {
 	for slot := int32(len(l.masks) / max(np, 1)); slot < s.slots(); slot++ {
 		e := s.ent(slot)
 		for _, p := range l.Env.preds {
-			l.masks = append(l.masks, p.foot.cells[entKey{e.typ, e.id}]|p.foot.byType[e.typ])
+			l.masks = append(l.masks, p.foot.Cells[predicate.Key{Type: e.typ, ID: e.id}]|p.foot.ByType[e.typ])
 		}
 	}
 }

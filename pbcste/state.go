@@ -265,10 +265,10 @@ func appendValue(b []byte, v model.Value) []byte {
 func (s *State) recount(slot int32) {
 	e := s.ent(slot)
 	for ci, ce := range s.env.counts {
-		if ce.typ != e.typ {
+		if ce.Type() != e.typ {
 			continue
 		}
-		now := e.exists && e.alive && ce.matchWhere(e)
+		now := e.exists && e.alive && ce.Matches(e.fields)
 		if now != s.matches[ci][slot] {
 			s.matches[ci][slot] = now
 			if now {
