@@ -41,12 +41,12 @@ const (
 func str(name string) model.FieldDef   { return model.FieldDef{Name: name, Kind: model.KindString} }
 func jsonf(name string) model.FieldDef { return model.FieldDef{Name: name, Kind: model.KindJSON} }
 
-// Schema is the airline database as typed entities. Each field is one key
+// schema is the airline database as typed entities. Each field is one key
 // of tau-bench's record; a null field is an absent key. Nested records a
 // tool writes as a whole (a reservation's flights, passengers and payment
 // history) are json fields; payment methods and flight dates, which
 // tools address by key, are entities of their own.
-var Schema = model.Schema{Types: []model.EntityType{
+var schema = model.Schema{Types: []model.EntityType{
 	{Name: TypeUser, Fields: []model.FieldDef{jsonf("name"), jsonf("address"), str("email"), str("dob"),
 		{Name: "membership", Kind: model.KindEnum, Values: []string{"regular", "silver", "gold"}},
 		jsonf("saved_passengers"), {Name: "reservations", Kind: model.KindStrings}}},
@@ -226,7 +226,7 @@ func maps(m map[string]any, drop ...string) map[string]any {
 
 // entityOf maps one record to an entity of typ, every key to its field.
 func entityOf(typ, id string, rec map[string]any) (model.Entity, error) {
-	et, _ := Schema.Type(typ)
+	et, _ := schema.Type(typ)
 	e := model.Entity{Type: typ, ID: id}
 	for _, k := range sortedKeys(rec) {
 		fd, ok := et.Field(k)

@@ -13,7 +13,7 @@ func BaseTask(db *DB) *model.Task {
 	return &model.Task{
 		ID:        "TAU-AIRLINE",
 		Title:     "tau-bench airline",
-		Schema:    Schema,
+		Schema:    schema,
 		Initial:   db.Entities,
 		Allowlist: model.Allowlist{Ops: []model.Op{model.OpCall}, Tools: ToolNames(), Fields: map[string][]string{}},
 		Goals:     []model.GoalVersion{{Version: "v1"}},

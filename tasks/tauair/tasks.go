@@ -165,7 +165,7 @@ func goalOf(changes []model.CellDiff) []model.Predicate {
 		switch {
 		case e.typ == TypeReservation && created(e):
 			args := []model.Expr{{Kind: model.ExprAlive, Type: e.typ, ID: e.id}}
-			et, _ := Schema.Type(TypeReservation)
+			et, _ := schema.Type(TypeReservation)
 			for _, fd := range et.Fields {
 				switch v := cs[fd.Name].After; {
 				case !v.IsNull():

@@ -221,7 +221,7 @@ func (c *callCtx) integer(name string) int64 { n, _ := numOf(c.args[name]); retu
 
 // record is a whole record of an entity, keys as tau-bench has them.
 func (c *callCtx) record(typ, id string) map[string]any {
-	et, _ := Schema.Type(typ)
+	et, _ := schema.Type(typ)
 	out := map[string]any{}
 	for _, fd := range et.Fields {
 		if v := c.field(typ, id, fd.Name); !v.IsNull() {
@@ -399,7 +399,7 @@ func toAny(ms []map[string]any) []any {
 
 // fieldsOf maps a record to field writes, in schema order.
 func (c *callCtx) fieldsOf(typ string, rec map[string]any) []model.Assign {
-	et, _ := Schema.Type(typ)
+	et, _ := schema.Type(typ)
 	var out []model.Assign
 	for _, fd := range et.Fields {
 		if x, ok := rec[fd.Name]; ok {
