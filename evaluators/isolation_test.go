@@ -1,15 +1,12 @@
 package evaluators_test
 
 import (
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
-)
 
-const module = "github.com/parthack/parthack"
+	"github.com/parthack/parthack/internal/deps"
+)
 
 // allowed is, for each evaluator package, exactly the packages of this
 // module it may depend on, itself included (SPEC §4): the model's value
@@ -43,37 +40,13 @@ func TestIsolation(t *testing.T) {
 					}
 				}
 			}
-			got := moduleDeps(t, module+"/"+pkg)
+			got, err := deps.Of(pkg)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if want := slices.Sorted(slices.Values(want)); !slices.Equal(got, want) {
 				t.Errorf("%s depends on the module packages %v; exactly %v are allowed", pkg, got, want)
 			}
 		})
 	}
-}
-
-// moduleDeps lists the packages of this module pkg depends on, itself
-// included, relative to the module path and sorted.
-func moduleDeps(t *testing.T, pkg string) []string {
-	t.Helper()
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	out, err := exec.Command(goBin, "list", "-deps", pkg).Output()
-	if err != nil {
-		var stderr string
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
-		}
-		t.Fatalf("%s list -deps: %v\n%s", goBin, err, stderr)
-	}
-	var deps []string
-	for _, dep := range strings.Fields(string(out)) {
-		if rel, ok := strings.CutPrefix(dep, module+"/"); ok {
-			deps = append(deps, rel)
-		}
-	}
-	// The list must be the real graph: it holds the package itself.
-	if !slices.Contains(deps, strings.TrimPrefix(pkg, module+"/")) {
-		t.Fatalf("go list -deps does not list %s; got %v", pkg, deps)
-	}
-	slices.Sort(deps)
-	return deps
 }

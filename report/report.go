@@ -7,11 +7,11 @@
 // Markdown, LaTeX (booktabs), CSV, JSON and an SVG figure.
 //
 // The same ledger always gives byte-identical output: the bootstrap is
-// seeded, and rows and groups keep the ledger's order. Run produces a
-// ledger by attacking the suite (and, given LLM judges, scoring the
-// shared reference set with them), which makes this package part of the
-// trusted side (it certifies and reads sealed tasks); Compute and the
-// renderers need nothing but a ledger, so a published one can be checked.
+// seeded, and rows and groups keep the ledger's order. The package is
+// pure, ledger in and tables out: it runs, certifies and reads nothing
+// sealed, so a published ledger can be checked with it alone. The
+// benchmark run that writes ledgers by attacking the suite is
+// attacker/bench (and attacker/taubench for tau-bench's runs).
 package report
 
 import (
