@@ -374,9 +374,10 @@ func frac(b uint64, m int) string { return fmt.Sprintf("%d/%d", bits.OnesCount64
 // Messages carrying the results of slow work back to whoever asked.
 type (
 	analysisMsg struct {
-		gen int
-		a   *analysis
-		err error
+		owner owner
+		gen   int
+		a     *analysis
+		err   error
 	}
 	pairMsg struct {
 		gen int
@@ -391,10 +392,20 @@ type (
 	}
 )
 
-func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, gen int) tea.Cmd {
+// owner is the pane that asked for an analysis. Each pane numbers its own
+// requests, so a result goes to its owner first and is then matched by
+// that owner's generation: two panes' counters never collide.
+type owner int
+
+const (
+	ownerInspector owner = iota + 1
+	ownerEditor
+)
+
+func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, by owner, gen int) tea.Cmd {
 	return func() tea.Msg {
 		a, err := analyze(w, t, tr, label)
-		return analysisMsg{gen: gen, a: a, err: err}
+		return analysisMsg{owner: by, gen: gen, a: a, err: err}
 	}
 }
 

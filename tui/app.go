@@ -206,12 +206,17 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize()
 		return m, m.editor.open(msg.task, msg.start, msg.rec)
 	case analysisMsg:
-		// Both the inspector and the editor ask for analyses; each knows
-		// its own generation, so only the asker accepts the result.
-		var c1, c2 tea.Cmd
-		m.inspect, c1 = m.inspect.update(msg)
-		m.editor, c2 = m.editor.update(msg)
-		return m, tea.Batch(c1, c2)
+		// Both the inspector and the editor ask for analyses: a result
+		// goes only to the pane that asked, which then drops it unless it
+		// answers that pane's latest request.
+		var cmd tea.Cmd
+		switch msg.owner {
+		case ownerInspector:
+			m.inspect, cmd = m.inspect.update(msg)
+		case ownerEditor:
+			m.editor, cmd = m.editor.update(msg)
+		}
+		return m, cmd
 	case pairMsg:
 		var cmd tea.Cmd
 		m.compare, cmd = m.compare.update(msg)

@@ -67,7 +67,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record) t
 	m.cursor, m.top = 0, 0
 	m.honest, m.cand, m.pair, m.candErr, m.form, m.prompt = nil, nil, nil, nil, nil, nil
 	m.baseGen++
-	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", m.baseGen)
+	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", ownerEditor, m.baseGen)
 }
 
 // trajectory is the candidate as it stands.
@@ -106,7 +106,7 @@ func (m *editor) Typing() bool     { return m.form != nil || m.prompt != nil }
 func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 	switch msg := msg.(type) {
 	case analysisMsg:
-		if msg.gen != m.baseGen {
+		if msg.owner != ownerEditor || msg.gen != m.baseGen {
 			return m, nil
 		}
 		if msg.err != nil {

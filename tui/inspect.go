@@ -83,7 +83,7 @@ func (m *inspector) load(cursor int) tea.Cmd {
 	m.a, m.err, m.want = nil, nil, cursor
 	m.cursor, m.top, m.detailTop = 0, 0, 0
 	ch := m.choices[m.which]
-	return analyzeCmd(m.c.ws, m.task, ch.traj, ch.label, m.gen)
+	return analyzeCmd(m.c.ws, m.task, ch.traj, ch.label, ownerInspector, m.gen)
 }
 
 // show puts a finished analysis on screen at cursor (-1: the end).
@@ -151,7 +151,7 @@ func (m *inspector) detailRows() int {
 func (m *inspector) update(msg tea.Msg) (*inspector, tea.Cmd) {
 	switch msg := msg.(type) {
 	case analysisMsg:
-		if msg.gen != m.gen {
+		if msg.owner != ownerInspector || msg.gen != m.gen {
 			return m, nil
 		}
 		if msg.err != nil {

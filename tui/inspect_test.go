@@ -150,3 +150,25 @@ func TestInspectorNote(t *testing.T) {
 	press(t, m, "esc")
 	mustSee(t, m, "Saved · 1", devTask+" honest after event 1")
 }
+
+// An analysis belongs to the pane that asked for it: the editor's
+// analyses of H never land in the Inspector, whatever the counters say.
+func TestAnalysisGoesToItsOwner(t *testing.T) {
+	m := exampleApp(t, false)
+	drive(t, m, m.Init(), tea.WindowSizeMsg{Width: 120, Height: 40})
+	task := m.c.ws.tasks[0]
+	press(t, m, "enter", "t", "e", "esc", "e", "esc")
+	in := m.inspect
+	if m.page != pageInspect || in.a == nil {
+		t.Fatalf("not back on the Inspector:\n%s", screen(m))
+	}
+	if in.current().traj != task.Witness || in.a.traj != task.Witness {
+		t.Fatalf("the Inspector's title says %q but shows %q", in.current().label, in.a.label)
+	}
+	mustSee(t, m, fmt.Sprintf("witness · %d events", in.a.events()))
+	// The editor likewise keeps H as its reference.
+	press(t, m, "e")
+	if m.editor.honest == nil || m.editor.honest.traj != task.HonestTraj {
+		t.Fatalf("the editor's H is %v", m.editor.honest)
+	}
+}
