@@ -43,6 +43,10 @@ type (
 		task  *suiteTask
 		start *model.Trajectory
 		rec   store.Record
+		// unsaved marks a witness that lives nowhere else yet (imported,
+		// or found by the search attacker): it keeps its own name and
+		// note and counts as unsaved until it is saved.
+		unsaved bool
 	}
 	statusMsg struct {
 		text string
@@ -204,7 +208,7 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openEditorMsg:
 		m.goTo(pageEditor)
 		m.resize()
-		return m, m.editor.open(msg.task, msg.start, msg.rec)
+		return m, m.editor.open(msg.task, msg.start, msg.rec, msg.unsaved)
 	case analysisMsg:
 		// Both the inspector and the editor ask for analyses: a result
 		// goes only to the pane that asked, which then drops it unless it
@@ -262,7 +266,7 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status, m.statusErr = fmt.Sprintf("the witness is for task %q, which is not in this suite", msg.traj.Task), true
 			return m, nil
 		}
-		return m, navigate(openEditorMsg{task: t, start: msg.traj})
+		return m, navigate(openEditorMsg{task: t, start: msg.traj, unsaved: true})
 	case exportedMsg:
 		if msg.err != nil {
 			m.status, m.statusErr = msg.err.Error(), true

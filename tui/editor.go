@@ -50,11 +50,17 @@ func newEditor(c *common) *editor { return &editor{c: c, chart: &chartCache{}} }
 
 // open starts editing a copy of start's steps. Claims and step numbers
 // are dropped: an edited witness no longer matches what they claimed.
-func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record) tea.Cmd {
+// A new witness takes its name from start but not its note, which
+// describes start, not the witness about to be made; a stored or
+// unsaved one (imported, found by the attacker) keeps both.
+func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, unsaved bool) tea.Cmd {
 	m.task, m.rec = t, rec
-	m.name, m.note = start.Name, start.Note
-	if rec.Key != 0 {
+	m.name, m.note = start.Name, ""
+	switch {
+	case rec.Key != 0:
 		m.name, m.note = rec.Name, rec.Note
+	case unsaved:
+		m.note = start.Note
 	}
 	if m.name == "" || start == t.HonestTraj {
 		m.name, m.note = "hand-crafted witness", ""
@@ -63,7 +69,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record) t
 	for i, st := range start.Steps {
 		m.steps[i] = model.Step{Action: st.Action, Comment: st.Comment}
 	}
-	m.undo, m.redo, m.modified = nil, nil, false
+	m.undo, m.redo, m.modified = nil, nil, unsaved
 	m.cursor, m.top = 0, 0
 	m.honest, m.cand, m.pair, m.candErr, m.form, m.prompt = nil, nil, nil, nil, nil, nil
 	m.baseGen++

@@ -178,7 +178,7 @@ func TestEditorSavesExportsAndReopens(t *testing.T) {
 		t.Fatal("a saved witness still counts as modified")
 	}
 	// Saving again replaces the same record.
-	press(t, m, "d", "s", "enter", "enter")
+	press(t, m, "d", "s", "enter")
 	recs = listRecords(t, m.c.dbPath, store.KindWitness)
 	if tr, _ := decodeWitness(recs[0]); len(recs) != 1 || len(tr.Steps) != 2 {
 		t.Fatalf("second save: %d records", len(recs))
@@ -197,5 +197,44 @@ func TestEditorSavesExportsAndReopens(t *testing.T) {
 		if describeAction(&back.Steps[i].Action) != describeAction(&e.steps[i].Action) {
 			t.Errorf("step %d exported as %s", i+1, describeAction(&back.Steps[i].Action))
 		}
+	}
+}
+
+// Enter in the save dialog saves, whichever field has the focus; tab
+// moves between fields; a new witness does not inherit the note of the
+// trajectory it started from.
+func TestSaveDialogEnterConfirms(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, devTask)
+	press(t, m, "t", "e")
+	if m.page != pageEditor || m.editor.pair == nil {
+		t.Fatalf("the editor did not open:\n%s", screen(m))
+	}
+	press(t, m, "s")
+	if v := m.editor.prompt.value(1); v != "" {
+		t.Fatalf("the new witness starts with the source's note %q", v)
+	}
+	press(t, m, "ctrl+u", "peak", "enter")
+	if m.editor.prompt != nil {
+		t.Fatalf("enter did not confirm:\n%s", screen(m))
+	}
+	recs := listRecords(t, m.c.dbPath, store.KindWitness)
+	if len(recs) != 1 || recs[0].Name != "peak" || recs[0].Note != "" {
+		t.Fatalf("saved: %+v", recs)
+	}
+	// What is typed next is a key again, not text in a hidden field.
+	press(t, m, "c")
+	if m.page != pageCompare {
+		t.Fatalf("c after saving went to page %v", m.page)
+	}
+	press(t, m, "esc", "s", "tab", "a note", "shift+tab", "ctrl+u", "peak 2", "enter")
+	recs = listRecords(t, m.c.dbPath, store.KindWitness)
+	if len(recs) != 1 || recs[0].Name != "peak 2" || recs[0].Note != "a note" {
+		t.Fatalf("saved after tab: %+v", recs)
+	}
+	// A stored witness keeps its own note when reopened.
+	press(t, m, "s")
+	if v := m.editor.prompt.value(1); v != "a note" {
+		t.Fatalf("the stored witness's note is %q", v)
 	}
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // prompt is a small form of labelled text inputs (save, export, import,
-// a note): enter on the last field submits, esc cancels.
+// a note): enter submits from any field, tab and shift+tab move between
+// fields, esc cancels.
 type prompt struct {
 	c      *common
 	title  string
@@ -51,11 +52,7 @@ func (p *prompt) update(msg tea.KeyMsg) (done, cancel bool, cmd tea.Cmd) {
 	case key.Matches(msg, k.Cancel):
 		return false, true, nil
 	case key.Matches(msg, k.Submit):
-		if p.focus == len(p.inputs)-1 {
-			return true, false, nil
-		}
-		p.move(1)
-		return false, false, nil
+		return true, false, nil
 	case msg.Type == tea.KeyTab || msg.Type == tea.KeyDown:
 		p.move(1)
 		return false, false, nil
