@@ -208,7 +208,11 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		case key.Matches(msg, k.Submit):
 			m.searching = false
 			m.search.Blur()
-			m.query = strings.TrimSpace(m.search.Value())
+			// An empty search repeats the previous one, shown as the
+			// placeholder.
+			if q := strings.TrimSpace(m.search.Value()); q != "" {
+				m.query = q
+			}
 			return m, m.find(1)
 		default:
 			var cmd tea.Cmd
@@ -252,9 +256,11 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 	case key.Matches(msg, k.Tab):
 		m.focus = 1 - m.focus
 	case key.Matches(msg, k.Search):
+		// A new search starts empty; the previous query is the
+		// placeholder, and enter alone repeats it.
 		m.searching = true
-		m.search.SetValue(m.query)
-		m.search.CursorEnd()
+		m.search.SetValue("")
+		m.search.Placeholder = m.query
 		return m, m.search.Focus()
 	case key.Matches(msg, k.NextMatch):
 		return m, m.find(1)

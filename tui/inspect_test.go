@@ -172,3 +172,24 @@ func TestAnalysisGoesToItsOwner(t *testing.T) {
 		t.Fatalf("the editor's H is %v", m.editor.honest)
 	}
 }
+
+// A new / starts empty, the previous query shown as its placeholder;
+// enter on an empty search repeats the previous one.
+func TestSearchStartsEmpty(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, devTask)
+	in := m.inspect
+	press(t, m, "t", "/", "T104", "enter")
+	press(t, m, "/")
+	if v := in.search.Value(); v != "" || in.search.Placeholder != "T104" {
+		t.Fatalf("a new search starts with %q (placeholder %q)", v, in.search.Placeholder)
+	}
+	press(t, m, "T102", "enter")
+	if m.statusErr || !strings.Contains(describeAction(in.a.log.Events[in.cursor-1].Action), "T102") {
+		t.Fatalf("the second search landed on %d (status %q)", in.cursor, m.status)
+	}
+	press(t, m, "0", "/", "enter")
+	if in.query != "T102" || !strings.Contains(describeAction(in.a.log.Events[in.cursor-1].Action), "T102") {
+		t.Fatalf("enter on an empty search searched %q", in.query)
+	}
+}
