@@ -81,8 +81,8 @@ type workbench struct {
 	status    string
 	statusErr bool
 	// quitArmed is set by a q that would drop an unsaved witness; the
-	// next q quits.
-	quitArmed bool
+	// next q quits. discardArmed is the same for esc on the editor.
+	quitArmed, discardArmed bool
 }
 
 func newModel(c *common) *workbench {
@@ -184,13 +184,19 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 				return m, nil
 			}
 			if key.Matches(msg, m.c.keys.Back) && len(m.back) > 0 {
-				m.page, m.back = m.back[len(m.back)-1], m.back[:len(m.back)-1]
-				m.status = ""
-				m.resize()
+				if m.page == pageEditor && m.editor.modified && m.demo == nil {
+					if !m.discardArmed {
+						m.discardArmed = true
+						m.status, m.statusErr = "the witness in the editor is not saved: esc again discards it, s saves", true
+						return m, nil
+					}
+					m.editor.discard()
+				}
+				m.popPage()
 				return m, nil
 			}
 		}
-		m.status, m.quitArmed = "", false
+		m.status, m.quitArmed, m.discardArmed = "", false, false
 		return m, m.routeFront(msg)
 	case tea.MouseMsg:
 		return m, m.routeFront(msg)
@@ -206,6 +212,12 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize()
 		return m, m.compare.open(msg.task, msg.kind, msg.h, msg.a)
 	case openEditorMsg:
+		// Compare opened from the editor shows the editor's witness:
+		// going back keeps its undo history and its stored record.
+		if m.page == pageCompare && len(m.back) > 0 && m.back[len(m.back)-1] == pageEditor {
+			m.popPage()
+			return m, nil
+		}
 		m.goTo(pageEditor)
 		m.resize()
 		return m, m.editor.open(msg.task, msg.start, msg.rec, msg.unsaved)
@@ -278,6 +290,13 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.demo.loaded(m, msg)
 	}
 	return m, nil
+}
+
+// popPage goes back to the page before this one.
+func (m *workbench) popPage() {
+	m.page, m.back = m.back[len(m.back)-1], m.back[:len(m.back)-1]
+	m.status, m.quitArmed, m.discardArmed = "", false, false
+	m.resize()
 }
 
 func (m *workbench) routeFront(msg tea.Msg) tea.Cmd {

@@ -96,7 +96,7 @@ func TestBrowseImportsWitnessJSON(t *testing.T) {
 		t.Fatalf("import opened page %v with %d steps, want the editor with %d", m.page, len(m.editor.steps), len(task.Witness.Steps))
 	}
 	mustSee(t, m, "eligible")
-	press(t, m, "esc", "ctrl+o", t.TempDir()+"/missing.json", "enter")
+	press(t, m, "esc", "esc", "ctrl+o", t.TempDir()+"/missing.json", "enter") // the imported witness is unsaved: esc asks first
 	if !m.statusErr || !strings.Contains(m.status, "missing.json") {
 		t.Fatalf("importing a missing file says %q", m.status)
 	}

@@ -274,6 +274,11 @@ func (m *editor) saved(r store.Record) {
 	}
 }
 
+// discard drops the unsaved witness: the user chose to leave it.
+func (m *editor) discard() {
+	m.modified = false
+}
+
 func (m *editor) move(d int) {
 	m.cursor = clamp(m.cursor+d, 0, max(len(m.steps)-1, 0))
 }

@@ -238,3 +238,67 @@ func TestSaveDialogEnterConfirms(t *testing.T) {
 		t.Fatalf("the stored witness's note is %q", v)
 	}
 }
+
+// Esc, like q, asks before it drops unsaved edits; an imported witness
+// counts as unsaved until it is saved.
+func TestEscAsksBeforeDiscarding(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	press(t, m, "d", "esc")
+	if m.page != pageEditor {
+		t.Fatal("esc dropped an unsaved witness at once")
+	}
+	mustSee(t, m, "not saved", "esc again discards")
+	press(t, m, "esc")
+	if m.page != pageInspect {
+		t.Fatalf("a second esc did not go back: page %v", m.page)
+	}
+	if quit := press(t, m, "q"); !quit {
+		t.Fatal("q after a discard still asks")
+	}
+
+	// Any other key in between disarms the esc.
+	m = openEditor(t, 120, 40)
+	press(t, m, "d", "esc", "j", "esc")
+	if m.page != pageEditor {
+		t.Fatal("esc, j, esc discarded without asking again")
+	}
+
+	// A saved witness leaves at once.
+	m = openEditor(t, 120, 40)
+	press(t, m, "d", "s", "enter", "esc")
+	if m.page != pageInspect {
+		t.Fatalf("esc after saving stayed on page %v", m.page)
+	}
+
+	// An imported witness is never dropped silently.
+	m = newTestApp(t, 120, 40, false)
+	file := filepath.Join(t.TempDir(), "w.json")
+	if err := os.WriteFile(file, model.EncodeTrajectory(m.c.ws.task(devTask).Witness), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	press(t, m, "ctrl+o", file, "enter")
+	if m.page != pageEditor || !m.editor.modified {
+		t.Fatalf("the import did not open an unsaved witness: page %v\n%s", m.page, screen(m))
+	}
+	press(t, m, "esc")
+	if m.page != pageEditor {
+		t.Fatal("esc dropped an imported witness at once")
+	}
+	if quit := press(t, m, "q"); quit {
+		t.Fatal("q dropped an imported witness at once")
+	}
+}
+
+// Compare opened from the editor goes back to the same witness on e,
+// with its undo history and its record.
+func TestCompareFromEditorReturnsToIt(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	press(t, m, "d", "c")
+	if m.page != pageCompare {
+		t.Fatalf("c went to page %v", m.page)
+	}
+	press(t, m, "e")
+	if m.page != pageEditor || len(m.editor.undo) != 1 || !m.editor.modified {
+		t.Fatalf("e from Compare reopened the editor: page %v, %d undo steps", m.page, len(m.editor.undo))
+	}
+}
