@@ -125,6 +125,17 @@ func (m *workbench) goTo(p page) {
 // Update routes msg, then enables the keys that now apply and gives the
 // pages the room the search attacker's panel leaves them.
 func (m *workbench) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// Keys that reach the terminal in one read arrive as one message of
+	// several runes ("jjj"); each is a key press of its own. A paste
+	// stays whole.
+	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
+		cmds := make([]tea.Cmd, 0, len(k.Runes))
+		for _, r := range k.Runes {
+			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
+	}
 	panelH := m.attack.height(m.width)
 	_, cmd := m.route(msg)
 	m.enableKeys()

@@ -33,8 +33,8 @@ func (s *tmuxSession) start(bin string, args ...string) {
 }
 
 // keys sends tmux key names or literal text, one argument at a time and
-// a moment apart: keys that reach the terminal together arrive in Bubble
-// Tea as one multi-rune message, which is text, not a key binding.
+// a moment apart, the way a person types (keys that arrive together work
+// too: the workbench splits a multi-rune message into key presses).
 func (s *tmuxSession) keys(keys ...string) {
 	s.t.Helper()
 	for _, k := range keys {

@@ -193,3 +193,30 @@ func TestSearchStartsEmpty(t *testing.T) {
 		t.Fatalf("enter on an empty search searched %q", in.query)
 	}
 }
+
+// Keys that reach the terminal together arrive as one message with
+// several runes; each of them is a key press.
+func TestRepeatedKeysInOneReadAllCount(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, devTask)
+	press(t, m, "t")
+	drive(t, m, nil, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("lll")})
+	if m.inspect.cursor != 3 {
+		t.Fatalf("lll moved the cursor to %d", m.inspect.cursor)
+	}
+	press(t, m, "e")
+	drive(t, m, nil, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
+	if m.editor.cursor != 3 {
+		t.Fatalf("jjj moved the editor's cursor to %d", m.editor.cursor)
+	}
+	// Text typed fast into an input stays text, and a paste stays whole.
+	press(t, m, "esc")
+	drive(t, m, nil, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/T104")})
+	if !m.inspect.searching || m.inspect.search.Value() != "T104" {
+		t.Fatalf("/T104 in one read: searching %v, %q", m.inspect.searching, m.inspect.search.Value())
+	}
+	drive(t, m, nil, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" q"), Paste: true})
+	if m.inspect.search.Value() != "T104 q" {
+		t.Fatalf("a paste became %q", m.inspect.search.Value())
+	}
+}
