@@ -59,3 +59,24 @@ func TestDemoWalksThroughTheScenes(t *testing.T) {
 		t.Fatal("q did not end the demo")
 	}
 }
+
+// Every caption is whole sentences, and names the candidate the way the
+// screen does (A, or R for a rollback).
+func TestDemoCaptionsAreSentences(t *testing.T) {
+	m := newTestApp(t, 120, 40, true)
+	for i, s := range m.demo.scenes {
+		c := strings.TrimSpace(s.caption)
+		if !strings.HasSuffix(c, ".") {
+			t.Errorf("scene %d's caption lacks a full stop: %q", i+1, c)
+		}
+		if strings.Contains(c, " C ") || strings.Contains(c, " C.") || strings.Contains(c, "candidate C") {
+			t.Errorf("scene %d calls the candidate C: %q", i+1, c)
+		}
+		if at := strings.Index(c, "The certifier"); at > 0 && !strings.HasSuffix(c[:at], ". ") {
+			t.Errorf("scene %d runs a sentence into the next: %q", i+1, c)
+		}
+		if strings.Contains(c, ". .") || strings.Contains(c, "..") {
+			t.Errorf("scene %d has a doubled stop: %q", i+1, c)
+		}
+	}
+}
