@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/store"
@@ -99,5 +103,36 @@ func TestBrowseImportsWitnessJSON(t *testing.T) {
 	press(t, m, "esc", "esc", "ctrl+o", t.TempDir()+"/missing.json", "enter") // the imported witness is unsaved: esc asks first
 	if !m.statusErr || !strings.Contains(m.status, "missing.json") {
 		t.Fatalf("importing a missing file says %q", m.status)
+	}
+}
+
+// An import error says its reason first and shortens a long JSON path
+// in the middle, so the reason stays on the status line.
+func TestImportErrorShowsTheReasonFirst(t *testing.T) {
+	m := newTestApp(t, 80, 24, false)
+	fields := "1"
+	for i := 0; i < 200; i++ {
+		fields = `{"a":` + fields + `}`
+	}
+	file := filepath.Join(t.TempDir(), "deep.json")
+	src := `{"format":"parthack.trajectory/1","task":"PH-D01","steps":[{"action":{"op":"update","type":"ticket","id":"T101","fields":` + fields + `}}]}`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	press(t, m, "ctrl+o", file, "enter")
+	if !m.statusErr || !strings.HasPrefix(m.status, "import: nesting deeper than 200") {
+		t.Fatalf("the import error says %q", m.status)
+	}
+	if !strings.Contains(m.status, "$.steps[0].action.fields.a.") || !strings.Contains(m.status, "…") || ansi.StringWidth(m.status) > 120 {
+		t.Fatalf("the path is not shortened in the middle: %q", m.status)
+	}
+	header := strings.Split(screen(m), "\n")[0]
+	if !strings.Contains(header, "nesting deeper than 200") {
+		t.Fatalf("the reason is off the status line: %q", header)
+	}
+	// A missing file likewise: the reason, then the file.
+	press(t, m, "ctrl+o", filepath.Join(t.TempDir(), strings.Repeat("long-directory-name/", 8), "missing.json"), "enter")
+	if !strings.HasPrefix(m.status, "import: no such file or directory") || !strings.Contains(m.status, "missing.json") {
+		t.Fatalf("a missing file says %q", m.status)
 	}
 }

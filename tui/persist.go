@@ -2,8 +2,11 @@ package tui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -132,11 +135,48 @@ func importCmd(file string) tea.Cmd {
 	return func() tea.Msg {
 		src, err := os.ReadFile(file)
 		if err != nil {
-			return importedMsg{err: fmt.Errorf("import: %w", err)}
+			return importedMsg{err: importError(err)}
 		}
 		tr, err := model.DecodeTrajectory(file, src)
-		return importedMsg{traj: tr, err: err}
+		if err != nil {
+			return importedMsg{err: importError(err)}
+		}
+		return importedMsg{traj: tr}
 	}
+}
+
+// importError puts the reason an import failed first, then where: the
+// status line has one row, and a JSON path 200 levels deep or a long file
+// name would otherwise push the reason off it.
+func importError(err error) error {
+	var de *model.DecodeError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &de):
+		// The user just typed the file's path: its name is enough.
+		where := shortenMiddle(filepath.Base(de.File), 32)
+		if de.Line > 0 {
+			where = fmt.Sprintf("%s:%d:%d", where, de.Line, de.Col)
+		}
+		if de.Path != "" {
+			where = shortenMiddle(de.Path, 60) + " in " + where
+		}
+		return fmt.Errorf("import: %s, at %s", de.Msg, where)
+	case errors.As(err, &pe):
+		return fmt.Errorf("import: %v: %s", pe.Err, shortenMiddle(pe.Path, 48))
+	}
+	return fmt.Errorf("import: %w", err)
+}
+
+// shortenMiddle keeps the start and the end of s within n runes, with an
+// ellipsis where the middle was.
+func shortenMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n || n < 3 {
+		return s
+	}
+	head := (n - 1) / 2
+	return string(r[:head]) + "…" + string(r[len(r)-(n-1-head):])
 }
 
 // exportCmd writes a witness in the CLI's trajectory format.
