@@ -432,14 +432,26 @@ func pairCmd(w *workspace, t *suiteTask, kind string, h, a *model.Trajectory, ge
 }
 
 // candidateCmd replays, certifies and scores an edited candidate against
-// the honest analysis the editor already holds.
-func candidateCmd(w *workspace, h *analysis, tr *model.Trajectory, gen int) tea.Cmd {
+// the honest analysis the editor already holds, as a pair (H, A) or a
+// strict rollback (H, R). An empty kind lets the certificate decide: a
+// candidate that is no eligible pair but a certified strict rollback is
+// a rollback.
+func candidateCmd(w *workspace, h *analysis, tr *model.Trajectory, kind string, gen int) tea.Cmd {
 	return func() tea.Msg {
 		a, err := analyze(w, h.task, tr, "candidate")
 		if err != nil {
 			return candidateMsg{gen: gen, err: err}
 		}
+		if kind != "" {
+			p, err := certifyAgainst(w, kind, h, a)
+			return candidateMsg{gen: gen, a: a, p: p, err: err}
+		}
 		p, err := certifyAgainst(w, "pair", h, a)
+		if err == nil && !p.verdict.Eligible {
+			if r, rerr := certifyAgainst(w, "rollback", h, a); rerr == nil && r.verdict.Eligible {
+				p = r
+			}
+		}
 		return candidateMsg{gen: gen, a: a, p: p, err: err}
 	}
 }

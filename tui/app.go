@@ -47,6 +47,9 @@ type (
 		// or found by the search attacker): it keeps its own name and
 		// note and counts as unsaved until it is saved.
 		unsaved bool
+		// kind is "pair" for a witness, "rollback" for a strict
+		// rollback, "" to let the first certificate decide.
+		kind string
 	}
 	statusMsg struct {
 		text string
@@ -231,7 +234,7 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.goTo(pageEditor)
 		m.resize()
-		return m, m.editor.open(msg.task, msg.start, msg.rec, msg.unsaved)
+		return m, m.editor.open(msg.task, msg.start, msg.rec, msg.unsaved, msg.kind)
 	case analysisMsg:
 		// Both the inspector and the editor ask for analyses: a result
 		// goes only to the pane that asked, which then drops it unless it

@@ -87,7 +87,7 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 				return m, status("the verdict points at no event", false)
 			}
 		case key.Matches(msg, k.EditWitness):
-			return m, navigate(openEditorMsg{task: m.task, start: m.p.a.traj})
+			return m, navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind})
 		case key.Matches(msg, k.Save):
 			rec, err := pairRun(m.c.ws, m.p)
 			if err != nil {

@@ -20,11 +20,15 @@ type editor struct {
 	c             *common
 	width, height int
 
-	task     *suiteTask
-	honest   *analysis // H, the pair's reference
-	baseGen  int
-	steps    []model.Step
-	rec      store.Record // the stored witness being edited; Key 0 when new
+	task    *suiteTask
+	honest  *analysis // H, the pair's reference
+	baseGen int
+	steps   []model.Step
+	rec     store.Record // the stored witness being edited; Key 0 when new
+	// kind is what the candidate is certified as: "pair" for a witness
+	// (H, A), "rollback" for a strict rollback (H, R); "" until the first
+	// certificate of a stored or imported trajectory decides.
+	kind     string
 	name     string
 	note     string
 	undo     [][]model.Step
@@ -53,8 +57,8 @@ func newEditor(c *common) *editor { return &editor{c: c, chart: &chartCache{}} }
 // A new witness takes its name from start but not its note, which
 // describes start, not the witness about to be made; a stored or
 // unsaved one (imported, found by the attacker) keeps both.
-func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, unsaved bool) tea.Cmd {
-	m.task, m.rec = t, rec
+func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, unsaved bool, kind string) tea.Cmd {
+	m.task, m.rec, m.kind = t, rec, kind
 	m.name, m.note = start.Name, ""
 	switch {
 	case rec.Key != 0:
@@ -93,7 +97,7 @@ func (m *editor) recompute() tea.Cmd {
 	}
 	m.gen++
 	m.pending = true
-	return candidateCmd(m.c.ws, m.honest, m.trajectory(), m.gen)
+	return candidateCmd(m.c.ws, m.honest, m.trajectory(), m.kind, m.gen)
 }
 
 // edit replaces the steps, recording the old ones for undo.
@@ -127,6 +131,9 @@ func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 		}
 		m.pending = false
 		m.cand, m.pair, m.candErr = msg.a, msg.p, msg.err
+		if m.kind == "" && msg.p != nil {
+			m.kind = msg.p.kind
+		}
 	case tea.MouseMsg:
 		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
 			m.move(-1)
@@ -239,8 +246,15 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 	case key.Matches(msg, k.Export):
 		file := strings.NewReplacer(" ", "-", "/", "-").Replace(fmt.Sprintf("%s-%s.json", m.task.ID, m.name))
 		m.prompt, m.saving = newPrompt(m.c, "Export witness JSON (the format `parthack certify` reads)", field{"file", filepath.Join(".", file)}), false
+	case key.Matches(msg, k.Mode):
+		if m.certKind() == "rollback" {
+			m.kind = "pair"
+		} else {
+			m.kind = "rollback"
+		}
+		return m, tea.Batch(m.recompute(), status("certifying the candidate as "+m.kindName(), false))
 	case key.Matches(msg, k.Compare):
-		return m, navigate(openCompareMsg{task: m.task, kind: "pair", h: m.task.HonestTraj, a: m.trajectory()})
+		return m, navigate(openCompareMsg{task: m.task, kind: m.certKind(), h: m.task.HonestTraj, a: m.trajectory()})
 	}
 	return m, nil
 }
@@ -359,11 +373,30 @@ func (m *editor) stepsView(w, h int) string {
 	return m.c.box(title, lines, w, h, true)
 }
 
+// certKind is the kind the candidate is certified as now.
+func (m *editor) certKind() string {
+	if m.kind == "" && m.pair != nil {
+		return m.pair.kind
+	}
+	if m.kind == "" {
+		return "pair"
+	}
+	return m.kind
+}
+
+// kindName names the editor's mode the way Compare's title does.
+func (m *editor) kindName() string {
+	if m.certKind() == "rollback" {
+		return "Strict rollback (H, R)"
+	}
+	return "Pair (H, A)"
+}
+
 func (m *editor) resultTitle() string {
 	if m.pending {
-		return "Pair (H, A) · replaying and double-certifying …"
+		return m.kindName() + " · replaying and double-certifying …"
 	}
-	return "Pair (H, A) · live"
+	return m.kindName() + " · live"
 }
 
 // resultLines is the verdict, both vector sets, the scores with Δ and
@@ -399,6 +432,17 @@ func (m *editor) resultLines(width int) []string {
 	return out
 }
 
+// modeKey is the mode switch, its help naming the mode it switches to.
+func (m *editor) modeKey() key.Binding {
+	b := m.c.keys.Mode
+	if m.certKind() == "rollback" {
+		b.SetHelp("m", "certify as witness")
+	} else {
+		b.SetHelp("m", "certify as rollback")
+	}
+	return b
+}
+
 func (m *editor) ShortHelp() []key.Binding {
 	k := m.c.keys
 	if m.form != nil {
@@ -407,7 +451,7 @@ func (m *editor) ShortHelp() []key.Binding {
 	if m.prompt != nil {
 		return m.prompt.keys()
 	}
-	return []key.Binding{k.AttackCancel, k.Add, k.EditStep, k.DeleteStep, k.Undo, k.Save, k.Attack, k.MoveUp, k.MoveDown, k.Back, k.Help}
+	return []key.Binding{k.AttackCancel, k.Add, k.EditStep, k.DeleteStep, k.Undo, k.Save, m.modeKey(), k.Attack, k.MoveUp, k.MoveDown, k.Back, k.Help}
 }
 
 func (m *editor) FullHelp() [][]key.Binding {
@@ -422,7 +466,8 @@ func (m *editor) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.First, k.Last},
 		{k.Add, k.Insert, k.EditStep, k.DeleteStep},
 		{k.MoveUp, k.MoveDown, k.Undo, k.Redo},
-		{k.Save, k.Export, k.Compare, k.Back},
+		{k.Save, k.Export, k.Compare, m.modeKey()},
+		{k.Back},
 		{k.Attack, k.AttackCancel},
 	}
 }

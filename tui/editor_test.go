@@ -302,3 +302,61 @@ func TestCompareFromEditorReturnsToIt(t *testing.T) {
 		t.Fatalf("e from Compare reopened the editor: page %v, %d undo steps", m.page, len(m.editor.undo))
 	}
 }
+
+// The editor knows whether it crafts a witness or a strict rollback,
+// shows it, certifies accordingly, and m switches.
+func TestEditorRollbackMode(t *testing.T) {
+	const id = "PH-H05"
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, id)
+	press(t, m, "r")
+	if m.page != pageCompare || m.compare.kind != "rollback" {
+		t.Fatalf("r opened page %v", m.page)
+	}
+	press(t, m, "e")
+	e := m.editor
+	if m.page != pageEditor || e.pair == nil {
+		t.Fatalf("e did not open the editor:\n%s", screen(m))
+	}
+	if e.kind != "rollback" || e.pair.kind != "rollback" || !e.pair.verdict.Eligible {
+		t.Fatalf("the rollback in the editor is certified as %q: %s", e.pair.kind, e.pair.verdict.Reason)
+	}
+	mustSee(t, m, "Strict rollback (H, R)", "certified strict rollback", "R ")
+	mustNotSee(t, m, "state_vector_mismatch")
+	press(t, m, "m")
+	if e.kind != "pair" || e.pair.kind != "pair" || e.pair.verdict.Reason != model.StateVectorMismatch {
+		t.Fatalf("m switched to %q: %s", e.kind, e.pair.verdict.Reason)
+	}
+	mustSee(t, m, "Pair (H, A)", "state_vector_mismatch")
+	press(t, m, "m")
+	if e.kind != "rollback" || !e.pair.verdict.Eligible {
+		t.Fatalf("m back: %q eligible %v", e.kind, e.pair.verdict.Eligible)
+	}
+	// From the Inspector, the task's rollback opens in rollback mode too,
+	// and c then compares H vs R.
+	press(t, m, "esc")
+	m = newTestApp(t, 120, 40, false)
+	openTask(t, m, id)
+	task := m.inspect.task
+	for m.inspect.current().traj != task.Rollback {
+		press(t, m, "t")
+	}
+	press(t, m, "e")
+	if m.editor.kind != "rollback" || !m.editor.pair.verdict.Eligible {
+		t.Fatalf("the Inspector's rollback opened in mode %q", m.editor.kind)
+	}
+	press(t, m, "c")
+	if m.page != pageCompare || m.compare.kind != "rollback" {
+		t.Fatalf("c from a rollback compared as %q", m.compare.kind)
+	}
+	// A stored or imported rollback is recognised by its certificate.
+	m = newTestApp(t, 120, 40, false)
+	file := filepath.Join(t.TempDir(), "r.json")
+	if err := os.WriteFile(file, model.EncodeTrajectory(task.Rollback), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	press(t, m, "ctrl+o", file, "enter")
+	if m.page != pageEditor || m.editor.kind != "rollback" || !m.editor.pair.verdict.Eligible {
+		t.Fatalf("an imported rollback opened in mode %q", m.editor.kind)
+	}
+}

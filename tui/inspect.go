@@ -276,8 +276,11 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 	case key.Matches(msg, k.Rollback):
 		return m, m.compare("rollback")
 	case key.Matches(msg, k.EditWitness):
-		tr := m.current().traj
-		return m, navigate(openEditorMsg{task: m.task, start: tr})
+		tr, kind := m.current().traj, "pair"
+		if tr == m.task.Rollback {
+			kind = "rollback"
+		}
+		return m, navigate(openEditorMsg{task: m.task, start: tr, kind: kind})
 	case key.Matches(msg, k.Annotate):
 		m.note = newPrompt(m.c, fmt.Sprintf("Note on %s · %s after event %d", m.task.ID, m.current().label, m.cursor), field{"note", ""})
 	}

@@ -22,7 +22,7 @@ type keyMap struct {
 
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
-	Undo, Redo, Save, Export                            key.Binding
+	Undo, Redo, Save, Export, Mode                      key.Binding
 
 	// Forms and prompts.
 	FieldNext, FieldPrev, PickNext, PickPrev, Submit, Cancel key.Binding
@@ -84,6 +84,7 @@ func newKeyMap() *keyMap {
 		Redo:       b([]string{"ctrl+r", "U"}, "ctrl+r", "redo"),
 		Save:       b([]string{"s", "ctrl+s"}, "s", "save"),
 		Export:     b([]string{"E"}, "E", "export JSON"),
+		Mode:       b([]string{"m"}, "m", "witness ↔ rollback"),
 
 		FieldNext: b([]string{"tab", "down"}, "tab/↓", "next field"),
 		FieldPrev: b([]string{"shift+tab", "up"}, "shift+tab/↑", "prev field"),
