@@ -207,6 +207,10 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 					m.editor.discard()
 				}
 				m.popPage()
+				if m.page == pageBrowse {
+					// Another process may have changed the store meanwhile.
+					return m, listRecordsCmd(m.c.dbPath)
+				}
 				return m, nil
 			}
 		}
@@ -269,7 +273,16 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case savedMsg:
 		if msg.err != nil {
-			m.status, m.statusErr = "save failed: "+msg.err.Error(), true
+			kept := "nothing was saved, s saves again"
+			switch msg.rec.Kind {
+			case store.KindWitness:
+				kept = "the witness is still in the editor, s saves again"
+			case store.KindNote:
+				// The note's text goes back into its prompt.
+				kept = "the note is still in its prompt, enter saves again"
+				m.inspect.reopenNote(msg.rec.Note)
+			}
+			m.status, m.statusErr = "not saved: "+storeError(msg.err, kept), true
 			return m, nil
 		}
 		m.editor.saved(msg.rec)
@@ -277,7 +290,7 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, listRecordsCmd(m.c.dbPath)
 	case deletedMsg:
 		if msg.err != nil {
-			m.status, m.statusErr = msg.err.Error(), true
+			m.status, m.statusErr = "not deleted: "+storeError(msg.err, "del tries again"), true
 			return m, nil
 		}
 		m.status, m.statusErr = "deleted", false

@@ -272,7 +272,7 @@ func (b *browser) recordsView(w, h int) string {
 	var lines []string
 	switch {
 	case b.recErr != nil:
-		lines = wrap(st.statusErr.Render(b.recErr.Error()), w-2)
+		lines = wrap(st.statusErr.Render(storeError(b.recErr, "the list reloads when you come back to Browse")), w-2)
 	case len(b.records) == 0:
 		lines = []string{st.faint.Render(" nothing saved yet"), st.faint.Render(" (save from the witness editor)")}
 	default:

@@ -305,6 +305,14 @@ func (m *inspector) compare(kind string) tea.Cmd {
 	return navigate(openCompareMsg{task: m.task, kind: kind, h: m.task.HonestTraj, a: cand})
 }
 
+// reopenNote puts a note that could not be saved back into its prompt.
+func (m *inspector) reopenNote(text string) {
+	if m.task == nil || m.a == nil {
+		return
+	}
+	m.note = newPrompt(m.c, fmt.Sprintf("Note on %s · %s after event %d", m.task.ID, m.current().label, m.cursor), field{"note", text})
+}
+
 // step moves the cursor by d positions, keeping it visible.
 func (m *inspector) step(d int) {
 	m.cursor = clamp(m.cursor+d, 0, m.a.events())

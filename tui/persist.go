@@ -16,7 +16,10 @@ import (
 )
 
 // The workbench opens the store for each operation and closes it at once,
-// so the CLI (or a second workbench) can use the same file meanwhile.
+// so the CLI (or a second workbench) can use the same file meanwhile. An
+// operation that meets another process in the middle of a write waits up
+// to store.Open's timeout (a second), then reports the store busy; what
+// was being saved stays on screen to save again.
 
 // runFormat tags the Body of a run the workbench saves from Compare:
 //
@@ -116,8 +119,10 @@ func saveCmd(path string, r store.Record) tea.Cmd {
 				}
 				r.Created++
 			}
-			var err error
-			r, err = s.Put(r)
+			put, err := s.Put(r)
+			if err == nil {
+				r = put
+			}
 			return err
 		})
 		return savedMsg{rec: r, err: err}
@@ -166,6 +171,14 @@ func importError(err error) error {
 		return fmt.Errorf("import: %v: %s", pe.Err, shortenMiddle(pe.Path, 48))
 	}
 	return fmt.Errorf("import: %w", err)
+}
+
+// storeError says what a failed store operation means and what is kept.
+func storeError(err error, kept string) string {
+	if errors.Is(err, store.ErrLocked) {
+		return "store busy: another parthack process is writing it; " + kept
+	}
+	return err.Error() + "; " + kept
 }
 
 // shortenMiddle keeps the start and the end of s within n runes, with an
