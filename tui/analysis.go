@@ -5,8 +5,11 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/charmbracelet/x/ansi"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -78,6 +81,9 @@ type analysis struct {
 	touch     [][][]int32
 	stepEvent []int  // agent step → its event
 	initial   uint64 // c_state of the first goal version on the initial snapshot
+	// widestRow is the width of the widest event-log row, so a wide
+	// terminal can give the log the room to show whole events.
+	widestRow int
 }
 
 // events is the number of log events; cursor positions run 0..events().
@@ -110,8 +116,16 @@ func (a *analysis) index() {
 		a.touch[g] = make([][]int32, len(goals[g].Preds))
 	}
 	a.stepEvent = make([]int, log.Steps)
+	digits := len(strconv.Itoa(n))
+	a.widestRow = digits + len("   initial snapshot") + 1
 	for seq := range log.Events {
 		ev := &log.Events[seq]
+		what := describeAction(ev.Action)
+		if !ev.OK {
+			what += " — " + ev.Reason
+		}
+		// lead, seq, status, actor (5 cells), action: as eventRow draws it.
+		a.widestRow = max(a.widestRow, 1+digits+3+6+ansi.StringWidth(what))
 		a.pstate[seq+1] = psi(ev.CState, len(goals[ev.Goal].Preds))
 		if ev.Step >= 0 {
 			a.stepEvent[ev.Step] = seq

@@ -371,9 +371,16 @@ func (m *workbench) resize() {
 	}
 }
 
+// The smallest terminal every screen fits with its title, verdict and
+// help bar; below it the workbench says so instead of drawing.
+const minWidth, minHeight = 80, 24
+
 func (m *workbench) View() string {
 	if m.width == 0 {
 		return ""
+	}
+	if m.width < minWidth || m.height < minHeight {
+		return m.tooSmall()
 	}
 	st := m.c.st
 	left := st.title.Render(" parthack ") + st.subtitle.Render(m.crumbs())
@@ -389,7 +396,8 @@ func (m *workbench) View() string {
 	var b strings.Builder
 	b.WriteString(fit(header, m.width))
 	b.WriteByte('\n')
-	b.WriteString(m.front().View())
+	// A page never pushes the title or the help bar off the screen.
+	b.WriteString(clipLines(m.front().View(), max(m.height-m.chrome(), 1)))
 	if m.attack.state != attackIdle {
 		b.WriteByte('\n')
 		b.WriteString(m.attack.view(m.width))
@@ -408,6 +416,32 @@ func (m *workbench) View() string {
 		b.WriteString(fit(l, m.width))
 	}
 	return b.String()
+}
+
+// tooSmall fills the terminal with a note that it is too small.
+func (m *workbench) tooSmall() string {
+	lines := append(wrap(fmt.Sprintf("terminal too small (need %d×%d)", minWidth, minHeight), m.width),
+		wrap(fmt.Sprintf("this one is %d×%d · q quits", m.width, m.height), m.width)...)
+	top := max((m.height-len(lines))/2, 0)
+	out := make([]string, top, m.height)
+	for _, l := range lines {
+		pad := max((m.width-ansi.StringWidth(l))/2, 0)
+		out = append(out, strings.Repeat(" ", pad)+l)
+	}
+	return padLines(out[:min(len(out), m.height)], m.width, m.height)
+}
+
+// clipLines keeps the first n lines of s.
+func clipLines(s string, n int) string {
+	i, idx := 0, 0
+	for ; i < n; i++ {
+		j := strings.IndexByte(s[idx:], '\n')
+		if j < 0 {
+			return s
+		}
+		idx += j + 1
+	}
+	return s[:idx-1]
 }
 
 // keyHelp is whose keys the help bar lists: the demo's while it plays,

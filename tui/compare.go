@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -118,27 +119,72 @@ func (m *comparer) jumpToEvidence() bool {
 	return false
 }
 
-// layout: verdict on top, the two logs, then vectors and scores (side by
-// side on wide screens). Short screens drop the verdict's frame.
-func (m *comparer) layout() (verdictH, logH, bottomH int) {
-	verdictH = 3
-	if m.height >= 30 {
-		verdictH = 4
+// compareLayout is how Compare spends its height: the verdict on top,
+// the two logs, then vectors and scores (side by side on wide screens).
+type compareLayout struct {
+	framed          bool     // the verdict has a frame (tall screens) or a title line
+	verdict         []string // the verdict's lines, evidence included
+	logH            int
+	vectors, scores []string
+	side            bool // vectors beside scores
+	bottomH         int
+}
+
+// layout fits Compare into its height. The title, the verdict and its
+// evidence always show; on short screens the logs shrink first, then the
+// lines that repeat the verdict go (the vectors' evidence line, the
+// "not eligible" note), then the evidence's detail.
+func (m *comparer) layout() compareLayout {
+	l := compareLayout{framed: m.height >= 30, side: m.width >= 110}
+	inner := m.width
+	if l.framed {
+		inner = m.width - 2
 	}
-	scores := len(m.c.scoreLines(m.p, m.width))
-	vectors := len(m.c.vectorLines(m.p, m.width))
-	if m.width >= 110 {
-		bottomH = max(scores, vectors) + 2
-	} else {
-		bottomH = scores + vectors + 2
+	head, detail := m.c.verdictParts(m.p, inner)
+	vw := m.width * 9 / 20
+	vecW, scoreW := m.width-2, m.width-2
+	if l.side {
+		vecW, scoreW = vw-2, m.width-vw-2
 	}
-	logH = max(m.height-verdictH-bottomH, 4)
-	return
+	l.vectors, l.scores = m.c.vectorLines(m.p, vecW), m.c.scoreLines(m.p, scoreW)
+	vecExtra := m.p.verdict.Evidence != nil && m.p.verdict.Evidence.Predicate > 0
+	scoreExtra := !m.p.verdict.Eligible
+	const minLog = 3
+	fit := func() int {
+		vh := len(head) + len(detail) + 1 // frame edges, or the title line
+		if l.framed {
+			vh++
+		}
+		bh := len(l.scores) + len(l.vectors) + 2
+		if l.side {
+			bh = max(len(l.scores), len(l.vectors)) + 2
+		}
+		l.bottomH = bh
+		return m.height - vh - bh
+	}
+	for fit() < minLog {
+		switch {
+		case vecExtra:
+			l.vectors, vecExtra = l.vectors[:len(l.vectors)-1], false
+		case scoreExtra:
+			l.scores, scoreExtra = l.scores[:len(l.scores)-1], false
+		case l.framed:
+			l.framed = false
+		case len(detail) > 0:
+			detail = detail[:len(detail)-1]
+		default:
+			l.logH = minLog
+			l.verdict = append(head, detail...)
+			return l
+		}
+	}
+	l.logH = fit()
+	l.verdict = append(head, detail...)
+	return l
 }
 
 func (m *comparer) logRows() int {
-	_, logH, _ := m.layout()
-	return max(logH-2, 1)
+	return max(m.layout().logH-2, 1)
 }
 
 func (m *comparer) View() string {
@@ -149,25 +195,23 @@ func (m *comparer) View() string {
 		}
 		return padLines([]string{"", "  " + msg}, m.width, m.height)
 	}
-	verdictH, logH, bottomH := m.layout()
+	l := m.layout()
 	var out string
-	if verdictH > 3 {
-		out = m.c.box(m.verdictTitle(), m.verdictLines(m.width-2), m.width, verdictH, false)
+	if l.framed {
+		out = m.c.box(m.verdictTitle(), l.verdict, m.width, len(l.verdict)+2, false)
 	} else {
-		lines := m.verdictLines(m.width - 1)
-		lines[0] = m.c.st.title.Render(m.verdictTitle()) + "  " + lines[0]
-		out = padLines(lines, m.width, verdictH)
+		lines := append([]string{m.c.st.title.Render(m.verdictTitle())}, l.verdict...)
+		out = padLines(lines, m.width, len(lines))
 	}
 	half := m.width / 2
-	out += "\n" + joinColumns(m.logView(true, half, logH), m.logView(false, m.width-half, logH))
-	if m.width >= 110 {
+	out += "\n" + joinColumns(m.logView(true, half, l.logH), m.logView(false, m.width-half, l.logH))
+	if l.side {
 		vw := m.width * 9 / 20
 		out += "\n" + joinColumns(
-			m.c.box("Certified vectors", m.vectorLines(vw-2), vw, bottomH, false),
-			m.c.box("Evaluator scores", m.c.scoreLines(m.p, m.width-vw-2), m.width-vw, bottomH, false))
+			m.c.box("Certified vectors", l.vectors, vw, l.bottomH, false),
+			m.c.box("Evaluator scores", l.scores, m.width-vw, l.bottomH, false))
 	} else {
-		lines := append(m.vectorLines(m.width-2), m.c.scoreLines(m.p, m.width-2)...)
-		out += "\n" + m.c.box("Vectors and scores", lines, m.width, bottomH, false)
+		out += "\n" + m.c.box("Vectors and scores", append(slices.Clone(l.vectors), l.scores...), m.width, l.bottomH, false)
 	}
 	return out
 }
@@ -179,6 +223,15 @@ func (m *comparer) verdictTitle() string {
 
 // verdictLines states the verdict: eligible, or the reason and where.
 func (c *common) verdictLines(p *pair, width int) []string {
+	head, detail := c.verdictParts(p, width)
+	return append(head, detail...)
+}
+
+// verdictParts is the verdict in two parts: the head (eligible, or the
+// reason with its evidence — event, predicate, component, expected vs
+// got — on lines of their own, wrapped, never cut) and the evidence's
+// prose detail, which a short screen may leave out.
+func (c *common) verdictParts(p *pair, width int) (head, detail []string) {
 	st := c.st
 	v := p.verdict
 	if v.Eligible {
@@ -186,13 +239,16 @@ func (c *common) verdictLines(p *pair, width int) []string {
 		if p.kind == "rollback" {
 			what = fmt.Sprintf("certified strict rollback: R extends H legally and P_state falls %s → %s", v.Honest.PState, v.Candidate.PState)
 		}
-		return wrap(st.ok.Render("✓ "+what), width)
+		return wrap(st.ok.Render("✓ "+what), width), nil
 	}
-	lines := wrap(st.bad.Render("✗ rejected: "+string(v.Reason))+"  "+st.muted.Render(evidenceWhere(v.Evidence)), width)
-	if v.Evidence != nil {
-		lines = append(lines, wrap(v.Evidence.Detail, width)...)
+	head = wrap(st.bad.Render("✗ rejected: "+string(v.Reason)), width)
+	if where := evidenceWhere(v.Evidence); where != "" {
+		head = append(head, wrap(st.muted.Render("  "+where), width)...)
 	}
-	return lines
+	if v.Evidence != nil && v.Evidence.Detail != "" {
+		detail = wrap(v.Evidence.Detail, width)
+	}
+	return head, detail
 }
 
 func (m *comparer) verdictLines(width int) []string { return m.c.verdictLines(m.p, width) }

@@ -298,17 +298,27 @@ func (m *editor) move(d int) {
 }
 
 // layout: steps on the left, certification and scores on the right, the
-// candidate's progress chart below when there is room.
-func (m *editor) layout() (leftW, topH, chartH, promptH int) {
+// candidate's progress chart below when there is room: every evaluator's
+// lane on a tall screen, P_state, Historical Milestone and CSPS first on
+// a shorter one.
+func (m *editor) layout() (leftW, topH, chartH, promptH, lanes int) {
 	if m.prompt != nil {
 		promptH = m.prompt.height()
 	}
-	chartH = 4 + 3
-	topH = m.height - chartH - promptH
-	if topH < 18 {
-		chartH, topH = 0, m.height-promptH
+	for _, lanes = range []int{1 + len(m.c.ws.evaluators), 4, 0} {
+		chartH = lanes + 3
+		if lanes == 0 {
+			chartH = 0
+		}
+		topH = m.height - chartH - promptH
+		if topH >= 18 || lanes == 0 {
+			break
+		}
 	}
 	leftW = clamp(m.width*9/20, 36, 70)
+	if m.cand != nil && m.width >= 160 {
+		leftW = clamp(m.cand.widestRow+2, leftW, m.width/2)
+	}
 	return
 }
 
@@ -316,10 +326,10 @@ func (m *editor) View() string {
 	if m.task == nil {
 		return padLines(nil, m.width, m.height)
 	}
-	leftW, topH, chartH, _ := m.layout()
+	leftW, topH, chartH, _, lanes := m.layout()
 	out := joinColumns(m.stepsView(leftW, topH), m.c.box(m.resultTitle(), m.resultLines(m.width-leftW-2), m.width-leftW, topH, false))
 	if chartH > 0 && m.cand != nil && m.cand.events()+1 > 0 {
-		body := m.c.chart(m.chart, m.cand, chartLanes(m.c.ws, m.cand, 4), m.cand.events(), m.width-2)
+		body := m.c.chart(m.chart, m.cand, chartLanes(m.c.ws, m.cand, lanes), m.cand.events(), m.width-2)
 		out += "\n" + m.c.box("Candidate progress over time · after k events → final", body, m.width, chartH, false)
 	}
 	if m.prompt != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/store"
 )
@@ -358,5 +360,28 @@ func TestEditorRollbackMode(t *testing.T) {
 	press(t, m, "ctrl+o", file, "enter")
 	if m.page != pageEditor || m.editor.kind != "rollback" || !m.editor.pair.verdict.Eligible {
 		t.Fatalf("an imported rollback opened in mode %q", m.editor.kind)
+	}
+}
+
+// The editor's chart shows every evaluator when there is room, so
+// "Historical rises while CSPS stays" is visible over time.
+func TestEditorChartShowsEveryEvaluator(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	for _, e := range m.c.ws.evaluators {
+		found := false
+		after := false
+		for _, l := range strings.Split(screen(m), "\n") {
+			after = after || strings.Contains(l, "Candidate progress over time")
+			found = found || (after && strings.Contains(l, e.Label) && strings.Contains(l, "→"))
+		}
+		if !found {
+			t.Errorf("the editor's chart has no lane for %s:\n%s", e.Label, screen(m))
+		}
+	}
+	// A shorter screen keeps Historical Milestone and CSPS.
+	drive(t, m, nil, tea.WindowSizeMsg{Width: 100, Height: 32})
+	s := screen(m)
+	if i := strings.Index(s, "Candidate progress"); i < 0 || !strings.Contains(s[i:], "Historical Milestone") || !strings.Contains(s[i:], "CSPS") {
+		t.Errorf("at 100×32 the chart lacks Historical Milestone or CSPS:\n%s", s)
 	}
 }

@@ -34,7 +34,7 @@ func TestGolden(t *testing.T) {
 		{"editor", false, []step{{[]string{"enter"}, "EX-01 · honest"}, {[]string{"e"}, "✓ eligible"}, {[]string{"a"}, "New step 2"}}},
 		{"demo", true, []step{{nil, "[1/"}, {[]string{"space", "space", "space"}, "[4/"}}},
 	}
-	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("%s_%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
 				m := exampleApp(t, c.demo)

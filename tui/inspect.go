@@ -131,6 +131,11 @@ func (m *inspector) layout() (logW, topH, chartH, promptH, lanes int) {
 	}
 	topH = m.height - chartH - promptH
 	logW = clamp(m.width*2/5, 30, 64)
+	// A wide terminal gives the log the room to show whole events, up
+	// to half the width.
+	if m.a != nil && m.width >= 160 {
+		logW = clamp(m.a.widestRow+2, logW, m.width/2)
+	}
 	return
 }
 
