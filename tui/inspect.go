@@ -31,6 +31,7 @@ type inspector struct {
 	cursor, top int // cursor is a position 0..events: after that many events
 	focus       int // focusLog or focusDetail
 	detailTop   int
+	whole       bool // the detail shows the whole state, not only what the event touched
 
 	searching bool
 	search    textinput.Model
@@ -260,6 +261,8 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Tab):
 		m.focus = 1 - m.focus
+	case key.Matches(msg, k.WholeState):
+		m.whole = !m.whole
 	case key.Matches(msg, k.Search):
 		// A new search starts empty; the previous query is the
 		// placeholder, and enter alone repeats it.
@@ -422,7 +425,7 @@ func (m *inspector) logView(w, h int) string {
 }
 
 func (m *inspector) detailView(w, h int) string {
-	lines := m.detail.lines(m.c, m.a, m.cursor, w-2)
+	lines := m.detail.lines(m.c, m.a, m.cursor, w-2, m.whole)
 	top := clamp(m.detailTop, 0, max(len(lines)-(h-2), 0))
 	title := "Initial snapshot"
 	if m.cursor > 0 {
@@ -455,7 +458,8 @@ func (m *inspector) FullHelp() [][]key.Binding {
 		{k.ScrollDown, k.ScrollUp, k.PageDown, k.PageUp},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Tab},
 		{k.Switch, k.Compare, k.Rollback, k.EditWitness},
-		{k.Annotate, k.Attack, k.AttackCancel, k.Back},
+		{k.WholeState, k.Annotate, k.Attack, k.AttackCancel},
+		{k.Back},
 		{k.Quit, k.Help},
 	}
 }

@@ -220,3 +220,38 @@ func TestRepeatedKeysInOneReadAllCount(t *testing.T) {
 		t.Fatalf("a paste became %q", m.inspect.search.Value())
 	}
 }
+
+// The detail pane shows the state of the entities the cursor event
+// touched, changed fields marked; w shows the whole state; position 0
+// shows the initial snapshot itself.
+func TestInspectorStateView(t *testing.T) {
+	m := newTestApp(t, 120, 60, false)
+	openTask(t, m, devTask)
+	in := m.inspect
+	mustSee(t, m, "State · initial snapshot")
+	mustNotSee(t, m, "(the task's frozen initial state)")
+	init := in.a.log.Snapshot(-1).Entities()
+	mustSee(t, m, init[0].Type+" "+init[0].ID, init[len(init)-1].Type+" "+init[len(init)-1].ID)
+
+	press(t, m, "l")
+	diff := in.a.log.TypedDiff(&in.a.log.Events[0])
+	ent := diff[0].Type + " " + diff[0].ID
+	mustSee(t, m, "State after event 1", ent)
+	row := line(t, m, "* "+strings.TrimPrefix(diff[0].Field, "@"))
+	if !strings.Contains(row, diff[0].After.String()) {
+		t.Fatalf("the changed field's row %q lacks its new value %s", row, diff[0].After)
+	}
+	// Entities the event did not touch show only with w.
+	other := ""
+	for _, e := range init {
+		if e.Type+" "+e.ID != ent {
+			other = e.Type + " " + e.ID
+			break
+		}
+	}
+	mustNotSee(t, m, other+" ")
+	press(t, m, "w")
+	mustSee(t, m, "whole state", other)
+	press(t, m, "w")
+	mustNotSee(t, m, other+" ")
+}

@@ -18,7 +18,7 @@ type keyMap struct {
 	Open, Import, ClearFilter, DeleteRecord key.Binding
 
 	// Inspector and compare.
-	Switch, Compare, Rollback, EditWitness, Annotate, Evidence key.Binding
+	Switch, Compare, Rollback, EditWitness, Annotate, Evidence, WholeState key.Binding
 
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
@@ -73,6 +73,7 @@ func newKeyMap() *keyMap {
 		EditWitness: b([]string{"e"}, "e", "witness editor"),
 		Annotate:    b([]string{"a"}, "a", "note on this event"),
 		Evidence:    b([]string{"v"}, "v", "jump to evidence"),
+		WholeState:  b([]string{"w"}, "w", "whole state ↔ touched entities"),
 
 		Add:        b([]string{"a"}, "a", "add step after"),
 		Insert:     b([]string{"i"}, "i", "insert step before"),
