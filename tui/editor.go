@@ -246,6 +246,21 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 	case key.Matches(msg, k.Export):
 		file := strings.NewReplacer(" ", "-", "/", "-").Replace(fmt.Sprintf("%s-%s.json", m.task.ID, m.name))
 		m.prompt, m.saving = newPrompt(m.c, "Export witness JSON (the format `parthack certify` reads)", field{"file", filepath.Join(".", file)}), false
+	case key.Matches(msg, k.UndoStep):
+		if len(m.steps) == 0 {
+			return m, nil
+		}
+		if m.cand == nil || m.pending || m.cand.log.Steps != len(m.steps) {
+			return m, status("still replaying: press z again in a moment", true)
+		}
+		inv, err := inverseStep(m.cand, m.cursor)
+		if err != nil {
+			return m, status(err.Error(), true)
+		}
+		cursor := m.cursor
+		cmd := m.edit(append(slices.Clone(m.steps), inv))
+		m.cursor = cursor
+		return m, tea.Batch(cmd, status(fmt.Sprintf("step %d undoes step %d", len(m.steps), cursor+1), false))
 	case key.Matches(msg, k.Mode):
 		if m.certKind() == "rollback" {
 			m.kind = "pair"
@@ -286,6 +301,40 @@ func (m *editor) saved(r store.Record) {
 	if r.Kind == store.KindWitness && r.Task == m.task.ID {
 		m.rec, m.modified = r, false
 	}
+}
+
+// inverseStep is the agent step that undoes step i of the candidate a:
+// an update back to the values before it, a delete for a create or a
+// restore, a restore for a delete.
+func inverseStep(a *analysis, i int) (model.Step, error) {
+	seq := a.stepEvent[i]
+	ev := &a.log.Events[seq]
+	switch {
+	case !ev.OK:
+		return model.Step{}, fmt.Errorf("step %d failed: nothing to undo", i+1)
+	case len(ev.Diff) == 0:
+		return model.Step{}, fmt.Errorf("step %d changed nothing: nothing to undo", i+1)
+	case ev.Action.Op == model.OpReviseGoal:
+		return model.Step{}, fmt.Errorf("step %d revises the goal: an agent cannot undo that", i+1)
+	}
+	act := ev.Action
+	inv := model.Action{Op: model.OpUpdate, Type: act.Type, ID: act.ID}
+	switch act.Op {
+	case model.OpCreate, model.OpRestore:
+		inv.Op = model.OpDelete
+	case model.OpDelete:
+		inv.Op = model.OpRestore
+	default:
+		for _, d := range a.log.TypedDiff(ev) {
+			if d.Type == act.Type && d.ID == act.ID && !strings.HasPrefix(d.Field, "@") {
+				inv.Fields = append(inv.Fields, model.Assign{Field: d.Field, Value: d.Before})
+			}
+		}
+		if len(inv.Fields) == 0 {
+			return model.Step{}, fmt.Errorf("step %d changed no field of %s %s: nothing to undo", i+1, act.Type, act.ID)
+		}
+	}
+	return model.Step{Action: inv, Comment: fmt.Sprintf("undoes step %d", i+1)}, nil
 }
 
 // discard drops the unsaved witness: the user chose to leave it.
@@ -461,7 +510,7 @@ func (m *editor) ShortHelp() []key.Binding {
 	if m.prompt != nil {
 		return m.prompt.keys()
 	}
-	return []key.Binding{k.AttackCancel, k.Add, k.EditStep, k.DeleteStep, k.Undo, k.Save, m.modeKey(), k.Attack, k.MoveUp, k.MoveDown, k.Back, k.Help}
+	return []key.Binding{k.AttackCancel, k.Add, k.EditStep, k.DeleteStep, k.UndoStep, k.Undo, k.Save, k.Attack, m.modeKey(), k.MoveUp, k.MoveDown, k.Back, k.Help}
 }
 
 func (m *editor) FullHelp() [][]key.Binding {
@@ -475,7 +524,7 @@ func (m *editor) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.First, k.Last},
 		{k.Add, k.Insert, k.EditStep, k.DeleteStep},
-		{k.MoveUp, k.MoveDown, k.Undo, k.Redo},
+		{k.MoveUp, k.MoveDown, k.Undo, k.Redo, k.UndoStep},
 		{k.Save, k.Export, k.Compare, m.modeKey()},
 		{k.Back},
 		{k.Attack, k.AttackCancel},

@@ -385,3 +385,38 @@ func TestEditorChartShowsEveryEvaluator(t *testing.T) {
 		t.Errorf("at 100×32 the chart lacks Historical Milestone or CSPS:\n%s", s)
 	}
 }
+
+// z on a step appends the step that undoes it: a peak-and-undo witness
+// is two keystrokes per step.
+func TestEditorUndoStepAppendsItsInverse(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	e := m.editor
+	hist0 := e.pair.a.scores[0]
+	press(t, m, "$")
+	addStep(t, m, "T102", "pending", "", "", "", "vpn-outage")
+	addStep(t, m, "T104", "pending", "", "", "", "vpn-outage")
+	if e.pair.verdict.Eligible {
+		t.Fatal("the peak is already eligible")
+	}
+	press(t, m, "z")
+	if len(e.steps) != 5 || e.cursor != 3 {
+		t.Fatalf("z left %d steps, cursor %d", len(e.steps), e.cursor)
+	}
+	inv := describeAction(&e.steps[4].Action)
+	if !strings.HasPrefix(inv, "update ticket T104 ") || strings.Contains(inv, "pending") {
+		t.Fatalf("the inverse of step 4 is %q", inv)
+	}
+	press(t, m, "k", "z")
+	if len(e.steps) != 6 || !strings.HasPrefix(describeAction(&e.steps[5].Action), "update ticket T102 ") {
+		t.Fatalf("z on step 3 appended %q", describeAction(&e.steps[len(e.steps)-1].Action))
+	}
+	if !e.pair.verdict.Eligible || e.pair.a.scores[0] <= hist0 {
+		t.Fatalf("peak and undo: eligible %v (%s), Historical %.2f → %.2f", e.pair.verdict.Eligible, e.pair.verdict.Reason, hist0, e.pair.a.scores[0])
+	}
+	mustSee(t, m, "✓ eligible", "undoes step 3")
+	// One u takes the appended step back.
+	press(t, m, "u")
+	if len(e.steps) != 5 {
+		t.Fatalf("u after z left %d steps", len(e.steps))
+	}
+}

@@ -22,7 +22,7 @@ type keyMap struct {
 
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
-	Undo, Redo, Save, Export, Mode                      key.Binding
+	Undo, Redo, Save, Export, Mode, UndoStep            key.Binding
 
 	// Forms and prompts.
 	FieldNext, FieldPrev, PickNext, PickPrev, Submit, Cancel key.Binding
@@ -86,6 +86,7 @@ func newKeyMap() *keyMap {
 		Save:       b([]string{"s", "ctrl+s"}, "s", "save"),
 		Export:     b([]string{"E"}, "E", "export JSON"),
 		Mode:       b([]string{"m"}, "m", "witness ↔ rollback"),
+		UndoStep:   b([]string{"z"}, "z", "inverse step"),
 
 		FieldNext: b([]string{"tab", "down"}, "tab/↓", "next field"),
 		FieldPrev: b([]string{"shift+tab", "up"}, "shift+tab/↑", "prev field"),
