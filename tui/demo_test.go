@@ -80,3 +80,18 @@ func TestDemoCaptionsAreSentences(t *testing.T) {
 		}
 	}
 }
+
+// A presenter's clicker sends PageDown/PageUp or arrows: they advance
+// and go back like space and b.
+func TestDemoClickerKeys(t *testing.T) {
+	m := newTestApp(t, 120, 40, true)
+	d := m.demo
+	press(t, m, "pgdown", "pgdown", "right", "down")
+	if d.at != 4 {
+		t.Fatalf("pgdown, pgdown, →, ↓ went to scene %d", d.at+1)
+	}
+	press(t, m, "pgup", "left", "up")
+	if d.at != 1 {
+		t.Fatalf("pgup, ←, ↑ went to scene %d", d.at+1)
+	}
+}

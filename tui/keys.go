@@ -106,7 +106,7 @@ func newKeyMap() *keyMap {
 		ShowEditor:   b([]string{"e"}, "e", "edit witness"),
 		Dismiss:      b([]string{"esc"}, "esc", "dismiss"),
 
-		Advance: b([]string{" ", "l", "right", "enter"}, "space", "next scene"),
-		Rewind:  b([]string{"b", "h", "left", "backspace"}, "b", "previous scene"),
+		Advance: b([]string{" ", "l", "right", "enter", "pgdown", "down"}, "space", "next scene"),
+		Rewind:  b([]string{"b", "h", "left", "backspace", "pgup", "up"}, "b", "previous scene"),
 	}
 }
