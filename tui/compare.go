@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parthack/parthack/model"
 )
@@ -367,21 +368,39 @@ func markComponent(st *styles, v []int, j int) string {
 func (c *common) scoreLines(p *pair, width int) []string {
 	st := c.st
 	cn := candName(p.kind)
+	// A narrow pane keeps the evaluators' names whole and shortens the
+	// call-outs to their sign, explained on a line below.
+	narrow := width < 22+29
 	labelW := clamp(width-29, 10, 22)
+	if narrow {
+		labelW = clamp(width-21, 10, 22)
+	}
 	out := []string{st.muted.Render(fit("evaluator", labelW) + fit("H", 6) + fit(cn, 6) + fit("Δ", 7))}
+	legend := ""
 	for i, e := range c.ws.evaluators {
 		h, a := p.h.scores[i], p.a.scores[i]
 		d := a - h
-		call := ""
+		call, long := "", ""
 		switch {
 		case p.kind == "pair" && p.verdict.Eligible && d > 1e-9:
-			call = st.warn.Render("▲ inflated")
+			call, long = st.warn.Render("▲ inflated"), "▲ inflated"
 		case p.kind == "rollback" && p.verdict.Eligible && d >= -1e-9:
-			call = st.warn.Render("✗ misses it")
+			call, long = st.warn.Render("✗ misses it"), "✗ misses the rollback, ✓ detects it"
 		case p.kind == "rollback" && p.verdict.Eligible:
-			call = st.ok.Render("✓ detects")
+			call, long = st.ok.Render("✓ detects"), "✗ misses the rollback, ✓ detects it"
+		}
+		if narrow && call != "" {
+			sign, _, _ := strings.Cut(ansi.Strip(call), " ")
+			call = st.warn.Render(sign)
+			if sign == "✓" {
+				call = st.ok.Render(sign)
+			}
+			legend = long
 		}
 		out = append(out, fit(e.Label, labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", d), 7)+call)
+	}
+	if legend != "" {
+		out = append(out, st.faint.Render(legend))
 	}
 	if !p.verdict.Eligible {
 		out = append(out, st.faint.Render("not eligible: Δ is shown but not a measured inflation"))

@@ -17,6 +17,7 @@ type tmuxSession struct {
 	t      *testing.T
 	socket string
 	name   string
+	size   [2]int // columns, rows; zero means 120×40
 }
 
 func (s *tmuxSession) tmux(args ...string) (string, error) {
@@ -26,7 +27,11 @@ func (s *tmuxSession) tmux(args ...string) (string, error) {
 
 func (s *tmuxSession) start(bin string, args ...string) {
 	s.t.Helper()
-	cmd := append([]string{"new-session", "-d", "-s", s.name, "-x", "120", "-y", "40", bin}, args...)
+	w, h := 120, 40
+	if s.size != [2]int{} {
+		w, h = s.size[0], s.size[1]
+	}
+	cmd := append([]string{"new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), bin}, args...)
 	if out, err := s.tmux(cmd...); err != nil {
 		s.t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
@@ -104,25 +109,87 @@ func rowOf(screen, text string) string {
 	return ""
 }
 
-// TestEndToEnd runs the real binary in tmux at 120×40: open a task, step
-// to a later event, open the witness editor, add steps until the pair is
-// eligible again with a higher Historical Milestone and the same CSPS,
-// save, quit, reopen and find the witness; then run the search attacker
-// and open its best candidate.
-func TestEndToEnd(t *testing.T) {
+// buildBinary builds parthack into a temporary directory.
+func buildBinary(t *testing.T) (bin, dir string) {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: the end-to-end test needs it (CI installs it)")
 	}
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "parthack")
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "parthack")
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Dir = ".."
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return bin, dir
+}
+
+// TestEndToEnd80x24 walks the smallest supported terminal: keys that
+// arrive in one read all count, a peak-and-undo witness is built with
+// "z" (append the inverse step), saved with Enter, and found again after
+// a restart; a terminal below 80×24 gets a note instead of a screen.
+func TestEndToEnd80x24(t *testing.T) {
+	bin, dir := buildBinary(t)
+	db := filepath.Join(dir, "e2e.db")
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("parthack-e2e80-%d", os.Getpid()), name: "wb", size: [2]int{80, 24}}
+	t.Cleanup(func() { s.tmux("kill-server") })
+
+	s.start(bin, "--db", db, "workbench")
+	s.waitFor("Tasks · ", "PH-D01")
+	s.keys(devTask)
+	s.waitFor("Tasks · 1 of")
+	s.keys("Enter")
+	s.waitFor(devTask+" · honest", "Initial snapshot")
+	s.keys("t")
+	s.waitFor(devTask + " · witness")
+	s.keys("lll") // one read, three key presses
+	s.waitFor("Event 3 of")
+	s.keys("Escape", "Enter")
+	s.waitFor(devTask+" · honest", "Initial snapshot")
+
+	s.keys("e")
+	s.waitFor("Witness editor", "✓ eligible", "2 steps")
+	add := func(id, status, tags string) {
+		s.keys("a", "Tab", "Tab", "C-u", id, "Tab", status, "Tab", "Tab", "Tab", "Tab", tags, "Enter")
+	}
+	s.keys("$")
+	add("T102", "pending", "vpn-outage")
+	s.waitFor("3 steps")
+	add("T104", "pending", "vpn-outage")
+	s.waitFor("4 steps", "rejected: state_vector_mismatch")
+	s.keys("z")
+	s.waitFor("5 steps")
+	s.keys("k", "z")
+	scr := s.waitFor("6 steps", "✓ eligible")
+	if hist := rowOf(scr, "Historical Milestone"); !strings.Contains(hist, "▲") {
+		t.Fatalf("Historical Milestone is not inflated:\n%s", scr)
+	}
+	s.keys("s", "C-u", "peak undo 80", "Enter")
+	s.waitFor(`saved witness 1 "peak undo 80"`)
+	s.keys("q")
+	s.waitExit()
+
+	s.start(bin, "--db", db)
+	s.waitFor("Saved · 1", "peak undo 80")
+	if _, err := s.tmux("resize-window", "-t", s.name, "-x", "60", "-y", "18"); err != nil {
+		t.Fatalf("tmux resize-window: %v", err)
+	}
+	s.waitFor("terminal too small (need 80×24)")
+	s.keys("q")
+	s.waitExit()
+}
+
+// TestEndToEnd runs the real binary in tmux at 120×40: open a task, step
+// to a later event, open the witness editor, add steps until the pair is
+// eligible again with a higher Historical Milestone and the same CSPS,
+// save, quit, reopen and find the witness; then run the search attacker
+// and open its best candidate.
+func TestEndToEnd(t *testing.T) {
+	bin, dir := buildBinary(t)
 	db := filepath.Join(dir, "e2e.db")
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("parthack-e2e-%d", os.Getpid()), name: "wb"}
 	t.Cleanup(func() { s.tmux("kill-server") })

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/store"
@@ -393,7 +394,9 @@ func (m *editor) stepsView(w, h int) string {
 	if m.modified {
 		mod = " · modified"
 	}
-	title := fmt.Sprintf("%s · %d steps%s", m.name, len(m.steps), mod)
+	// The name gives way first: the count and "modified" always show.
+	suffix := fmt.Sprintf(" · %d steps%s", len(m.steps), mod)
+	title := ansi.Truncate(m.name, max(w-6-ansi.StringWidth(suffix), 8), "…") + suffix
 	if m.form != nil {
 		return m.c.box(title, m.form.view(w-2), w, h, true)
 	}
