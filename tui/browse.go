@@ -196,7 +196,7 @@ func (b *browser) View() string {
 	rightW := b.width - leftW
 
 	// Tasks.
-	filterLine := st.accent.Render("filter ") + b.filter.View()
+	filterLine := st.accent.Render("filter ") + inputView(b.filter)
 	rows := max(h-4, 1)
 	b.top = listWindow(b.top, b.cursor, len(b.visible), rows)
 	lines := []string{filterLine, st.muted.Render(fit(" ID", 9) + fit("family", 24) + fit("m", 3) + fit("H", 5) + "tags")}

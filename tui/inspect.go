@@ -418,7 +418,7 @@ func (m *inspector) logView(w, h int) string {
 		for len(lines) < rows {
 			lines = append(lines, "")
 		}
-		lines = append(lines, m.c.st.accent.Render("/")+m.search.View())
+		lines = append(lines, m.c.st.accent.Render("/")+inputView(m.search))
 	}
 	title := fmt.Sprintf("%s · %s · %d events", m.task.ID, m.current().label, a.events())
 	return m.c.box(title, lines, w, h, m.focus == focusLog)

@@ -172,3 +172,29 @@ func TestWideTerminalGrowsTheLog(t *testing.T) {
 	}
 	fitsExactly(t, "inspector", m, 200, 60)
 }
+
+// Without colour (the tests' profile is the one NO_COLOR gives) the
+// focused pane still shows: its frame is heavy.
+func TestFocusShowsWithoutColour(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, devTask)
+	if l := line(t, m, devTask+" · honest"); !strings.Contains(l, "┏") || strings.Count(l, "┏") != 1 {
+		t.Fatalf("the focused log's frame is not heavy: %q", l)
+	}
+	press(t, m, "tab")
+	l := line(t, m, devTask+" · honest")
+	if !strings.HasPrefix(l, "╭") || !strings.Contains(l, "┏") {
+		t.Fatalf("tab did not move the heavy frame to the detail pane: %q", l)
+	}
+}
+
+// Without colour the text cursor shows as a bar where it stands.
+func TestTextCursorShowsWithoutColour(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	mustSee(t, m, "filter ▏type to filter tasks")
+	openTask(t, m, devTask)
+	press(t, m, "e", "s")
+	mustSee(t, m, "hand-crafted witness▏")
+	press(t, m, "left", "left")
+	mustSee(t, m, "hand-crafted witne▏ss")
+}

@@ -5,6 +5,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // prompt is a small form of labelled text inputs (save, export, import,
@@ -30,6 +32,24 @@ func newInput(value string) textinput.Model {
 	in.SetValue(value)
 	in.CursorEnd()
 	return in
+}
+
+// inputView renders a text input. Without colour (NO_COLOR, a
+// monochrome terminal) the input's reverse-video cursor does not show, so
+// a focused input draws its cursor as a bar instead.
+func inputView(in textinput.Model) string {
+	if !in.Focused() || lipgloss.ColorProfile() != termenv.Ascii {
+		return in.View()
+	}
+	v := []rune(in.Value())
+	if len(v) == 0 {
+		return "▏" + in.Placeholder
+	}
+	if in.Width > 0 && len(v) >= in.Width {
+		return in.View() // scrolled: keep the input's own window
+	}
+	pos := min(in.Position(), len(v))
+	return string(v[:pos]) + "▏" + string(v[pos:])
 }
 
 func newPrompt(c *common, title string, fields ...field) *prompt {
@@ -85,7 +105,7 @@ func (p *prompt) view(width int) string {
 		if i == p.focus {
 			label = p.c.st.accent.Render(fit(p.labels[i], labelW))
 		}
-		body = append(body, " "+label+"  "+in.View())
+		body = append(body, " "+label+"  "+inputView(in))
 	}
 	body = append(body, p.c.st.faint.Render(" enter confirm · tab next field · esc cancel"))
 	return p.c.box(p.title, body, width, p.height(), true)

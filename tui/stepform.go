@@ -295,7 +295,7 @@ func (f *stepForm) view(width int) []string {
 		if i == f.focus {
 			label = st.accent.Render(fit(r.name, labelW))
 		}
-		out = append(out, " "+label+"  "+r.input.View())
+		out = append(out, " "+label+"  "+inputView(r.input))
 		if i == f.focus {
 			allowed := "any value (bare words, null, [\"a\"] for lists)"
 			if len(r.allowed) > 0 {
