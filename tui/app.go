@@ -263,7 +263,7 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.inspect, cmd = m.inspect.update(msg)
 		return m, cmd
-	case recordsMsg:
+	case recordsMsg, summariesMsg:
 		var cmd tea.Cmd
 		m.browse, cmd = m.browse.update(msg)
 		return m, cmd

@@ -136,3 +136,45 @@ func TestImportErrorShowsTheReasonFirst(t *testing.T) {
 		t.Fatalf("a missing file says %q", m.status)
 	}
 }
+
+// The Saved list shows each witness's verdict and Δ on Historical
+// Milestone, filters by typing, and a note opens at its event.
+func TestSavedListShowsVerdictsFiltersAndOpensNotes(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	task := m.c.ws.task(devTask)
+	s, err := store.Open(m.c.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := *task.Witness
+	short.Steps = short.Steps[:6]
+	for i, r := range []store.Record{
+		{Kind: store.KindWitness, Task: devTask, Name: "the suite's witness", Body: model.EncodeTrajectory(task.Witness)},
+		{Kind: store.KindWitness, Task: devTask, Name: "only the peak", Body: model.EncodeTrajectory(&short)},
+		{Kind: store.KindNote, Task: devTask, Name: devTask + " witness after event 3", Note: "the peak starts here"},
+	} {
+		r.Created = int64(i + 1)
+		if _, err := s.Put(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	drive(t, m, listRecordsCmd(m.c.dbPath))
+	if r := line(t, m, "the suite's witness"); !strings.Contains(r, "eligible") || !strings.Contains(r, "+0.50") {
+		t.Fatalf("the eligible witness's row: %q", r)
+	}
+	if r := line(t, m, "only the peak"); !strings.Contains(r, "rejected") {
+		t.Fatalf("the rejected witness's row: %q", r)
+	}
+	press(t, m, "tab", "down")
+	mustSee(t, m, "rejected: state_vector_mismatch")
+	press(t, m, "peak")
+	if n := len(m.browse.shown); n != 2 {
+		t.Fatalf("filter peak shows %d records", n)
+	}
+	mustNotSee(t, m, "the suite's witness")
+	press(t, m, "down", "enter")
+	if m.page != pageInspect || m.inspect.current().traj != task.Witness || m.inspect.cursor != 3 {
+		t.Fatalf("the note opened page %v on %q at %d", m.page, m.inspect.current().label, m.inspect.cursor)
+	}
+}

@@ -174,7 +174,9 @@ func TestEndToEnd80x24(t *testing.T) {
 	s.waitExit()
 
 	s.start(bin, "--db", db)
-	s.waitFor("Saved · 1", "peak undo 80")
+	if row := rowOf(s.waitFor("Saved · 1", "peak undo 80", "+0.25"), "peak undo 80"); !strings.Contains(row, "✓") {
+		t.Fatalf("the saved witness shows no verdict: %q", row)
+	}
 	if _, err := s.tmux("resize-window", "-t", s.name, "-x", "60", "-y", "18"); err != nil {
 		t.Fatalf("tmux resize-window: %v", err)
 	}

@@ -104,6 +104,101 @@ func listRecordsCmd(path string) tea.Cmd {
 	}
 }
 
+// recordID names a stored record: its kind and key.
+type recordID struct {
+	kind store.Kind
+	key  uint64
+}
+
+func idOf(r store.Record) recordID { return recordID{r.Kind, r.Key} }
+
+// recordSummary is what the Saved list says about a witness or a run:
+// its verdict against H and its Δ on Historical Milestone.
+type recordSummary struct {
+	short    string // "✓ eligible", "✓ rollback", "✗ rejected"
+	verdict  string // "eligible", "certified strict rollback", "rejected: <reason>"
+	eligible bool
+	delta    float64
+	hasDelta bool
+}
+
+type summariesMsg struct{ sums map[recordID]recordSummary }
+
+// summarizeCmd certifies every saved witness against its task's H (as a
+// pair, or as a strict rollback when that is what it is) and reads each
+// saved run's verdict, in the background.
+func summarizeCmd(ws *workspace, recs []store.Record) tea.Cmd {
+	return func() tea.Msg {
+		sums := map[recordID]recordSummary{}
+		hm := scoreIndex(ws, "historical_milestone")
+		honest := map[string]*analysis{}
+		for _, r := range recs {
+			t := ws.task(r.Task)
+			if t == nil {
+				continue
+			}
+			var p *pair
+			switch r.Kind {
+			case store.KindWitness:
+				tr, err := decodeWitness(r)
+				if err != nil {
+					continue
+				}
+				h := honest[t.ID]
+				if h == nil {
+					if h, err = analyze(ws, t, t.HonestTraj, "honest"); err != nil {
+						continue
+					}
+					honest[t.ID] = h
+				}
+				a, err := analyze(ws, t, tr, r.Name)
+				if err != nil {
+					continue
+				}
+				if p, err = certifyAgainst(ws, "pair", h, a); err != nil {
+					continue
+				}
+				if !p.verdict.Eligible {
+					if rb, err := certifyAgainst(ws, "rollback", h, a); err == nil && rb.verdict.Eligible {
+						p = rb
+					}
+				}
+			case store.KindRun:
+				var body runBody
+				if json.Unmarshal(r.Body, &body) != nil || body.Format != runFormat {
+					continue
+				}
+				sum := summaryOf(body.Kind, body.Verdict)
+				for _, sc := range body.Scores {
+					if sc.Name == "historical_milestone" {
+						sum.delta, sum.hasDelta = sc.Delta, true
+					}
+				}
+				sums[idOf(r)] = sum
+				continue
+			default:
+				continue
+			}
+			sum := summaryOf(p.kind, p.verdict)
+			if hm >= 0 {
+				sum.delta, sum.hasDelta = p.a.scores[hm]-p.h.scores[hm], true
+			}
+			sums[idOf(r)] = sum
+		}
+		return summariesMsg{sums: sums}
+	}
+}
+
+func summaryOf(kind string, v model.Verdict) recordSummary {
+	switch {
+	case v.Eligible && kind == "rollback":
+		return recordSummary{short: "✓ rollback", verdict: "certified strict rollback", eligible: true}
+	case v.Eligible:
+		return recordSummary{short: "✓ eligible", verdict: "eligible", eligible: true}
+	}
+	return recordSummary{short: "✗ rejected", verdict: "rejected: " + string(v.Reason)}
+}
+
 // saveCmd inserts r, or replaces it when r.Key is set. A new record's
 // Created is the next logical counter of its kind, never the wall clock.
 func saveCmd(path string, r store.Record) tea.Cmd {
