@@ -129,9 +129,10 @@ func buildBinary(t *testing.T) (bin, dir string) {
 }
 
 // TestEndToEnd80x24 walks the smallest supported terminal: keys that
-// arrive in one read all count, a peak-and-undo witness is built with
-// "z" (append the inverse step), saved with Enter, and found again after
-// a restart; a terminal below 80×24 gets a note instead of a screen.
+// arrive in one read all count, a peak-and-undo witness is built with the
+// one-line entry and "z" (append the inverse step), saved with Enter, and
+// found again after a restart with its verdict and Δ in the Saved list;
+// a terminal below 80×24 gets a note instead of a screen.
 func TestEndToEnd80x24(t *testing.T) {
 	bin, dir := buildBinary(t)
 	db := filepath.Join(dir, "e2e.db")
@@ -153,13 +154,10 @@ func TestEndToEnd80x24(t *testing.T) {
 
 	s.keys("e")
 	s.waitFor("Witness editor", "✓ eligible", "2 steps")
-	add := func(id, status, tags string) {
-		s.keys("a", "Tab", "Tab", "C-u", id, "Tab", status, "Tab", "Tab", "Tab", "Tab", tags, "Enter")
-	}
-	s.keys("$")
-	add("T102", "pending", "vpn-outage")
+	// The one-line entry, typed whole and with tab completion.
+	s.keys("$", ":", "update ticket T102 status=pending tags=vpn-outage", "Enter")
 	s.waitFor("3 steps")
-	add("T104", "pending", "vpn-outage")
+	s.keys(":", "upd", "Tab", "tic", "Tab", "T104 sta", "Tab", "pend", "Tab", "tags=vpn-outage", "Enter")
 	s.waitFor("4 steps", "rejected: state_vector_mismatch")
 	s.keys("z")
 	s.waitFor("5 steps")
@@ -211,6 +209,7 @@ func TestEndToEnd(t *testing.T) {
 	if !strings.Contains(hist0, "+0.00") || !strings.Contains(csps0, "+0.00") {
 		t.Fatalf("H against itself is not Δ 0:\n%s", scr)
 	}
+	// The step form (the 80×24 walk uses the one-line entry).
 	add := func(id, status, tags string) {
 		s.keys("a", "Tab", "Tab", "C-u", id, "Tab", status, "Tab", "Tab", "Tab", "Tab", tags, "Enter")
 	}

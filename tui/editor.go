@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/store"
 )
 
@@ -45,6 +46,7 @@ type editor struct {
 	pending bool
 
 	form   *stepForm
+	line   *stepLine // the one-line step entry
 	prompt *prompt
 	saving bool // the prompt saves (else it exports)
 
@@ -76,7 +78,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	}
 	m.undo, m.redo, m.modified = nil, nil, unsaved
 	m.cursor, m.top = 0, 0
-	m.honest, m.cand, m.pair, m.candErr, m.form, m.prompt = nil, nil, nil, nil, nil, nil
+	m.honest, m.cand, m.pair, m.candErr, m.form, m.line, m.prompt = nil, nil, nil, nil, nil, nil, nil
 	m.baseGen++
 	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", ownerEditor, m.baseGen)
 }
@@ -112,7 +114,7 @@ func (m *editor) edit(steps []model.Step) tea.Cmd {
 }
 
 func (m *editor) SetSize(w, h int) { m.width, m.height = w, h }
-func (m *editor) Typing() bool     { return m.form != nil || m.prompt != nil }
+func (m *editor) Typing() bool     { return m.form != nil || m.line != nil || m.prompt != nil }
 
 func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -169,6 +171,19 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		}
 		return m, cmd
 	}
+	if m.line != nil {
+		st, cancel, cmd := m.line.update(msg)
+		switch {
+		case cancel:
+			m.line = nil
+		case st != nil:
+			at := m.line.at
+			m.line = nil
+			m.cursor = at
+			return m, m.edit(slices.Insert(slices.Clone(m.steps), at, *st))
+		}
+		return m, cmd
+	}
 	if m.prompt != nil {
 		return m, m.promptKey(msg)
 	}
@@ -198,6 +213,12 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			pos = m.cursor + 1
 		}
 		m.form = newStepForm(m.c, env.Task, pos, false, at)
+	case key.Matches(msg, k.Line):
+		pos := 0
+		if len(m.steps) > 0 {
+			pos = m.cursor + 1
+		}
+		m.line = newStepLine(m.c, env.Task, pos, m.stateBefore(pos))
 	case key.Matches(msg, k.Insert):
 		m.form = newStepForm(m.c, env.Task, m.cursor, false, at)
 	case key.Matches(msg, k.EditStep):
@@ -304,6 +325,41 @@ func (m *editor) saved(r store.Record) {
 	}
 }
 
+// stateBefore gives, for a step inserted at pos, an entity's field
+// values in the state that step would start from; nil while the
+// candidate is being replayed.
+func (m *editor) stateBefore(pos int) func(typ, id string) map[string]string {
+	a := m.cand
+	if a == nil || m.pending || a.log.Steps != len(m.steps) {
+		return nil
+	}
+	seq := len(a.log.Events) - 1
+	if pos < len(m.steps) {
+		seq = a.stepEvent[pos] - 1
+	}
+	var ents []pbcste.EntityRecord
+	return func(typ, id string) map[string]string {
+		if ents == nil {
+			ents = a.log.Snapshot(seq).Entities()
+		}
+		for _, e := range ents {
+			if e.Type == typ && e.ID == id {
+				out := map[string]string{}
+				for f, v := range e.Fields {
+					if mv, ok := v.(model.Value); ok {
+						out[f] = mv.String()
+					}
+				}
+				if e.Deleted {
+					out["@deleted"] = "true"
+				}
+				return out
+			}
+		}
+		return nil
+	}
+}
+
 // inverseStep is the agent step that undoes step i of the candidate a:
 // an update back to the values before it, a delete for a create or a
 // restore, a restore for a delete.
@@ -400,7 +456,11 @@ func (m *editor) stepsView(w, h int) string {
 	if m.form != nil {
 		return m.c.box(title, m.form.view(w-2), w, h, true)
 	}
-	rows := max(h-2, 1)
+	var entry []string
+	if m.line != nil {
+		entry = append([]string{""}, m.line.view(w-2)...)
+	}
+	rows := max(h-2-len(entry), 1)
 	m.top = listWindow(m.top, m.cursor, len(m.steps), rows)
 	var lines []string
 	if len(m.steps) == 0 {
@@ -432,7 +492,10 @@ func (m *editor) stepsView(w, h int) string {
 		}
 		lines = append(lines, fit(line, w-2))
 	}
-	return m.c.box(title, lines, w, h, true)
+	for len(lines) < rows && entry != nil {
+		lines = append(lines, "")
+	}
+	return m.c.box(title, append(lines, entry...), w, h, true)
 }
 
 // certKind is the kind the candidate is certified as now.
@@ -510,10 +573,13 @@ func (m *editor) ShortHelp() []key.Binding {
 	if m.form != nil {
 		return m.form.keys()
 	}
+	if m.line != nil {
+		return m.line.keys()
+	}
 	if m.prompt != nil {
 		return m.prompt.keys()
 	}
-	return []key.Binding{k.AttackCancel, k.Add, k.EditStep, k.DeleteStep, k.UndoStep, k.Undo, k.Save, k.Attack, m.modeKey(), k.MoveUp, k.MoveDown, k.Back, k.Help}
+	return []key.Binding{k.AttackCancel, k.Line, k.Add, k.EditStep, k.DeleteStep, k.UndoStep, k.Undo, k.Save, k.Attack, m.modeKey(), k.MoveUp, k.MoveDown, k.Back, k.Help}
 }
 
 func (m *editor) FullHelp() [][]key.Binding {
@@ -521,12 +587,15 @@ func (m *editor) FullHelp() [][]key.Binding {
 	if m.form != nil {
 		return [][]key.Binding{m.form.keys()}
 	}
+	if m.line != nil {
+		return [][]key.Binding{m.line.keys()}
+	}
 	if m.prompt != nil {
 		return [][]key.Binding{m.prompt.keys()}
 	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.First, k.Last},
-		{k.Add, k.Insert, k.EditStep, k.DeleteStep},
+		{k.Add, k.Line, k.Insert, k.EditStep, k.DeleteStep},
 		{k.MoveUp, k.MoveDown, k.Undo, k.Redo, k.UndoStep},
 		{k.Save, k.Export, k.Compare, m.modeKey()},
 		{k.Back},

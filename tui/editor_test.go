@@ -420,3 +420,45 @@ func TestEditorUndoStepAppendsItsInverse(t *testing.T) {
 		t.Fatalf("u after z left %d steps", len(e.steps))
 	}
 }
+
+// ":" types a step on one line, tab completing from the task's schema
+// and alphabet, the entity's current values shown beside its fields.
+func TestEditorOneLineStepEntry(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	e := m.editor
+	press(t, m, "$", ":")
+	if e.line == nil || !m.front().Typing() {
+		t.Fatal(": did not open the one-line entry")
+	}
+	mustSee(t, m, "New step 3", "op: ")
+	press(t, m, "upd", "tab", "tic", "tab")
+	if v := e.line.input.Value(); v != "update ticket " {
+		t.Fatalf("completion gave %q", v)
+	}
+	press(t, m, "T10", "tab")
+	mustSee(t, m, "id: T101 · T102")
+	press(t, m, "2", "tab", "sta")
+	mustSee(t, m, `status (now "new")`)
+	press(t, m, "tab")
+	if v := e.line.input.Value(); v != "update ticket T102 status=" {
+		t.Fatalf("field completion gave %q", v)
+	}
+	mustSee(t, m, `value of status (now "new"): new · open · pending`)
+	press(t, m, "pend", "tab", "tags=vpn-outage", "enter")
+	if e.line != nil || len(e.steps) != 3 {
+		t.Fatalf("enter did not add the step: %d steps, err %v", len(e.steps), e.line)
+	}
+	if got := describeAction(&e.steps[2].Action); got != `update ticket T102 status="pending" tags=["vpn-outage"]` {
+		t.Fatalf("the typed step is %s", got)
+	}
+	// Mistakes are said inline and keep the line.
+	press(t, m, ":", "update ticket T102 colour=red", "enter")
+	if e.line == nil || !strings.Contains(e.line.err, `no field "colour"`) {
+		t.Fatalf("a bad field: %+v", e.line)
+	}
+	mustSee(t, m, `no field "colour"`)
+	press(t, m, "esc")
+	if e.line != nil || len(e.steps) != 3 {
+		t.Fatal("esc did not close the entry")
+	}
+}

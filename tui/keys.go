@@ -23,6 +23,7 @@ type keyMap struct {
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
 	Undo, Redo, Save, Export, Mode, UndoStep            key.Binding
+	Line, Complete                                      key.Binding
 
 	// Forms and prompts.
 	FieldNext, FieldPrev, PickNext, PickPrev, Submit, Cancel key.Binding
@@ -75,10 +76,10 @@ func newKeyMap() *keyMap {
 		Evidence:    b([]string{"v"}, "v", "jump to evidence"),
 		WholeState:  b([]string{"w"}, "w", "whole state ↔ touched entities"),
 
-		Add:        b([]string{"a"}, "a", "add step after"),
+		Add:        b([]string{"a"}, "a", "add step"),
 		Insert:     b([]string{"i"}, "i", "insert step before"),
-		EditStep:   b([]string{"enter", "e"}, "enter/e", "edit step"),
-		DeleteStep: b([]string{"d", "x"}, "d", "delete step"),
+		EditStep:   b([]string{"enter", "e"}, "enter/e", "edit"),
+		DeleteStep: b([]string{"d", "x"}, "d", "delete"),
 		MoveUp:     b([]string{"K", "shift+up"}, "K", "move step up"),
 		MoveDown:   b([]string{"J", "shift+down"}, "J", "move step down"),
 		Undo:       b([]string{"u", "ctrl+z"}, "u", "undo"),
@@ -87,6 +88,8 @@ func newKeyMap() *keyMap {
 		Export:     b([]string{"E"}, "E", "export JSON"),
 		Mode:       b([]string{"m"}, "m", "witness ↔ rollback"),
 		UndoStep:   b([]string{"z"}, "z", "inverse step"),
+		Line:       b([]string{":"}, ":", "type step"),
+		Complete:   b([]string{"tab"}, "tab", "complete"),
 
 		FieldNext: b([]string{"tab", "down"}, "tab/↓", "next field"),
 		FieldPrev: b([]string{"shift+tab", "up"}, "shift+tab/↑", "prev field"),
