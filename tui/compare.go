@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 )
 
 // comparer puts H beside a candidate (A, or R for a rollback): both logs
@@ -25,8 +27,9 @@ type comparer struct {
 	gen  int
 	err  error
 
-	cursor, top int // rows of the alignment
-	hEv, aEv    int // evidence events, -1 when none
+	cursor, top int  // rows of the alignment
+	hEv, aEv    int  // evidence events, -1 when none
+	stateDiff   bool // the bottom pane shows where the states differ
 }
 
 func newComparer(c *common) *comparer { return &comparer{c: c} }
@@ -88,6 +91,10 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 			if !m.jumpToEvidence() {
 				return m, status("the verdict points at no event", false)
 			}
+		case key.Matches(msg, k.OpenEvent):
+			return m, m.openEvent()
+		case key.Matches(msg, k.StateDiff):
+			m.stateDiff = !m.stateDiff
 		case key.Matches(msg, k.EditWitness):
 			return m, navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind})
 		case key.Matches(msg, k.Save):
@@ -206,7 +213,9 @@ func (m *comparer) View() string {
 	}
 	half := m.width / 2
 	out += "\n" + joinColumns(m.logView(true, half, l.logH), m.logView(false, m.width-half, l.logH))
-	if l.side {
+	if m.stateDiff {
+		out += "\n" + m.c.box("State: H vs "+candName(m.kind)+" · d hides", m.stateDiffLines(m.width-2), m.width, l.bottomH, false)
+	} else if l.side {
 		vw := m.width * 9 / 20
 		out += "\n" + joinColumns(
 			m.c.box("Certified vectors", l.vectors, vw, l.bottomH, false),
@@ -253,6 +262,124 @@ func (c *common) verdictParts(p *pair, width int) (head, detail []string) {
 }
 
 func (m *comparer) verdictLines(width int) []string { return m.c.verdictLines(m.p, width) }
+
+// openEvent opens the cursor row's event in the Inspector: the
+// candidate's, or H's on a row where the candidate has a gap.
+func (m *comparer) openEvent() tea.Cmd {
+	r := m.p.rows[m.cursor]
+	a, seq := m.p.a, r.a
+	if seq < 0 {
+		a, seq = m.p.h, r.h
+	}
+	return navigate(openTaskMsg{task: m.task, traj: a.traj, label: a.label, cursor: seq + 1})
+}
+
+// lastEvents are the latest events of H and of the candidate at or
+// before alignment row i; -1 means none yet (the initial snapshot).
+func (p *pair) lastEvents(i int) (h, a int) {
+	h, a = -1, -1
+	for _, r := range p.rows[:i+1] {
+		h, a = max(h, r.h), max(a, r.a)
+	}
+	return h, a
+}
+
+// stateDiffLines says where the state of H and the candidate's differ
+// after the cursor row and at termination.
+func (m *comparer) stateDiffLines(width int) []string {
+	st := m.c.st
+	p := m.p
+	cn := candName(p.kind)
+	hSeq, aSeq := p.lastEvents(m.cursor)
+	var out []string
+	section := func(title string, hs, as *pbcste.State) {
+		d := diffStates(hs.Entities(), as.Entities())
+		if len(d) == 0 {
+			out = append(out, st.paneTitle.Render(title)+st.ok.Render(": the same state"))
+			return
+		}
+		out = append(out, st.paneTitle.Render(title)+st.warn.Render(fmt.Sprintf(": %d difference%s", len(d), plural(len(d)))))
+		for _, x := range d {
+			out = append(out, fit(fmt.Sprintf("  %s · %s  H %s  %s %s", x.entity, x.field, x.h, cn, x.a), width))
+		}
+	}
+	section(fmt.Sprintf("after row %d (H event %d, %s event %d)", m.cursor+1, hSeq+1, cn, aSeq+1), p.h.log.Snapshot(hSeq), p.a.log.Snapshot(aSeq))
+	section("at termination", p.h.log.Snapshot(len(p.h.log.Events)-1), p.a.log.Snapshot(len(p.a.log.Events)-1))
+	return out
+}
+
+// stateDelta is one field whose value differs between two states.
+type stateDelta struct{ entity, field, h, a string }
+
+// diffStates lists the fields that differ between two snapshots, entity
+// by entity in h's order then a's; a missing entity or field is "-".
+func diffStates(h, a []pbcste.EntityRecord) []stateDelta {
+	index := func(ents []pbcste.EntityRecord) (map[string]map[string]string, []string) {
+		out, order := map[string]map[string]string{}, []string(nil)
+		for _, e := range ents {
+			name := e.Type + " " + e.ID
+			fs := map[string]string{}
+			for f, v := range e.Fields {
+				fs[f] = fmt.Sprint(v)
+				if mv, ok := v.(model.Value); ok {
+					fs[f] = mv.String()
+				}
+			}
+			if e.Deleted {
+				fs["deleted"] = "true"
+			}
+			out[name] = fs
+			order = append(order, name)
+		}
+		return out, order
+	}
+	hi, ho := index(h)
+	ai, ao := index(a)
+	var out []stateDelta
+	seen := map[string]bool{}
+	for _, name := range append(ho, ao...) {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		hf, af := hi[name], ai[name]
+		if hf == nil || af == nil {
+			hv, av := "exists", "exists"
+			if hf == nil {
+				hv = "-"
+			}
+			if af == nil {
+				av = "-"
+			}
+			out = append(out, stateDelta{name, "entity", hv, av})
+			continue
+		}
+		var fields []string
+		for f := range hf {
+			fields = append(fields, f)
+		}
+		for f := range af {
+			if _, ok := hf[f]; !ok {
+				fields = append(fields, f)
+			}
+		}
+		sort.Strings(fields)
+		for _, f := range fields {
+			hv, ok1 := hf[f]
+			av, ok2 := af[f]
+			if !ok1 {
+				hv = "-"
+			}
+			if !ok2 {
+				av = "-"
+			}
+			if hv != av {
+				out = append(out, stateDelta{name, f, hv, av})
+			}
+		}
+	}
+	return out
+}
 
 // evidenceWhere says which step, event, predicate and component a
 // rejection points at.
@@ -413,14 +540,15 @@ func (c *common) scoreLines(p *pair, width int) []string {
 
 func (m *comparer) ShortHelp() []key.Binding {
 	k := m.c.keys
-	return []key.Binding{k.AttackCancel, k.StepNext, k.StepPrev, k.Evidence, k.EditWitness, k.Save, k.Attack, k.Back, k.Help}
+	return []key.Binding{k.AttackCancel, k.StepNext, k.StepPrev, k.Evidence, k.OpenEvent, k.StateDiff, k.EditWitness, k.Save, k.Attack, k.Back, k.Help}
 }
 
 func (m *comparer) FullHelp() [][]key.Binding {
 	k := m.c.keys
 	return [][]key.Binding{
 		{k.StepNext, k.StepPrev, k.First, k.Last},
-		{k.PageDown, k.PageUp, k.Evidence},
+		{k.PageDown, k.PageUp, k.Evidence, k.OpenEvent},
+		{k.StateDiff},
 		{k.EditWitness, k.Save, k.Attack, k.AttackCancel},
 		{k.Back, k.Quit},
 	}

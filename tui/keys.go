@@ -19,6 +19,7 @@ type keyMap struct {
 
 	// Inspector and compare.
 	Switch, Compare, Rollback, EditWitness, Annotate, Evidence, WholeState key.Binding
+	OpenEvent, StateDiff                                                   key.Binding
 
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
@@ -75,6 +76,8 @@ func newKeyMap() *keyMap {
 		Annotate:    b([]string{"a"}, "a", "note on this event"),
 		Evidence:    b([]string{"v"}, "v", "jump to evidence"),
 		WholeState:  b([]string{"w"}, "w", "whole state ↔ touched entities"),
+		OpenEvent:   b([]string{"enter"}, "enter", "open the event"),
+		StateDiff:   b([]string{"d"}, "d", "state diff H vs A"),
 
 		Add:        b([]string{"a"}, "a", "add step"),
 		Insert:     b([]string{"i"}, "i", "insert step before"),
