@@ -425,11 +425,9 @@ func (b *browser) ShortHelp() []key.Binding {
 	if b.importing != nil {
 		return b.importing.keys()
 	}
+	// Both panes move with the arrows only: letters filter them.
 	out := []key.Binding{k.AttackCancel, k.Open, k.ListUp, k.ListDown, k.Tab}
-	if b.focus == focusRecords {
-		out = []key.Binding{k.AttackCancel, k.Open, k.Up, k.Down, k.Tab}
-	}
-	if b.focus == focusTasks && b.filter.Value() != "" {
+	if (b.focus == focusTasks && b.filter.Value() != "") || (b.focus == focusRecords && b.rfilter.Value() != "") {
 		out = append(out, k.ClearFilter)
 	}
 	if b.focus == focusRecords {

@@ -149,7 +149,11 @@ func TestEndToEnd80x24(t *testing.T) {
 	s.waitFor(devTask + " · witness")
 	s.keys("lll") // one read, three key presses
 	s.waitFor("Event 3 of")
-	s.keys("Escape", "Enter")
+	// Wait for Browse before the next key: an esc and a key that reach
+	// the terminal together read as alt+key.
+	s.keys("Escape")
+	s.waitFor("Tasks · 1 of", "Saved · ")
+	s.keys("Enter")
 	s.waitFor(devTask+" · honest", "Initial snapshot")
 
 	s.keys("e")
@@ -160,7 +164,7 @@ func TestEndToEnd80x24(t *testing.T) {
 	s.keys(":", "upd", "Tab", "tic", "Tab", "T104 sta", "Tab", "pend", "Tab", "tags=vpn-outage", "Enter")
 	s.waitFor("4 steps", "rejected: state_vector_mismatch")
 	s.keys("z")
-	s.waitFor("5 steps")
+	s.waitFor("5 steps", "Pair (H, A) · live") // replayed: z needs the fresh candidate
 	s.keys("k", "z")
 	scr := s.waitFor("6 steps", "✓ eligible")
 	if hist := rowOf(scr, "Historical Milestone"); !strings.Contains(hist, "▲") {
