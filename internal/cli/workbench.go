@@ -46,9 +46,13 @@ func runWorkbench(e *env, demo bool) error {
 	return tui.Run(tui.Options{DBPath: path, Demo: demo, Input: e.stdin, Output: e.stdout})
 }
 
-// onTerminal reports whether both streams are a terminal: only then does
-// parthack with no arguments open the workbench instead of printing help.
+// onTerminal reports whether both streams are a terminal that can draw
+// the workbench: only then does parthack with no arguments open it
+// instead of printing help.
 func onTerminal(e *env) bool {
+	if os.Getenv("TERM") == "dumb" {
+		return false
+	}
 	for _, s := range []any{e.stdin, e.stdout} {
 		f, ok := s.(interface{ Fd() uintptr })
 		if !ok || !term.IsTerminal(f.Fd()) {

@@ -44,11 +44,16 @@ func TestWorkbenchNeedsATerminal(t *testing.T) {
 	}
 }
 
-// TERM=dumb cannot draw the workbench: parthack says so and exits.
+// TERM=dumb cannot draw the workbench: parthack says so and exits, and
+// with no arguments it prints help.
 func TestWorkbenchRefusesADumbTerminal(t *testing.T) {
 	t.Setenv("TERM", "dumb")
 	code, out, errb := run(t, "--db", t.TempDir()+"/s.db", "workbench")
 	if code != ExitUsage || out != "" || !strings.Contains(errb, "TERM=dumb") || strings.Count(errb, "\n") != 1 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errb)
+	}
+	code, out, _ = run(t)
+	if code != ExitOK || !strings.Contains(out, "Available Commands") {
+		t.Fatalf("parthack alone on a dumb terminal: exit %d, %q", code, out)
 	}
 }
