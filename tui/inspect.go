@@ -427,6 +427,7 @@ func (m *inspector) logView(w, h int) string {
 func (m *inspector) detailView(w, h int) string {
 	lines := m.detail.lines(m.c, m.a, m.cursor, w-2, m.whole)
 	top := clamp(m.detailTop, 0, max(len(lines)-(h-2), 0))
+	m.detailTop = top // scrolling past the end does not pile up
 	title := "Initial snapshot"
 	if m.cursor > 0 {
 		title = fmt.Sprintf("Event %d of %d", m.cursor, m.a.events())
