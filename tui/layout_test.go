@@ -24,9 +24,19 @@ func TestLayoutFitsEverySize(t *testing.T) {
 		{"editor", []string{"esc", "e"}},
 		{"editor form", []string{"a"}},
 		{"editor save", []string{"esc", "s"}},
+		{"editor line", []string{"esc", ":", "update ticket T102 sta"}},
+		{"editor rollback mode", []string{"esc", "m"}},
+		{"attacker setup", []string{"S"}},
+		{"inspector whole state", []string{"esc", "esc", "w", "l"}},
+		{"compare state diff", []string{"c", "d"}},
 	}
+	wantPage := map[string]string{"editor line": "Witness editor", "editor rollback mode": "Witness editor", "attacker setup": "Witness editor",
+		"inspector whole state": "Inspector", "compare state diff": "Compare"}
 	for _, s := range screens {
 		press(t, m, s.keys...)
+		if want := wantPage[s.name]; want != "" && pageNames[m.page] != want {
+			t.Fatalf("%s: the keys led to page %s", s.name, pageNames[m.page])
+		}
 		for _, size := range [][2]int{{80, 24}, {100, 30}, {120, 40}, {200, 60}, {80, 24}} {
 			drive(t, m, nil, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			lines := strings.Split(m.View(), "\n")
