@@ -5,8 +5,11 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/charmbracelet/x/ansi"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -78,6 +81,9 @@ type analysis struct {
 	touch     [][][]int32
 	stepEvent []int  // agent step → its event
 	initial   uint64 // c_state of the first goal version on the initial snapshot
+	// widestRow is the width of the widest event-log row, so a wide
+	// terminal can give the log the room to show whole events.
+	widestRow int
 }
 
 // events is the number of log events; cursor positions run 0..events().
@@ -110,8 +116,16 @@ func (a *analysis) index() {
 		a.touch[g] = make([][]int32, len(goals[g].Preds))
 	}
 	a.stepEvent = make([]int, log.Steps)
+	digits := len(strconv.Itoa(n))
+	a.widestRow = digits + len("   initial snapshot") + 1
 	for seq := range log.Events {
 		ev := &log.Events[seq]
+		what := describeAction(ev.Action)
+		if !ev.OK {
+			what += " — " + ev.Reason
+		}
+		// lead, seq, status, actor (5 cells), action: as eventRow draws it.
+		a.widestRow = max(a.widestRow, 1+digits+3+6+ansi.StringWidth(what))
 		a.pstate[seq+1] = psi(ev.CState, len(goals[ev.Goal].Preds))
 		if ev.Step >= 0 {
 			a.stepEvent[ev.Step] = seq
@@ -374,9 +388,10 @@ func frac(b uint64, m int) string { return fmt.Sprintf("%d/%d", bits.OnesCount64
 // Messages carrying the results of slow work back to whoever asked.
 type (
 	analysisMsg struct {
-		gen int
-		a   *analysis
-		err error
+		owner owner
+		gen   int
+		a     *analysis
+		err   error
 	}
 	pairMsg struct {
 		gen int
@@ -391,10 +406,20 @@ type (
 	}
 )
 
-func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, gen int) tea.Cmd {
+// owner is the pane that asked for an analysis. Each pane numbers its own
+// requests, so a result goes to its owner first and is then matched by
+// that owner's generation: two panes' counters never collide.
+type owner int
+
+const (
+	ownerInspector owner = iota + 1
+	ownerEditor
+)
+
+func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, by owner, gen int) tea.Cmd {
 	return func() tea.Msg {
 		a, err := analyze(w, t, tr, label)
-		return analysisMsg{gen: gen, a: a, err: err}
+		return analysisMsg{owner: by, gen: gen, a: a, err: err}
 	}
 }
 
@@ -421,14 +446,26 @@ func pairCmd(w *workspace, t *suiteTask, kind string, h, a *model.Trajectory, ge
 }
 
 // candidateCmd replays, certifies and scores an edited candidate against
-// the honest analysis the editor already holds.
-func candidateCmd(w *workspace, h *analysis, tr *model.Trajectory, gen int) tea.Cmd {
+// the honest analysis the editor already holds, as a pair (H, A) or a
+// strict rollback (H, R). An empty kind lets the certificate decide: a
+// candidate that is no eligible pair but a certified strict rollback is
+// a rollback.
+func candidateCmd(w *workspace, h *analysis, tr *model.Trajectory, kind string, gen int) tea.Cmd {
 	return func() tea.Msg {
 		a, err := analyze(w, h.task, tr, "candidate")
 		if err != nil {
 			return candidateMsg{gen: gen, err: err}
 		}
+		if kind != "" {
+			p, err := certifyAgainst(w, kind, h, a)
+			return candidateMsg{gen: gen, a: a, p: p, err: err}
+		}
 		p, err := certifyAgainst(w, "pair", h, a)
+		if err == nil && !p.verdict.Eligible {
+			if r, rerr := certifyAgainst(w, "rollback", h, a); rerr == nil && r.verdict.Eligible {
+				p = r
+			}
+		}
 		return candidateMsg{gen: gen, a: a, p: p, err: err}
 	}
 }

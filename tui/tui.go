@@ -37,14 +37,15 @@ type Options struct {
 
 // Run opens the workbench and returns when the user quits.
 func Run(opts Options) error {
-	// Ask the terminal for its background before Bubble Tea owns the
-	// input: adaptive colours need the answer, and a late query races
-	// the program for the reply.
-	lipgloss.HasDarkBackground()
+	// Load first: a failure leaves the terminal untouched.
 	m, err := newApp(opts)
 	if err != nil {
 		return err
 	}
+	// Ask the terminal for its background before Bubble Tea owns the
+	// input: adaptive colours need the answer, and a late query races
+	// the program for the reply.
+	lipgloss.HasDarkBackground()
 	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion()}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
@@ -20,8 +22,20 @@ func newWorkbenchCmd(e *env) *cobra.Command {
 	}
 }
 
-// runWorkbench opens the workbench on the command's terminal.
+// runWorkbench opens the workbench on the command's terminal. Without a
+// terminal that can draw it, it says so and exits 2 before writing a
+// byte: the screen is never switched and the input never read.
 func runWorkbench(e *env, demo bool) error {
+	name := "the workbench"
+	if demo {
+		name = "the demo"
+	}
+	if os.Getenv("TERM") == "dumb" {
+		return usageErr("%s needs a terminal that can draw full-screen, and TERM=dumb cannot; set TERM (e.g. TERM=xterm-256color) or use the headless commands (parthack --help)", name)
+	}
+	if !onTerminal(e) {
+		return usageErr("%s needs a terminal on stdin and stdout; use the headless commands instead (parthack --help lists them)", name)
+	}
 	path := e.db
 	if path == "" {
 		var err error
@@ -32,9 +46,13 @@ func runWorkbench(e *env, demo bool) error {
 	return tui.Run(tui.Options{DBPath: path, Demo: demo, Input: e.stdin, Output: e.stdout})
 }
 
-// onTerminal reports whether both streams are a terminal: only then does
-// parthack with no arguments open the workbench instead of printing help.
+// onTerminal reports whether both streams are a terminal that can draw
+// the workbench: only then does parthack with no arguments open it
+// instead of printing help.
 func onTerminal(e *env) bool {
+	if os.Getenv("TERM") == "dumb" {
+		return false
+	}
 	for _, s := range []any{e.stdin, e.stdout} {
 		f, ok := s.(interface{ Fd() uintptr })
 		if !ok || !term.IsTerminal(f.Fd()) {
