@@ -84,6 +84,38 @@ type analysis struct {
 	// widestRow is the width of the widest event-log row, so a wide
 	// terminal can give the log the room to show whole events.
 	widestRow int
+	scopeOnce sync.Once
+	scopeSet  map[string]bool
+}
+
+// scope is a domain trajectory's scope, by "type id": the entities its
+// predicates read and those any of its events changed (as the payload's).
+func (a *analysis) scope() map[string]bool {
+	a.scopeOnce.Do(func() {
+		a.scopeSet = map[string]bool{}
+		var walk func(x *model.Expr)
+		walk = func(x *model.Expr) {
+			if x.Type != "" && x.ID != "" {
+				a.scopeSet[x.Type+" "+x.ID] = true
+			}
+			for i := range x.Args {
+				walk(&x.Args[i])
+			}
+		}
+		for _, g := range a.log.Env.Task.Goals {
+			for i := range g.Predicates {
+				walk(&g.Predicates[i].Expr)
+			}
+		}
+		for i := range a.log.Events {
+			for _, d := range a.log.TypedDiff(&a.log.Events[i]) {
+				if d.Type != "" {
+					a.scopeSet[d.Type+" "+d.ID] = true
+				}
+			}
+		}
+	})
+	return a.scopeSet
 }
 
 // events is the number of log events; cursor positions run 0..events().
@@ -96,7 +128,7 @@ func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*a
 	}
 	a := &analysis{task: t, traj: tr, label: label, log: env.Replay(tr.Steps)}
 	a.cert, a.rej, a.certErr = certifyOne(env, tr)
-	if a.scores, a.series, err = scoreLog(t, a.log); err != nil {
+	if a.scores, a.series, err = scoreLog(t, a.log, tr); err != nil {
 		return nil, fmt.Errorf("score %s: %w", label, err)
 	}
 	a.index()
@@ -182,8 +214,11 @@ func (a *analysis) predText(g, j int) string {
 
 // describeAction renders an action the way people read it.
 func describeAction(a *model.Action) string {
-	if a.Op == model.OpReviseGoal {
+	switch a.Op {
+	case model.OpReviseGoal:
 		return "revise_goal → " + a.Goal
+	case model.OpCall:
+		return a.Tool + " " + a.Args.String()
 	}
 	var b strings.Builder
 	b.WriteString(string(a.Op))

@@ -221,7 +221,11 @@ func (b *browser) open() tea.Cmd {
 	}
 	t := b.c.ws.task(r.Task)
 	if t == nil {
-		return status(fmt.Sprintf("%s %q is for task %q, which is not in this suite", r.Kind, r.Name, r.Task), true)
+		msg := fmt.Sprintf("%s %q is for task %q, which is not in this suite", r.Kind, r.Name, r.Task)
+		if strings.HasPrefix(r.Task, "TAU-A") {
+			msg += "; open it with parthack workbench --domain tau-airline"
+		}
+		return status(msg, true)
 	}
 	switch r.Kind {
 	case store.KindWitness:
@@ -239,8 +243,8 @@ func (b *browser) open() tea.Cmd {
 	}
 	// A note opens at the event it was written on.
 	if label, at, ok := noteTarget(r); ok {
-		for _, ch := range []choice{{"honest", t.HonestTraj}, {"witness", t.Witness}, {"rollback", t.Rollback}, {"attribution control", t.Attribution}} {
-			if ch.label == label && ch.traj != nil {
+		for _, ch := range t.stored() {
+			if ch.label == label {
 				return navigate(openTaskMsg{task: t, traj: ch.traj, label: ch.label, cursor: at})
 			}
 		}

@@ -60,6 +60,9 @@ func (c *common) detailLines(a *analysis, k, width int, whole bool) []string {
 		}
 		hash := ev.Hash.String()
 		add(st.faint.Render(fmt.Sprintf("goal %s · state %s", goals[ev.Goal].Version, hash[:min(12, len(hash))])))
+		if ev.Step >= 0 {
+			add(c.conversation(a.traj, ev.Step+1, width)...)
+		}
 	}
 	if k > 0 {
 		add("", st.paneTitle.Render("Typed diff"))
@@ -159,7 +162,19 @@ func (c *common) stateLines(a *analysis, k int, whole bool, width int) []string 
 	if k == 0 {
 		out[0] = st.paneTitle.Render(title)
 	}
-	ents := log.Snapshot(k - 1).Entities()
+	// A domain's world is large: its whole state is the trajectory's
+	// scope, the entities the predicates read and those any event changed.
+	var keep func(typ, id string) bool
+	if log.Env.Task.Domain != nil {
+		scope := a.scope()
+		keep = func(typ, id string) bool { return scope[typ+" "+id] || changed[typ+" "+id] != nil }
+		if whole {
+			out[0] += st.faint.Render(" · the entities the goal reads or the run changes")
+		}
+	} else if !whole {
+		keep = func(typ, id string) bool { return changed[typ+" "+id] != nil }
+	}
+	ents := log.Snapshot(k - 1).EntitiesIn(keep)
 	shown := 0
 	for _, e := range ents {
 		name := e.Type + " " + e.ID
@@ -247,4 +262,54 @@ func diffJSON(diff []model.CellDiff) string {
 	}
 	b.WriteString("\n}")
 	return b.String()
+}
+
+// conversation is the part of a recorded conversation that leads to
+// agent step n: the user's and agent's turns since the previous call,
+// then the call and its output. Long turns are cut to a few lines.
+func (c *common) conversation(tr *model.Trajectory, n, width int) []string {
+	if tr == nil || len(tr.Transcript) == 0 {
+		return nil
+	}
+	first := -1
+	for i, t := range tr.Transcript {
+		if t.Step == n {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	from := first
+	for from > 0 && tr.Transcript[from-1].Step == 0 && tr.Transcript[from-1].Role != "system" {
+		from--
+	}
+	st := c.st
+	out := []string{"", st.paneTitle.Render("Conversation") + st.muted.Render(fmt.Sprintf(" · up to call %d", n))}
+	const most = 6
+	for i := from; i < len(tr.Transcript) && (i < first || tr.Transcript[i].Step == n); i++ {
+		t := tr.Transcript[i]
+		role := st.bold.Render(t.Role)
+		switch t.Role {
+		case "user":
+			role = st.actor(model.ActorUser).Render("user")
+		case "assistant":
+			role = st.actor(model.ActorAgent).Render("agent")
+		case "tool":
+			role = st.muted.Render("call")
+		}
+		lines := wrap(strings.Join(strings.Fields(t.Content), " "), max(width-7, 8))
+		if len(lines) > most {
+			lines = append(lines[:most-1], st.faint.Render(fmt.Sprintf("… (%d more lines)", len(lines)-most+1)))
+		}
+		for j, l := range lines {
+			head := "       "
+			if j == 0 {
+				head = fit(role, 7)
+			}
+			out = append(out, head+l)
+		}
+	}
+	return out
 }

@@ -63,10 +63,7 @@ func newInspector(c *common) *inspector {
 // witness) and starts its analysis.
 func (m *inspector) open(t *suiteTask, tr *model.Trajectory, label string, cursor int) tea.Cmd {
 	m.task, m.choices, m.which = t, nil, -1
-	for _, ch := range []choice{{"honest", t.HonestTraj}, {"witness", t.Witness}, {"rollback", t.Rollback}, {"attribution control", t.Attribution}} {
-		if ch.traj == nil {
-			continue
-		}
+	for _, ch := range t.stored() {
 		if ch.traj == tr {
 			m.which = len(m.choices)
 		}

@@ -30,6 +30,9 @@ type Options struct {
 	DBPath string
 	// Demo plays the scripted walkthroughs instead of opening Browse.
 	Demo bool
+	// Domain opens a real benchmark's tasks and runs instead of the suite
+	// (tau-airline).
+	Domain string
 	// Input and Output are the terminal; nil means the process's own.
 	Input  io.Reader
 	Output io.Writer
@@ -61,9 +64,13 @@ func Run(opts Options) error {
 
 // newApp loads the suite and builds the root model.
 func newApp(opts Options) (*workbench, error) {
-	tasks, err := loadSuite()
+	load, what := loadSuite, "the task suite"
+	if opts.Domain != "" {
+		load, what = func() ([]*suiteTask, error) { return loadDomain(opts.Domain) }, "the "+opts.Domain+" domain"
+	}
+	tasks, err := load()
 	if err != nil {
-		return nil, fmt.Errorf("load the task suite: %w", err)
+		return nil, fmt.Errorf("load %s: %w", what, err)
 	}
 	c := &common{ws: newWorkspace(tasks), dbPath: opts.DBPath, st: newStyles(defaultTheme), keys: newKeyMap(), hl: newHighlighter(defaultTheme)}
 	m := newModel(c)
