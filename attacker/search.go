@@ -132,8 +132,14 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 		return nil, fmt.Errorf("score the honest trajectory: %w", err)
 	}
 	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
-	root := env.Begin(len(honest.Steps) + opt.Edits)
-	err = s.walk(root, nil, newHistory(env), 0, 0, false)
+	if opt.BlackBox == nil && progress == nil {
+		// A benchmark's search: walk once per task and bound, offer to
+		// each target.
+		err = s.replay(s.explore())
+	} else {
+		root := env.Begin(len(honest.Steps) + opt.Edits)
+		err = s.walk(root, nil, newHistory(env), 0, 0, false)
+	}
 	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 		return s.res, err // the search so far: not exhausted, best found until then
 	}
@@ -173,8 +179,12 @@ type search struct {
 
 	seen *table
 	key  []byte
-	res  *Result
-	top  []ranked // a black-box target's best-ranked candidates, best first
+	// record makes the walk an exploration: it collects the eligible
+	// candidates in cands instead of offering them to a target.
+	record bool
+	cands  []*candidate
+	res    *Result
+	top    []ranked // a black-box target's best-ranked candidates, best first
 }
 
 // walk explores from a node: a run with its steps so far and their
@@ -244,8 +254,8 @@ func unlinked(turns []model.Turn) []model.Turn {
 	return out
 }
 
-// consider scores a complete candidate that ends with H's certified
-// vectors, and keeps it when it beats the best so far.
+// consider records a complete candidate that ends with H's certified
+// vectors; a live search offers it to the target at once.
 func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error {
 	from := len(run.Events())
 	log := run.Fork().Finish()
@@ -257,56 +267,45 @@ func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error 
 	if log.Goal().Index != s.hGoal || cstate != s.hState || cagent != s.hAgent {
 		return nil
 	}
+	c := &candidate{steps: slices.Clone(steps), h: h, states: s.res.States}
+	if s.record {
+		s.cands = append(s.cands, c)
+		return nil
+	}
 	s.res.Eligible++
-	if s.opt.BlackBox != nil {
-		s.shortlist(steps, h)
-		return nil
-	}
-	if s.res.Best != nil && h.bound(s.target) <= s.res.Score {
-		return nil // its history cannot beat the best: skip the payload
-	}
-	score, err := s.score(log)
-	if err != nil {
-		return err
-	}
-	if s.res.Best != nil && score <= s.res.Score {
-		return nil
-	}
-	cand := &model.Trajectory{Task: s.env.Task.ID, Name: "search witness", Steps: slices.Clone(steps), Transcript: unlinked(s.honest.Transcript)}
-	for k := range cand.Steps {
-		cand.Steps[k].Index = k
-	}
-	v, err := certifier.DoublePair(s.env, s.honest, cand)
-	if err != nil {
-		return err
-	}
-	if !v.Eligible {
-		return fmt.Errorf("attacker: the replay's vectors say eligible but the certifier says %s: %s", v.Reason, v.Evidence.Detail)
-	}
-	s.res.Best, s.res.Score, s.res.Delta, s.res.Verdict = cand, score, score-s.hScore, &v
-	cand.Note = fmt.Sprintf("found by the search attacker against %s within %d edits of the honest trajectory: Δhack %+.3f", s.opt.Target, s.opt.Edits, s.res.Delta)
-	if score >= 1 {
-		return errOptimal
-	}
-	return nil
+	return s.offer(c, s.res.Eligible-1)
 }
 
 // score is the target evaluator's score of a log, computed the way every
 // evaluator sees a trajectory: from the public payload's bytes.
 func (s *search) score(log *pbcste.Log) (float64, error) {
-	p, err := payload.Build(s.pub, log, payload.TurnsOf(s.honest))
+	scores, err := s.scoreAll(log)
 	if err != nil {
 		return 0, err
+	}
+	return scores[s.target], nil
+}
+
+// scoreAll is every deterministic evaluator's score of a log, from the
+// public payload's bytes.
+func (s *search) scoreAll(log *pbcste.Log) ([]float64, error) {
+	p, err := payload.Build(s.pub, log, payload.TurnsOf(s.honest))
+	if err != nil {
+		return nil, err
 	}
 	dec, err := payload.Decode(p.Bytes())
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	scores, err := evaluators.ScoreAll(dec)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return scores[s.target].Value, nil
+	out := make([]float64, len(scores))
+	for i, sc := range scores {
+		out[i] = sc.Value
+	}
+	return out, nil
 }
 
 // history is what a trajectory's past contributes to the historical
