@@ -259,3 +259,38 @@ func TestEndToEnd(t *testing.T) {
 	s.keys("q")
 	s.waitExit()
 }
+
+// TestEndToEndTauDomain drives the real binary on tau-bench's airline
+// runs: import a tau-bench run file, open the workbench on the domain,
+// step to a call of a real GPT-4o run and read the conversation beside
+// it, then open the imported run from the saved list.
+func TestEndToEndTauDomain(t *testing.T) {
+	bin, dir := buildBinary(t)
+	db := filepath.Join(dir, "e2e.db")
+	runs := filepath.Join(dir, "gpt-4o-airline.json")
+	for _, args := range [][]string{{"tau", "export", runs}, {"--db", db, "import", "tau-bench", runs}} {
+		if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+			t.Fatalf("parthack %v: %v\n%s", args, err, out)
+		}
+	}
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("parthack-e2etau-%d", os.Getpid()), name: "wb", size: [2]int{140, 45}}
+	t.Cleanup(func() { s.tmux("kill-server") })
+
+	s.start(bin, "--db", db, "workbench", "--domain", "tau-airline")
+	s.waitFor("Tasks · 50 of 50", "TAU-A00", "Saved · 200")
+	s.keys("TAU-A04")
+	s.waitFor("Tasks · 1 of")
+	s.keys("Enter")
+	s.waitFor("TAU-A04 · trial0 · 6 events", "Initial snapshot")
+	s.keys("$")
+	s.waitFor("Event 6 of 6", "Conversation · up to call 6", "transfer_to_human_agents", "Transfer successful")
+	s.keys("Escape")
+	s.waitFor("Tasks · 1 of", "Saved · ")
+	s.keys("Tab")
+	s.keys("gpt-4o-airline-t04-trial3")
+	s.waitFor("gpt-4o-airline-t04-trial3")
+	s.keys("Enter")
+	s.waitFor("Witness editor", "9 steps")
+	s.keys("C-c")
+	s.waitExit()
+}
