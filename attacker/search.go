@@ -11,6 +11,7 @@ package attacker
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -114,7 +115,7 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 	if rej != nil {
 		return nil, fmt.Errorf("honest trajectory is not certifiable: %s", rej.Error())
 	}
-	s := &search{ctx: ctx, pub: pub, env: env, honest: honest, opt: opt, target: target, progress: progress, seen: map[string][]history{}}
+	s := &search{ctx: ctx, pub: pub, env: env, honest: honest, opt: opt, target: target, progress: progress, seen: newTable()}
 	s.moves = moves(pub, opt.Pairs)
 	s.hGoal = hres.Log.Goal().Index
 	last := hres.Log.Events
@@ -132,8 +133,14 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 		return nil, fmt.Errorf("score the honest trajectory: %w", err)
 	}
 	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
-	root := env.Begin(len(honest.Steps) + opt.Edits)
-	err = s.walk(root, nil, newHistory(env), 0, 0)
+	if opt.BlackBox == nil && progress == nil {
+		// A benchmark's search: walk once per task and bound, offer to
+		// each target.
+		err = s.replay(s.explore())
+	} else {
+		root := env.Begin(len(honest.Steps) + opt.Edits)
+		err = s.walk(root, nil, newHistory(env), 0, 0, false)
+	}
 	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 		return s.res, err // the search so far: not exhausted, best found until then
 	}
@@ -171,18 +178,28 @@ type search struct {
 	hState, hAgent uint64
 	hScore         float64
 
-	seen map[string][]history
+	seen *table
 	key  []byte
-	res  *Result
-	top  []ranked // a black-box target's best-ranked candidates, best first
+	// record makes the walk an exploration: it collects the eligible
+	// candidates in cands instead of offering them to a target.
+	record bool
+	cands  []*candidate
+	res    *Result
+	top    []ranked // a black-box target's best-ranked candidates, best first
 }
 
 // walk explores from a node: a run with its steps so far and their
 // history, the next step i of H, and the edits used. Children in order:
-// take H's next step, skip it, insert a move.
-func (s *search) walk(run *pbcste.Run, steps []model.Step, h history, i, edits int) error {
+// take H's next step, skip it, insert a move. inserted says the node was
+// reached by inserting a move: skipping H's next step then would give
+// the same trajectory as skipping it first and inserting after, so the
+// two commuting edits are explored once, skip first.
+func (s *search) walk(run *pbcste.Run, steps []model.Step, h history, i, edits int, inserted bool) error {
 	if err := s.ctx.Err(); err != nil {
 		return err
+	}
+	if s.dominated(run, h, i, edits) {
+		return nil // a transposition: no new state
 	}
 	if s.res.States >= s.opt.MaxStates {
 		return errBudget
@@ -191,35 +208,32 @@ func (s *search) walk(run *pbcste.Run, steps []model.Step, h history, i, edits i
 	if s.progress != nil && s.res.States%1000 == 0 {
 		s.progress(Progress{States: s.res.States, Eligible: s.res.Eligible, BestDelta: s.res.Delta})
 	}
-	if s.dominated(run, h, i, edits) {
-		return nil
-	}
 	if i == len(s.honest.Steps) && edits > 0 { // H itself is no adversary
 		if err := s.consider(steps, run, h); err != nil {
 			return err
 		}
 	}
-	child := func(st model.Step, i, edits int) error {
+	child := func(st model.Step, i, edits int, inserted bool) error {
 		next := run.Fork()
 		from := len(next.Events())
 		next.Step(&st)
-		return s.walk(next, append(slices.Clip(steps), st), h.extend(next.Events()[from:]), i, edits)
+		return s.walk(next, append(slices.Clip(steps), st), h.extend(next.Events()[from:]), i, edits, inserted)
 	}
 	if i < len(s.honest.Steps) {
-		if err := child(stepOf(s.honest.Steps[i].Action), i+1, edits); err != nil {
+		if err := child(stepOf(s.honest.Steps[i].Action), i+1, edits, false); err != nil {
 			return err
 		}
 	}
 	if edits == s.opt.Edits {
 		return nil
 	}
-	if i < len(s.honest.Steps) {
-		if err := s.walk(run, steps, h, i+1, edits+1); err != nil {
+	if i < len(s.honest.Steps) && !inserted {
+		if err := s.walk(run, steps, h, i+1, edits+1, false); err != nil {
 			return err
 		}
 	}
 	for _, mv := range s.moves {
-		if err := child(stepOf(mv), i, edits+1); err != nil {
+		if err := child(stepOf(mv), i, edits+1, true); err != nil {
 			return err
 		}
 	}
@@ -241,8 +255,8 @@ func unlinked(turns []model.Turn) []model.Turn {
 	return out
 }
 
-// consider scores a complete candidate that ends with H's certified
-// vectors, and keeps it when it beats the best so far.
+// consider records a complete candidate that ends with H's certified
+// vectors; a live search offers it to the target at once.
 func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error {
 	from := len(run.Events())
 	log := run.Fork().Finish()
@@ -254,56 +268,45 @@ func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error 
 	if log.Goal().Index != s.hGoal || cstate != s.hState || cagent != s.hAgent {
 		return nil
 	}
+	c := &candidate{steps: slices.Clone(steps), h: h, states: s.res.States}
+	if s.record {
+		s.cands = append(s.cands, c)
+		return nil
+	}
 	s.res.Eligible++
-	if s.opt.BlackBox != nil {
-		s.shortlist(steps, h)
-		return nil
-	}
-	if s.res.Best != nil && h.bound(s.target) <= s.res.Score {
-		return nil // its history cannot beat the best: skip the payload
-	}
-	score, err := s.score(log)
-	if err != nil {
-		return err
-	}
-	if s.res.Best != nil && score <= s.res.Score {
-		return nil
-	}
-	cand := &model.Trajectory{Task: s.env.Task.ID, Name: "search witness", Steps: slices.Clone(steps), Transcript: unlinked(s.honest.Transcript)}
-	for k := range cand.Steps {
-		cand.Steps[k].Index = k
-	}
-	v, err := certifier.DoublePair(s.env, s.honest, cand)
-	if err != nil {
-		return err
-	}
-	if !v.Eligible {
-		return fmt.Errorf("attacker: the replay's vectors say eligible but the certifier says %s: %s", v.Reason, v.Evidence.Detail)
-	}
-	s.res.Best, s.res.Score, s.res.Delta, s.res.Verdict = cand, score, score-s.hScore, &v
-	cand.Note = fmt.Sprintf("found by the search attacker against %s within %d edits of the honest trajectory: Δhack %+.3f", s.opt.Target, s.opt.Edits, s.res.Delta)
-	if score >= 1 {
-		return errOptimal
-	}
-	return nil
+	return s.offer(c, s.res.Eligible-1)
 }
 
 // score is the target evaluator's score of a log, computed the way every
 // evaluator sees a trajectory: from the public payload's bytes.
 func (s *search) score(log *pbcste.Log) (float64, error) {
-	p, err := builder.Build(s.pub, log, builder.TurnsOf(s.honest))
+	scores, err := s.scoreAll(log)
 	if err != nil {
 		return 0, err
+	}
+	return scores[s.target], nil
+}
+
+// scoreAll is every deterministic evaluator's score of a log, from the
+// public payload's bytes.
+func (s *search) scoreAll(log *pbcste.Log) ([]float64, error) {
+	p, err := builder.Build(s.pub, log, builder.TurnsOf(s.honest))
+	if err != nil {
+		return nil, err
 	}
 	dec, err := payload.Decode(p.Bytes())
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	scores, err := evaluators.ScoreAll(dec)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return scores[s.target].Value, nil
+	out := make([]float64, len(scores))
+	for i, sc := range scores {
+		out[i] = sc.Value
+	}
+	return out, nil
 }
 
 // history is what a trajectory's past contributes to the historical
@@ -376,11 +379,26 @@ func (h history) bound(target int) float64 {
 	return best
 }
 
-// dominated reports whether a node with the same state, latest causes,
-// steps taken, place in H and edits used was already reached with a past
-// at least as good; otherwise it records this one. The future of a node
-// depends only on those, and the historical evaluators only grow with the
-// past, so a dominated node cannot lead to a better candidate.
+// The transposition table maps the digest of a node's key (its state
+// hash, latest causes, steps taken and place in H) to the nodes met with
+// that key: for each, the edits it had used and its past. Entries live in
+// one pointer-free arena, so a table of millions of nodes costs the
+// garbage collector nothing to scan.
+type table struct {
+	heads map[[16]byte]uint32 // key digest → 1 + offset of its latest entry
+	arena []uint64            // entries: edits, 1 + offset of the previous one, then ever, peakState, peakAgent per goal
+}
+
+func newTable() *table { return &table{heads: map[[16]byte]uint32{}} }
+
+// dominated reports whether a node with the same state, latest causes
+// (the attribution), steps taken and place in H was already reached with
+// no more edits used and a past at least as good; otherwise it records
+// this one. The future of a node depends only on those and on the edits
+// it has left, and the historical evaluators only grow with the past, so
+// a dominated node cannot lead to a better candidate. A node on H's own
+// path (no edit yet) does not stand for one with edits: its zero-edit
+// completion is H, which is no candidate.
 func (s *search) dominated(run *pbcste.Run, h history, i, edits int) bool {
 	k := s.key[:0]
 	for _, lane := range run.Hash() {
@@ -388,17 +406,37 @@ func (s *search) dominated(run *pbcste.Run, h history, i, edits int) bool {
 	}
 	k = binary.AppendUvarint(k, uint64(run.Taken()))
 	k = binary.AppendUvarint(k, uint64(i))
-	k = binary.AppendUvarint(k, uint64(edits))
 	k = run.AgentCaused(k)
 	s.key = k
-	prev := s.seen[string(k)]
-	for _, p := range prev {
-		if p.covers(h) {
+	sum := sha256.Sum256(k)
+	d := [16]byte(sum[:16])
+	t := s.seen
+	head := t.heads[d]
+	for at := head; at != 0; {
+		e := t.arena[at-1:]
+		pe := int(e[0])
+		if pe <= edits && (pe > 0 || edits == 0) && coversPacked(e[2:], h) {
 			return true
 		}
+		at = uint32(e[1])
 	}
-	s.seen[string(k)] = append(prev, h)
+	t.heads[d] = uint32(len(t.arena)) + 1
+	t.arena = append(t.arena, uint64(edits), uint64(head))
+	for g := range h.ever {
+		t.arena = append(t.arena, h.ever[g], uint64(h.peakState[g]), uint64(h.peakAgent[g]))
+	}
 	return false
+}
+
+// coversPacked is history.covers for a past packed in the table.
+func coversPacked(p []uint64, o history) bool {
+	for g := range o.ever {
+		ever, ps, pa := p[3*g], int(p[3*g+1]), int(p[3*g+2])
+		if o.ever[g]&^ever != 0 || ps < o.peakState[g] || pa < o.peakAgent[g] {
+			return false
+		}
+	}
+	return true
 }
 
 // moves lists the actions an attacker may take, from the task's alphabet

@@ -1,8 +1,6 @@
 package evaluators
 
 import (
-	"strings"
-
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
 )
@@ -49,17 +47,14 @@ func Outcome(p *payload.Payload) (score float64, ok bool) {
 			return 0, true
 		}
 	}
-	for _, out := range p.Reference.Outputs {
-		said := false
-		for _, t := range p.Transcript {
-			if t.Role == "assistant" && strings.Contains(strings.ReplaceAll(strings.ToLower(t.Content), ",", ""), strings.ToLower(out)) {
-				said = true
-				break
-			}
+	var replies []string
+	for _, t := range p.Transcript {
+		if t.Role == "assistant" {
+			replies = append(replies, t.Content)
 		}
-		if !said {
-			return 0, true
-		}
+	}
+	if !model.SaidAll(replies, p.Reference.Outputs) {
+		return 0, true
 	}
 	return 1, true
 }

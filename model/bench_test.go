@@ -1,6 +1,9 @@
 package model_test
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/parthack/parthack/internal/fixture"
@@ -18,4 +21,37 @@ func BenchmarkDecodeTrajectory(b *testing.B) {
 		}
 	}
 	b.ReportMetric(100_000*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// BenchmarkDecodeTrajectoryFile1M reads and strictly decodes a
+// 1,000,000-step trajectory file written to a temporary directory, as
+// certify and replay do, and reports steps per second and the bytes the
+// decoded trajectory keeps per step.
+func BenchmarkDecodeTrajectoryFile1M(b *testing.B) {
+	const n = 1_000_000
+	path := filepath.Join(b.TempDir(), "1m.json")
+	if err := os.WriteFile(path, model.EncodeTrajectory(&model.Trajectory{Task: "EX-01", Steps: fixture.Churn(n)}), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var tr *model.Trajectory
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		tr = nil
+		src, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if tr, err = model.DecodeTrajectory(path, src); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "B/step-retained")
+	runtime.KeepAlive(tr)
 }

@@ -1,8 +1,10 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -954,11 +956,67 @@ func decodeAlphabet(c cursor, s *Schema) (Alphabet, error) {
 
 // DecodeTrajectory strictly decodes a trajectory or candidate file. It
 // checks structure only; what the steps mean is for replay to say.
+//
+// Valid JSON is decoded step by step: each element of "steps" is decoded
+// as soon as it is parsed and its tree dropped, so the memory a long
+// trajectory takes is the file's bytes and its Steps, never a tree of the
+// whole document; short strings are shared between steps. Errors are the
+// same, in the same order, as a decoding of the whole tree gives: syntax,
+// duplicate keys and bad strings first, in file order, then the document's
+// own fields, then the first bad step, then the transcript.
 func DecodeTrajectory(file string, src []byte) (*Trajectory, error) {
-	d, err := parseDoc(file, src)
+	if err := checkBOM(file, src); err != nil {
+		return nil, err
+	}
+	if !json.Valid(src) {
+		d, err := parseTokens(file, src)
+		if err != nil {
+			return nil, err
+		}
+		return decodeTrajectory(d, nil)
+	}
+	d := &doc{file: file, src: src}
+	st := &streamedSteps{}
+	f := &fastParser{d: d, intern: map[string]string{}}
+	f.each = func(i int, n *node, end int) {
+		if st.err != nil {
+			return
+		}
+		if i == 0 {
+			// Room for as many steps as the rest of the file holds if they
+			// are a little shorter than the first, so that Steps, the bulk
+			// of a long trajectory, is seldom copied as it grows.
+			per := max(end-n.off, 16)
+			st.steps = make([]Step, 0, min((len(src)-n.off)/per*5/4+16, 1<<26))
+		}
+		sd := &doc{file: file, src: src, root: n, base: "$.steps[" + strconv.Itoa(i) + "]", lineOff: d.lineOff, line: d.line, col: d.col}
+		s, err := decodeStep(cursor{d: sd, n: n}, i)
+		d.lineOff, d.line, d.col = sd.lineOff, sd.line, sd.col
+		if err != nil {
+			st.err = err
+			return
+		}
+		st.steps = append(st.steps, s)
+	}
+	root, err := f.value(0)
 	if err != nil {
 		return nil, err
 	}
+	d.root = root
+	return decodeTrajectory(d, st)
+}
+
+// streamedSteps are the steps decoded while the document was parsed, or
+// the first step's error.
+type streamedSteps struct {
+	steps []Step
+	err   error
+}
+
+// decodeTrajectory decodes a parsed trajectory document; st, when not
+// nil, holds its steps, decoded while it was parsed.
+func decodeTrajectory(d *doc, st *streamedSteps) (*Trajectory, error) {
+	file := d.file
 	o, err := d.cur().object("format", "task", "name", "note", "goal_version", "steps", "transcript")
 	if err != nil {
 		return nil, err
@@ -977,17 +1035,27 @@ func DecodeTrajectory(file string, src []byte) (*Trajectory, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := sc.array()
-	if err != nil {
-		return nil, err
-	}
-	tr.Steps = make([]Step, 0, len(items))
-	for i, it := range items {
-		st, err := decodeStep(it, i)
+	if st != nil && sc.n.kind == nodeArray {
+		if st.err != nil {
+			return nil, st.err
+		}
+		tr.Steps = slices.Clip(st.steps)
+		if tr.Steps == nil {
+			tr.Steps = []Step{}
+		}
+	} else {
+		items, err := sc.array()
 		if err != nil {
 			return nil, err
 		}
-		tr.Steps = append(tr.Steps, st)
+		tr.Steps = make([]Step, 0, len(items))
+		for i, it := range items {
+			st, err := decodeStep(it, i)
+			if err != nil {
+				return nil, err
+			}
+			tr.Steps = append(tr.Steps, st)
+		}
 	}
 	if tc, ok := o.get("transcript"); ok {
 		if tr.Transcript, err = decodeTranscript(tc, len(tr.Steps)); err != nil {

@@ -14,6 +14,14 @@ type fastParser struct {
 	d    *doc
 	off  int
 	path []step
+	// each, when set, is called with every element of the array that is
+	// the root object's "steps" member as soon as it is parsed; the
+	// element is then dropped from the tree, so a long trajectory is
+	// decoded step by step and never held whole as a tree.
+	each func(i int, n *node, end int)
+	// intern shares the text of short strings, which repeat from step to
+	// step (ops, types, ids, field names, values).
+	intern map[string]string
 }
 
 func (f *fastParser) where() string { return (&parser{path: f.path}).where() }
@@ -73,6 +81,8 @@ func (f *fastParser) value(depth int) (*node, error) {
 	case c == '[':
 		n.kind = nodeArray
 		f.off++
+		streamed := f.each != nil && depth == 1 && len(f.path) == 1 && f.path[0].key == "steps"
+		count := 0
 		for {
 			f.skip()
 			if src[f.off] == ']' {
@@ -82,13 +92,18 @@ func (f *fastParser) value(depth int) (*node, error) {
 			if src[f.off] == ',' {
 				f.off++
 			}
-			f.path = append(f.path, step{index: len(n.items)})
+			f.path = append(f.path, step{index: count})
 			item, err := f.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}
 			f.path = f.path[:len(f.path)-1]
-			n.items = append(n.items, item)
+			if streamed {
+				f.each(count, item, f.off)
+			} else {
+				n.items = append(n.items, item)
+			}
+			count++
 		}
 	case c == '"':
 		s, err := f.str("a string")
@@ -164,7 +179,17 @@ func (f *fastParser) str(what string) (string, error) {
 	f.off++
 	raw := src[start+1 : f.off-1]
 	if plain && utf8.Valid(raw) {
-		return string(raw), nil
+		if f.intern == nil || len(raw) > maxInterned {
+			return string(raw), nil
+		}
+		if s, ok := f.intern[string(raw)]; ok {
+			return s, nil
+		}
+		s := string(raw)
+		if len(f.intern) < maxInternedStrings {
+			f.intern[s] = s
+		}
+		return s, nil
 	}
 	if i, msg := badString(raw); i >= 0 {
 		return "", f.d.errAt(start+1+i, f.where(), msg+" in "+what)
@@ -175,3 +200,10 @@ func (f *fastParser) str(what string) (string, error) {
 	}
 	return out, nil
 }
+
+// Interning bounds: strings up to maxInterned bytes, at most
+// maxInternedStrings of them per document.
+const (
+	maxInterned        = 32
+	maxInternedStrings = 1 << 14
+)

@@ -72,6 +72,9 @@ type doc struct {
 	file string
 	src  []byte
 	root *node
+	// base is the JSON path of root: "$" for a whole document, the
+	// step's path for a step decoded while its document is streamed.
+	base string
 	// lineOff, line and col memoize the last position located, so that
 	// locating steps in file order (as decodeStep does) scans the source
 	// once overall instead of once per step.
@@ -439,7 +442,11 @@ func (c cursor) path() string {
 		}
 		return "", false
 	}
-	p, _ := walk(c.d.root, "$")
+	base := c.d.base
+	if base == "" {
+		base = "$"
+	}
+	p, _ := walk(c.d.root, base)
 	return p
 }
 

@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Action is one operation request: who asks is not part of it (the
 // wrapper assigns the actor).
@@ -81,3 +84,22 @@ const (
 	AliveField = "@alive"
 	GoalField  = "@goal"
 )
+
+// SaidAll reports whether every output appears in some reply (an
+// assistant turn) of replies, compared as tau-bench compares a required
+// output: lower-cased, the reply's commas removed.
+func SaidAll(replies []string, outputs []string) bool {
+	for _, out := range outputs {
+		said := false
+		for _, r := range replies {
+			if strings.Contains(strings.ReplaceAll(strings.ToLower(r), ",", ""), strings.ToLower(out)) {
+				said = true
+				break
+			}
+		}
+		if !said {
+			return false
+		}
+	}
+	return true
+}

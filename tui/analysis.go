@@ -5,8 +5,11 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/charmbracelet/x/ansi"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -78,6 +81,41 @@ type analysis struct {
 	touch     [][][]int32
 	stepEvent []int  // agent step → its event
 	initial   uint64 // c_state of the first goal version on the initial snapshot
+	// widestRow is the width of the widest event-log row, so a wide
+	// terminal can give the log the room to show whole events.
+	widestRow int
+	scopeOnce sync.Once
+	scopeSet  map[string]bool
+}
+
+// scope is a domain trajectory's scope, by "type id": the entities its
+// predicates read and those any of its events changed (as the payload's).
+func (a *analysis) scope() map[string]bool {
+	a.scopeOnce.Do(func() {
+		a.scopeSet = map[string]bool{}
+		var walk func(x *model.Expr)
+		walk = func(x *model.Expr) {
+			if x.Type != "" && x.ID != "" {
+				a.scopeSet[x.Type+" "+x.ID] = true
+			}
+			for i := range x.Args {
+				walk(&x.Args[i])
+			}
+		}
+		for _, g := range a.log.Env.Task.Goals {
+			for i := range g.Predicates {
+				walk(&g.Predicates[i].Expr)
+			}
+		}
+		for i := range a.log.Events {
+			for _, d := range a.log.TypedDiff(&a.log.Events[i]) {
+				if d.Type != "" {
+					a.scopeSet[d.Type+" "+d.ID] = true
+				}
+			}
+		}
+	})
+	return a.scopeSet
 }
 
 // events is the number of log events; cursor positions run 0..events().
@@ -90,7 +128,7 @@ func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*a
 	}
 	a := &analysis{task: t, traj: tr, label: label, log: env.Replay(tr.Steps)}
 	a.cert, a.rej, a.certErr = certifyOne(env, tr)
-	if a.scores, a.series, err = scoreLog(t, a.log); err != nil {
+	if a.scores, a.series, err = scoreLog(t, a.log, tr); err != nil {
 		return nil, fmt.Errorf("score %s: %w", label, err)
 	}
 	a.index()
@@ -110,8 +148,16 @@ func (a *analysis) index() {
 		a.touch[g] = make([][]int32, len(goals[g].Preds))
 	}
 	a.stepEvent = make([]int, log.Steps)
+	digits := len(strconv.Itoa(n))
+	a.widestRow = digits + len("   initial snapshot") + 1
 	for seq := range log.Events {
 		ev := &log.Events[seq]
+		what := describeAction(ev.Action)
+		if !ev.OK {
+			what += " — " + ev.Reason
+		}
+		// lead, seq, status, actor (5 cells), action: as eventRow draws it.
+		a.widestRow = max(a.widestRow, 1+digits+3+6+ansi.StringWidth(what))
 		a.pstate[seq+1] = psi(ev.CState, len(goals[ev.Goal].Preds))
 		if ev.Step >= 0 {
 			a.stepEvent[ev.Step] = seq
@@ -168,8 +214,11 @@ func (a *analysis) predText(g, j int) string {
 
 // describeAction renders an action the way people read it.
 func describeAction(a *model.Action) string {
-	if a.Op == model.OpReviseGoal {
+	switch a.Op {
+	case model.OpReviseGoal:
 		return "revise_goal → " + a.Goal
+	case model.OpCall:
+		return a.Tool + " " + a.Args.String()
 	}
 	var b strings.Builder
 	b.WriteString(string(a.Op))
@@ -374,9 +423,10 @@ func frac(b uint64, m int) string { return fmt.Sprintf("%d/%d", bits.OnesCount64
 // Messages carrying the results of slow work back to whoever asked.
 type (
 	analysisMsg struct {
-		gen int
-		a   *analysis
-		err error
+		owner owner
+		gen   int
+		a     *analysis
+		err   error
 	}
 	pairMsg struct {
 		gen int
@@ -391,10 +441,20 @@ type (
 	}
 )
 
-func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, gen int) tea.Cmd {
+// owner is the pane that asked for an analysis. Each pane numbers its own
+// requests, so a result goes to its owner first and is then matched by
+// that owner's generation: two panes' counters never collide.
+type owner int
+
+const (
+	ownerInspector owner = iota + 1
+	ownerEditor
+)
+
+func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, by owner, gen int) tea.Cmd {
 	return func() tea.Msg {
 		a, err := analyze(w, t, tr, label)
-		return analysisMsg{gen: gen, a: a, err: err}
+		return analysisMsg{owner: by, gen: gen, a: a, err: err}
 	}
 }
 
@@ -421,14 +481,26 @@ func pairCmd(w *workspace, t *suiteTask, kind string, h, a *model.Trajectory, ge
 }
 
 // candidateCmd replays, certifies and scores an edited candidate against
-// the honest analysis the editor already holds.
-func candidateCmd(w *workspace, h *analysis, tr *model.Trajectory, gen int) tea.Cmd {
+// the honest analysis the editor already holds, as a pair (H, A) or a
+// strict rollback (H, R). An empty kind lets the certificate decide: a
+// candidate that is no eligible pair but a certified strict rollback is
+// a rollback.
+func candidateCmd(w *workspace, h *analysis, tr *model.Trajectory, kind string, gen int) tea.Cmd {
 	return func() tea.Msg {
 		a, err := analyze(w, h.task, tr, "candidate")
 		if err != nil {
 			return candidateMsg{gen: gen, err: err}
 		}
+		if kind != "" {
+			p, err := certifyAgainst(w, kind, h, a)
+			return candidateMsg{gen: gen, a: a, p: p, err: err}
+		}
 		p, err := certifyAgainst(w, "pair", h, a)
+		if err == nil && !p.verdict.Eligible {
+			if r, rerr := certifyAgainst(w, "rollback", h, a); rerr == nil && r.verdict.Eligible {
+				p = r
+			}
+		}
 		return candidateMsg{gen: gen, a: a, p: p, err: err}
 	}
 }

@@ -43,6 +43,13 @@ type (
 		task  *suiteTask
 		start *model.Trajectory
 		rec   store.Record
+		// unsaved marks a witness that lives nowhere else yet (imported,
+		// or found by the search attacker): it keeps its own name and
+		// note and counts as unsaved until it is saved.
+		unsaved bool
+		// kind is "pair" for a witness, "rollback" for a strict
+		// rollback, "" to let the first certificate decide.
+		kind string
 	}
 	statusMsg struct {
 		text string
@@ -77,8 +84,8 @@ type workbench struct {
 	status    string
 	statusErr bool
 	// quitArmed is set by a q that would drop an unsaved witness; the
-	// next q quits.
-	quitArmed bool
+	// next q quits. discardArmed is the same for esc on the editor.
+	quitArmed, discardArmed bool
 }
 
 func newModel(c *common) *workbench {
@@ -121,6 +128,17 @@ func (m *workbench) goTo(p page) {
 // Update routes msg, then enables the keys that now apply and gives the
 // pages the room the search attacker's panel leaves them.
 func (m *workbench) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// Keys that reach the terminal in one read arrive as one message of
+	// several runes ("jjj"); each is a key press of its own. A paste
+	// stays whole.
+	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
+		cmds := make([]tea.Cmd, 0, len(k.Runes))
+		for _, r := range k.Runes {
+			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
+	}
 	panelH := m.attack.height(m.width)
 	_, cmd := m.route(msg)
 	m.enableKeys()
@@ -180,13 +198,23 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 				return m, nil
 			}
 			if key.Matches(msg, m.c.keys.Back) && len(m.back) > 0 {
-				m.page, m.back = m.back[len(m.back)-1], m.back[:len(m.back)-1]
-				m.status = ""
-				m.resize()
+				if m.page == pageEditor && m.editor.modified && m.demo == nil {
+					if !m.discardArmed {
+						m.discardArmed = true
+						m.status, m.statusErr = "the witness in the editor is not saved: esc again discards it, s saves", true
+						return m, nil
+					}
+					m.editor.discard()
+				}
+				m.popPage()
+				if m.page == pageBrowse {
+					// Another process may have changed the store meanwhile.
+					return m, listRecordsCmd(m.c.dbPath)
+				}
 				return m, nil
 			}
 		}
-		m.status, m.quitArmed = "", false
+		m.status, m.quitArmed, m.discardArmed = "", false, false
 		return m, m.routeFront(msg)
 	case tea.MouseMsg:
 		return m, m.routeFront(msg)
@@ -202,16 +230,27 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize()
 		return m, m.compare.open(msg.task, msg.kind, msg.h, msg.a)
 	case openEditorMsg:
+		// Compare opened from the editor shows the editor's witness:
+		// going back keeps its undo history and its stored record.
+		if m.page == pageCompare && len(m.back) > 0 && m.back[len(m.back)-1] == pageEditor {
+			m.popPage()
+			return m, nil
+		}
 		m.goTo(pageEditor)
 		m.resize()
-		return m, m.editor.open(msg.task, msg.start, msg.rec)
+		return m, m.editor.open(msg.task, msg.start, msg.rec, msg.unsaved, msg.kind)
 	case analysisMsg:
-		// Both the inspector and the editor ask for analyses; each knows
-		// its own generation, so only the asker accepts the result.
-		var c1, c2 tea.Cmd
-		m.inspect, c1 = m.inspect.update(msg)
-		m.editor, c2 = m.editor.update(msg)
-		return m, tea.Batch(c1, c2)
+		// Both the inspector and the editor ask for analyses: a result
+		// goes only to the pane that asked, which then drops it unless it
+		// answers that pane's latest request.
+		var cmd tea.Cmd
+		switch msg.owner {
+		case ownerInspector:
+			m.inspect, cmd = m.inspect.update(msg)
+		case ownerEditor:
+			m.editor, cmd = m.editor.update(msg)
+		}
+		return m, cmd
 	case pairMsg:
 		var cmd tea.Cmd
 		m.compare, cmd = m.compare.update(msg)
@@ -224,7 +263,7 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.inspect, cmd = m.inspect.update(msg)
 		return m, cmd
-	case recordsMsg:
+	case recordsMsg, summariesMsg:
 		var cmd tea.Cmd
 		m.browse, cmd = m.browse.update(msg)
 		return m, cmd
@@ -234,7 +273,16 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case savedMsg:
 		if msg.err != nil {
-			m.status, m.statusErr = "save failed: "+msg.err.Error(), true
+			kept := "nothing was saved, s saves again"
+			switch msg.rec.Kind {
+			case store.KindWitness:
+				kept = "the witness is still in the editor, s saves again"
+			case store.KindNote:
+				// The note's text goes back into its prompt.
+				kept = "the note is still in its prompt, enter saves again"
+				m.inspect.reopenNote(msg.rec.Note)
+			}
+			m.status, m.statusErr = "not saved: "+storeError(msg.err, kept), true
 			return m, nil
 		}
 		m.editor.saved(msg.rec)
@@ -242,7 +290,7 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, listRecordsCmd(m.c.dbPath)
 	case deletedMsg:
 		if msg.err != nil {
-			m.status, m.statusErr = msg.err.Error(), true
+			m.status, m.statusErr = "not deleted: "+storeError(msg.err, "del tries again"), true
 			return m, nil
 		}
 		m.status, m.statusErr = "deleted", false
@@ -257,7 +305,7 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status, m.statusErr = fmt.Sprintf("the witness is for task %q, which is not in this suite", msg.traj.Task), true
 			return m, nil
 		}
-		return m, navigate(openEditorMsg{task: t, start: msg.traj})
+		return m, navigate(openEditorMsg{task: t, start: msg.traj, unsaved: true})
 	case exportedMsg:
 		if msg.err != nil {
 			m.status, m.statusErr = msg.err.Error(), true
@@ -269,6 +317,13 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.demo.loaded(m, msg)
 	}
 	return m, nil
+}
+
+// popPage goes back to the page before this one.
+func (m *workbench) popPage() {
+	m.page, m.back = m.back[len(m.back)-1], m.back[:len(m.back)-1]
+	m.status, m.quitArmed, m.discardArmed = "", false, false
+	m.resize()
 }
 
 func (m *workbench) routeFront(msg tea.Msg) tea.Cmd {
@@ -316,9 +371,16 @@ func (m *workbench) resize() {
 	}
 }
 
+// The smallest terminal every screen fits with its title, verdict and
+// help bar; below it the workbench says so instead of drawing.
+const minWidth, minHeight = 80, 24
+
 func (m *workbench) View() string {
 	if m.width == 0 {
 		return ""
+	}
+	if m.width < minWidth || m.height < minHeight {
+		return m.tooSmall()
 	}
 	st := m.c.st
 	left := st.title.Render(" parthack ") + st.subtitle.Render(m.crumbs())
@@ -334,7 +396,8 @@ func (m *workbench) View() string {
 	var b strings.Builder
 	b.WriteString(fit(header, m.width))
 	b.WriteByte('\n')
-	b.WriteString(m.front().View())
+	// A page never pushes the title or the help bar off the screen.
+	b.WriteString(clipLines(m.front().View(), max(m.height-m.chrome(), 1)))
 	if m.attack.state != attackIdle {
 		b.WriteByte('\n')
 		b.WriteString(m.attack.view(m.width))
@@ -353,6 +416,32 @@ func (m *workbench) View() string {
 		b.WriteString(fit(l, m.width))
 	}
 	return b.String()
+}
+
+// tooSmall fills the terminal with a note that it is too small.
+func (m *workbench) tooSmall() string {
+	lines := append(wrap(fmt.Sprintf("terminal too small (need %d×%d)", minWidth, minHeight), m.width),
+		wrap(fmt.Sprintf("this one is %d×%d · q quits", m.width, m.height), m.width)...)
+	top := max((m.height-len(lines))/2, 0)
+	out := make([]string, top, m.height)
+	for _, l := range lines {
+		pad := max((m.width-ansi.StringWidth(l))/2, 0)
+		out = append(out, strings.Repeat(" ", pad)+l)
+	}
+	return padLines(out[:min(len(out), m.height)], m.width, m.height)
+}
+
+// clipLines keeps the first n lines of s.
+func clipLines(s string, n int) string {
+	i, idx := 0, 0
+	for ; i < n; i++ {
+		j := strings.IndexByte(s[idx:], '\n')
+		if j < 0 {
+			return s
+		}
+		idx += j + 1
+	}
+	return s[:idx-1]
 }
 
 // keyHelp is whose keys the help bar lists: the demo's while it plays,

@@ -212,7 +212,7 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 			return p, navigate(openCompareMsg{task: t, kind: "pair", h: t.HonestTraj, a: w})
 		case key.Matches(msg, k.ShowEditor):
 			p.state, p.res = attackIdle, nil
-			return p, navigate(openEditorMsg{task: t, start: w})
+			return p, navigate(openEditorMsg{task: t, start: w, unsaved: true, kind: "pair"})
 		}
 	}
 	return p, nil

@@ -2,11 +2,13 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parthack/parthack/store"
 )
@@ -24,7 +26,10 @@ type browser struct {
 
 	records []store.Record
 	recErr  error
-	rcursor int
+	rfilter textinput.Model
+	shown   []int // indexes of records matching rfilter
+	sums    map[recordID]recordSummary
+	rcursor int // into shown
 	rtop    int
 	focus   int // focusTasks or focusRecords
 
@@ -37,18 +42,48 @@ const (
 )
 
 func newBrowser(c *common) *browser {
-	b := &browser{c: c, filter: newInput("")}
+	b := &browser{c: c, filter: newInput(""), rfilter: newInput("")}
 	b.filter.Placeholder = "type to filter tasks"
 	b.filter.Focus()
+	b.rfilter.Placeholder = "type to filter saved work"
 	b.refilter()
 	return b
+}
+
+// refilterRecords lists the records matching the saved-work filter:
+// every word in the kind, task, name, note or verdict.
+func (b *browser) refilterRecords() {
+	q := strings.Fields(strings.ToLower(b.rfilter.Value()))
+	b.shown = b.shown[:0]
+	for i, r := range b.records {
+		sum := b.sums[idOf(r)]
+		hay := strings.ToLower(strings.Join([]string{string(r.Kind), r.Task, r.Name, r.Note, sum.verdict}, " "))
+		ok := true
+		for _, w := range q {
+			ok = ok && strings.Contains(hay, w)
+		}
+		if ok {
+			b.shown = append(b.shown, i)
+		}
+	}
+	b.rcursor = clamp(b.rcursor, 0, max(len(b.shown)-1, 0))
+}
+
+// record is the saved record under the cursor.
+func (b *browser) record() (store.Record, bool) {
+	if len(b.shown) == 0 {
+		return store.Record{}, false
+	}
+	return b.records[b.shown[b.rcursor]], true
 }
 
 func (b *browser) SetSize(w, h int) { b.width, b.height = w, h }
 
 // Typing is true while the import prompt is open; the filter takes
 // printable keys itself, so the global q works only when it is empty.
-func (b *browser) Typing() bool { return b.importing != nil || b.filter.Value() != "" }
+func (b *browser) Typing() bool {
+	return b.importing != nil || b.filter.Value() != "" || b.rfilter.Value() != ""
+}
 
 func (b *browser) refilter() {
 	q := strings.Fields(strings.ToLower(b.filter.Value()))
@@ -78,7 +113,13 @@ func (b *browser) update(msg tea.Msg) (*browser, tea.Cmd) {
 	switch msg := msg.(type) {
 	case recordsMsg:
 		b.records, b.recErr = msg.recs, msg.err
-		b.rcursor = clamp(b.rcursor, 0, max(len(b.records)-1, 0))
+		b.refilterRecords()
+		if msg.err == nil {
+			return b, summarizeCmd(b.c.ws, msg.recs)
+		}
+	case summariesMsg:
+		b.sums = msg.sums
+		b.refilterRecords()
 	case tea.MouseMsg:
 		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
 			b.move(-1)
@@ -106,9 +147,9 @@ func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
 		return b, cmd
 	}
 	switch {
-	case msg.Type == tea.KeyUp || (b.focus == focusRecords && key.Matches(msg, k.Up)):
+	case msg.Type == tea.KeyUp:
 		b.move(-1)
-	case msg.Type == tea.KeyDown || (b.focus == focusRecords && key.Matches(msg, k.Down)):
+	case msg.Type == tea.KeyDown:
 		b.move(1)
 	case msg.Type == tea.KeyPgUp:
 		b.move(-b.rows())
@@ -116,16 +157,26 @@ func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
 		b.move(b.rows())
 	case key.Matches(msg, k.Tab):
 		b.focus = 1 - b.focus
+		if b.focus == focusRecords {
+			b.filter.Blur()
+			b.rfilter.Focus()
+		} else {
+			b.rfilter.Blur()
+			b.filter.Focus()
+		}
 	case key.Matches(msg, k.Import):
 		b.importing = newPrompt(b.c, "Import a witness (the JSON `parthack certify` reads)", field{"file", ""})
 	case key.Matches(msg, k.Open):
 		return b, b.open()
 	case b.focus == focusRecords && key.Matches(msg, k.DeleteRecord):
-		if len(b.records) > 0 {
-			return b, deleteCmd(b.c.dbPath, b.records[b.rcursor])
+		if r, ok := b.record(); ok {
+			return b, deleteCmd(b.c.dbPath, r)
 		}
 	case key.Matches(msg, k.ClearFilter):
-		if b.filter.Value() != "" {
+		if b.focus == focusRecords && b.rfilter.Value() != "" {
+			b.rfilter.SetValue("")
+			b.refilterRecords()
+		} else if b.filter.Value() != "" {
 			b.filter.SetValue("")
 			b.refilter()
 		}
@@ -134,13 +185,22 @@ func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
 		b.filter, cmd = b.filter.Update(msg)
 		b.refilter()
 		return b, cmd
+	default:
+		var cmd tea.Cmd
+		before := b.rfilter.Value()
+		b.rfilter, cmd = b.rfilter.Update(msg)
+		if b.rfilter.Value() != before {
+			b.rcursor = 0
+			b.refilterRecords()
+		}
+		return b, cmd
 	}
 	return b, nil
 }
 
 func (b *browser) move(d int) {
 	if b.focus == focusRecords {
-		b.rcursor = clamp(b.rcursor+d, 0, max(len(b.records)-1, 0))
+		b.rcursor = clamp(b.rcursor+d, 0, max(len(b.shown)-1, 0))
 		return
 	}
 	b.cursor = clamp(b.cursor+d, 0, max(len(b.visible)-1, 0))
@@ -155,13 +215,17 @@ func (b *browser) open() tea.Cmd {
 		}
 		return navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
 	}
-	if len(b.records) == 0 {
+	r, ok := b.record()
+	if !ok {
 		return nil
 	}
-	r := b.records[b.rcursor]
 	t := b.c.ws.task(r.Task)
 	if t == nil {
-		return status(fmt.Sprintf("%s %q is for task %q, which is not in this suite", r.Kind, r.Name, r.Task), true)
+		msg := fmt.Sprintf("%s %q is for task %q, which is not in this suite", r.Kind, r.Name, r.Task)
+		if strings.HasPrefix(r.Task, "TAU-A") {
+			msg += "; open it with parthack workbench --domain tau-airline"
+		}
+		return status(msg, true)
 	}
 	switch r.Kind {
 	case store.KindWitness:
@@ -177,7 +241,33 @@ func (b *browser) open() tea.Cmd {
 		}
 		return navigate(openCompareMsg{task: t, kind: kind, h: h, a: a})
 	}
+	// A note opens at the event it was written on.
+	if label, at, ok := noteTarget(r); ok {
+		for _, ch := range t.stored() {
+			if ch.label == label {
+				return navigate(openTaskMsg{task: t, traj: ch.traj, label: ch.label, cursor: at})
+			}
+		}
+	}
 	return navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
+}
+
+// noteTarget reads where a note was written from its name, which the
+// Inspector makes "<task> <trajectory> after event <k>".
+func noteTarget(r store.Record) (label string, at int, ok bool) {
+	rest, found := strings.CutPrefix(r.Name, r.Task+" ")
+	if !found {
+		return "", 0, false
+	}
+	i := strings.LastIndex(rest, " after event ")
+	if i < 0 {
+		return "", 0, false
+	}
+	at, err := strconv.Atoi(rest[i+len(" after event "):])
+	if err != nil {
+		return "", 0, false
+	}
+	return rest[:i], at, true
 }
 
 func (b *browser) rows() int { return max(b.height-4, 1) }
@@ -189,14 +279,14 @@ func (b *browser) View() string {
 		promptH = b.importing.height()
 	}
 	h := b.height - promptH
-	leftW := clamp(b.width*3/5, 44, 80)
+	leftW := clamp(b.width/2, 44, 80) // the rest for the task and the saved work
 	if b.width-leftW < 28 {
 		leftW = b.width - 28
 	}
 	rightW := b.width - leftW
 
 	// Tasks.
-	filterLine := st.accent.Render("filter ") + b.filter.View()
+	filterLine := st.accent.Render("filter ") + inputView(b.filter)
 	rows := max(h-4, 1)
 	b.top = listWindow(b.top, b.cursor, len(b.visible), rows)
 	lines := []string{filterLine, st.muted.Render(fit(" ID", 9) + fit("family", 24) + fit("m", 3) + fit("H", 5) + "tags")}
@@ -229,8 +319,7 @@ func (b *browser) View() string {
 }
 
 func (b *browser) infoTitle() string {
-	if b.focus == focusRecords && len(b.records) > 0 {
-		r := b.records[b.rcursor]
+	if r, ok := b.record(); ok && b.focus == focusRecords {
 		return fmt.Sprintf("%s %d", r.Kind, r.Key)
 	}
 	if t := b.selected(); t != nil {
@@ -242,9 +331,19 @@ func (b *browser) infoTitle() string {
 func (b *browser) info(w int) []string {
 	st := b.c.st
 	var out []string
-	if b.focus == focusRecords && len(b.records) > 0 {
-		r := b.records[b.rcursor]
-		out = append(out, st.bold.Render(r.Name), st.muted.Render("task "+orNone(r.Task)))
+	if r, ok := b.record(); ok && b.focus == focusRecords {
+		out = append(out, st.bold.Render(r.Name), st.muted.Render(fmt.Sprintf("task %s · saved #%d", orNone(r.Task), r.Created)))
+		if sum, ok := b.sums[idOf(r)]; ok && sum.verdict != "" {
+			line := sum.verdict
+			if sum.hasDelta {
+				line += fmt.Sprintf(" · Δ Historical Milestone %+.2f", sum.delta)
+			}
+			sty := st.bad
+			if sum.eligible {
+				sty = st.ok
+			}
+			out = append(out, sty.Render(line))
+		}
 		if r.Kind == store.KindWitness {
 			if tr, err := decodeWitness(r); err == nil {
 				out = append(out, st.muted.Render(fmt.Sprintf("%d agent step%s · enter opens the editor", len(tr.Steps), plural(len(tr.Steps)))))
@@ -272,21 +371,50 @@ func (b *browser) recordsView(w, h int) string {
 	var lines []string
 	switch {
 	case b.recErr != nil:
-		lines = wrap(st.statusErr.Render(b.recErr.Error()), w-2)
+		lines = wrap(st.statusErr.Render(storeError(b.recErr, "the list reloads when you come back to Browse")), w-2)
 	case len(b.records) == 0:
 		lines = []string{st.faint.Render(" nothing saved yet"), st.faint.Render(" (save from the witness editor)")}
 	default:
-		b.rtop = listWindow(b.rtop, b.rcursor, len(b.records), rows)
-		for i := b.rtop; i < min(b.rtop+rows, len(b.records)); i++ {
-			r := b.records[i]
-			row := fmt.Sprintf(" %-7s %-7s %s", r.Kind, r.Task, r.Name)
+		if b.focus == focusRecords || b.rfilter.Value() != "" {
+			lines = append(lines, st.accent.Render("filter ")+inputView(b.rfilter))
+			rows--
+		}
+		if len(b.shown) == 0 {
+			lines = append(lines, st.faint.Render(" nothing saved matches"))
+		}
+		b.rtop = listWindow(b.rtop, b.rcursor, len(b.shown), max(rows, 1))
+		for i := b.rtop; i < min(b.rtop+max(rows, 1), len(b.shown)); i++ {
+			r := b.records[b.shown[i]]
+			sum := b.sums[idOf(r)]
+			verdict, delta := sum.short, ""
+			if sum.hasDelta {
+				delta = fmt.Sprintf("%+.2f", sum.delta)
+			}
+			// The name gives way; the verdict and Δ keep the right edge.
+			// A narrow pane drops the kind (the pane above says it) and
+			// keeps only the verdict's sign.
+			name := strings.TrimPrefix(r.Name, r.Task+" ")
+			left := fmt.Sprintf(" %-7s %-6s %s", r.Kind, r.Task, name)
+			right := ""
+			if w < 50 {
+				left = fmt.Sprintf(" %-6s %s", r.Task, name)
+				verdict, _, _ = strings.Cut(verdict, " ")
+			}
+			if verdict != "" {
+				right = fmt.Sprintf(" %s %5s", verdict, delta)
+			}
+			row := fit(left, max(w-2-ansi.StringWidth(right), 0)) + right
 			if i == b.rcursor && b.focus == focusRecords {
-				row = st.cursor.Render(fit("▸"+row[1:], w-2))
+				row = st.cursor.Render(fit("▸"+row[len(" "):], w-2))
 			}
 			lines = append(lines, row)
 		}
 	}
-	return b.c.box(fmt.Sprintf("Saved · %d", len(b.records)), lines, w, h, b.focus == focusRecords)
+	title := fmt.Sprintf("Saved · %d", len(b.records))
+	if len(b.shown) != len(b.records) {
+		title = fmt.Sprintf("Saved · %d of %d", len(b.shown), len(b.records))
+	}
+	return b.c.box(title, lines, w, h, b.focus == focusRecords)
 }
 
 func orNone(s string) string {
@@ -301,11 +429,9 @@ func (b *browser) ShortHelp() []key.Binding {
 	if b.importing != nil {
 		return b.importing.keys()
 	}
+	// Both panes move with the arrows only: letters filter them.
 	out := []key.Binding{k.AttackCancel, k.Open, k.ListUp, k.ListDown, k.Tab}
-	if b.focus == focusRecords {
-		out = []key.Binding{k.AttackCancel, k.Open, k.Up, k.Down, k.Tab}
-	}
-	if b.focus == focusTasks && b.filter.Value() != "" {
+	if (b.focus == focusTasks && b.filter.Value() != "") || (b.focus == focusRecords && b.rfilter.Value() != "") {
 		out = append(out, k.ClearFilter)
 	}
 	if b.focus == focusRecords {

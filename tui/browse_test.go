@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/store"
@@ -96,8 +100,81 @@ func TestBrowseImportsWitnessJSON(t *testing.T) {
 		t.Fatalf("import opened page %v with %d steps, want the editor with %d", m.page, len(m.editor.steps), len(task.Witness.Steps))
 	}
 	mustSee(t, m, "eligible")
-	press(t, m, "esc", "ctrl+o", t.TempDir()+"/missing.json", "enter")
+	press(t, m, "esc", "esc", "ctrl+o", t.TempDir()+"/missing.json", "enter") // the imported witness is unsaved: esc asks first
 	if !m.statusErr || !strings.Contains(m.status, "missing.json") {
 		t.Fatalf("importing a missing file says %q", m.status)
+	}
+}
+
+// An import error says its reason first and shortens a long JSON path
+// in the middle, so the reason stays on the status line.
+func TestImportErrorShowsTheReasonFirst(t *testing.T) {
+	m := newTestApp(t, 80, 24, false)
+	fields := "1"
+	for i := 0; i < 200; i++ {
+		fields = `{"a":` + fields + `}`
+	}
+	file := filepath.Join(t.TempDir(), "deep.json")
+	src := `{"format":"parthack.trajectory/1","task":"PH-D01","steps":[{"action":{"op":"update","type":"ticket","id":"T101","fields":` + fields + `}}]}`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	press(t, m, "ctrl+o", file, "enter")
+	if !m.statusErr || !strings.HasPrefix(m.status, "import: nesting deeper than 200") {
+		t.Fatalf("the import error says %q", m.status)
+	}
+	if !strings.Contains(m.status, "$.steps[0].action.fields.a.") || !strings.Contains(m.status, "…") || ansi.StringWidth(m.status) > 120 {
+		t.Fatalf("the path is not shortened in the middle: %q", m.status)
+	}
+	header := strings.Split(screen(m), "\n")[0]
+	if !strings.Contains(header, "nesting deeper than 200") {
+		t.Fatalf("the reason is off the status line: %q", header)
+	}
+	// A missing file likewise: the reason, then the file.
+	press(t, m, "ctrl+o", filepath.Join(t.TempDir(), strings.Repeat("long-directory-name/", 8), "missing.json"), "enter")
+	if !strings.HasPrefix(m.status, "import: no such file or directory") || !strings.Contains(m.status, "missing.json") {
+		t.Fatalf("a missing file says %q", m.status)
+	}
+}
+
+// The Saved list shows each witness's verdict and Δ on Historical
+// Milestone, filters by typing, and a note opens at its event.
+func TestSavedListShowsVerdictsFiltersAndOpensNotes(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	task := m.c.ws.task(devTask)
+	s, err := store.Open(m.c.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := *task.Witness
+	short.Steps = short.Steps[:6]
+	for i, r := range []store.Record{
+		{Kind: store.KindWitness, Task: devTask, Name: "the suite's witness", Body: model.EncodeTrajectory(task.Witness)},
+		{Kind: store.KindWitness, Task: devTask, Name: "only the peak", Body: model.EncodeTrajectory(&short)},
+		{Kind: store.KindNote, Task: devTask, Name: devTask + " witness after event 3", Note: "the peak starts here"},
+	} {
+		r.Created = int64(i + 1)
+		if _, err := s.Put(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	drive(t, m, listRecordsCmd(m.c.dbPath))
+	if r := line(t, m, "the suite's witness"); !strings.Contains(r, "eligible") || !strings.Contains(r, "+0.50") {
+		t.Fatalf("the eligible witness's row: %q", r)
+	}
+	if r := line(t, m, "only the peak"); !strings.Contains(r, "rejected") {
+		t.Fatalf("the rejected witness's row: %q", r)
+	}
+	press(t, m, "tab", "down")
+	mustSee(t, m, "rejected: state_vector_mismatch")
+	press(t, m, "peak")
+	if n := len(m.browse.shown); n != 2 {
+		t.Fatalf("filter peak shows %d records", n)
+	}
+	mustNotSee(t, m, "the suite's witness")
+	press(t, m, "down", "enter")
+	if m.page != pageInspect || m.inspect.current().traj != task.Witness || m.inspect.cursor != 3 {
+		t.Fatalf("the note opened page %v on %q at %d", m.page, m.inspect.current().label, m.inspect.cursor)
 	}
 }

@@ -81,12 +81,25 @@ func (cc *chartCache) ensure(a *analysis, lanes []lane, width int) {
 // chartLanes lists what the chart shows: certified P_state first, then
 // each evaluator in order, as many as fit.
 func chartLanes(ws *workspace, a *analysis, fit int) []lane {
+	// When not every evaluator fits, Historical Milestone and CSPS come
+	// first: "historical rises while CSPS stays" is what the chart is for.
+	pick := make([]bool, len(ws.evaluators))
+	room := fit - 1
+	for _, name := range []string{"historical_milestone", "csps"} {
+		if i := scoreIndex(ws, name); i >= 0 && room > 0 {
+			pick[i], room = true, room-1
+		}
+	}
+	for i := range pick {
+		if !pick[i] && room > 0 {
+			pick[i], room = true, room-1
+		}
+	}
 	lanes := []lane{{"P_state", a.pstate}}
 	for i, e := range ws.evaluators {
-		if len(lanes) >= fit {
-			break
+		if pick[i] {
+			lanes = append(lanes, lane{e.Label, a.series[i]})
 		}
-		lanes = append(lanes, lane{e.Label, a.series[i]})
 	}
 	return lanes
 }

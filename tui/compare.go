@@ -2,12 +2,16 @@ package tui
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 )
 
 // comparer puts H beside a candidate (A, or R for a rollback): both logs
@@ -23,8 +27,9 @@ type comparer struct {
 	gen  int
 	err  error
 
-	cursor, top int // rows of the alignment
-	hEv, aEv    int // evidence events, -1 when none
+	cursor, top int  // rows of the alignment
+	hEv, aEv    int  // evidence events, -1 when none
+	stateDiff   bool // the bottom pane shows where the states differ
 }
 
 func newComparer(c *common) *comparer { return &comparer{c: c} }
@@ -86,8 +91,12 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 			if !m.jumpToEvidence() {
 				return m, status("the verdict points at no event", false)
 			}
+		case key.Matches(msg, k.OpenEvent):
+			return m, m.openEvent()
+		case key.Matches(msg, k.StateDiff):
+			m.stateDiff = !m.stateDiff
 		case key.Matches(msg, k.EditWitness):
-			return m, navigate(openEditorMsg{task: m.task, start: m.p.a.traj})
+			return m, navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind})
 		case key.Matches(msg, k.Save):
 			rec, err := pairRun(m.c.ws, m.p)
 			if err != nil {
@@ -118,27 +127,72 @@ func (m *comparer) jumpToEvidence() bool {
 	return false
 }
 
-// layout: verdict on top, the two logs, then vectors and scores (side by
-// side on wide screens). Short screens drop the verdict's frame.
-func (m *comparer) layout() (verdictH, logH, bottomH int) {
-	verdictH = 3
-	if m.height >= 30 {
-		verdictH = 4
+// compareLayout is how Compare spends its height: the verdict on top,
+// the two logs, then vectors and scores (side by side on wide screens).
+type compareLayout struct {
+	framed          bool     // the verdict has a frame (tall screens) or a title line
+	verdict         []string // the verdict's lines, evidence included
+	logH            int
+	vectors, scores []string
+	side            bool // vectors beside scores
+	bottomH         int
+}
+
+// layout fits Compare into its height. The title, the verdict and its
+// evidence always show; on short screens the logs shrink first, then the
+// lines that repeat the verdict go (the vectors' evidence line, the
+// "not eligible" note), then the evidence's detail.
+func (m *comparer) layout() compareLayout {
+	l := compareLayout{framed: m.height >= 30, side: m.width >= 110}
+	inner := m.width
+	if l.framed {
+		inner = m.width - 2
 	}
-	scores := len(m.c.scoreLines(m.p, m.width))
-	vectors := len(m.c.vectorLines(m.p, m.width))
-	if m.width >= 110 {
-		bottomH = max(scores, vectors) + 2
-	} else {
-		bottomH = scores + vectors + 2
+	head, detail := m.c.verdictParts(m.p, inner)
+	vw := m.width * 9 / 20
+	vecW, scoreW := m.width-2, m.width-2
+	if l.side {
+		vecW, scoreW = vw-2, m.width-vw-2
 	}
-	logH = max(m.height-verdictH-bottomH, 4)
-	return
+	l.vectors, l.scores = m.c.vectorLines(m.p, vecW), m.c.scoreLines(m.p, scoreW)
+	vecExtra := m.p.verdict.Evidence != nil && m.p.verdict.Evidence.Predicate > 0
+	scoreExtra := !m.p.verdict.Eligible
+	const minLog = 3
+	fit := func() int {
+		vh := len(head) + len(detail) + 1 // frame edges, or the title line
+		if l.framed {
+			vh++
+		}
+		bh := len(l.scores) + len(l.vectors) + 2
+		if l.side {
+			bh = max(len(l.scores), len(l.vectors)) + 2
+		}
+		l.bottomH = bh
+		return m.height - vh - bh
+	}
+	for fit() < minLog {
+		switch {
+		case vecExtra:
+			l.vectors, vecExtra = l.vectors[:len(l.vectors)-1], false
+		case scoreExtra:
+			l.scores, scoreExtra = l.scores[:len(l.scores)-1], false
+		case l.framed:
+			l.framed = false
+		case len(detail) > 0:
+			detail = detail[:len(detail)-1]
+		default:
+			l.logH = minLog
+			l.verdict = append(head, detail...)
+			return l
+		}
+	}
+	l.logH = fit()
+	l.verdict = append(head, detail...)
+	return l
 }
 
 func (m *comparer) logRows() int {
-	_, logH, _ := m.layout()
-	return max(logH-2, 1)
+	return max(m.layout().logH-2, 1)
 }
 
 func (m *comparer) View() string {
@@ -149,25 +203,25 @@ func (m *comparer) View() string {
 		}
 		return padLines([]string{"", "  " + msg}, m.width, m.height)
 	}
-	verdictH, logH, bottomH := m.layout()
+	l := m.layout()
 	var out string
-	if verdictH > 3 {
-		out = m.c.box(m.verdictTitle(), m.verdictLines(m.width-2), m.width, verdictH, false)
+	if l.framed {
+		out = m.c.box(m.verdictTitle(), l.verdict, m.width, len(l.verdict)+2, false)
 	} else {
-		lines := m.verdictLines(m.width - 1)
-		lines[0] = m.c.st.title.Render(m.verdictTitle()) + "  " + lines[0]
-		out = padLines(lines, m.width, verdictH)
+		lines := append([]string{m.c.st.title.Render(m.verdictTitle())}, l.verdict...)
+		out = padLines(lines, m.width, len(lines))
 	}
 	half := m.width / 2
-	out += "\n" + joinColumns(m.logView(true, half, logH), m.logView(false, m.width-half, logH))
-	if m.width >= 110 {
+	out += "\n" + joinColumns(m.logView(true, half, l.logH), m.logView(false, m.width-half, l.logH))
+	if m.stateDiff {
+		out += "\n" + m.c.box("State: H vs "+candName(m.kind)+" · d hides", m.stateDiffLines(m.width-2), m.width, l.bottomH, false)
+	} else if l.side {
 		vw := m.width * 9 / 20
 		out += "\n" + joinColumns(
-			m.c.box("Certified vectors", m.vectorLines(vw-2), vw, bottomH, false),
-			m.c.box("Evaluator scores", m.c.scoreLines(m.p, m.width-vw-2), m.width-vw, bottomH, false))
+			m.c.box("Certified vectors", l.vectors, vw, l.bottomH, false),
+			m.c.box("Evaluator scores", l.scores, m.width-vw, l.bottomH, false))
 	} else {
-		lines := append(m.vectorLines(m.width-2), m.c.scoreLines(m.p, m.width-2)...)
-		out += "\n" + m.c.box("Vectors and scores", lines, m.width, bottomH, false)
+		out += "\n" + m.c.box("Vectors and scores", append(slices.Clone(l.vectors), l.scores...), m.width, l.bottomH, false)
 	}
 	return out
 }
@@ -179,6 +233,15 @@ func (m *comparer) verdictTitle() string {
 
 // verdictLines states the verdict: eligible, or the reason and where.
 func (c *common) verdictLines(p *pair, width int) []string {
+	head, detail := c.verdictParts(p, width)
+	return append(head, detail...)
+}
+
+// verdictParts is the verdict in two parts: the head (eligible, or the
+// reason with its evidence — event, predicate, component, expected vs
+// got — on lines of their own, wrapped, never cut) and the evidence's
+// prose detail, which a short screen may leave out.
+func (c *common) verdictParts(p *pair, width int) (head, detail []string) {
 	st := c.st
 	v := p.verdict
 	if v.Eligible {
@@ -186,16 +249,137 @@ func (c *common) verdictLines(p *pair, width int) []string {
 		if p.kind == "rollback" {
 			what = fmt.Sprintf("certified strict rollback: R extends H legally and P_state falls %s → %s", v.Honest.PState, v.Candidate.PState)
 		}
-		return wrap(st.ok.Render("✓ "+what), width)
+		return wrap(st.ok.Render("✓ "+what), width), nil
 	}
-	lines := wrap(st.bad.Render("✗ rejected: "+string(v.Reason))+"  "+st.muted.Render(evidenceWhere(v.Evidence)), width)
-	if v.Evidence != nil {
-		lines = append(lines, wrap(v.Evidence.Detail, width)...)
+	head = wrap(st.bad.Render("✗ rejected: "+string(v.Reason)), width)
+	if where := evidenceWhere(v.Evidence); where != "" {
+		head = append(head, wrap(st.muted.Render("  "+where), width)...)
 	}
-	return lines
+	if v.Evidence != nil && v.Evidence.Detail != "" {
+		detail = wrap(v.Evidence.Detail, width)
+	}
+	return head, detail
 }
 
 func (m *comparer) verdictLines(width int) []string { return m.c.verdictLines(m.p, width) }
+
+// openEvent opens the cursor row's event in the Inspector: the
+// candidate's, or H's on a row where the candidate has a gap.
+func (m *comparer) openEvent() tea.Cmd {
+	r := m.p.rows[m.cursor]
+	a, seq := m.p.a, r.a
+	if seq < 0 {
+		a, seq = m.p.h, r.h
+	}
+	return navigate(openTaskMsg{task: m.task, traj: a.traj, label: a.label, cursor: seq + 1})
+}
+
+// lastEvents are the latest events of H and of the candidate at or
+// before alignment row i; -1 means none yet (the initial snapshot).
+func (p *pair) lastEvents(i int) (h, a int) {
+	h, a = -1, -1
+	for _, r := range p.rows[:i+1] {
+		h, a = max(h, r.h), max(a, r.a)
+	}
+	return h, a
+}
+
+// stateDiffLines says where the state of H and the candidate's differ
+// after the cursor row and at termination.
+func (m *comparer) stateDiffLines(width int) []string {
+	st := m.c.st
+	p := m.p
+	cn := candName(p.kind)
+	hSeq, aSeq := p.lastEvents(m.cursor)
+	var out []string
+	section := func(title string, hs, as *pbcste.State) {
+		d := diffStates(hs.Entities(), as.Entities())
+		if len(d) == 0 {
+			out = append(out, st.paneTitle.Render(title)+st.ok.Render(": the same state"))
+			return
+		}
+		out = append(out, st.paneTitle.Render(title)+st.warn.Render(fmt.Sprintf(": %d difference%s", len(d), plural(len(d)))))
+		for _, x := range d {
+			out = append(out, fit(fmt.Sprintf("  %s · %s  H %s  %s %s", x.entity, x.field, x.h, cn, x.a), width))
+		}
+	}
+	section(fmt.Sprintf("after row %d (H event %d, %s event %d)", m.cursor+1, hSeq+1, cn, aSeq+1), p.h.log.Snapshot(hSeq), p.a.log.Snapshot(aSeq))
+	section("at termination", p.h.log.Snapshot(len(p.h.log.Events)-1), p.a.log.Snapshot(len(p.a.log.Events)-1))
+	return out
+}
+
+// stateDelta is one field whose value differs between two states.
+type stateDelta struct{ entity, field, h, a string }
+
+// diffStates lists the fields that differ between two snapshots, entity
+// by entity in h's order then a's; a missing entity or field is "-".
+func diffStates(h, a []pbcste.EntityRecord) []stateDelta {
+	index := func(ents []pbcste.EntityRecord) (map[string]map[string]string, []string) {
+		out, order := map[string]map[string]string{}, []string(nil)
+		for _, e := range ents {
+			name := e.Type + " " + e.ID
+			fs := map[string]string{}
+			for f, v := range e.Fields {
+				fs[f] = fmt.Sprint(v)
+				if mv, ok := v.(model.Value); ok {
+					fs[f] = mv.String()
+				}
+			}
+			if e.Deleted {
+				fs["deleted"] = "true"
+			}
+			out[name] = fs
+			order = append(order, name)
+		}
+		return out, order
+	}
+	hi, ho := index(h)
+	ai, ao := index(a)
+	var out []stateDelta
+	seen := map[string]bool{}
+	for _, name := range append(ho, ao...) {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		hf, af := hi[name], ai[name]
+		if hf == nil || af == nil {
+			hv, av := "exists", "exists"
+			if hf == nil {
+				hv = "-"
+			}
+			if af == nil {
+				av = "-"
+			}
+			out = append(out, stateDelta{name, "entity", hv, av})
+			continue
+		}
+		var fields []string
+		for f := range hf {
+			fields = append(fields, f)
+		}
+		for f := range af {
+			if _, ok := hf[f]; !ok {
+				fields = append(fields, f)
+			}
+		}
+		sort.Strings(fields)
+		for _, f := range fields {
+			hv, ok1 := hf[f]
+			av, ok2 := af[f]
+			if !ok1 {
+				hv = "-"
+			}
+			if !ok2 {
+				av = "-"
+			}
+			if hv != av {
+				out = append(out, stateDelta{name, f, hv, av})
+			}
+		}
+	}
+	return out
+}
 
 // evidenceWhere says which step, event, predicate and component a
 // rejection points at.
@@ -311,21 +495,39 @@ func markComponent(st *styles, v []int, j int) string {
 func (c *common) scoreLines(p *pair, width int) []string {
 	st := c.st
 	cn := candName(p.kind)
+	// A narrow pane keeps the evaluators' names whole and shortens the
+	// call-outs to their sign, explained on a line below.
+	narrow := width < 22+29
 	labelW := clamp(width-29, 10, 22)
+	if narrow {
+		labelW = clamp(width-21, 10, 22)
+	}
 	out := []string{st.muted.Render(fit("evaluator", labelW) + fit("H", 6) + fit(cn, 6) + fit("Δ", 7))}
+	legend := ""
 	for i, e := range c.ws.evaluators {
 		h, a := p.h.scores[i], p.a.scores[i]
 		d := a - h
-		call := ""
+		call, long := "", ""
 		switch {
 		case p.kind == "pair" && p.verdict.Eligible && d > 1e-9:
-			call = st.warn.Render("▲ inflated")
+			call, long = st.warn.Render("▲ inflated"), "▲ inflated"
 		case p.kind == "rollback" && p.verdict.Eligible && d >= -1e-9:
-			call = st.warn.Render("✗ misses it")
+			call, long = st.warn.Render("✗ misses it"), "✗ misses the rollback, ✓ detects it"
 		case p.kind == "rollback" && p.verdict.Eligible:
-			call = st.ok.Render("✓ detects")
+			call, long = st.ok.Render("✓ detects"), "✗ misses the rollback, ✓ detects it"
+		}
+		if narrow && call != "" {
+			sign, _, _ := strings.Cut(ansi.Strip(call), " ")
+			call = st.warn.Render(sign)
+			if sign == "✓" {
+				call = st.ok.Render(sign)
+			}
+			legend = long
 		}
 		out = append(out, fit(e.Label, labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", d), 7)+call)
+	}
+	if legend != "" {
+		out = append(out, st.faint.Render(legend))
 	}
 	if !p.verdict.Eligible {
 		out = append(out, st.faint.Render("not eligible: Δ is shown but not a measured inflation"))
@@ -338,14 +540,15 @@ func (c *common) scoreLines(p *pair, width int) []string {
 
 func (m *comparer) ShortHelp() []key.Binding {
 	k := m.c.keys
-	return []key.Binding{k.AttackCancel, k.StepNext, k.StepPrev, k.Evidence, k.EditWitness, k.Save, k.Attack, k.Back, k.Help}
+	return []key.Binding{k.AttackCancel, k.StepNext, k.StepPrev, k.Evidence, k.OpenEvent, k.StateDiff, k.EditWitness, k.Save, k.Attack, k.Back, k.Help}
 }
 
 func (m *comparer) FullHelp() [][]key.Binding {
 	k := m.c.keys
 	return [][]key.Binding{
 		{k.StepNext, k.StepPrev, k.First, k.Last},
-		{k.PageDown, k.PageUp, k.Evidence},
+		{k.PageDown, k.PageUp, k.Evidence, k.OpenEvent},
+		{k.StateDiff},
 		{k.EditWitness, k.Save, k.Attack, k.AttackCancel},
 		{k.Back, k.Quit},
 	}

@@ -144,3 +144,27 @@ func listRecords(t *testing.T, path string, kind store.Kind) []store.Record {
 	}
 	return recs
 }
+
+// From Compare, enter opens the cursor row's event in the Inspector
+// (diff, predicate table), and d shows where the two states differ at the
+// cursor and at termination.
+func TestCompareOpensEventsAndDiffsStates(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	task := openPair(t, m, "PH-H05", "pair", m.c.ws.task("PH-H05").Attribution)
+	aEv := m.compare.aEv
+	press(t, m, "v", "enter")
+	if m.page != pageInspect || m.inspect.current().traj != task.Attribution || m.inspect.cursor != aEv+1 {
+		t.Fatalf("enter opened page %v on %q at %d, want the evidence event %d", m.page, m.inspect.current().label, m.inspect.cursor, aEv+1)
+	}
+	mustSee(t, m, fmt.Sprintf("Event %d of", aEv+1), "Typed diff", "Predicates · goal")
+	press(t, m, "esc")
+	if m.page != pageCompare {
+		t.Fatalf("esc went to page %v", m.page)
+	}
+	press(t, m, "d")
+	mustSee(t, m, "State: H vs A", "at termination", "the same")
+	press(t, m, "0")
+	mustSee(t, m, "after row 1")
+	press(t, m, "d")
+	mustNotSee(t, m, "State: H vs A")
+}

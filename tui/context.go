@@ -43,28 +43,39 @@ func fit(s string, width int) string {
 	return s
 }
 
-// box draws a rounded frame of exactly width × height cells with title in
-// its top edge and body's first lines inside; focused frames use the
-// focus colour.
+// frame is the set of edge characters of a box.
+type frame struct{ tl, h, tr, v, bl, br string }
+
+var (
+	frameRounded = frame{"╭", "─", "╮", "│", "╰", "╯"}
+	// A focused box is drawn heavy as well as in the focus colour, so
+	// focus shows without colour (NO_COLOR, monochrome terminals).
+	frameFocused = frame{"┏", "━", "┓", "┃", "┗", "┛"}
+)
+
+// box draws a frame of exactly width × height cells with title in its top
+// edge and body's first lines inside; focused frames are heavy and use
+// the focus colour.
 func (c *common) box(title string, body []string, width, height int, focused bool) string {
 	if width < 4 || height < 2 {
 		return ""
 	}
-	edge, titleSt := c.st.edge, c.st.paneTitle
+	edge, titleSt, fr := c.st.edge, c.st.paneTitle, frameRounded
 	if focused {
-		edge, titleSt = c.st.edgeFocused, c.st.paneTitleFocused
+		edge, titleSt, fr = c.st.edgeFocused, c.st.paneTitleFocused, frameFocused
 	}
 	inner := width - 2
 	var b strings.Builder
-	top := ""
+	top, plain := "", ""
 	if title != "" {
-		top = "─ " + titleSt.Render(ansi.Truncate(title, max(inner-4, 0), "…")) + " "
+		t := ansi.Truncate(title, max(inner-4, 0), "…")
+		top, plain = edge.Render(fr.h+" ")+titleSt.Render(t)+" ", fr.h+" "+t+" "
 	}
 	// Edges render once per frame, not once per line.
-	side := edge.Render("│")
-	b.WriteString(edge.Render("╭"))
-	b.WriteString(fitEdge(edge.Render(top), top, inner, edge.Render))
-	b.WriteString(edge.Render("╮"))
+	side := edge.Render(fr.v)
+	b.WriteString(edge.Render(fr.tl))
+	b.WriteString(fitEdge(top, plain, inner, fr.h, edge.Render))
+	b.WriteString(edge.Render(fr.tr))
 	for i := 0; i < height-2; i++ {
 		line := ""
 		if i < len(body) {
@@ -74,20 +85,20 @@ func (c *common) box(title string, body []string, width, height int, focused boo
 		b.WriteString(side + fit(line, inner) + side)
 	}
 	b.WriteByte('\n')
-	b.WriteString(edge.Render("╰" + strings.Repeat("─", inner) + "╯"))
+	b.WriteString(edge.Render(fr.bl + strings.Repeat(fr.h, inner) + fr.br))
 	return b.String()
 }
 
 // fitEdge pads a rendered title to the frame's inner width with border dashes.
-func fitEdge(rendered, plain string, inner int, paint func(...string) string) string {
+func fitEdge(rendered, plain string, inner int, dash string, paint func(...string) string) string {
 	w := ansi.StringWidth(plain)
 	if w > inner {
 		return ansi.Truncate(rendered, inner, "")
 	}
 	if plain == "" {
-		return paint(strings.Repeat("─", inner))
+		return paint(strings.Repeat(dash, inner))
 	}
-	return rendered + paint(strings.Repeat("─", inner-w))
+	return rendered + paint(strings.Repeat(dash, inner-w))
 }
 
 // joinColumns puts blocks of lines side by side; each block is already

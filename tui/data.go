@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"math/bits"
 
 	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/certifier"
@@ -13,6 +14,7 @@ import (
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
+	"github.com/parthack/parthack/tasks/tauair"
 )
 
 // This file is the workbench's only contact with the task suite, the
@@ -30,6 +32,23 @@ type suiteTask struct {
 	Tags                                             []string
 	Public                                           *model.Task
 	HonestTraj, Witness, Rollback, Attribution       *model.Trajectory
+	// Runs are a real benchmark's recorded runs of the task (its gold run
+	// and its agents' runs), when it comes from one.
+	Runs []choice
+}
+
+// stored lists the task's stored trajectories, in the order t cycles them.
+func (t *suiteTask) stored() []choice {
+	if t.Runs != nil {
+		return t.Runs
+	}
+	var out []choice
+	for _, ch := range []choice{{"honest", t.HonestTraj}, {"witness", t.Witness}, {"rollback", t.Rollback}, {"attribution control", t.Attribution}} {
+		if ch.traj != nil {
+			out = append(out, ch)
+		}
+	}
+	return out
 }
 
 // evaluator names one deterministic evaluator, in the order scores are
@@ -51,9 +70,85 @@ func loadSuite() ([]*suiteTask, error) {
 	return out, nil
 }
 
+// loadDomain returns a real benchmark's tasks as the workbench shows
+// them: tau-bench's airline tasks, each with its gold run and its four
+// GPT-4o runs, H the first run that failed (else the first).
+func loadDomain(name string) ([]*suiteTask, error) {
+	if name != tauair.DomainName {
+		return nil, fmt.Errorf("no domain %q (there is %s)", name, tauair.DomainName)
+	}
+	ts, err := tauair.Tasks()
+	if err != nil {
+		return nil, err
+	}
+	runs, err := tauair.AgentRuns()
+	if err != nil {
+		return nil, err
+	}
+	var out []*suiteTask
+	for _, t := range ts {
+		st := &suiteTask{ID: t.ID, Title: t.Task.Title, Split: "tau-bench", Family: "airline", Domain: "airline (tau-bench)",
+			RollbackMetric: model.RollbackIncluded, M: t.M(), Public: t.Task, Runs: []choice{{"gold", t.GoldTrajectory}}}
+		var failed *model.Trajectory
+		for i := range runs {
+			r := &runs[i]
+			if r.TaskID != t.Index {
+				continue
+			}
+			tr, err := r.Trajectory()
+			if err != nil {
+				return nil, err
+			}
+			st.Runs = append(st.Runs, choice{fmt.Sprintf("trial%d", r.Trial), tr})
+			if failed == nil && r.Reward == 0 {
+				failed = tr
+			}
+		}
+		if t.M() == 0 {
+			st.Tags = []string{"no goal"}
+		}
+		st.HonestTraj = failed
+		if failed == nil {
+			st.HonestTraj = st.Runs[1].traj
+		}
+		env, err := t.Env()
+		if err != nil {
+			return nil, err
+		}
+		if m := t.M(); m > 0 {
+			st.Honest = model.Frac{Num: bits.OnesCount64(lastBits(env.Replay(st.HonestTraj.Steps))), Den: m}
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// lastBits is a log's c_state at termination.
+func lastBits(log *pbcste.Log) uint64 {
+	if n := len(log.Events); n > 0 {
+		return log.Events[n-1].CState
+	}
+	cs, _ := log.InitialVectors()
+	return cs
+}
+
 // trustedTask returns the task the environment runs for id: the
 // workbench is the trusted parent, like the CLI.
-func trustedTask(id string) (*model.Task, error) { return sealed.Trusted(id) }
+func trustedTask(id string) (*model.Task, error) {
+	if t, err := tauair.ByID(id); err == nil && id == t.ID {
+		return t.Task, nil
+	}
+	return sealed.Trusted(id)
+}
+
+// attackTask is the public task the search attacker draws its moves
+// from: a domain task's are calls drawn from it and from where H ends.
+func attackTask(t *suiteTask, env *pbcste.Env) *model.Task {
+	if tt, err := tauair.ByID(t.ID); err == nil && t.Runs != nil {
+		return tt.AttackTask(env.Replay(t.HonestTraj.Steps).View())
+	}
+	return t.Public
+}
 
 // deterministicEvaluators lists the evaluators every screen scores with.
 func deterministicEvaluators() []evaluator {
@@ -68,8 +163,8 @@ func deterministicEvaluators() []evaluator {
 // from the canonical bytes of its public payload. final[i] is evaluator
 // i's score, prefix[i][k] its score of the first k events (the last of
 // which is the final score).
-func scoreLog(t *suiteTask, log *pbcste.Log) (final []float64, prefix [][]float64, err error) {
-	built, err := builder.Build(t.Public, log, nil)
+func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (final []float64, prefix [][]float64, err error) {
+	built, err := builder.Build(t.Public, log, builder.TurnsOf(tr))
 	if err != nil {
 		return nil, nil, fmt.Errorf("public payload: %w", err)
 	}
@@ -136,7 +231,7 @@ func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string
 	report := func(p attacker.Progress) {
 		progress(searchProgress{states: p.States, eligible: p.Eligible, best: p.BestDelta})
 	}
-	res, err := attacker.Search(ctx, t.Public, env, t.HonestTraj, attacker.Options{Target: target, Edits: edits}, report)
+	res, err := attacker.Search(ctx, attackTask(t, env), env, t.HonestTraj, attacker.Options{Target: target, Edits: edits}, report)
 	if err != nil {
 		return nil, err
 	}

@@ -59,3 +59,39 @@ func TestDemoWalksThroughTheScenes(t *testing.T) {
 		t.Fatal("q did not end the demo")
 	}
 }
+
+// Every caption is whole sentences, and names the candidate the way the
+// screen does (A, or R for a rollback).
+func TestDemoCaptionsAreSentences(t *testing.T) {
+	m := newTestApp(t, 120, 40, true)
+	for i, s := range m.demo.scenes {
+		c := strings.TrimSpace(s.caption)
+		if !strings.HasSuffix(c, ".") {
+			t.Errorf("scene %d's caption lacks a full stop: %q", i+1, c)
+		}
+		if strings.Contains(c, " C ") || strings.Contains(c, " C.") || strings.Contains(c, "candidate C") {
+			t.Errorf("scene %d calls the candidate C: %q", i+1, c)
+		}
+		if at := strings.Index(c, "The certifier"); at > 0 && !strings.HasSuffix(c[:at], ". ") {
+			t.Errorf("scene %d runs a sentence into the next: %q", i+1, c)
+		}
+		if strings.Contains(c, ". .") || strings.Contains(c, "..") {
+			t.Errorf("scene %d has a doubled stop: %q", i+1, c)
+		}
+	}
+}
+
+// A presenter's clicker sends PageDown/PageUp or arrows: they advance
+// and go back like space and b.
+func TestDemoClickerKeys(t *testing.T) {
+	m := newTestApp(t, 120, 40, true)
+	d := m.demo
+	press(t, m, "pgdown", "pgdown", "right", "down")
+	if d.at != 4 {
+		t.Fatalf("pgdown, pgdown, →, ↓ went to scene %d", d.at+1)
+	}
+	press(t, m, "pgup", "left", "up")
+	if d.at != 1 {
+		t.Fatalf("pgup, ←, ↑ went to scene %d", d.at+1)
+	}
+}

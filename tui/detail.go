@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/parthack/parthack/model"
@@ -12,13 +13,14 @@ import (
 type detailCache struct {
 	a      *analysis
 	k, w   int
+	whole  bool
 	result []string
 }
 
-func (d *detailCache) lines(c *common, a *analysis, k, width int) []string {
-	if d.a != a || d.k != k || d.w != width || d.result == nil {
-		d.a, d.k, d.w = a, k, width
-		d.result = c.detailLines(a, k, width)
+func (d *detailCache) lines(c *common, a *analysis, k, width int, whole bool) []string {
+	if d.a != a || d.k != k || d.w != width || d.whole != whole || d.result == nil {
+		d.a, d.k, d.w, d.whole = a, k, width, whole
+		d.result = c.detailLines(a, k, width, whole)
 	}
 	return d.result
 }
@@ -26,8 +28,9 @@ func (d *detailCache) lines(c *common, a *analysis, k, width int) []string {
 // detailLines describes cursor position k: the event, its typed diff as
 // highlighted JSON, and the predicate table of the goal version active
 // after it. Its cost depends on the event and the predicates, never on
-// the log's length.
-func (c *common) detailLines(a *analysis, k, width int) []string {
+// the log's length. whole shows every entity of the state, not only the
+// ones event k touched.
+func (c *common) detailLines(a *analysis, k, width int, whole bool) []string {
 	st := c.st
 	log := a.log
 	goals := log.Env.Goals()
@@ -57,16 +60,18 @@ func (c *common) detailLines(a *analysis, k, width int) []string {
 		}
 		hash := ev.Hash.String()
 		add(st.faint.Render(fmt.Sprintf("goal %s · state %s", goals[ev.Goal].Version, hash[:min(12, len(hash))])))
+		if ev.Step >= 0 {
+			add(c.conversation(a.traj, ev.Step+1, width)...)
+		}
 	}
-	add("", st.paneTitle.Render("Typed diff"))
-	switch {
-	case k == 0:
-		add(st.faint.Render("(the task's frozen initial state)"))
-	case len(log.Events[k-1].Diff) == 0:
-		add(st.faint.Render("(no change)"))
-	default:
-		for _, l := range c.hl.json(diffJSON(log.TypedDiff(&log.Events[k-1]))) {
-			add(fit(l, width))
+	if k > 0 {
+		add("", st.paneTitle.Render("Typed diff"))
+		if len(log.Events[k-1].Diff) == 0 {
+			add(st.faint.Render("(no change)"))
+		} else {
+			for _, l := range c.hl.json(diffJSON(log.TypedDiff(&log.Events[k-1]))) {
+				add(fit(l, width))
+			}
 		}
 	}
 	cs, ca := a.bitsAt(k)
@@ -112,11 +117,107 @@ func (c *common) detailLines(a *analysis, k, width int) []string {
 			add(st.bad.Render(l))
 		}
 	}
+	add("")
+	add(c.stateLines(a, k, whole, width)...)
 	var wrapped []string
 	for _, l := range out {
 		wrapped = append(wrapped, wrap(l, width)...)
 	}
 	return wrapped
+}
+
+// stateLines renders the state after k events: the entities event k
+// touched (every entity with whole, and always at the initial snapshot),
+// each with its fields, the ones the event changed marked * and
+// highlighted, created and deleted entities said so.
+func (c *common) stateLines(a *analysis, k int, whole bool, width int) []string {
+	st := c.st
+	log := a.log
+	changed := map[string]map[string]bool{}
+	var diff []model.CellDiff
+	if k > 0 {
+		diff = log.TypedDiff(&log.Events[k-1])
+	}
+	for _, d := range diff {
+		if d.Field == model.GoalField {
+			continue
+		}
+		ent := d.Type + " " + d.ID
+		if changed[ent] == nil {
+			changed[ent] = map[string]bool{}
+		}
+		changed[ent][d.Field] = true
+	}
+	whole = whole || k == 0
+	title := "State · initial snapshot"
+	if k > 0 {
+		title = fmt.Sprintf("State after event %d", k)
+		if whole {
+			title += " · whole state"
+		} else {
+			title += fmt.Sprintf(" · %d entit%s touched", len(changed), map[bool]string{true: "y", false: "ies"}[len(changed) == 1])
+		}
+	}
+	out := []string{st.paneTitle.Render(title) + st.faint.Render(map[bool]string{true: " · w touched only", false: " · w whole state"}[whole && k > 0])}
+	if k == 0 {
+		out[0] = st.paneTitle.Render(title)
+	}
+	// A domain's world is large: its whole state is the trajectory's
+	// scope, the entities the predicates read and those any event changed.
+	var keep func(typ, id string) bool
+	if log.Env.Task.Domain != nil {
+		scope := a.scope()
+		keep = func(typ, id string) bool { return scope[typ+" "+id] || changed[typ+" "+id] != nil }
+		if whole {
+			out[0] += st.faint.Render(" · the entities the goal reads or the run changes")
+		}
+	} else if !whole {
+		keep = func(typ, id string) bool { return changed[typ+" "+id] != nil }
+	}
+	ents := log.Snapshot(k - 1).EntitiesIn(keep)
+	shown := 0
+	for _, e := range ents {
+		name := e.Type + " " + e.ID
+		ch := changed[name]
+		if !whole && ch == nil {
+			continue
+		}
+		shown++
+		head := st.bold.Render(name)
+		switch {
+		case e.Deleted:
+			head = st.bad.Render("✗ " + name + " · deleted")
+		case ch[model.AliveField]:
+			head += st.ok.Render(" · created")
+		case ch != nil && whole:
+			head += st.warn.Render(" · touched")
+		}
+		out = append(out, head)
+		fields := make([]string, 0, len(e.Fields))
+		for f := range e.Fields {
+			fields = append(fields, f)
+		}
+		sort.Strings(fields)
+		fw := 0
+		for _, f := range fields {
+			fw = max(fw, len(f))
+		}
+		for _, f := range fields {
+			val := fmt.Sprint(e.Fields[f])
+			if v, ok := e.Fields[f].(model.Value); ok {
+				val = v.String()
+			}
+			row := "    " + fit(f, fw) + "  " + val
+			if ch[f] {
+				row = st.warn.Render("  * " + fit(f, fw) + "  " + val)
+			}
+			out = append(out, row)
+		}
+	}
+	if shown == 0 {
+		out = append(out, st.faint.Render("(the event touched no entity)"))
+	}
+	return out
 }
 
 // diffJSON renders a typed diff as JSON grouped by entity:
@@ -161,4 +262,54 @@ func diffJSON(diff []model.CellDiff) string {
 	}
 	b.WriteString("\n}")
 	return b.String()
+}
+
+// conversation is the part of a recorded conversation that leads to
+// agent step n: the user's and agent's turns since the previous call,
+// then the call and its output. Long turns are cut to a few lines.
+func (c *common) conversation(tr *model.Trajectory, n, width int) []string {
+	if tr == nil || len(tr.Transcript) == 0 {
+		return nil
+	}
+	first := -1
+	for i, t := range tr.Transcript {
+		if t.Step == n {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	from := first
+	for from > 0 && tr.Transcript[from-1].Step == 0 && tr.Transcript[from-1].Role != "system" {
+		from--
+	}
+	st := c.st
+	out := []string{"", st.paneTitle.Render("Conversation") + st.muted.Render(fmt.Sprintf(" · up to call %d", n))}
+	const most = 6
+	for i := from; i < len(tr.Transcript) && (i < first || tr.Transcript[i].Step == n); i++ {
+		t := tr.Transcript[i]
+		role := st.bold.Render(t.Role)
+		switch t.Role {
+		case "user":
+			role = st.actor(model.ActorUser).Render("user")
+		case "assistant":
+			role = st.actor(model.ActorAgent).Render("agent")
+		case "tool":
+			role = st.muted.Render("call")
+		}
+		lines := wrap(strings.Join(strings.Fields(t.Content), " "), max(width-7, 8))
+		if len(lines) > most {
+			lines = append(lines[:most-1], st.faint.Render(fmt.Sprintf("… (%d more lines)", len(lines)-most+1)))
+		}
+		for j, l := range lines {
+			head := "       "
+			if j == 0 {
+				head = fit(role, 7)
+			}
+			out = append(out, head+l)
+		}
+	}
+	return out
 }

@@ -17,6 +17,7 @@ type tmuxSession struct {
 	t      *testing.T
 	socket string
 	name   string
+	size   [2]int // columns, rows; zero means 120×40
 }
 
 func (s *tmuxSession) tmux(args ...string) (string, error) {
@@ -26,15 +27,19 @@ func (s *tmuxSession) tmux(args ...string) (string, error) {
 
 func (s *tmuxSession) start(bin string, args ...string) {
 	s.t.Helper()
-	cmd := append([]string{"new-session", "-d", "-s", s.name, "-x", "120", "-y", "40", bin}, args...)
+	w, h := 120, 40
+	if s.size != [2]int{} {
+		w, h = s.size[0], s.size[1]
+	}
+	cmd := append([]string{"new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), bin}, args...)
 	if out, err := s.tmux(cmd...); err != nil {
 		s.t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 }
 
 // keys sends tmux key names or literal text, one argument at a time and
-// a moment apart: keys that reach the terminal together arrive in Bubble
-// Tea as one multi-rune message, which is text, not a key binding.
+// a moment apart, the way a person types (keys that arrive together work
+// too: the workbench splits a multi-rune message into key presses).
 func (s *tmuxSession) keys(keys ...string) {
 	s.t.Helper()
 	for _, k := range keys {
@@ -104,25 +109,91 @@ func rowOf(screen, text string) string {
 	return ""
 }
 
-// TestEndToEnd runs the real binary in tmux at 120×40: open a task, step
-// to a later event, open the witness editor, add steps until the pair is
-// eligible again with a higher Historical Milestone and the same CSPS,
-// save, quit, reopen and find the witness; then run the search attacker
-// and open its best candidate.
-func TestEndToEnd(t *testing.T) {
+// buildBinary builds parthack into a temporary directory.
+func buildBinary(t *testing.T) (bin, dir string) {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: the end-to-end test needs it (CI installs it)")
 	}
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "parthack")
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "parthack")
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Dir = ".."
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return bin, dir
+}
+
+// TestEndToEnd80x24 walks the smallest supported terminal: keys that
+// arrive in one read all count, a peak-and-undo witness is built with the
+// one-line entry and "z" (append the inverse step), saved with Enter, and
+// found again after a restart with its verdict and Δ in the Saved list;
+// a terminal below 80×24 gets a note instead of a screen.
+func TestEndToEnd80x24(t *testing.T) {
+	bin, dir := buildBinary(t)
+	db := filepath.Join(dir, "e2e.db")
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("parthack-e2e80-%d", os.Getpid()), name: "wb", size: [2]int{80, 24}}
+	t.Cleanup(func() { s.tmux("kill-server") })
+
+	s.start(bin, "--db", db, "workbench")
+	s.waitFor("Tasks · ", "PH-D01")
+	s.keys(devTask)
+	s.waitFor("Tasks · 1 of")
+	s.keys("Enter")
+	s.waitFor(devTask+" · honest", "Initial snapshot")
+	s.keys("t")
+	s.waitFor(devTask + " · witness")
+	s.keys("lll") // one read, three key presses
+	s.waitFor("Event 3 of")
+	// Wait for Browse before the next key: an esc and a key that reach
+	// the terminal together read as alt+key.
+	s.keys("Escape")
+	s.waitFor("Tasks · 1 of", "Saved · ")
+	s.keys("Enter")
+	s.waitFor(devTask+" · honest", "Initial snapshot")
+
+	s.keys("e")
+	s.waitFor("Witness editor", "✓ eligible", "2 steps")
+	// The one-line entry, typed whole and with tab completion.
+	s.keys("$", ":", "update ticket T102 status=pending tags=vpn-outage", "Enter")
+	s.waitFor("3 steps")
+	s.keys(":", "upd", "Tab", "tic", "Tab", "T104 sta", "Tab", "pend", "Tab", "tags=vpn-outage", "Enter")
+	s.waitFor("4 steps", "rejected: state_vector_mismatch")
+	s.keys("z")
+	s.waitFor("5 steps", "Pair (H, A) · live") // replayed: z needs the fresh candidate
+	s.keys("k", "z")
+	scr := s.waitFor("6 steps", "✓ eligible")
+	if hist := rowOf(scr, "Historical Milestone"); !strings.Contains(hist, "▲") {
+		t.Fatalf("Historical Milestone is not inflated:\n%s", scr)
+	}
+	s.keys("s", "C-u", "peak undo 80", "Enter")
+	s.waitFor(`saved witness 1 "peak undo 80"`)
+	s.keys("q")
+	s.waitExit()
+
+	s.start(bin, "--db", db)
+	if row := rowOf(s.waitFor("Saved · 1", "peak undo 80", "+0.25"), "peak undo 80"); !strings.Contains(row, "✓") {
+		t.Fatalf("the saved witness shows no verdict: %q", row)
+	}
+	if _, err := s.tmux("resize-window", "-t", s.name, "-x", "60", "-y", "18"); err != nil {
+		t.Fatalf("tmux resize-window: %v", err)
+	}
+	s.waitFor("terminal too small (need 80×24)")
+	s.keys("q")
+	s.waitExit()
+}
+
+// TestEndToEnd runs the real binary in tmux at 120×40: open a task, step
+// to a later event, open the witness editor, add steps until the pair is
+// eligible again with a higher Historical Milestone and the same CSPS,
+// save, quit, reopen and find the witness; then run the search attacker
+// and open its best candidate.
+func TestEndToEnd(t *testing.T) {
+	bin, dir := buildBinary(t)
 	db := filepath.Join(dir, "e2e.db")
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("parthack-e2e-%d", os.Getpid()), name: "wb"}
 	t.Cleanup(func() { s.tmux("kill-server") })
@@ -142,6 +213,7 @@ func TestEndToEnd(t *testing.T) {
 	if !strings.Contains(hist0, "+0.00") || !strings.Contains(csps0, "+0.00") {
 		t.Fatalf("H against itself is not Δ 0:\n%s", scr)
 	}
+	// The step form (the 80×24 walk uses the one-line entry).
 	add := func(id, status, tags string) {
 		s.keys("a", "Tab", "Tab", "C-u", id, "Tab", status, "Tab", "Tab", "Tab", "Tab", tags, "Enter")
 	}
@@ -185,5 +257,40 @@ func TestEndToEnd(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("A · search witness", "✓ eligible")
 	s.keys("q")
+	s.waitExit()
+}
+
+// TestEndToEndTauDomain drives the real binary on tau-bench's airline
+// runs: import a tau-bench run file, open the workbench on the domain,
+// step to a call of a real GPT-4o run and read the conversation beside
+// it, then open the imported run from the saved list.
+func TestEndToEndTauDomain(t *testing.T) {
+	bin, dir := buildBinary(t)
+	db := filepath.Join(dir, "e2e.db")
+	runs := filepath.Join(dir, "gpt-4o-airline.json")
+	for _, args := range [][]string{{"tau", "export", runs}, {"--db", db, "import", "tau-bench", runs}} {
+		if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+			t.Fatalf("parthack %v: %v\n%s", args, err, out)
+		}
+	}
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("parthack-e2etau-%d", os.Getpid()), name: "wb", size: [2]int{140, 45}}
+	t.Cleanup(func() { s.tmux("kill-server") })
+
+	s.start(bin, "--db", db, "workbench", "--domain", "tau-airline")
+	s.waitFor("Tasks · 50 of 50", "TAU-A00", "Saved · 200")
+	s.keys("TAU-A04")
+	s.waitFor("Tasks · 1 of")
+	s.keys("Enter")
+	s.waitFor("TAU-A04 · trial0 · 6 events", "Initial snapshot")
+	s.keys("$")
+	s.waitFor("Event 6 of 6", "Conversation · up to call 6", "transfer_to_human_agents", "Transfer successful")
+	s.keys("Escape")
+	s.waitFor("Tasks · 1 of", "Saved · ")
+	s.keys("Tab")
+	s.keys("gpt-4o-airline-t04-trial3")
+	s.waitFor("gpt-4o-airline-t04-trial3")
+	s.keys("Enter")
+	s.waitFor("Witness editor", "9 steps")
+	s.keys("C-c")
 	s.waitExit()
 }

@@ -8,8 +8,10 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/store"
 )
 
@@ -20,11 +22,15 @@ type editor struct {
 	c             *common
 	width, height int
 
-	task     *suiteTask
-	honest   *analysis // H, the pair's reference
-	baseGen  int
-	steps    []model.Step
-	rec      store.Record // the stored witness being edited; Key 0 when new
+	task    *suiteTask
+	honest  *analysis // H, the pair's reference
+	baseGen int
+	steps   []model.Step
+	rec     store.Record // the stored witness being edited; Key 0 when new
+	// kind is what the candidate is certified as: "pair" for a witness
+	// (H, A), "rollback" for a strict rollback (H, R); "" until the first
+	// certificate of a stored or imported trajectory decides.
+	kind     string
 	name     string
 	note     string
 	undo     [][]model.Step
@@ -40,6 +46,7 @@ type editor struct {
 	pending bool
 
 	form   *stepForm
+	line   *stepLine // the one-line step entry
 	prompt *prompt
 	saving bool // the prompt saves (else it exports)
 
@@ -50,11 +57,17 @@ func newEditor(c *common) *editor { return &editor{c: c, chart: &chartCache{}} }
 
 // open starts editing a copy of start's steps. Claims and step numbers
 // are dropped: an edited witness no longer matches what they claimed.
-func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record) tea.Cmd {
-	m.task, m.rec = t, rec
-	m.name, m.note = start.Name, start.Note
-	if rec.Key != 0 {
+// A new witness takes its name from start but not its note, which
+// describes start, not the witness about to be made; a stored or
+// unsaved one (imported, found by the attacker) keeps both.
+func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, unsaved bool, kind string) tea.Cmd {
+	m.task, m.rec, m.kind = t, rec, kind
+	m.name, m.note = start.Name, ""
+	switch {
+	case rec.Key != 0:
 		m.name, m.note = rec.Name, rec.Note
+	case unsaved:
+		m.note = start.Note
 	}
 	if m.name == "" || start == t.HonestTraj {
 		m.name, m.note = "hand-crafted witness", ""
@@ -63,11 +76,11 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record) t
 	for i, st := range start.Steps {
 		m.steps[i] = model.Step{Action: st.Action, Comment: st.Comment}
 	}
-	m.undo, m.redo, m.modified = nil, nil, false
+	m.undo, m.redo, m.modified = nil, nil, unsaved
 	m.cursor, m.top = 0, 0
-	m.honest, m.cand, m.pair, m.candErr, m.form, m.prompt = nil, nil, nil, nil, nil, nil
+	m.honest, m.cand, m.pair, m.candErr, m.form, m.line, m.prompt = nil, nil, nil, nil, nil, nil, nil
 	m.baseGen++
-	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", m.baseGen)
+	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", ownerEditor, m.baseGen)
 }
 
 // trajectory is the candidate as it stands.
@@ -87,7 +100,7 @@ func (m *editor) recompute() tea.Cmd {
 	}
 	m.gen++
 	m.pending = true
-	return candidateCmd(m.c.ws, m.honest, m.trajectory(), m.gen)
+	return candidateCmd(m.c.ws, m.honest, m.trajectory(), m.kind, m.gen)
 }
 
 // edit replaces the steps, recording the old ones for undo.
@@ -101,12 +114,12 @@ func (m *editor) edit(steps []model.Step) tea.Cmd {
 }
 
 func (m *editor) SetSize(w, h int) { m.width, m.height = w, h }
-func (m *editor) Typing() bool     { return m.form != nil || m.prompt != nil }
+func (m *editor) Typing() bool     { return m.form != nil || m.line != nil || m.prompt != nil }
 
 func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 	switch msg := msg.(type) {
 	case analysisMsg:
-		if msg.gen != m.baseGen {
+		if msg.owner != ownerEditor || msg.gen != m.baseGen {
 			return m, nil
 		}
 		if msg.err != nil {
@@ -121,6 +134,9 @@ func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 		}
 		m.pending = false
 		m.cand, m.pair, m.candErr = msg.a, msg.p, msg.err
+		if m.kind == "" && msg.p != nil {
+			m.kind = msg.p.kind
+		}
 	case tea.MouseMsg:
 		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
 			m.move(-1)
@@ -155,6 +171,19 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		}
 		return m, cmd
 	}
+	if m.line != nil {
+		st, cancel, cmd := m.line.update(msg)
+		switch {
+		case cancel:
+			m.line = nil
+		case st != nil:
+			at := m.line.at
+			m.line = nil
+			m.cursor = at
+			return m, m.edit(slices.Insert(slices.Clone(m.steps), at, *st))
+		}
+		return m, cmd
+	}
 	if m.prompt != nil {
 		return m, m.promptKey(msg)
 	}
@@ -184,6 +213,12 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			pos = m.cursor + 1
 		}
 		m.form = newStepForm(m.c, env.Task, pos, false, at)
+	case key.Matches(msg, k.Line):
+		pos := 0
+		if len(m.steps) > 0 {
+			pos = m.cursor + 1
+		}
+		m.line = newStepLine(m.c, env.Task, pos, m.stateBefore(pos))
 	case key.Matches(msg, k.Insert):
 		m.form = newStepForm(m.c, env.Task, m.cursor, false, at)
 	case key.Matches(msg, k.EditStep):
@@ -233,8 +268,30 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 	case key.Matches(msg, k.Export):
 		file := strings.NewReplacer(" ", "-", "/", "-").Replace(fmt.Sprintf("%s-%s.json", m.task.ID, m.name))
 		m.prompt, m.saving = newPrompt(m.c, "Export witness JSON (the format `parthack certify` reads)", field{"file", filepath.Join(".", file)}), false
+	case key.Matches(msg, k.UndoStep):
+		if len(m.steps) == 0 {
+			return m, nil
+		}
+		if m.cand == nil || m.pending || m.cand.log.Steps != len(m.steps) {
+			return m, status("still replaying: press z again in a moment", true)
+		}
+		inv, err := inverseStep(m.cand, m.cursor)
+		if err != nil {
+			return m, status(err.Error(), true)
+		}
+		cursor := m.cursor
+		cmd := m.edit(append(slices.Clone(m.steps), inv))
+		m.cursor = cursor
+		return m, tea.Batch(cmd, status(fmt.Sprintf("step %d undoes step %d", len(m.steps), cursor+1), false))
+	case key.Matches(msg, k.Mode):
+		if m.certKind() == "rollback" {
+			m.kind = "pair"
+		} else {
+			m.kind = "rollback"
+		}
+		return m, tea.Batch(m.recompute(), status("certifying the candidate as "+m.kindName(), false))
 	case key.Matches(msg, k.Compare):
-		return m, navigate(openCompareMsg{task: m.task, kind: "pair", h: m.task.HonestTraj, a: m.trajectory()})
+		return m, navigate(openCompareMsg{task: m.task, kind: m.certKind(), h: m.task.HonestTraj, a: m.trajectory()})
 	}
 	return m, nil
 }
@@ -268,22 +325,106 @@ func (m *editor) saved(r store.Record) {
 	}
 }
 
+// stateBefore gives, for a step inserted at pos, an entity's field
+// values in the state that step would start from; nil while the
+// candidate is being replayed.
+func (m *editor) stateBefore(pos int) func(typ, id string) map[string]string {
+	a := m.cand
+	if a == nil || m.pending || a.log.Steps != len(m.steps) {
+		return nil
+	}
+	seq := len(a.log.Events) - 1
+	if pos < len(m.steps) {
+		seq = a.stepEvent[pos] - 1
+	}
+	var ents []pbcste.EntityRecord
+	return func(typ, id string) map[string]string {
+		if ents == nil {
+			ents = a.log.Snapshot(seq).Entities()
+		}
+		for _, e := range ents {
+			if e.Type == typ && e.ID == id {
+				out := map[string]string{}
+				for f, v := range e.Fields {
+					if mv, ok := v.(model.Value); ok {
+						out[f] = mv.String()
+					}
+				}
+				if e.Deleted {
+					out["@deleted"] = "true"
+				}
+				return out
+			}
+		}
+		return nil
+	}
+}
+
+// inverseStep is the agent step that undoes step i of the candidate a:
+// an update back to the values before it, a delete for a create or a
+// restore, a restore for a delete.
+func inverseStep(a *analysis, i int) (model.Step, error) {
+	seq := a.stepEvent[i]
+	ev := &a.log.Events[seq]
+	switch {
+	case !ev.OK:
+		return model.Step{}, fmt.Errorf("step %d failed: nothing to undo", i+1)
+	case len(ev.Diff) == 0:
+		return model.Step{}, fmt.Errorf("step %d changed nothing: nothing to undo", i+1)
+	case ev.Action.Op == model.OpReviseGoal:
+		return model.Step{}, fmt.Errorf("step %d revises the goal: an agent cannot undo that", i+1)
+	}
+	act := ev.Action
+	inv := model.Action{Op: model.OpUpdate, Type: act.Type, ID: act.ID}
+	switch act.Op {
+	case model.OpCreate, model.OpRestore:
+		inv.Op = model.OpDelete
+	case model.OpDelete:
+		inv.Op = model.OpRestore
+	default:
+		for _, d := range a.log.TypedDiff(ev) {
+			if d.Type == act.Type && d.ID == act.ID && !strings.HasPrefix(d.Field, "@") {
+				inv.Fields = append(inv.Fields, model.Assign{Field: d.Field, Value: d.Before})
+			}
+		}
+		if len(inv.Fields) == 0 {
+			return model.Step{}, fmt.Errorf("step %d changed no field of %s %s: nothing to undo", i+1, act.Type, act.ID)
+		}
+	}
+	return model.Step{Action: inv, Comment: fmt.Sprintf("undoes step %d", i+1)}, nil
+}
+
+// discard drops the unsaved witness: the user chose to leave it.
+func (m *editor) discard() {
+	m.modified = false
+}
+
 func (m *editor) move(d int) {
 	m.cursor = clamp(m.cursor+d, 0, max(len(m.steps)-1, 0))
 }
 
 // layout: steps on the left, certification and scores on the right, the
-// candidate's progress chart below when there is room.
-func (m *editor) layout() (leftW, topH, chartH, promptH int) {
+// candidate's progress chart below when there is room: every evaluator's
+// lane on a tall screen, P_state, Historical Milestone and CSPS first on
+// a shorter one.
+func (m *editor) layout() (leftW, topH, chartH, promptH, lanes int) {
 	if m.prompt != nil {
 		promptH = m.prompt.height()
 	}
-	chartH = 4 + 3
-	topH = m.height - chartH - promptH
-	if topH < 18 {
-		chartH, topH = 0, m.height-promptH
+	for _, lanes = range []int{1 + len(m.c.ws.evaluators), 4, 0} {
+		chartH = lanes + 3
+		if lanes == 0 {
+			chartH = 0
+		}
+		topH = m.height - chartH - promptH
+		if topH >= 18 || lanes == 0 {
+			break
+		}
 	}
 	leftW = clamp(m.width*9/20, 36, 70)
+	if m.cand != nil && m.width >= 160 {
+		leftW = clamp(m.cand.widestRow+2, leftW, m.width/2)
+	}
 	return
 }
 
@@ -291,10 +432,10 @@ func (m *editor) View() string {
 	if m.task == nil {
 		return padLines(nil, m.width, m.height)
 	}
-	leftW, topH, chartH, _ := m.layout()
+	leftW, topH, chartH, _, lanes := m.layout()
 	out := joinColumns(m.stepsView(leftW, topH), m.c.box(m.resultTitle(), m.resultLines(m.width-leftW-2), m.width-leftW, topH, false))
 	if chartH > 0 && m.cand != nil && m.cand.events()+1 > 0 {
-		body := m.c.chart(m.chart, m.cand, chartLanes(m.c.ws, m.cand, 4), m.cand.events(), m.width-2)
+		body := m.c.chart(m.chart, m.cand, chartLanes(m.c.ws, m.cand, lanes), m.cand.events(), m.width-2)
 		out += "\n" + m.c.box("Candidate progress over time · after k events → final", body, m.width, chartH, false)
 	}
 	if m.prompt != nil {
@@ -309,11 +450,17 @@ func (m *editor) stepsView(w, h int) string {
 	if m.modified {
 		mod = " · modified"
 	}
-	title := fmt.Sprintf("%s · %d steps%s", m.name, len(m.steps), mod)
+	// The name gives way first: the count and "modified" always show.
+	suffix := fmt.Sprintf(" · %d steps%s", len(m.steps), mod)
+	title := ansi.Truncate(m.name, max(w-6-ansi.StringWidth(suffix), 8), "…") + suffix
 	if m.form != nil {
 		return m.c.box(title, m.form.view(w-2), w, h, true)
 	}
-	rows := max(h-2, 1)
+	var entry []string
+	if m.line != nil {
+		entry = append([]string{""}, m.line.view(w-2)...)
+	}
+	rows := max(h-2-len(entry), 1)
 	m.top = listWindow(m.top, m.cursor, len(m.steps), rows)
 	var lines []string
 	if len(m.steps) == 0 {
@@ -345,14 +492,36 @@ func (m *editor) stepsView(w, h int) string {
 		}
 		lines = append(lines, fit(line, w-2))
 	}
-	return m.c.box(title, lines, w, h, true)
+	for len(lines) < rows && entry != nil {
+		lines = append(lines, "")
+	}
+	return m.c.box(title, append(lines, entry...), w, h, true)
+}
+
+// certKind is the kind the candidate is certified as now.
+func (m *editor) certKind() string {
+	if m.kind == "" && m.pair != nil {
+		return m.pair.kind
+	}
+	if m.kind == "" {
+		return "pair"
+	}
+	return m.kind
+}
+
+// kindName names the editor's mode the way Compare's title does.
+func (m *editor) kindName() string {
+	if m.certKind() == "rollback" {
+		return "Strict rollback (H, R)"
+	}
+	return "Pair (H, A)"
 }
 
 func (m *editor) resultTitle() string {
 	if m.pending {
-		return "Pair (H, A) · replaying and double-certifying …"
+		return m.kindName() + " · replaying and double-certifying …"
 	}
-	return "Pair (H, A) · live"
+	return m.kindName() + " · live"
 }
 
 // resultLines is the verdict, both vector sets, the scores with Δ and
@@ -388,15 +557,29 @@ func (m *editor) resultLines(width int) []string {
 	return out
 }
 
+// modeKey is the mode switch, its help naming the mode it switches to.
+func (m *editor) modeKey() key.Binding {
+	b := m.c.keys.Mode
+	if m.certKind() == "rollback" {
+		b.SetHelp("m", "certify as witness")
+	} else {
+		b.SetHelp("m", "certify as rollback")
+	}
+	return b
+}
+
 func (m *editor) ShortHelp() []key.Binding {
 	k := m.c.keys
 	if m.form != nil {
 		return m.form.keys()
 	}
+	if m.line != nil {
+		return m.line.keys()
+	}
 	if m.prompt != nil {
 		return m.prompt.keys()
 	}
-	return []key.Binding{k.AttackCancel, k.Add, k.EditStep, k.DeleteStep, k.Undo, k.Save, k.Attack, k.MoveUp, k.MoveDown, k.Back, k.Help}
+	return []key.Binding{k.AttackCancel, k.Line, k.Add, k.EditStep, k.DeleteStep, k.UndoStep, k.Undo, k.Save, k.Attack, m.modeKey(), k.MoveUp, k.MoveDown, k.Back, k.Help}
 }
 
 func (m *editor) FullHelp() [][]key.Binding {
@@ -404,14 +587,18 @@ func (m *editor) FullHelp() [][]key.Binding {
 	if m.form != nil {
 		return [][]key.Binding{m.form.keys()}
 	}
+	if m.line != nil {
+		return [][]key.Binding{m.line.keys()}
+	}
 	if m.prompt != nil {
 		return [][]key.Binding{m.prompt.keys()}
 	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.First, k.Last},
-		{k.Add, k.Insert, k.EditStep, k.DeleteStep},
-		{k.MoveUp, k.MoveDown, k.Undo, k.Redo},
-		{k.Save, k.Export, k.Compare, k.Back},
+		{k.Add, k.Line, k.Insert, k.EditStep, k.DeleteStep},
+		{k.MoveUp, k.MoveDown, k.Undo, k.Redo, k.UndoStep},
+		{k.Save, k.Export, k.Compare, m.modeKey()},
+		{k.Back},
 		{k.Attack, k.AttackCancel},
 	}
 }

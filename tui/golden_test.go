@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,8 +34,11 @@ func TestGolden(t *testing.T) {
 		{"rollback", false, []step{{[]string{"enter"}, "EX-01 · honest"}, {[]string{"r"}, "misses"}}},
 		{"editor", false, []step{{[]string{"enter"}, "EX-01 · honest"}, {[]string{"e"}, "✓ eligible"}, {[]string{"a"}, "New step 2"}}},
 		{"demo", true, []step{{nil, "[1/"}, {[]string{"space", "space", "space"}, "[4/"}}},
+		{"editor_line", false, []step{{[]string{"enter"}, "EX-01 · honest"}, {[]string{"e"}, "✓ eligible"}, {[]string{"$", ":", "update ticket T1 sta"}, "status (now"}}},
+		{"compare_state", false, []step{{[]string{"enter"}, "EX-01 · honest"}, {[]string{"c"}, "eligible"}, {[]string{"d"}, "State: H vs A"}}},
+		{"inspector_whole_state", false, []step{{[]string{"enter"}, "EX-01 · honest"}, {append([]string{"l", "w", "tab"}, strings.Split(strings.Repeat("j", 30), "")...), "· touched"}}},
 	}
-	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("%s_%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
 				m := exampleApp(t, c.demo)

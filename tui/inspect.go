@@ -31,6 +31,7 @@ type inspector struct {
 	cursor, top int // cursor is a position 0..events: after that many events
 	focus       int // focusLog or focusDetail
 	detailTop   int
+	whole       bool // the detail shows the whole state, not only what the event touched
 
 	searching bool
 	search    textinput.Model
@@ -62,10 +63,7 @@ func newInspector(c *common) *inspector {
 // witness) and starts its analysis.
 func (m *inspector) open(t *suiteTask, tr *model.Trajectory, label string, cursor int) tea.Cmd {
 	m.task, m.choices, m.which = t, nil, -1
-	for _, ch := range []choice{{"honest", t.HonestTraj}, {"witness", t.Witness}, {"rollback", t.Rollback}, {"attribution control", t.Attribution}} {
-		if ch.traj == nil {
-			continue
-		}
+	for _, ch := range t.stored() {
 		if ch.traj == tr {
 			m.which = len(m.choices)
 		}
@@ -83,7 +81,7 @@ func (m *inspector) load(cursor int) tea.Cmd {
 	m.a, m.err, m.want = nil, nil, cursor
 	m.cursor, m.top, m.detailTop = 0, 0, 0
 	ch := m.choices[m.which]
-	return analyzeCmd(m.c.ws, m.task, ch.traj, ch.label, m.gen)
+	return analyzeCmd(m.c.ws, m.task, ch.traj, ch.label, ownerInspector, m.gen)
 }
 
 // show puts a finished analysis on screen at cursor (-1: the end).
@@ -131,6 +129,11 @@ func (m *inspector) layout() (logW, topH, chartH, promptH, lanes int) {
 	}
 	topH = m.height - chartH - promptH
 	logW = clamp(m.width*2/5, 30, 64)
+	// A wide terminal gives the log the room to show whole events, up
+	// to half the width.
+	if m.a != nil && m.width >= 160 {
+		logW = clamp(m.a.widestRow+2, logW, m.width/2)
+	}
 	return
 }
 
@@ -151,7 +154,7 @@ func (m *inspector) detailRows() int {
 func (m *inspector) update(msg tea.Msg) (*inspector, tea.Cmd) {
 	switch msg := msg.(type) {
 	case analysisMsg:
-		if msg.gen != m.gen {
+		if msg.owner != ownerInspector || msg.gen != m.gen {
 			return m, nil
 		}
 		if msg.err != nil {
@@ -208,7 +211,11 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		case key.Matches(msg, k.Submit):
 			m.searching = false
 			m.search.Blur()
-			m.query = strings.TrimSpace(m.search.Value())
+			// An empty search repeats the previous one, shown as the
+			// placeholder.
+			if q := strings.TrimSpace(m.search.Value()); q != "" {
+				m.query = q
+			}
 			return m, m.find(1)
 		default:
 			var cmd tea.Cmd
@@ -251,10 +258,14 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Tab):
 		m.focus = 1 - m.focus
+	case key.Matches(msg, k.WholeState):
+		m.whole = !m.whole
 	case key.Matches(msg, k.Search):
+		// A new search starts empty; the previous query is the
+		// placeholder, and enter alone repeats it.
 		m.searching = true
-		m.search.SetValue(m.query)
-		m.search.CursorEnd()
+		m.search.SetValue("")
+		m.search.Placeholder = m.query
 		return m, m.search.Focus()
 	case key.Matches(msg, k.NextMatch):
 		return m, m.find(1)
@@ -270,8 +281,11 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 	case key.Matches(msg, k.Rollback):
 		return m, m.compare("rollback")
 	case key.Matches(msg, k.EditWitness):
-		tr := m.current().traj
-		return m, navigate(openEditorMsg{task: m.task, start: tr})
+		tr, kind := m.current().traj, "pair"
+		if tr == m.task.Rollback {
+			kind = "rollback"
+		}
+		return m, navigate(openEditorMsg{task: m.task, start: tr, kind: kind})
 	case key.Matches(msg, k.Annotate):
 		m.note = newPrompt(m.c, fmt.Sprintf("Note on %s · %s after event %d", m.task.ID, m.current().label, m.cursor), field{"note", ""})
 	}
@@ -294,6 +308,14 @@ func (m *inspector) compare(kind string) tea.Cmd {
 		return status(fmt.Sprintf("task %s has no %s trajectory: press e to craft one", m.task.ID, what), true)
 	}
 	return navigate(openCompareMsg{task: m.task, kind: kind, h: m.task.HonestTraj, a: cand})
+}
+
+// reopenNote puts a note that could not be saved back into its prompt.
+func (m *inspector) reopenNote(text string) {
+	if m.task == nil || m.a == nil {
+		return
+	}
+	m.note = newPrompt(m.c, fmt.Sprintf("Note on %s · %s after event %d", m.task.ID, m.current().label, m.cursor), field{"note", text})
 }
 
 // step moves the cursor by d positions, keeping it visible.
@@ -393,15 +415,16 @@ func (m *inspector) logView(w, h int) string {
 		for len(lines) < rows {
 			lines = append(lines, "")
 		}
-		lines = append(lines, m.c.st.accent.Render("/")+m.search.View())
+		lines = append(lines, m.c.st.accent.Render("/")+inputView(m.search))
 	}
 	title := fmt.Sprintf("%s · %s · %d events", m.task.ID, m.current().label, a.events())
 	return m.c.box(title, lines, w, h, m.focus == focusLog)
 }
 
 func (m *inspector) detailView(w, h int) string {
-	lines := m.detail.lines(m.c, m.a, m.cursor, w-2)
+	lines := m.detail.lines(m.c, m.a, m.cursor, w-2, m.whole)
 	top := clamp(m.detailTop, 0, max(len(lines)-(h-2), 0))
+	m.detailTop = top // scrolling past the end does not pile up
 	title := "Initial snapshot"
 	if m.cursor > 0 {
 		title = fmt.Sprintf("Event %d of %d", m.cursor, m.a.events())
@@ -433,7 +456,8 @@ func (m *inspector) FullHelp() [][]key.Binding {
 		{k.ScrollDown, k.ScrollUp, k.PageDown, k.PageUp},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Tab},
 		{k.Switch, k.Compare, k.Rollback, k.EditWitness},
-		{k.Annotate, k.Attack, k.AttackCancel, k.Back},
+		{k.WholeState, k.Annotate, k.Attack, k.AttackCancel},
+		{k.Back},
 		{k.Quit, k.Help},
 	}
 }

@@ -150,3 +150,108 @@ func TestInspectorNote(t *testing.T) {
 	press(t, m, "esc")
 	mustSee(t, m, "Saved · 1", devTask+" honest after event 1")
 }
+
+// An analysis belongs to the pane that asked for it: the editor's
+// analyses of H never land in the Inspector, whatever the counters say.
+func TestAnalysisGoesToItsOwner(t *testing.T) {
+	m := exampleApp(t, false)
+	drive(t, m, m.Init(), tea.WindowSizeMsg{Width: 120, Height: 40})
+	task := m.c.ws.tasks[0]
+	press(t, m, "enter", "t", "e", "esc", "e", "esc")
+	in := m.inspect
+	if m.page != pageInspect || in.a == nil {
+		t.Fatalf("not back on the Inspector:\n%s", screen(m))
+	}
+	if in.current().traj != task.Witness || in.a.traj != task.Witness {
+		t.Fatalf("the Inspector's title says %q but shows %q", in.current().label, in.a.label)
+	}
+	mustSee(t, m, fmt.Sprintf("witness · %d events", in.a.events()))
+	// The editor likewise keeps H as its reference.
+	press(t, m, "e")
+	if m.editor.honest == nil || m.editor.honest.traj != task.HonestTraj {
+		t.Fatalf("the editor's H is %v", m.editor.honest)
+	}
+}
+
+// A new / starts empty, the previous query shown as its placeholder;
+// enter on an empty search repeats the previous one.
+func TestSearchStartsEmpty(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, devTask)
+	in := m.inspect
+	press(t, m, "t", "/", "T104", "enter")
+	press(t, m, "/")
+	if v := in.search.Value(); v != "" || in.search.Placeholder != "T104" {
+		t.Fatalf("a new search starts with %q (placeholder %q)", v, in.search.Placeholder)
+	}
+	press(t, m, "T102", "enter")
+	if m.statusErr || !strings.Contains(describeAction(in.a.log.Events[in.cursor-1].Action), "T102") {
+		t.Fatalf("the second search landed on %d (status %q)", in.cursor, m.status)
+	}
+	press(t, m, "0", "/", "enter")
+	if in.query != "T102" || !strings.Contains(describeAction(in.a.log.Events[in.cursor-1].Action), "T102") {
+		t.Fatalf("enter on an empty search searched %q", in.query)
+	}
+}
+
+// Keys that reach the terminal together arrive as one message with
+// several runes; each of them is a key press.
+func TestRepeatedKeysInOneReadAllCount(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, devTask)
+	press(t, m, "t")
+	drive(t, m, nil, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("lll")})
+	if m.inspect.cursor != 3 {
+		t.Fatalf("lll moved the cursor to %d", m.inspect.cursor)
+	}
+	press(t, m, "e")
+	drive(t, m, nil, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
+	if m.editor.cursor != 3 {
+		t.Fatalf("jjj moved the editor's cursor to %d", m.editor.cursor)
+	}
+	// Text typed fast into an input stays text, and a paste stays whole.
+	press(t, m, "esc")
+	drive(t, m, nil, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/T104")})
+	if !m.inspect.searching || m.inspect.search.Value() != "T104" {
+		t.Fatalf("/T104 in one read: searching %v, %q", m.inspect.searching, m.inspect.search.Value())
+	}
+	drive(t, m, nil, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" q"), Paste: true})
+	if m.inspect.search.Value() != "T104 q" {
+		t.Fatalf("a paste became %q", m.inspect.search.Value())
+	}
+}
+
+// The detail pane shows the state of the entities the cursor event
+// touched, changed fields marked; w shows the whole state; position 0
+// shows the initial snapshot itself.
+func TestInspectorStateView(t *testing.T) {
+	m := newTestApp(t, 120, 60, false)
+	openTask(t, m, devTask)
+	in := m.inspect
+	mustSee(t, m, "State · initial snapshot")
+	mustNotSee(t, m, "(the task's frozen initial state)")
+	init := in.a.log.Snapshot(-1).Entities()
+	mustSee(t, m, init[0].Type+" "+init[0].ID, init[len(init)-1].Type+" "+init[len(init)-1].ID)
+
+	press(t, m, "l")
+	diff := in.a.log.TypedDiff(&in.a.log.Events[0])
+	ent := diff[0].Type + " " + diff[0].ID
+	mustSee(t, m, "State after event 1", ent)
+	row := line(t, m, "* "+strings.TrimPrefix(diff[0].Field, "@"))
+	if !strings.Contains(row, diff[0].After.String()) {
+		t.Fatalf("the changed field's row %q lacks its new value %s", row, diff[0].After)
+	}
+	// Entities the event did not touch show only with w.
+	other := ""
+	for _, e := range init {
+		if e.Type+" "+e.ID != ent {
+			other = e.Type + " " + e.ID
+			break
+		}
+	}
+	mustNotSee(t, m, other+" ")
+	press(t, m, "w")
+	mustSee(t, m, "whole state", other)
+	press(t, m, "w")
+	mustNotSee(t, m, other+" ")
+}

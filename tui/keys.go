@@ -18,11 +18,13 @@ type keyMap struct {
 	Open, Import, ClearFilter, DeleteRecord key.Binding
 
 	// Inspector and compare.
-	Switch, Compare, Rollback, EditWitness, Annotate, Evidence key.Binding
+	Switch, Compare, Rollback, EditWitness, Annotate, Evidence, WholeState key.Binding
+	OpenEvent, StateDiff                                                   key.Binding
 
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
-	Undo, Redo, Save, Export                            key.Binding
+	Undo, Redo, Save, Export, Mode, UndoStep            key.Binding
+	Line, Complete                                      key.Binding
 
 	// Forms and prompts.
 	FieldNext, FieldPrev, PickNext, PickPrev, Submit, Cancel key.Binding
@@ -73,17 +75,24 @@ func newKeyMap() *keyMap {
 		EditWitness: b([]string{"e"}, "e", "witness editor"),
 		Annotate:    b([]string{"a"}, "a", "note on this event"),
 		Evidence:    b([]string{"v"}, "v", "jump to evidence"),
+		WholeState:  b([]string{"w"}, "w", "whole state ↔ touched entities"),
+		OpenEvent:   b([]string{"enter"}, "enter", "open the event"),
+		StateDiff:   b([]string{"d"}, "d", "state diff H vs A"),
 
-		Add:        b([]string{"a"}, "a", "add step after"),
+		Add:        b([]string{"a"}, "a", "add step"),
 		Insert:     b([]string{"i"}, "i", "insert step before"),
-		EditStep:   b([]string{"enter", "e"}, "enter/e", "edit step"),
-		DeleteStep: b([]string{"d", "x"}, "d", "delete step"),
+		EditStep:   b([]string{"enter", "e"}, "enter/e", "edit"),
+		DeleteStep: b([]string{"d", "x"}, "d", "delete"),
 		MoveUp:     b([]string{"K", "shift+up"}, "K", "move step up"),
 		MoveDown:   b([]string{"J", "shift+down"}, "J", "move step down"),
 		Undo:       b([]string{"u", "ctrl+z"}, "u", "undo"),
 		Redo:       b([]string{"ctrl+r", "U"}, "ctrl+r", "redo"),
 		Save:       b([]string{"s", "ctrl+s"}, "s", "save"),
 		Export:     b([]string{"E"}, "E", "export JSON"),
+		Mode:       b([]string{"m"}, "m", "witness ↔ rollback"),
+		UndoStep:   b([]string{"z"}, "z", "inverse step"),
+		Line:       b([]string{":"}, ":", "type step"),
+		Complete:   b([]string{"tab"}, "tab", "complete"),
 
 		FieldNext: b([]string{"tab", "down"}, "tab/↓", "next field"),
 		FieldPrev: b([]string{"shift+tab", "up"}, "shift+tab/↑", "prev field"),
@@ -103,7 +112,7 @@ func newKeyMap() *keyMap {
 		ShowEditor:   b([]string{"e"}, "e", "edit witness"),
 		Dismiss:      b([]string{"esc"}, "esc", "dismiss"),
 
-		Advance: b([]string{" ", "l", "right", "enter"}, "space", "next scene"),
-		Rewind:  b([]string{"b", "h", "left", "backspace"}, "b", "previous scene"),
+		Advance: b([]string{" ", "l", "right", "enter", "pgdown", "down"}, "space", "next scene"),
+		Rewind:  b([]string{"b", "h", "left", "backspace", "pgup", "up"}, "b", "previous scene"),
 	}
 }

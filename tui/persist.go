@@ -2,8 +2,11 @@ package tui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -13,7 +16,10 @@ import (
 )
 
 // The workbench opens the store for each operation and closes it at once,
-// so the CLI (or a second workbench) can use the same file meanwhile.
+// so the CLI (or a second workbench) can use the same file meanwhile. An
+// operation that meets another process in the middle of a write waits up
+// to store.Open's timeout (a second), then reports the store busy; what
+// was being saved stays on screen to save again.
 
 // runFormat tags the Body of a run the workbench saves from Compare:
 //
@@ -98,6 +104,101 @@ func listRecordsCmd(path string) tea.Cmd {
 	}
 }
 
+// recordID names a stored record: its kind and key.
+type recordID struct {
+	kind store.Kind
+	key  uint64
+}
+
+func idOf(r store.Record) recordID { return recordID{r.Kind, r.Key} }
+
+// recordSummary is what the Saved list says about a witness or a run:
+// its verdict against H and its Δ on Historical Milestone.
+type recordSummary struct {
+	short    string // "✓ eligible", "✓ rollback", "✗ rejected"
+	verdict  string // "eligible", "certified strict rollback", "rejected: <reason>"
+	eligible bool
+	delta    float64
+	hasDelta bool
+}
+
+type summariesMsg struct{ sums map[recordID]recordSummary }
+
+// summarizeCmd certifies every saved witness against its task's H (as a
+// pair, or as a strict rollback when that is what it is) and reads each
+// saved run's verdict, in the background.
+func summarizeCmd(ws *workspace, recs []store.Record) tea.Cmd {
+	return func() tea.Msg {
+		sums := map[recordID]recordSummary{}
+		hm := scoreIndex(ws, "historical_milestone")
+		honest := map[string]*analysis{}
+		for _, r := range recs {
+			t := ws.task(r.Task)
+			if t == nil {
+				continue
+			}
+			var p *pair
+			switch r.Kind {
+			case store.KindWitness:
+				tr, err := decodeWitness(r)
+				if err != nil {
+					continue
+				}
+				h := honest[t.ID]
+				if h == nil {
+					if h, err = analyze(ws, t, t.HonestTraj, "honest"); err != nil {
+						continue
+					}
+					honest[t.ID] = h
+				}
+				a, err := analyze(ws, t, tr, r.Name)
+				if err != nil {
+					continue
+				}
+				if p, err = certifyAgainst(ws, "pair", h, a); err != nil {
+					continue
+				}
+				if !p.verdict.Eligible {
+					if rb, err := certifyAgainst(ws, "rollback", h, a); err == nil && rb.verdict.Eligible {
+						p = rb
+					}
+				}
+			case store.KindRun:
+				var body runBody
+				if json.Unmarshal(r.Body, &body) != nil || body.Format != runFormat {
+					continue
+				}
+				sum := summaryOf(body.Kind, body.Verdict)
+				for _, sc := range body.Scores {
+					if sc.Name == "historical_milestone" {
+						sum.delta, sum.hasDelta = sc.Delta, true
+					}
+				}
+				sums[idOf(r)] = sum
+				continue
+			default:
+				continue
+			}
+			sum := summaryOf(p.kind, p.verdict)
+			if hm >= 0 {
+				sum.delta, sum.hasDelta = p.a.scores[hm]-p.h.scores[hm], true
+			}
+			sums[idOf(r)] = sum
+		}
+		return summariesMsg{sums: sums}
+	}
+}
+
+func summaryOf(kind string, v model.Verdict) recordSummary {
+	switch {
+	case v.Eligible && kind == "rollback":
+		return recordSummary{short: "✓ rollback", verdict: "certified strict rollback", eligible: true}
+	case v.Eligible:
+		return recordSummary{short: "✓ eligible", verdict: "eligible", eligible: true}
+	}
+	return recordSummary{short: "✗ rejected", verdict: "rejected: " + string(v.Reason)}
+}
+
 // saveCmd inserts r, or replaces it when r.Key is set. A new record's
 // Created is the next logical counter of its kind, never the wall clock.
 func saveCmd(path string, r store.Record) tea.Cmd {
@@ -113,8 +214,10 @@ func saveCmd(path string, r store.Record) tea.Cmd {
 				}
 				r.Created++
 			}
-			var err error
-			r, err = s.Put(r)
+			put, err := s.Put(r)
+			if err == nil {
+				r = put
+			}
 			return err
 		})
 		return savedMsg{rec: r, err: err}
@@ -132,11 +235,56 @@ func importCmd(file string) tea.Cmd {
 	return func() tea.Msg {
 		src, err := os.ReadFile(file)
 		if err != nil {
-			return importedMsg{err: fmt.Errorf("import: %w", err)}
+			return importedMsg{err: importError(err)}
 		}
 		tr, err := model.DecodeTrajectory(file, src)
-		return importedMsg{traj: tr, err: err}
+		if err != nil {
+			return importedMsg{err: importError(err)}
+		}
+		return importedMsg{traj: tr}
 	}
+}
+
+// importError puts the reason an import failed first, then where: the
+// status line has one row, and a JSON path 200 levels deep or a long file
+// name would otherwise push the reason off it.
+func importError(err error) error {
+	var de *model.DecodeError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &de):
+		// The user just typed the file's path: its name is enough.
+		where := shortenMiddle(filepath.Base(de.File), 32)
+		if de.Line > 0 {
+			where = fmt.Sprintf("%s:%d:%d", where, de.Line, de.Col)
+		}
+		if de.Path != "" {
+			where = shortenMiddle(de.Path, 60) + " in " + where
+		}
+		return fmt.Errorf("import: %s, at %s", de.Msg, where)
+	case errors.As(err, &pe):
+		return fmt.Errorf("import: %v: %s", pe.Err, shortenMiddle(pe.Path, 48))
+	}
+	return fmt.Errorf("import: %w", err)
+}
+
+// storeError says what a failed store operation means and what is kept.
+func storeError(err error, kept string) string {
+	if errors.Is(err, store.ErrLocked) {
+		return "store busy: another parthack process is writing it; " + kept
+	}
+	return err.Error() + "; " + kept
+}
+
+// shortenMiddle keeps the start and the end of s within n runes, with an
+// ellipsis where the middle was.
+func shortenMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n || n < 3 {
+		return s
+	}
+	head := (n - 1) / 2
+	return string(r[:head]) + "…" + string(r[len(r)-(n-1-head):])
 }
 
 // exportCmd writes a witness in the CLI's trajectory format.

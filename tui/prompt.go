@@ -5,10 +5,13 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // prompt is a small form of labelled text inputs (save, export, import,
-// a note): enter on the last field submits, esc cancels.
+// a note): enter submits from any field, tab and shift+tab move between
+// fields, esc cancels.
 type prompt struct {
 	c      *common
 	title  string
@@ -31,6 +34,24 @@ func newInput(value string) textinput.Model {
 	return in
 }
 
+// inputView renders a text input. Without colour (NO_COLOR, a
+// monochrome terminal) the input's reverse-video cursor does not show, so
+// a focused input draws its cursor as a bar instead.
+func inputView(in textinput.Model) string {
+	if !in.Focused() || lipgloss.ColorProfile() != termenv.Ascii {
+		return in.View()
+	}
+	v := []rune(in.Value())
+	if len(v) == 0 {
+		return "▏" + in.Placeholder
+	}
+	if in.Width > 0 && len(v) >= in.Width {
+		return in.View() // scrolled: keep the input's own window
+	}
+	pos := min(in.Position(), len(v))
+	return string(v[:pos]) + "▏" + string(v[pos:])
+}
+
 func newPrompt(c *common, title string, fields ...field) *prompt {
 	p := &prompt{c: c, title: title}
 	for _, f := range fields {
@@ -51,11 +72,7 @@ func (p *prompt) update(msg tea.KeyMsg) (done, cancel bool, cmd tea.Cmd) {
 	case key.Matches(msg, k.Cancel):
 		return false, true, nil
 	case key.Matches(msg, k.Submit):
-		if p.focus == len(p.inputs)-1 {
-			return true, false, nil
-		}
-		p.move(1)
-		return false, false, nil
+		return true, false, nil
 	case msg.Type == tea.KeyTab || msg.Type == tea.KeyDown:
 		p.move(1)
 		return false, false, nil
@@ -88,7 +105,7 @@ func (p *prompt) view(width int) string {
 		if i == p.focus {
 			label = p.c.st.accent.Render(fit(p.labels[i], labelW))
 		}
-		body = append(body, " "+label+"  "+in.View())
+		body = append(body, " "+label+"  "+inputView(in))
 	}
 	body = append(body, p.c.st.faint.Render(" enter confirm · tab next field · esc cancel"))
 	return p.c.box(p.title, body, width, p.height(), true)

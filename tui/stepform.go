@@ -88,15 +88,7 @@ func newStepForm(c *common, task *model.Task, at int, replace bool, from *model.
 
 // types lists the entity types the agent may act on: the alphabet's, or
 // the allowlist's when the task declares no alphabet.
-func (f *stepForm) types() []string {
-	var out []string
-	for _, et := range f.task.Schema.Types {
-		if _, ok := f.task.Alphabet[et.Name]; ok || (len(f.task.Alphabet) == 0 && f.task.Allowlist.AllowsType(et.Name)) {
-			out = append(out, et.Name)
-		}
-	}
-	return out
-}
+func (f *stepForm) types() []string { return stepTypes(f.task) }
 
 // syncRows rebuilds the id's allowed values and the field rows for the
 // type and op now entered, keeping values already typed.
@@ -295,7 +287,7 @@ func (f *stepForm) view(width int) []string {
 		if i == f.focus {
 			label = st.accent.Render(fit(r.name, labelW))
 		}
-		out = append(out, " "+label+"  "+r.input.View())
+		out = append(out, " "+label+"  "+inputView(r.input))
 		if i == f.focus {
 			allowed := "any value (bare words, null, [\"a\"] for lists)"
 			if len(r.allowed) > 0 {

@@ -30,6 +30,9 @@ type Options struct {
 	DBPath string
 	// Demo plays the scripted walkthroughs instead of opening Browse.
 	Demo bool
+	// Domain opens a real benchmark's tasks and runs instead of the suite
+	// (tau-airline).
+	Domain string
 	// Input and Output are the terminal; nil means the process's own.
 	Input  io.Reader
 	Output io.Writer
@@ -37,14 +40,15 @@ type Options struct {
 
 // Run opens the workbench and returns when the user quits.
 func Run(opts Options) error {
-	// Ask the terminal for its background before Bubble Tea owns the
-	// input: adaptive colours need the answer, and a late query races
-	// the program for the reply.
-	lipgloss.HasDarkBackground()
+	// Load first: a failure leaves the terminal untouched.
 	m, err := newApp(opts)
 	if err != nil {
 		return err
 	}
+	// Ask the terminal for its background before Bubble Tea owns the
+	// input: adaptive colours need the answer, and a late query races
+	// the program for the reply.
+	lipgloss.HasDarkBackground()
 	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion()}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
@@ -60,9 +64,13 @@ func Run(opts Options) error {
 
 // newApp loads the suite and builds the root model.
 func newApp(opts Options) (*workbench, error) {
-	tasks, err := loadSuite()
+	load, what := loadSuite, "the task suite"
+	if opts.Domain != "" {
+		load, what = func() ([]*suiteTask, error) { return loadDomain(opts.Domain) }, "the "+opts.Domain+" domain"
+	}
+	tasks, err := load()
 	if err != nil {
-		return nil, fmt.Errorf("load the task suite: %w", err)
+		return nil, fmt.Errorf("load %s: %w", what, err)
 	}
 	c := &common{ws: newWorkspace(tasks), dbPath: opts.DBPath, st: newStyles(defaultTheme), keys: newKeyMap(), hl: newHighlighter(defaultTheme)}
 	m := newModel(c)

@@ -8,7 +8,7 @@ func newDemoCmd(e *env) *cobra.Command {
 		Short: "Play scripted walkthroughs of each failure mode, for a talk",
 		Long: "Play three walkthroughs on the workbench's screens: a historical-witness attack (the score climbs while\n" +
 			"certified progress stays), a rollback that historical credit misses, and an attribution-mismatch\n" +
-			"rejection. Space advances, b goes back, q quits; captions say what the audience sees.",
+			"rejection. Space, → or PgDn advances, b, ← or PgUp goes back, q quits; captions say what the audience sees.",
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return runWorkbench(e, true) },
 	}

@@ -66,6 +66,7 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	db             string // --db: the store file; empty means store.DefaultPath()
+	domain         string // workbench --domain: a real benchmark's tasks instead of the suite
 }
 
 // Main runs parthack with args and returns the process exit code.

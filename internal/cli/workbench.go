@@ -1,27 +1,53 @@
 package cli
 
 import (
+	"os"
+
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/store"
+	"github.com/parthack/parthack/tasks/tauair"
 	"github.com/parthack/parthack/tui"
 )
 
 func newWorkbenchCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "workbench",
+	var domain string
+	cmd := &cobra.Command{
+		Use:   "workbench [--domain tau-airline]",
 		Short: "Open the terminal workbench (also what parthack with no arguments does on a terminal)",
 		Long: "Open the terminal workbench: browse the suite and saved witnesses, step through event logs, compare\n" +
 			"H with a witness or a rollback, hand-craft witnesses with live certification, and save them to the store\n" +
-			"(--db, default " + defaultDB() + ").",
+			"(--db, default " + defaultDB() + ").\n\n" +
+			"--domain tau-airline opens tau-bench's airline tasks instead: each with its gold run and its four real GPT-4o\n" +
+			"runs (t cycles them), H the first run that failed; the Inspector shows the conversation beside each call.",
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return runWorkbench(e, false) },
+		RunE: func(*cobra.Command, []string) error {
+			if domain != "" && domain != tauair.DomainName {
+				return usageErr("--domain: %q is not a domain (there is %s)", domain, tauair.DomainName)
+			}
+			e.domain = domain
+			return runWorkbench(e, false)
+		},
 	}
+	cmd.Flags().StringVar(&domain, "domain", "", "open a real benchmark's tasks and runs instead of the suite: tau-airline")
+	return cmd
 }
 
-// runWorkbench opens the workbench on the command's terminal.
+// runWorkbench opens the workbench on the command's terminal. Without a
+// terminal that can draw it, it says so and exits 2 before writing a
+// byte: the screen is never switched and the input never read.
 func runWorkbench(e *env, demo bool) error {
+	name := "the workbench"
+	if demo {
+		name = "the demo"
+	}
+	if os.Getenv("TERM") == "dumb" {
+		return usageErr("%s needs a terminal that can draw full-screen, and TERM=dumb cannot; set TERM (e.g. TERM=xterm-256color) or use the headless commands (parthack --help)", name)
+	}
+	if !onTerminal(e) {
+		return usageErr("%s needs a terminal on stdin and stdout; use the headless commands instead (parthack --help lists them)", name)
+	}
 	path := e.db
 	if path == "" {
 		var err error
@@ -29,12 +55,16 @@ func runWorkbench(e *env, demo bool) error {
 			return usageErr("%w (use --db PATH)", err)
 		}
 	}
-	return tui.Run(tui.Options{DBPath: path, Demo: demo, Input: e.stdin, Output: e.stdout})
+	return tui.Run(tui.Options{DBPath: path, Demo: demo, Domain: e.domain, Input: e.stdin, Output: e.stdout})
 }
 
-// onTerminal reports whether both streams are a terminal: only then does
-// parthack with no arguments open the workbench instead of printing help.
+// onTerminal reports whether both streams are a terminal that can draw
+// the workbench: only then does parthack with no arguments open it
+// instead of printing help.
 func onTerminal(e *env) bool {
+	if os.Getenv("TERM") == "dumb" {
+		return false
+	}
 	for _, s := range []any{e.stdin, e.stdout} {
 		f, ok := s.(interface{ Fd() uintptr })
 		if !ok || !term.IsTerminal(f.Fd()) {

@@ -89,17 +89,14 @@ func (t *Task) Reward(log *pbcste.Log, tr *model.Trajectory) float64 {
 	if d.DataHash(log.View(), changed) != t.Gold.DataHash {
 		return 0
 	}
-	for _, out := range t.Gold.Outputs {
-		said := false
-		for _, turn := range tr.Transcript {
-			if turn.Role == "assistant" && strings.Contains(strings.ReplaceAll(strings.ToLower(turn.Content), ",", ""), strings.ToLower(out)) {
-				said = true
-				break
-			}
+	var replies []string
+	for _, turn := range tr.Transcript {
+		if turn.Role == "assistant" {
+			replies = append(replies, turn.Content)
 		}
-		if !said {
-			return 0
-		}
+	}
+	if !model.SaidAll(replies, t.Gold.Outputs) {
+		return 0
 	}
 	return 1
 }

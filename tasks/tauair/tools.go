@@ -423,10 +423,9 @@ func (c *callCtx) cancel() (string, string) {
 		amount, _ := numOf(p["amount"])
 		out = append(out, map[string]any{"payment_id": p["payment_id"], "amount": amount.neg()})
 	}
-	c.update(TypeReservation, rid, set("payment_history", valueOf(out)), set("status", model.Str("cancelled")))
-	rec := c.record(TypeReservation, rid)
-	rec["payment_history"], rec["status"] = out, "cancelled"
-	return dumps(rec), ""
+	fields := []model.Assign{set("payment_history", valueOf(out)), set("status", model.Str("cancelled"))}
+	c.update(TypeReservation, rid, fields...)
+	return c.afterUpdate(rid, fields), ""
 }
 
 // send_certificate.
@@ -498,11 +497,42 @@ func (c *callCtx) baggages() (string, string) {
 // afterUpdate is the reservation's record with the fields just written,
 // what a reservation tool returns.
 func (c *callCtx) afterUpdate(rid string, fields []model.Assign) string {
-	rec := c.record(TypeReservation, rid)
-	for _, f := range fields {
-		rec[f.Field] = jsonOf(f.Value)
+	return c.recordText(TypeReservation, rid, fields)
+}
+
+// recordText is an entity's record as the JSON a tool returns, keys
+// sorted, written from the values' own text (nested values compact)
+// rather than decoded and encoded again; over is written in place of the
+// entity's current fields.
+func (c *callCtx) recordText(typ, id string, over []model.Assign) string {
+	et, _ := schema.Type(typ)
+	type kv struct {
+		k string
+		v model.Value
 	}
-	return dumps(rec)
+	var fields []kv
+	for _, fd := range et.Fields {
+		v := c.field(typ, id, fd.Name)
+		for _, o := range over {
+			if o.Field == fd.Name {
+				v = o.Value
+			}
+		}
+		if !v.IsNull() {
+			fields = append(fields, kv{fd.Name, v})
+		}
+	}
+	slices.SortFunc(fields, func(a, b kv) int { return strings.Compare(a.k, b.k) })
+	b := []byte{'{'}
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = model.Str(f.k).AppendJSON(b)
+		b = append(b, ": "...)
+		b = f.v.AppendJSON(b)
+	}
+	return string(append(b, '}'))
 }
 
 // update_reservation_flights. Like tau-bench's, it keeps the
@@ -575,7 +605,7 @@ func (c *callCtx) reservationDetails() (string, string) {
 	if !c.v.Alive(TypeReservation, rid) {
 		return "", "Error: user not found" // sic: tau-bench's text
 	}
-	return dumps(c.record(TypeReservation, rid)), ""
+	return c.recordText(TypeReservation, rid, nil), ""
 }
 
 func (c *callCtx) userDetails() (string, string) {

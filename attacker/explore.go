@@ -1,0 +1,206 @@
+package attacker
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+// An exploration is the target-independent half of a search: the walk of
+// every edit of H within the bound, and the eligible candidates it met,
+// in candidate order. What the walk visits does not depend on the target
+// (only scoring does), so the searches of one task against several
+// targets, as a benchmark runs them, walk once and share it: each then
+// offers the candidates to its target in the same order a search of its
+// own would have, stopping where that search would have stopped. Results
+// are the same, byte for byte.
+type exploration struct {
+	cands  []*candidate
+	states int   // states visited by the whole walk
+	done   bool  // the walk finished: every candidate within the bound was met
+	err    error // the context's error when the walk was cancelled
+}
+
+// candidate is an eligible candidate met by the walk.
+type candidate struct {
+	steps  []model.Step
+	h      history
+	states int // states visited when it was met
+
+	once   sync.Once
+	scores []float64 // every deterministic evaluator's score, from the public payload
+	err    error
+}
+
+// scoresOf scores a candidate once, whatever the number of searches (or
+// goroutines) asking.
+func (s *search) scoresOf(c *candidate) ([]float64, error) {
+	c.once.Do(func() {
+		c.scores, c.err = s.scoreAll(s.env.Replay(c.steps))
+	})
+	return c.scores, c.err
+}
+
+// offer gives the target an eligible candidate, the idx-th met, as
+// consider always did: it becomes the best when it scores strictly
+// higher; errOptimal when the target's maximum is reached.
+func (s *search) offer(c *candidate, idx int) error {
+	s.res.Eligible = idx + 1
+	if s.opt.BlackBox != nil {
+		s.shortlist(c.steps, c.h)
+		return nil
+	}
+	if s.res.Best != nil && c.h.bound(s.target) <= s.res.Score {
+		return nil // its history cannot beat the best: skip the payload
+	}
+	scores, err := s.scoresOf(c)
+	if err != nil {
+		return err
+	}
+	score := scores[s.target]
+	if s.res.Best != nil && score <= s.res.Score {
+		return nil
+	}
+	cand := &model.Trajectory{Task: s.env.Task.ID, Name: "search witness", Steps: slices.Clone(c.steps), Transcript: unlinked(s.honest.Transcript)}
+	for k := range cand.Steps {
+		cand.Steps[k].Index = k
+	}
+	v, err := certifier.DoublePair(s.env, s.honest, cand)
+	if err != nil {
+		return err
+	}
+	if !v.Eligible {
+		return fmt.Errorf("attacker: the replay's vectors say eligible but the certifier says %s: %s", v.Reason, v.Evidence.Detail)
+	}
+	s.res.Best, s.res.Score, s.res.Delta, s.res.Verdict = cand, score, score-s.hScore, &v
+	cand.Note = fmt.Sprintf("found by the search attacker against %s within %d edits of the honest trajectory: Δhack %+.3f", s.opt.Target, s.opt.Edits, s.res.Delta)
+	if score >= 1 {
+		return errOptimal
+	}
+	return nil
+}
+
+// replay offers an exploration's candidates to the search's target, in
+// order. A target whose bound never prunes (a current-state evaluator)
+// needs every candidate's score, so those are computed first on every
+// core; the scores are pure, so the result does not depend on how many.
+func (s *search) replay(ex *exploration) error {
+	if s.target >= 3 {
+		var wg sync.WaitGroup
+		next := make(chan *candidate)
+		for range min(runtime.GOMAXPROCS(0), len(ex.cands)) {
+			wg.Go(func() {
+				for c := range next {
+					if s.ctx.Err() == nil {
+						s.scoresOf(c)
+					}
+				}
+			})
+		}
+		for _, c := range ex.cands {
+			next <- c
+		}
+		close(next)
+		wg.Wait()
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	for idx, c := range ex.cands {
+		s.res.States = c.states
+		if err := s.offer(c, idx); err != nil {
+			return err
+		}
+	}
+	s.res.States, s.res.Eligible = ex.states, len(ex.cands)
+	switch {
+	case ex.err != nil:
+		return ex.err
+	case !ex.done:
+		return errBudget
+	}
+	return nil
+}
+
+// explorations keeps the latest explorations, so that the searches of one
+// task against each target walk once. An entry is keyed by the very
+// task, environment and H the searches share (a benchmark passes the same
+// pointers to each) and the bound; it is filled by the first search and
+// waited for by the others. Only finished walks stay.
+var explorations = struct {
+	sync.Mutex
+	entries []*explored
+}{}
+
+type exploreKey struct {
+	pub       *model.Task
+	env       *pbcste.Env
+	honest    *model.Trajectory
+	edits     int
+	maxStates int
+	pairs     bool
+}
+
+type explored struct {
+	key   exploreKey
+	ready chan struct{}
+	ex    *exploration
+}
+
+// keepExplorations bounds the cache: a benchmark's workers each search
+// one task at a time.
+func keepExplorations() int { return 2 * runtime.GOMAXPROCS(0) }
+
+// explore returns the exploration for the search's task and bound,
+// walking it unless another search has or is.
+func (s *search) explore() *exploration {
+	key := exploreKey{s.pub, s.env, s.honest, s.opt.Edits, s.opt.MaxStates, s.opt.Pairs}
+	explorations.Lock()
+	for _, e := range explorations.entries {
+		if e.key == key {
+			explorations.Unlock()
+			<-e.ready
+			if e.ex.err == nil {
+				return e.ex
+			}
+			return s.walkAll() // that walk was cancelled; this one is not
+		}
+	}
+	e := &explored{key: key, ready: make(chan struct{})}
+	explorations.entries = append(explorations.entries, e)
+	if n := len(explorations.entries) - keepExplorations(); n > 0 {
+		explorations.entries = slices.Delete(explorations.entries, 0, n)
+	}
+	explorations.Unlock()
+	e.ex = s.walkAll()
+	close(e.ready)
+	if e.ex.err != nil {
+		explorations.Lock()
+		explorations.entries = slices.DeleteFunc(explorations.entries, func(x *explored) bool { return x == e })
+		explorations.Unlock()
+	}
+	return e.ex
+}
+
+// walkAll walks every edit of H within the bound, offering nothing.
+func (s *search) walkAll() *exploration {
+	w := *s
+	w.res = &Result{}
+	w.seen = newTable()
+	w.key = nil
+	w.record = true
+	w.cands = nil
+	root := s.env.Begin(len(s.honest.Steps) + s.opt.Edits)
+	err := w.walk(root, nil, newHistory(s.env), 0, 0, false)
+	ex := &exploration{cands: w.cands, states: w.res.States, done: err == nil}
+	if err != nil && !errors.Is(err, errBudget) {
+		ex.err = err
+	}
+	return ex
+}

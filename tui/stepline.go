@@ -1,0 +1,301 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parthack/parthack/model"
+)
+
+// stepLine is the one-line step entry: a step typed the way describeAction
+// prints it,
+//
+//	update ticket T102 queue=network status=pending tags=vpn-outage,escalated
+//
+// with tab completing the op, the type, the id, field names and allowed
+// values from the task's schema and action alphabet, and the entity's
+// current value shown beside each field. Values read as in the form: bare
+// words, null, "quoted text", [JSON lists] or a,comma,list.
+type stepLine struct {
+	c     *common
+	task  *model.Task
+	at    int // where the step goes
+	input textinput.Model
+	// current gives an entity's field values in the state the step
+	// starts from; nil when the candidate is not replayed yet.
+	current func(typ, id string) map[string]string
+	err     string
+}
+
+func newStepLine(c *common, task *model.Task, at int, current func(typ, id string) map[string]string) *stepLine {
+	l := &stepLine{c: c, task: task, at: at, input: newInput(""), current: current}
+	l.input.Placeholder = "update ticket T102 status=pending   (tab completes)"
+	l.input.Focus()
+	return l
+}
+
+// tokens splits s at spaces outside quotes and brackets; open reports
+// whether s ends inside a token (no trailing space).
+func tokens(s string) (out []string, open bool) {
+	var b strings.Builder
+	quote, depth := false, 0
+	for _, r := range s {
+		switch {
+		case r == '"':
+			quote = !quote
+		case r == '[' && !quote:
+			depth++
+		case r == ']' && !quote && depth > 0:
+			depth--
+		case r == ' ' && !quote && depth == 0:
+			if b.Len() > 0 {
+				out = append(out, b.String())
+				b.Reset()
+			}
+			continue
+		}
+		b.WriteRune(r)
+	}
+	if b.Len() > 0 {
+		return append(out, b.String()), true
+	}
+	return out, false
+}
+
+// stepTypes lists the entity types the agent may act on.
+func stepTypes(task *model.Task) []string {
+	var out []string
+	for _, et := range task.Schema.Types {
+		if _, ok := task.Alphabet[et.Name]; ok || (len(task.Alphabet) == 0 && task.Allowlist.AllowsType(et.Name)) {
+			out = append(out, et.Name)
+		}
+	}
+	return out
+}
+
+// writable lists the fields of typ the agent may write, in schema order.
+func writable(task *model.Task, typ string) []*model.FieldDef {
+	et, ok := task.Schema.Type(typ)
+	if !ok {
+		return nil
+	}
+	var out []*model.FieldDef
+	for i := range et.Fields {
+		if task.Allowlist.AllowsField(typ, et.Fields[i].Name) {
+			out = append(out, &et.Fields[i])
+		}
+	}
+	return out
+}
+
+// allowedValues lists the values the alphabet (or the field's kind)
+// allows for field of typ.
+func allowedValues(task *model.Task, typ string, fd *model.FieldDef) []string {
+	var out []string
+	for _, af := range task.Alphabet[typ].Fields {
+		if af.Field == fd.Name {
+			for _, v := range af.Values {
+				out = append(out, formatValue(v))
+			}
+		}
+	}
+	if out == nil {
+		switch fd.Kind {
+		case model.KindEnum:
+			out = fd.Values
+		case model.KindBool:
+			out = []string{"true", "false"}
+		}
+	}
+	return out
+}
+
+// context is what the token being typed can be, and its candidates.
+type lineContext struct {
+	what       string   // "op", "type", "id", "field", "value of <field>"
+	prefix     string   // what is typed of the token so far
+	candidates []string // completions of prefix, each a whole token
+	suffix     string   // appended after a unique completion
+	notes      []string // one per candidate: the current value, if any
+}
+
+func (l *stepLine) context() lineContext {
+	toks, open := tokens(l.input.Value())
+	cur := ""
+	if open {
+		cur, toks = toks[len(toks)-1], toks[:len(toks)-1]
+	}
+	var cx lineContext
+	cx.prefix = cur
+	var options []string
+	switch len(toks) {
+	case 0:
+		cx.what, cx.suffix = "op", " "
+		for _, op := range l.task.Allowlist.Ops {
+			if op != model.OpReviseGoal {
+				options = append(options, string(op))
+			}
+		}
+	case 1:
+		cx.what, cx.suffix, options = "type", " ", stepTypes(l.task)
+	case 2:
+		cx.what, cx.suffix, options = "id", " ", l.task.Alphabet[toks[1]].IDs
+	default:
+		typ, id := toks[1], toks[2]
+		var now map[string]string
+		if l.current != nil {
+			now = l.current(typ, id)
+		}
+		if name, val, ok := strings.Cut(cur, "="); ok {
+			for _, fd := range writable(l.task, typ) {
+				if fd.Name == name {
+					cx.what = "value of " + name
+					if v, ok := now[name]; ok {
+						cx.what += " (now " + v + ")"
+					}
+					cx.prefix, cx.suffix = val, " "
+					options = allowedValues(l.task, typ, fd)
+				}
+			}
+			if cx.what == "" {
+				cx.what = "field"
+			}
+			break
+		}
+		cx.what, cx.suffix = "field", "="
+		done := map[string]bool{}
+		for _, t := range toks[3:] {
+			name, _, _ := strings.Cut(t, "=")
+			done[name] = true
+		}
+		for _, fd := range writable(l.task, typ) {
+			if done[fd.Name] {
+				continue
+			}
+			options = append(options, fd.Name)
+			if v, ok := now[fd.Name]; ok && strings.HasPrefix(fd.Name, cur) {
+				cx.notes = append(cx.notes, fd.Name+" (now "+v+")")
+			} else if strings.HasPrefix(fd.Name, cur) {
+				cx.notes = append(cx.notes, fd.Name)
+			}
+		}
+	}
+	for _, o := range options {
+		if strings.HasPrefix(o, cx.prefix) {
+			cx.candidates = append(cx.candidates, o)
+		}
+	}
+	return cx
+}
+
+// complete extends the token being typed: to the one candidate and what
+// follows it, or to the candidates' longest common prefix.
+func (l *stepLine) complete() {
+	cx := l.context()
+	if len(cx.candidates) == 0 {
+		return
+	}
+	add := commonPrefix(cx.candidates)[len(cx.prefix):]
+	if len(cx.candidates) == 1 {
+		add += cx.suffix
+	}
+	l.input.SetValue(l.input.Value() + add)
+	l.input.CursorEnd()
+}
+
+func commonPrefix(xs []string) string {
+	p := xs[0]
+	for _, x := range xs[1:] {
+		for !strings.HasPrefix(x, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p
+}
+
+// build parses the line into a step, or says what is wrong.
+func (l *stepLine) build() (*model.Step, error) {
+	toks, _ := tokens(strings.TrimSpace(l.input.Value()))
+	if len(toks) < 3 {
+		return nil, fmt.Errorf("a step is: op type id field=value …")
+	}
+	a := model.Action{Op: model.Op(toks[0]), Type: toks[1], ID: toks[2]}
+	if _, ok := l.task.Schema.Type(a.Type); !ok {
+		return nil, fmt.Errorf("no entity type %q (types: %s)", a.Type, strings.Join(stepTypes(l.task), ", "))
+	}
+	fields := writable(l.task, a.Type)
+	for _, t := range toks[3:] {
+		name, text, ok := strings.Cut(t, "=")
+		if !ok {
+			return nil, fmt.Errorf("%q is not field=value", t)
+		}
+		i := slices.IndexFunc(fields, func(fd *model.FieldDef) bool { return fd.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("%s has no field %q the agent may write", a.Type, name)
+		}
+		v, err := parseValue(fields[i], text)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		a.Fields = append(a.Fields, model.Assign{Field: name, Value: v})
+	}
+	return &model.Step{Action: a}, nil
+}
+
+// update handles a key; st is the step built on enter, cancel an esc.
+func (l *stepLine) update(msg tea.KeyMsg) (st *model.Step, cancel bool, cmd tea.Cmd) {
+	k := l.c.keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		return nil, true, nil
+	case key.Matches(msg, k.Submit):
+		step, err := l.build()
+		if err != nil {
+			l.err = err.Error()
+			return nil, false, nil
+		}
+		return step, false, nil
+	case msg.Type == tea.KeyTab:
+		l.complete()
+		return nil, false, nil
+	}
+	l.input, cmd = l.input.Update(msg)
+	l.err = ""
+	return nil, false, cmd
+}
+
+// view is the input line and, below it, what the token being typed can
+// be: the candidates, each field with its current value.
+func (l *stepLine) view(width int) []string {
+	st := l.c.st
+	l.input.Width = max(width-3, 4)
+	out := []string{st.bold.Render(fmt.Sprintf("New step %d", l.at+1)), st.accent.Render("› ") + inputView(l.input)}
+	cx := l.context()
+	shown := cx.candidates
+	if cx.what == "field" {
+		shown = cx.notes
+	}
+	hint := cx.what
+	if len(shown) > 0 {
+		hint += ": " + strings.Join(shown, " · ")
+	} else if cx.prefix != "" {
+		hint += ": no match"
+	}
+	for _, h := range wrap(hint, width) {
+		out = append(out, st.faint.Render(h))
+	}
+	if l.err != "" {
+		out = append(out, wrap(st.statusErr.Render(l.err), width)...)
+	}
+	return out
+}
+
+func (l *stepLine) keys() []key.Binding {
+	k := l.c.keys
+	return []key.Binding{k.Submit, k.Complete, k.Cancel}
+}
