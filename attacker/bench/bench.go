@@ -18,7 +18,7 @@ import (
 	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
-	"github.com/parthack/parthack/evaluators/llm"
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
@@ -54,8 +54,8 @@ type RunOptions struct {
 // payload's bytes.
 type Judge struct {
 	Target string // report.TargetJudge or report.TargetIDJ
-	// Score scores the payload. An error wrapping llm.ErrTransport or
-	// llm.ErrSchema is a call that failed after its retry: the row leaves
+	// Score scores the payload. An error wrapping llmclient.ErrTransport or
+	// llmclient.ErrSchema is a call that failed after its retry: the row leaves
 	// that score out and says why (see report.Ledger). Any other error (a
 	// cancelled run, a recording that cannot be written or lacks the
 	// request) stops the run, since the ledger would not be the judge's.
@@ -294,7 +294,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		score := func(name string, b []byte) (*float64, error) {
 			v, err := j.Score(ctx, b)
 			switch {
-			case errors.Is(err, llm.ErrTransport) || errors.Is(err, llm.ErrSchema):
+			case errors.Is(err, llmclient.ErrTransport) || errors.Is(err, llmclient.ErrSchema):
 				failed = append(failed, name+": "+err.Error())
 				return nil, nil
 			case err != nil:
@@ -355,7 +355,7 @@ func judgeTargeted(ctx context.Context, t *tasks.Task, env *pbcste.Env, h *model
 	box := func(ctx context.Context, b []byte) (float64, error) {
 		v, err := j.Score(ctx, b)
 		switch {
-		case errors.Is(err, llm.ErrTransport) || errors.Is(err, llm.ErrSchema):
+		case errors.Is(err, llmclient.ErrTransport) || errors.Is(err, llmclient.ErrSchema):
 			return 0, err
 		case err != nil:
 			fatal = fmt.Errorf("%s: %w", j.Target, err)
@@ -370,7 +370,7 @@ func judgeTargeted(ctx context.Context, t *tasks.Task, env *pbcste.Env, h *model
 	switch {
 	case fatal != nil:
 		return r, fatal
-	case err != nil && (errors.Is(err, llm.ErrTransport) || errors.Is(err, llm.ErrSchema)):
+	case err != nil && (errors.Is(err, llmclient.ErrTransport) || errors.Is(err, llmclient.ErrSchema)):
 		r.Honest, r.Matched, r.Attempts, r.Valid, r.Error = nil, false, 0, 0, "H: "+err.Error()
 		return r, nil
 	case err != nil:

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/parthack/parthack/internal/llmclient"
 )
 
 // goldenRecording is a recording written by a live run: a judge call
@@ -50,15 +52,15 @@ func TestRecordingGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jc, err := rp.Client(Config{}, CallJudge)
+	jc, err := rp.Client(llmclient.Config{}, CallJudge)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ic, err := rp.Client(Config{}, CallChecklist, CallIDJ)
+	ic, err := rp.Client(llmclient.Config{}, CallChecklist, CallIDJ)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ac, err := rp.Client(Config{}, "attack")
+	ac, err := rp.Client(llmclient.Config{}, "attack")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func TestRecordingGolden(t *testing.T) {
 
 // run scores the witness with the judge and IDJ and asks one question
 // outside the judges, and sums up what came back.
-func run(t *testing.T, judge, idj, other *Client) string {
+func run(t *testing.T, judge, idj, other *llmclient.Client) string {
 	t.Helper()
 	ctx := context.Background()
 	j, err := NewJudge(judge).Score(ctx, witness(t))
