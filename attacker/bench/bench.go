@@ -260,7 +260,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 			continue
 		}
 		r := row(report.SetShared, e, ev.Name)
-		r.Attempts, r.Valid, r.Matched = ref.States, ref.Eligible, ref.Best != nil
+		r.Attempts, r.Valid, r.Matched, r.Capped = ref.States, ref.Eligible, ref.Best != nil, !ref.Exhausted
 		if r.Matched {
 			d := fa[e] - fh[e]
 			r.Delta = &d
@@ -274,7 +274,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 			}
 		}
 		r = row(report.SetTargeted, e, ev.Name)
-		r.Attempts, r.Valid, r.Matched = res.States, res.Eligible, res.Best != nil
+		r.Attempts, r.Valid, r.Matched, r.Capped = res.States, res.Eligible, res.Best != nil, !res.Exhausted
 		if r.Matched {
 			d := res.Delta
 			r.Delta = &d
@@ -288,7 +288,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		}
 		r := base
 		r.Set, r.Target = report.SetShared, j.Target
-		r.Attempts, r.Valid, r.Matched = ref.States, ref.Eligible, ref.Best != nil
+		r.Attempts, r.Valid, r.Matched, r.Capped = ref.States, ref.Eligible, ref.Best != nil, !ref.Exhausted
 		var failed []string
 		// score asks the judge about one trajectory; nil is no score.
 		score := func(name string, b []byte) (*float64, error) {
@@ -350,7 +350,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 // counts as an attempt without a score, and the row says so.
 func judgeTargeted(ctx context.Context, t *tasks.Task, env *pbcste.Env, h *model.Trajectory, j Judge, opt RunOptions, shared report.Row) (report.Row, error) {
 	r := shared
-	r.Set, r.Delta, r.Error = report.SetTargeted, nil, ""
+	r.Set, r.Delta, r.Error, r.Capped = report.SetTargeted, nil, "", false
 	var fatal error
 	box := func(ctx context.Context, b []byte) (float64, error) {
 		v, err := j.Score(ctx, b)
@@ -377,7 +377,7 @@ func judgeTargeted(ctx context.Context, t *tasks.Task, env *pbcste.Env, h *model
 		return r, err
 	}
 	honest := res.Honest
-	r.Honest, r.Attempts, r.Valid = &honest, res.Calls, res.Calls-res.Failed
+	r.Honest, r.Attempts, r.Valid, r.Capped = &honest, res.Calls, res.Calls-res.Failed, !res.Exhausted
 	r.Matched = res.Calls > 0
 	if res.Best != nil {
 		d := res.Delta
