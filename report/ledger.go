@@ -79,7 +79,7 @@ const LedgerFormat = "parthack-ledger/1"
 // certified worst case within the bound, and their Δhack a lower bound
 // on it; the report names those tasks (see Group.Capped). capped is
 // written only on such rows (the CSV column only when some row has it),
-// and absent, or an empty cell, is the one way to say a search was not
+// and absent (null) or an empty cell is the one way to say a search was not
 // cut: false is an error. A ledger without capped searches is byte for
 // byte what earlier versions wrote and read.
 //
