@@ -10,22 +10,24 @@ import (
 
 // allowed is, for each evaluator package, exactly the packages of this
 // module it may depend on, itself included (SPEC §4): the model's value
-// types, the public payload reader and (for the deterministic
-// evaluators) the predicate engine the environment also uses, which
-// imports only model. Anything else in the module, the
+// types, the public payload reader, (for the deterministic evaluators)
+// the predicate engine the environment also uses, which imports only
+// model, and (for the LLM judges) the chat client the LLM attacker also
+// uses, which imports only model. Anything else in the module, the
 // trusted payload builder (internal/payload/builder) and the environment
 // it replays in (pbcste) above all, is an error, and so is an allowed
 // package that is no longer a dependency: a change to this list is a
 // change to what evaluators can see, and must be made here on purpose.
 var allowed = map[string][]string{
 	"evaluators":     {"evaluators", "internal/payload", "model", "predicate"},
-	"evaluators/llm": {"evaluators/llm", "internal/payload", "model"},
+	"evaluators/llm": {"evaluators/llm", "internal/llmclient", "internal/payload", "model"},
 }
 
-// banned may never be in an allowed list: the certifiers, the sealed
-// half of the suite, a domain's trusted tasks, the trusted builder and
-// the environment that holds hidden fields and Oracle goals.
-var banned = []string{"certifier", "tasks/sealed", "tasks/tauair", "internal/payload/builder", "pbcste"}
+// banned may never be in an allowed list: the attackers, the
+// certifiers, the sealed half of the suite, a domain's trusted tasks, the
+// trusted builder and the environment that holds hidden fields and Oracle
+// goals.
+var banned = []string{"attacker", "certifier", "tasks/sealed", "tasks/tauair", "internal/payload/builder", "pbcste"}
 
 // TestIsolation holds the evaluators to the public side by the module's
 // own import graph: what go list -deps reports for each evaluator

@@ -282,6 +282,9 @@ func setJSON(r *Row, c column, v json.RawMessage) error {
 		if s != "true" && s != "false" {
 			return errField(c.name, "want true or false, got %s", s)
 		}
+		if s == "false" && !c.required {
+			return errNotFalse(c.name)
+		}
 		*r.field(c.name).(*bool) = s == "true"
 	case 'f':
 		x, ok := parseNumber(s)
@@ -297,6 +300,12 @@ func setJSON(r *Row, c column, v json.RawMessage) error {
 		*r.field(c.name).(*int) = x
 	}
 	return nil
+}
+
+// errNotFalse refuses false for an optional flag (capped): absent is the
+// one way to say "no", as for the error field.
+func errNotFalse(name string) *fieldError {
+	return errField(name, "must not be false (leave it out)")
 }
 
 func setNumber(r *Row, name string, x float64) {
@@ -417,6 +426,9 @@ func setCSV(r *Row, c column, s string) *fieldError {
 		if s != "true" && s != "false" {
 			return errField(c.name, "want true or false, got %q", s)
 		}
+		if s == "false" && !c.required {
+			return errNotFalse(c.name)
+		}
 		*r.field(c.name).(*bool) = s == "true"
 	case 'f':
 		x, ok := parseNumber(s)
@@ -467,20 +479,23 @@ func WriteJSON(w io.Writer, l *Ledger) error {
 }
 
 // WriteCSV writes the ledger as CSV with every column, in the format's
-// order, but the error column only when some row has an error (a minimal
-// ledger: its five columns only); absent
-// values are empty cells. Numbers are written in their shortest exact
+// order, but the capped and error columns only when some row has them (a
+// minimal ledger: its five columns only); absent values, and false in
+// capped, are empty cells. Numbers are written in their shortest exact
 // form, so a CSV ledger reads back to the same values.
 func WriteCSV(w io.Writer, l *Ledger) error {
 	if l.Shard != nil {
 		return errShardCSV
 	}
 	cols := columns
-	switch {
-	case l.Minimal:
+	if l.Minimal {
 		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool { return !slices.Contains(minimalColumns, c.name) })
-	case !slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Error != "" }):
-		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool { return c.name == "error" })
+	} else {
+		capped := slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Capped })
+		failed := slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Error != "" })
+		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool {
+			return c.name == "capped" && !capped || c.name == "error" && !failed
+		})
 	}
 	cw := csv.NewWriter(w)
 	rec := make([]string, len(cols))
@@ -492,6 +507,9 @@ func WriteCSV(w io.Writer, l *Ledger) error {
 		r := &l.Rows[i]
 		for j, c := range cols {
 			rec[j] = cell(r.field(c.name))
+			if c.name == "capped" && !r.Capped {
+				rec[j] = "" // absent: the search was not cut
+			}
 		}
 		cw.Write(rec)
 	}

@@ -50,6 +50,9 @@ func TestLedgerRoundTrip(t *testing.T) {
 
 const csvHead = "target,set,task,matched,delta,honest_score,p_state_h,rollback_score,p_state_r,attempts,valid\n"
 
+// csvHeadCapped is csvHead with the capped column.
+const csvHeadCapped = "target,set,task,matched,delta,honest_score,p_state_h,rollback_score,p_state_r,attempts,valid,capped\n"
+
 // csvHeadErr is csvHead with the error column.
 const csvHeadErr = "target,set,task,matched,delta,honest_score,p_state_h,rollback_score,p_state_r,attempts,valid,error\n"
 
@@ -84,6 +87,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{"matched with no valid", csvHead + "csps,shared,PH-H07,true,0,0.5,0.5,,,3,0\n", `column "valid": 0 on a matched row`},
 		{"repeated row", csvHead + ok + ok, `ledger.csv:3: row 2: repeats row 1 (set shared, target csps, task PH-H04)`},
 		{"short record", csvHead + "csps,shared\n", `ledger.csv: record on line 2: wrong number of fields`},
+		{"capped false", csvHeadCapped + "csps,shared,PH-H07,true,0,0.5,0.5,,,3,1,false\n", `ledger.csv:2: row 1, column "capped": must not be false (leave it out)`},
+		{"capped not a bool", csvHeadCapped + "csps,shared,PH-H07,true,0,0.5,0.5,,,3,1,yes\n", `ledger.csv:2: row 1, column "capped": want true or false, got "yes"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -127,6 +132,8 @@ func TestReadJSONErrors(t *testing.T) {
 		{"fractional integer", doc(with(`"attempts": 3`, `"attempts": 2.5`)), `row 1: field "attempts": want a non-negative integer, got 2.5`},
 		{"field on its own line", doc(row, with(`"valid": 2`, "\n\"valid\": 9")), `ledger.json:6: row 2: field "valid": 9 is outside [0, attempts = 3]`},
 		{"repeated row", doc(row, row), `ledger.json:5: row 2: repeats row 1`},
+		{"capped false", doc(with(`"valid": 2`, `"valid": 2, "capped": false`)), `row 1: field "capped": must not be false (leave it out)`},
+		{"capped not a bool", doc(with(`"valid": 2`, `"valid": 2, "capped": "true"`)), `row 1: field "capped": want true or false, got "true"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

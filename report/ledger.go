@@ -52,6 +52,7 @@ const LedgerFormat = "parthack-ledger/1"
 //	p_state_r       number   no        P_state(R); given exactly when rollback_score is, or with an error
 //	attempts        integer  yes       candidates generated
 //	valid           integer  yes       protocol-valid (eligible) candidates, at most attempts
+//	capped          bool     no        true: the row's search stopped at its state cap (see Capped searches)
 //	error           string   no        why the evaluator gave no score for some trajectory of the row
 //
 // # Unscored trajectories
@@ -66,6 +67,20 @@ const LedgerFormat = "parthack-ledger/1"
 // lacks at least one. Metrics leave the missing scores out (see Group).
 // The error field is written only on rows that have one (the CSV column
 // only when some row does), so a ledger without failures is byte for
+// byte what earlier versions wrote and read.
+//
+// # Capped searches
+//
+// A search visits at most a given number of states (bench --max-states).
+// When it stops there before it has considered every candidate within
+// its edit bound, its rows say so with capped: true (the shared rows
+// of a task when the search for A_ref stopped, a targeted row when its
+// own did). Their adversary is then the best one found, not the
+// certified worst case within the bound, and their Δhack a lower bound
+// on it; the report names those tasks (see Group.Capped). capped is
+// written only on such rows (the CSV column only when some row has it),
+// and absent (null) or an empty cell is the one way to say a search was not
+// cut: false is an error. A ledger without capped searches is byte for
 // byte what earlier versions wrote and read.
 //
 // # Minimal ledgers
@@ -115,7 +130,8 @@ func isMinimal(names []string) bool {
 }
 
 // Row is one line of the ledger. Delta, Honest, Rollback and PStateR are
-// nil when absent; Error is empty when the row has every score.
+// nil when absent; Error is empty when the row has every score; Capped
+// is true when the row's search stopped at its state cap.
 type Row struct {
 	Target   string   `json:"target"`
 	Set      string   `json:"set"`
@@ -128,6 +144,7 @@ type Row struct {
 	PStateR  *float64 `json:"p_state_r"`
 	Attempts int      `json:"attempts"`
 	Valid    int      `json:"valid"`
+	Capped   bool     `json:"capped,omitempty"`
 	Error    string   `json:"error,omitempty"`
 }
 
@@ -151,6 +168,7 @@ var columns = []column{
 	{"p_state_r", false, false, 'f'},
 	{"attempts", true, false, 'i'},
 	{"valid", true, false, 'i'},
+	{"capped", false, false, 'b'},
 	{"error", false, false, 's'},
 }
 
@@ -179,6 +197,8 @@ func (r *Row) field(name string) any {
 		return &r.Attempts
 	case "valid":
 		return &r.Valid
+	case "capped":
+		return &r.Capped
 	case "error":
 		return &r.Error
 	}

@@ -198,6 +198,7 @@ func (rep *Report) Tables() []Table {
 	}
 	t1.addNote(sharedOnlyNote(shared, targeted))
 	t1.addNote(unscoredNote(targeted, false))
+	t1.addNote(cappedNote("Searches", "every target", targeted))
 
 	t2 := Table{ID: "shared", Title: "Results on the shared reference set",
 		Note:    "Every evaluator scores A_ref, the adversaries found against Historical Milestone; honest MAE is over every honest trajectory.",
@@ -207,6 +208,7 @@ func (rep *Report) Tables() []Table {
 		t2.Rows = append(t2.Rows, []string{g.Label, numOrDash(g.HonestMAE), meanCI(g.MeanDelta), frac(g.ASR), frac(g.Yield), detected(g.Rollback)})
 	}
 	t2.addNote(unscoredNote(shared, false))
+	t2.addNote(cappedNote("The searches for A_ref", "every evaluator", shared))
 
 	t3 := Table{ID: "rollback", Title: "Strict rollback audit",
 		Note:    "Detected: f(R) < f(H). False credit is f(R) − P_state(R), averaged over all pairs and over the misses.",
@@ -353,6 +355,15 @@ func (rep *Report) budgetTable() Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	var capped []string
+	for _, b := range rep.Budgets {
+		for _, p := range cappedParts("every target", b.Groups) {
+			capped = append(capped, fmt.Sprintf("within %d edit(s), %s", b.Edits, p))
+		}
+	}
+	if len(capped) > 0 {
+		t.addNote("Searches stopped at the state cap before exhausting the edit bound (a larger cap may find more): " + strings.Join(capped, "; ") + ".")
+	}
 	return t
 }
 
@@ -400,6 +411,35 @@ func unscoredNote(gs []Group, withSet bool) string {
 	}
 	return "Tasks left partly unscored (an evaluator call failed after its retry): " + strings.Join(parts, ", ") +
 		"; metrics leave the missing scores out, coverage and yield still count the tasks."
+}
+
+// cappedNote names the tasks whose search stopped at its state cap,
+// group by group (once for all when every group lists the same ones),
+// and what that means for their results; "" when no search was cut.
+func cappedNote(searches, every string, gs []Group) string {
+	parts := cappedParts(every, gs)
+	if len(parts) == 0 {
+		return ""
+	}
+	return searches + " stopped at the state cap before exhausting the edit bound (a larger cap may find more): " +
+		strings.Join(parts, "; ") + ". Their adversary is the best found, not the certified worst case, and Δhack there a lower bound."
+}
+
+// cappedParts are "Label on T1, T2" for each group with capped tasks, or
+// the one "T1, T2 (every target)" when all the groups list the same.
+func cappedParts(every string, gs []Group) []string {
+	var parts []string
+	uniform := len(gs) > 1
+	for _, g := range gs {
+		uniform = uniform && slices.Equal(g.Capped, gs[0].Capped)
+		if len(g.Capped) > 0 {
+			parts = append(parts, g.Label+" on "+strings.Join(g.Capped, ", "))
+		}
+	}
+	if uniform && len(parts) > 0 {
+		return []string{strings.Join(gs[0].Capped, ", ") + " (" + every + ")"}
+	}
+	return parts
 }
 
 // writeText writes aligned plain-text tables.
@@ -551,6 +591,13 @@ func writeCSV(w io.Writer, rep *Report) error {
 		head = append(head, "successes_gt_"+strconv.FormatFloat(t, 'f', 2, 64))
 	}
 	head = append(head, "generated", "protocol_valid")
+	// The tasks whose search stopped at its state cap, space-separated:
+	// a column only when some group has one, so reports of ledgers
+	// without capped searches keep their bytes.
+	capped := slices.ContainsFunc(rep.Groups, func(g Group) bool { return len(g.Capped) > 0 })
+	if capped {
+		head = append(head, "capped_tasks")
+	}
 	cw := csv.NewWriter(w)
 	cw.Write(head)
 	full := func(x *float64) string {
@@ -582,6 +629,9 @@ func writeCSV(w io.Writer, rep *Report) error {
 			rec = append(rec, strconv.Itoa(tc.Successes))
 		}
 		rec = append(rec, intCell(g.Attempts), intCell(g.Valid))
+		if capped {
+			rec = append(rec, strings.Join(g.Capped, " "))
+		}
 		cw.Write(rec)
 	}
 	cw.Flush()

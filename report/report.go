@@ -142,6 +142,11 @@ type Group struct {
 	// Unscored counts the rows with an error: the evaluator gave no score
 	// for some of their trajectories. Left out of the JSON when 0.
 	Unscored int `json:"unscored,omitempty"`
+	// Capped lists, in ledger order, the tasks whose search stopped at
+	// its state cap (see Ledger, Capped searches): their adversary is the
+	// best found, not the certified worst case within the bound. Left out
+	// of the JSON when empty.
+	Capped []string `json:"capped,omitempty"`
 }
 
 // Rollback is strict-rollback sensitivity over the group's tasks that
@@ -237,6 +242,9 @@ func group(set, target string, rows []Row) Group {
 		valid += r.Valid
 		if r.Error != "" {
 			g.Unscored++
+		}
+		if r.Capped {
+			g.Capped = append(g.Capped, r.Task)
 		}
 		if r.Matched {
 			g.Matched++

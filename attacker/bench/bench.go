@@ -18,7 +18,7 @@ import (
 	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
-	"github.com/parthack/parthack/evaluators/llm"
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
@@ -54,8 +54,8 @@ type RunOptions struct {
 // payload's bytes.
 type Judge struct {
 	Target string // report.TargetJudge or report.TargetIDJ
-	// Score scores the payload. An error wrapping llm.ErrTransport or
-	// llm.ErrSchema is a call that failed after its retry: the row leaves
+	// Score scores the payload. An error wrapping llmclient.ErrTransport or
+	// llmclient.ErrSchema is a call that failed after its retry: the row leaves
 	// that score out and says why (see report.Ledger). Any other error (a
 	// cancelled run, a recording that cannot be written or lacks the
 	// request) stops the run, since the ledger would not be the judge's.
@@ -260,7 +260,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 			continue
 		}
 		r := row(report.SetShared, e, ev.Name)
-		r.Attempts, r.Valid, r.Matched = ref.States, ref.Eligible, ref.Best != nil
+		r.Attempts, r.Valid, r.Matched, r.Capped = ref.States, ref.Eligible, ref.Best != nil, !ref.Exhausted
 		if r.Matched {
 			d := fa[e] - fh[e]
 			r.Delta = &d
@@ -274,7 +274,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 			}
 		}
 		r = row(report.SetTargeted, e, ev.Name)
-		r.Attempts, r.Valid, r.Matched = res.States, res.Eligible, res.Best != nil
+		r.Attempts, r.Valid, r.Matched, r.Capped = res.States, res.Eligible, res.Best != nil, !res.Exhausted
 		if r.Matched {
 			d := res.Delta
 			r.Delta = &d
@@ -288,13 +288,13 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		}
 		r := base
 		r.Set, r.Target = report.SetShared, j.Target
-		r.Attempts, r.Valid, r.Matched = ref.States, ref.Eligible, ref.Best != nil
+		r.Attempts, r.Valid, r.Matched, r.Capped = ref.States, ref.Eligible, ref.Best != nil, !ref.Exhausted
 		var failed []string
 		// score asks the judge about one trajectory; nil is no score.
 		score := func(name string, b []byte) (*float64, error) {
 			v, err := j.Score(ctx, b)
 			switch {
-			case errors.Is(err, llm.ErrTransport) || errors.Is(err, llm.ErrSchema):
+			case errors.Is(err, llmclient.ErrTransport) || errors.Is(err, llmclient.ErrSchema):
 				failed = append(failed, name+": "+err.Error())
 				return nil, nil
 			case err != nil:
@@ -350,12 +350,12 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 // counts as an attempt without a score, and the row says so.
 func judgeTargeted(ctx context.Context, t *tasks.Task, env *pbcste.Env, h *model.Trajectory, j Judge, opt RunOptions, shared report.Row) (report.Row, error) {
 	r := shared
-	r.Set, r.Delta, r.Error = report.SetTargeted, nil, ""
+	r.Set, r.Delta, r.Error, r.Capped = report.SetTargeted, nil, "", false
 	var fatal error
 	box := func(ctx context.Context, b []byte) (float64, error) {
 		v, err := j.Score(ctx, b)
 		switch {
-		case errors.Is(err, llm.ErrTransport) || errors.Is(err, llm.ErrSchema):
+		case errors.Is(err, llmclient.ErrTransport) || errors.Is(err, llmclient.ErrSchema):
 			return 0, err
 		case err != nil:
 			fatal = fmt.Errorf("%s: %w", j.Target, err)
@@ -370,14 +370,14 @@ func judgeTargeted(ctx context.Context, t *tasks.Task, env *pbcste.Env, h *model
 	switch {
 	case fatal != nil:
 		return r, fatal
-	case err != nil && (errors.Is(err, llm.ErrTransport) || errors.Is(err, llm.ErrSchema)):
+	case err != nil && (errors.Is(err, llmclient.ErrTransport) || errors.Is(err, llmclient.ErrSchema)):
 		r.Honest, r.Matched, r.Attempts, r.Valid, r.Error = nil, false, 0, 0, "H: "+err.Error()
 		return r, nil
 	case err != nil:
 		return r, err
 	}
 	honest := res.Honest
-	r.Honest, r.Attempts, r.Valid = &honest, res.Calls, res.Calls-res.Failed
+	r.Honest, r.Attempts, r.Valid, r.Capped = &honest, res.Calls, res.Calls-res.Failed, !res.Exhausted
 	r.Matched = res.Calls > 0
 	if res.Best != nil {
 		d := res.Delta

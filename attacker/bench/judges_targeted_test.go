@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/parthack/parthack/evaluators/llm"
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/report"
 )
@@ -44,7 +44,7 @@ func TestRunJudgesTargeted(t *testing.T) {
 	// every candidate's call fails.
 	failing := &fakeJudge{fn: func(_ string, call int, _ *payload.Payload) (float64, error) {
 		if call > 4 {
-			return 0, fmt.Errorf("%w: HTTP 503", llm.ErrTransport)
+			return 0, fmt.Errorf("%w: HTTP 503", llmclient.ErrTransport)
 		}
 		return 0.5, nil
 	}}

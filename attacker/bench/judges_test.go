@@ -12,6 +12,7 @@ import (
 
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/evaluators/llm"
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks"
@@ -167,9 +168,9 @@ func TestRunJudgeFailures(t *testing.T) {
 	ts := judgeTasks(t)
 	// Per task, the call that fails: H is call 1, A_ref 2, R 3.
 	failOn := map[string]int{"PH-H05": 1, "PH-H01": 2, "PH-H04": 3}
-	transport := fmt.Errorf("%w: HTTP 503: busy", llm.ErrTransport)
-	schema := &llm.CallError{Call: llm.CallJudge, Attempts: []error{
-		fmt.Errorf("%w: missing key %q", llm.ErrSchema, "score"), fmt.Errorf("%w: missing key %q", llm.ErrSchema, "score")}}
+	transport := fmt.Errorf("%w: HTTP 503: busy", llmclient.ErrTransport)
+	schema := &llmclient.CallError{Call: llm.CallJudge, Attempts: []error{
+		fmt.Errorf("%w: missing key %q", llmclient.ErrSchema, "score"), fmt.Errorf("%w: missing key %q", llmclient.ErrSchema, "score")}}
 	fake := &fakeJudge{fn: func(task string, call int, _ *payload.Payload) (float64, error) {
 		switch {
 		case call != failOn[task]:
@@ -226,7 +227,7 @@ func TestRunJudgeFailures(t *testing.T) {
 	}{
 		{"cancelled", func(string, int, *payload.Payload) (float64, error) { return 0, context.Canceled }, "llm_judge scoring H: context canceled"},
 		{"replay miss", func(string, int, *payload.Payload) (float64, error) {
-			return 0, &llm.CallError{Call: llm.CallJudge, Attempts: []error{llm.ErrNoRecording}}
+			return 0, &llmclient.CallError{Call: llm.CallJudge, Attempts: []error{llmclient.ErrNoRecording}}
 		}, "no recorded response"},
 		{"out of range", func(string, int, *payload.Payload) (float64, error) { return 1.5, nil }, "llm_judge scored H 1.5, outside [0, 1]"},
 	} {

@@ -8,7 +8,8 @@
 // consumes budget, invalid ones included, and A_f is the eligible
 // candidate of highest target score, ties going to the earlier attempt.
 //
-// Requests go through the judges' client (evaluators/llm): temperature 0,
+// Requests go through the chat client the judges also use
+// (internal/llmclient), with the endpoint set up the same way: temperature 0,
 // a strict JSON answer, one bounded retry on a transport or schema
 // failure, and a recording that replays the run offline byte for byte.
 // Attempts after the first quote the public feedback on the earlier ones,
@@ -24,7 +25,7 @@ import (
 	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
-	"github.com/parthack/parthack/evaluators/llm"
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
@@ -32,8 +33,12 @@ import (
 )
 
 // Env is the prefix of the attacker endpoint's environment variables:
-// Env+"BASE_URL", Env+"MODEL", Env+"API_KEY".
+// Env+"BASE_URL", Env+"MODEL", Env+"API_KEY" (see llmclient.Endpoint).
 const Env = "PARTHACK_ATTACKER_"
+
+// CallAttack is the attacker's request for a candidate trajectory, as a
+// recording names it.
+const CallAttack llmclient.Call = "attack"
 
 // The paper's attacker settings (Section 4.1): K = 3 attempts per task
 // and target, and a 12,000-token answer.
@@ -95,14 +100,14 @@ type Result struct {
 
 // Run attacks one task. pub is the public task (what the prompt shows),
 // env the trusted environment (what certifies), honest is H. A nil client
-// is an attacker that is not configured: llm.ErrNotConfigured, never a
+// is an attacker that is not configured: llmclient.ErrNotConfigured, never a
 // made-up candidate. An attempt without an answer (transport or schema
 // failure after the retry) is spent, not an error; the run stops with an
 // error only when it cannot go on: cancelled, a recording without the
 // request, or a certifier disagreement.
-func Run(ctx context.Context, client *llm.Client, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options) (*Result, error) {
+func Run(ctx context.Context, client *llmclient.Client, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options) (*Result, error) {
 	if client == nil {
-		return nil, llm.ErrNotConfigured
+		return nil, llmclient.ErrNotConfigured
 	}
 	if opt.Target == "" {
 		opt.Target = "historical_milestone"
@@ -141,7 +146,7 @@ func Run(ctx context.Context, client *llm.Client, pub *model.Task, env *pbcste.E
 			return nil, err
 		}
 		a := Attempt{N: n}
-		a.RequestSHA, a.Requests, err = client.Chat(ctx, llm.CallAttack, model.Hash(iface), system, user, func(answer []byte) error {
+		a.RequestSHA, a.Requests, err = client.Chat(ctx, CallAttack, model.Hash(iface), system, user, func(answer []byte) error {
 			a.Generated, a.Answer, a.candidate = true, string(answer), nil
 			tr, err := model.DecodeTrajectory(fmt.Sprintf("attempt %d", n), answer)
 			if err != nil {
@@ -164,12 +169,12 @@ func Run(ctx context.Context, client *llm.Client, pub *model.Task, env *pbcste.E
 // spent reports whether a call's error only used up the attempt: every
 // request failed in transport or gave no valid answer.
 func spent(err error) bool {
-	var ce *llm.CallError
+	var ce *llmclient.CallError
 	if !errors.As(err, &ce) {
 		return false
 	}
 	for _, e := range ce.Attempts {
-		if !errors.Is(e, llm.ErrTransport) && !errors.Is(e, llm.ErrSchema) {
+		if !errors.Is(e, llmclient.ErrTransport) && !errors.Is(e, llmclient.ErrSchema) {
 			return false
 		}
 	}
@@ -214,7 +219,7 @@ func judge(a *Attempt, callErr error, env *pbcste.Env, pub *model.Task, honest *
 // lastError is the error of a call's last request, for the attempt's
 // detail and the model's feedback.
 func lastError(err error) string {
-	var ce *llm.CallError
+	var ce *llmclient.CallError
 	if errors.As(err, &ce) && len(ce.Attempts) > 0 {
 		return ce.Attempts[len(ce.Attempts)-1].Error()
 	}

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/parthack/parthack/evaluators/llm"
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -61,8 +61,8 @@ func newFake(t *testing.T, replies ...reply) *fake {
 	return f
 }
 
-func (f *fake) config() llm.Config {
-	return llm.Config{BaseURL: f.srv.URL + "/v1", Model: "attacker-model"}
+func (f *fake) config() llmclient.Config {
+	return llmclient.Config{BaseURL: f.srv.URL + "/v1", Model: "attacker-model"}
 }
 
 func (f *fake) requests() [][]byte {
@@ -102,7 +102,7 @@ func load(t *testing.T) example {
 	return example{env, h}
 }
 
-func (ex example) run(t *testing.T, c *llm.Client, opt Options) *Result {
+func (ex example) run(t *testing.T, c *llmclient.Client, opt Options) *Result {
 	t.Helper()
 	res, err := Run(context.Background(), c, ex.env.Task, ex.env, ex.honest, opt)
 	if err != nil {
@@ -111,9 +111,9 @@ func (ex example) run(t *testing.T, c *llm.Client, opt Options) *Result {
 	return res
 }
 
-func newClient(t *testing.T, cfg llm.Config, rec llm.Recorder) *llm.Client {
+func newClient(t *testing.T, cfg llmclient.Config, rec llmclient.Recorder) *llmclient.Client {
 	t.Helper()
-	c, err := llm.NewClient(cfg, rec)
+	c, err := llmclient.NewClient(cfg, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func userSystem(t *testing.T, body []byte) string {
 func TestRecordThenReplayOffline(t *testing.T) {
 	ex := load(t)
 	path := filepath.Join(t.TempDir(), "attack.jsonl")
-	log, err := llm.OpenLog(path)
+	log, err := llmclient.OpenLog(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,11 +280,11 @@ func TestRecordThenReplayOffline(t *testing.T) {
 	}
 	f.srv.Close()
 
-	rp, err := llm.OpenReplay(path)
+	rp, err := llmclient.OpenReplay(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := rp.Client(llm.Config{}, llm.CallAttack)
+	c, err := rp.Client(llmclient.Config{}, CallAttack)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,18 +298,18 @@ func TestRecordThenReplayOffline(t *testing.T) {
 		t.Errorf("best attempt %d, model %q", live.BestAttempt, replayed.Model)
 	}
 	// A run the recording does not hold is an error, not a spent attempt.
-	if _, err := Run(context.Background(), c, ex.env.Task, ex.env, ex.honest, Options{K: 1}); !errors.Is(err, llm.ErrNoRecording) {
+	if _, err := Run(context.Background(), c, ex.env.Task, ex.env, ex.honest, Options{K: 1}); !errors.Is(err, llmclient.ErrNoRecording) {
 		t.Errorf("replay miss: %v", err)
 	}
 }
 
 func TestNotConfigured(t *testing.T) {
 	ex := load(t)
-	if _, err := llm.NewClient(llm.Config{}, nil); !errors.Is(err, llm.ErrNotConfigured) {
+	if _, err := llmclient.NewClient(llmclient.Config{}, nil); !errors.Is(err, llmclient.ErrNotConfigured) {
 		t.Fatalf("client: %v", err)
 	}
 	res, err := Run(context.Background(), nil, ex.env.Task, ex.env, ex.honest, Options{})
-	if !errors.Is(err, llm.ErrNotConfigured) || res != nil {
+	if !errors.Is(err, llmclient.ErrNotConfigured) || res != nil {
 		t.Errorf("result %v, error %v", res, err)
 	}
 }

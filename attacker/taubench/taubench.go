@@ -278,7 +278,7 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 				fre := fr[e]
 				r.Rollback = &fre
 			}
-			r.Attempts, r.Valid, r.Matched = res.States, res.Eligible, res.Best != nil
+			r.Attempts, r.Valid, r.Matched, r.Capped = res.States, res.Eligible, res.Best != nil, !res.Exhausted
 			return r
 		}
 		r := row(report.SetShared, ref)
@@ -320,7 +320,7 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 		fro := fr[o]
 		or.Rollback = &fro
 	}
-	or.Attempts, or.Valid, or.Matched = ref.States, ref.Eligible, ref.Best != nil
+	or.Attempts, or.Valid, or.Matched, or.Capped = ref.States, ref.Eligible, ref.Best != nil, !ref.Exhausted
 	if or.Matched {
 		d := fa[o] - fh[o]
 		or.Delta = &d

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/parthack/parthack/internal/llmclient"
 )
 
 // Answer is a judge's answer under the frozen schema
@@ -81,25 +83,25 @@ func stringList(v any, key string) ([]string, error) {
 func parseAnswer(b []byte, record *Record) (Answer, error) {
 	obj, err := strictObject(b, "score", "rationale", "cited_fields")
 	if err != nil {
-		return Answer{}, fmt.Errorf("%w: %v", ErrSchema, err)
+		return Answer{}, fmt.Errorf("%w: %v", llmclient.ErrSchema, err)
 	}
 	var a Answer
 	num, ok := obj["score"].(json.Number)
 	if !ok {
-		return Answer{}, fmt.Errorf("%w: score is not a number", ErrSchema)
+		return Answer{}, fmt.Errorf("%w: score is not a number", llmclient.ErrSchema)
 	}
 	if a.Score, err = strconv.ParseFloat(string(num), 64); err != nil || a.Score < 0 || a.Score > 1 {
-		return Answer{}, fmt.Errorf("%w: score %s is not a number in [0, 1]", ErrSchema, num)
+		return Answer{}, fmt.Errorf("%w: score %s is not a number in [0, 1]", llmclient.ErrSchema, num)
 	}
 	if a.Rationale, ok = obj["rationale"].(string); !ok {
-		return Answer{}, fmt.Errorf("%w: rationale is not a string", ErrSchema)
+		return Answer{}, fmt.Errorf("%w: rationale is not a string", llmclient.ErrSchema)
 	}
 	if a.CitedFields, err = stringList(obj["cited_fields"], "cited_fields"); err != nil {
-		return Answer{}, fmt.Errorf("%w: %v", ErrSchema, err)
+		return Answer{}, fmt.Errorf("%w: %v", llmclient.ErrSchema, err)
 	}
 	for _, path := range a.CitedFields {
 		if !record.Has(path) {
-			return Answer{}, fmt.Errorf("%w: cited field %q is not a field of the record", ErrSchema, path)
+			return Answer{}, fmt.Errorf("%w: cited field %q is not a field of the record", llmclient.ErrSchema, path)
 		}
 	}
 	return a, nil

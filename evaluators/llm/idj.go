@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
 )
@@ -74,20 +75,20 @@ func instructionJSON(instruction string) []byte {
 func parseChecklist(b []byte) ([]string, error) {
 	obj, err := strictObject(b, "checklist")
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrSchema, err)
+		return nil, fmt.Errorf("%w: %v", llmclient.ErrSchema, err)
 	}
 	items, err := stringList(obj["checklist"], "checklist")
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrSchema, err)
+		return nil, fmt.Errorf("%w: %v", llmclient.ErrSchema, err)
 	}
 	if len(items) == 0 || len(items) > maxItems {
-		return nil, fmt.Errorf("%w: %d checklist items; 1 to %d are allowed", ErrSchema, len(items), maxItems)
+		return nil, fmt.Errorf("%w: %d checklist items; 1 to %d are allowed", llmclient.ErrSchema, len(items), maxItems)
 	}
 	seen := map[string]bool{}
 	for i, it := range items {
 		key := strings.ToLower(strings.Join(strings.Fields(it), " "))
 		if key == "" || seen[key] {
-			return nil, fmt.Errorf("%w: checklist item %d is empty or repeats another", ErrSchema, i)
+			return nil, fmt.Errorf("%w: checklist item %d is empty or repeats another", llmclient.ErrSchema, i)
 		}
 		seen[key] = true
 	}
@@ -95,11 +96,11 @@ func parseChecklist(b []byte) ([]string, error) {
 }
 
 // IDJ is the independent-decomposition judge.
-type IDJ struct{ c *Client }
+type IDJ struct{ c *llmclient.Client }
 
 // NewIDJ is IDJ asking through c, for the checklist and the scores; a
 // nil c is an IDJ that is not configured.
-func NewIDJ(c *Client) *IDJ { return &IDJ{c: c} }
+func NewIDJ(c *llmclient.Client) *IDJ { return &IDJ{c: c} }
 
 // IDJResult is IDJ's score of one trajectory: the median of three scores
 // of its projection against the task's frozen checklist.
@@ -119,9 +120,9 @@ type IDJResult struct {
 // checklist: it carries the instruction and nothing else.
 func (d *IDJ) ChecklistRequest(instruction string) ([]byte, error) {
 	if d.c == nil {
-		return nil, ErrNotConfigured
+		return nil, llmclient.ErrNotConfigured
 	}
-	return d.c.request(checklistSystem, checklistUser(instructionJSON(instruction))), nil
+	return d.c.Request(checklistSystem, checklistUser(instructionJSON(instruction))), nil
 }
 
 // Checklist is the frozen checklist of a task: the one recorded or
@@ -134,11 +135,11 @@ func (d *IDJ) Checklist(ctx context.Context, task, instruction string) (*Checkli
 		return nil, err
 	}
 	instrSHA := model.Hash([]byte(instruction))
-	if cl := d.c.checklist(task, instrSHA); cl != nil {
-		return cl, nil
+	if cl, err := d.frozen(task, instrSHA); cl != nil || err != nil {
+		return cl, err
 	}
 	var items []string
-	_, err = d.c.ask(ctx, CallChecklist, instrSHA, body, func(content []byte) error {
+	_, err = d.c.Ask(ctx, CallChecklist, instrSHA, body, func(content []byte) error {
 		var err error
 		items, err = parseChecklist(content)
 		return err
@@ -148,10 +149,29 @@ func (d *IDJ) Checklist(ctx context.Context, task, instruction string) (*Checkli
 	}
 	cl := &Checklist{Version: ChecklistVersion, Task: task, InstructionSHA: instrSHA, Model: d.c.Model(), RequestSHA: model.Hash(body), Items: items}
 	cl.SHA = model.Hash(cl.Bytes())
-	if err := d.c.freeze(cl); err != nil {
+	raw, err := encodeChecklist(cl)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.c.Freeze(raw); err != nil {
 		return nil, err
 	}
 	return cl, nil
+}
+
+// frozen finds a checklist frozen earlier in the run, or in the
+// recording it continues, for the task, its instruction and the model.
+func (d *IDJ) frozen(task, instructionSHA string) (*Checklist, error) {
+	for _, raw := range d.c.Frozen() {
+		cl, err := decodeChecklist(raw)
+		if err != nil {
+			return nil, fmt.Errorf("frozen checklist: %w", err)
+		}
+		if cl.Task == task && cl.InstructionSHA == instructionSHA && cl.Model == d.c.Model() {
+			return cl, nil
+		}
+	}
+	return nil, nil
 }
 
 // ScoreRequest is the exact request body that scores a projection
@@ -159,7 +179,7 @@ func (d *IDJ) Checklist(ctx context.Context, task, instruction string) (*Checkli
 // the goal schema.
 func (d *IDJ) ScoreRequest(cl *Checklist, projection []byte) ([]byte, error) {
 	if d.c == nil {
-		return nil, ErrNotConfigured
+		return nil, llmclient.ErrNotConfigured
 	}
 	rec, err := ReadRecord(projection)
 	if err != nil {
@@ -168,7 +188,7 @@ func (d *IDJ) ScoreRequest(cl *Checklist, projection []byte) ([]byte, error) {
 	if !rec.Has("projection_version") || rec.Has("goals") {
 		return nil, fmt.Errorf("idj: the record is not a schema-free projection")
 	}
-	return d.c.request(idjSystem, idjUser(cl, projection)), nil
+	return d.c.Request(idjSystem, idjUser(cl, projection)), nil
 }
 
 // Score scores a trajectory, given as its payload bytes: the checklist
@@ -176,7 +196,7 @@ func (d *IDJ) ScoreRequest(cl *Checklist, projection []byte) ([]byte, error) {
 // projection is sent for scoring, three times.
 func (d *IDJ) Score(ctx context.Context, payloadBytes []byte) (*IDJResult, error) {
 	if d.c == nil {
-		return nil, ErrNotConfigured
+		return nil, llmclient.ErrNotConfigured
 	}
 	p, err := payload.Decode(payloadBytes)
 	if err != nil {
@@ -202,7 +222,7 @@ func (d *IDJ) Score(ctx context.Context, payloadBytes []byte) (*IDJResult, error
 	res := &IDJResult{Checklist: cl, Model: d.c.Model(), Subject: model.Hash(projection), RequestSHA: model.Hash(body)}
 	for i := range idjCalls {
 		var a Answer
-		n, err := d.c.ask(ctx, CallIDJ, res.Subject, body, func(content []byte) error {
+		n, err := d.c.Ask(ctx, CallIDJ, res.Subject, body, func(content []byte) error {
 			var err error
 			a, err = parseAnswer(content, record)
 			return err

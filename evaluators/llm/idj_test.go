@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
 )
@@ -62,7 +63,7 @@ func TestIDJMedianOfThree(t *testing.T) {
 	}
 	// A cited field must be in the projection: the goals are not.
 	s = newServer(t, answer(checklistAnswer), answer(`{"score":0.5,"rationale":"r","cited_fields":["goals[0]"]}`), answer(`{"score":0.5,"rationale":"r","cited_fields":["goals[0]"]}`))
-	if _, err := NewIDJ(client(t, s.config(), nil)).Score(context.Background(), p); !errors.Is(err, ErrSchema) {
+	if _, err := NewIDJ(client(t, s.config(), nil)).Score(context.Background(), p); !errors.Is(err, llmclient.ErrSchema) {
 		t.Errorf("IDJ citing the goal schema: %v", err)
 	}
 }
@@ -85,7 +86,7 @@ func TestChecklistSchema(t *testing.T) {
 		{`["a"]`, "not a JSON object"},
 		{`{"checklist":["` + strings.Repeat(`a","`, maxItems) + `b"]}`, "33 checklist items"},
 	} {
-		if _, err := parseChecklist([]byte(c.answer)); !errors.Is(err, ErrSchema) || !strings.Contains(err.Error(), c.msg) {
+		if _, err := parseChecklist([]byte(c.answer)); !errors.Is(err, llmclient.ErrSchema) || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: %v; want a schema failure saying %q", c.answer, err, c.msg)
 		}
 	}
@@ -209,7 +210,7 @@ func TestRecordReplay(t *testing.T) {
 		t.Errorf("replayed judge %+v, recorded %+v", j2, j)
 	}
 	// The model comes from the recording when none is named.
-	ic, err := rp.Client(Config{}, CallChecklist, CallIDJ)
+	ic, err := rp.Client(llmclient.Config{}, CallChecklist, CallIDJ)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,15 +225,15 @@ func TestRecordReplay(t *testing.T) {
 	body, _ := NewJudge(jc).Request(honest(t))
 	_, err = NewJudge(jc).Score(context.Background(), honest(t))
 	want := "no recorded response for request " + model.Hash(body) + "; run with an endpoint to record it"
-	if !errors.Is(err, ErrNoRecording) || !strings.Contains(err.Error(), want) {
+	if !errors.Is(err, llmclient.ErrNoRecording) || !strings.Contains(err.Error(), want) {
 		t.Errorf("replay miss: %v; want %q", err, want)
 	}
-	var ce *CallError
+	var ce *llmclient.CallError
 	if errors.As(err, &ce) && len(ce.Attempts) != 1 {
 		t.Errorf("a replay miss was retried: %v", err)
 	}
 	// So does the same payload once its responses are used up.
-	if _, err := NewJudge(jc).Score(context.Background(), p); !errors.Is(err, ErrNoRecording) {
+	if _, err := NewJudge(jc).Score(context.Background(), p); !errors.Is(err, llmclient.ErrNoRecording) {
 		t.Errorf("replaying past the recording: %v", err)
 	}
 }

@@ -6,7 +6,7 @@
 // endpoint at temperature 0 and answer in a strict JSON schema; a
 // transport or schema failure is retried once, then the call is an
 // error, never a made-up score. Without an endpoint they report
-// ErrNotConfigured.
+// llmclient.ErrNotConfigured.
 //
 // The trusted parent calls them with payload bytes alone. Like the
 // deterministic evaluators, this package imports neither the certifier
@@ -14,23 +14,34 @@
 // that).
 //
 // Every request is built deterministically from the bytes it is about,
-// and every exchange can be recorded (Log: JSON lines, appended and
-// fsynced one at a time) and replayed offline byte for byte (Replay).
+// and sent through the one chat client (internal/llmclient), which the
+// LLM attacker shares: it records every exchange and replays a recording
+// offline byte for byte. This package owns the checklist records the
+// recording also holds (OpenLog, OpenReplay).
 package llm
 
 import (
 	"context"
 
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
 )
 
+// Environment variable prefixes of the judges' endpoints (see
+// llmclient.Endpoint): JudgeEnv+"BASE_URL", JudgeEnv+"MODEL",
+// JudgeEnv+"API_KEY", and the same under IDJEnv for IDJ's own model.
+const (
+	JudgeEnv = "PARTHACK_JUDGE_"
+	IDJEnv   = "PARTHACK_IDJ_"
+)
+
 // Judge is the schema-aware LLM judge.
-type Judge struct{ c *Client }
+type Judge struct{ c *llmclient.Client }
 
 // NewJudge is the judge asking through c; a nil c is a judge that is not
 // configured.
-func NewJudge(c *Client) *Judge { return &Judge{c: c} }
+func NewJudge(c *llmclient.Client) *Judge { return &Judge{c: c} }
 
 // Result is a judge's score of one payload and what it rests on.
 type Result struct {
@@ -44,12 +55,12 @@ type Result struct {
 // Request is the exact request body the judge sends for payload bytes.
 func (j *Judge) Request(payloadBytes []byte) ([]byte, error) {
 	if j.c == nil {
-		return nil, ErrNotConfigured
+		return nil, llmclient.ErrNotConfigured
 	}
 	if _, err := payload.Decode(payloadBytes); err != nil {
 		return nil, err
 	}
-	return j.c.request(judgeSystem, judgeUser(payloadBytes)), nil
+	return j.c.Request(judgeSystem, judgeUser(payloadBytes)), nil
 }
 
 // Score asks the judge to score a payload, given as its canonical bytes.
@@ -63,7 +74,7 @@ func (j *Judge) Score(ctx context.Context, payloadBytes []byte) (*Result, error)
 		return nil, err
 	}
 	res := &Result{Model: j.c.Model(), Subject: model.Hash(payloadBytes), RequestSHA: model.Hash(body)}
-	res.Attempts, err = j.c.ask(ctx, CallJudge, res.Subject, body, func(content []byte) error {
+	res.Attempts, err = j.c.Ask(ctx, CallJudge, res.Subject, body, func(content []byte) error {
 		a, err := parseAnswer(content, record)
 		res.Answer = a
 		return err

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/model"
 )
 
@@ -59,7 +60,7 @@ func TestJudgeParsesAWellFormedAnswer(t *testing.T) {
 	if err := dec.Decode(&body); err != nil {
 		t.Fatal(err)
 	}
-	if body.Model != "test-model" || body.Temperature != 0 || body.MaxTokens != DefaultMaxTokens || body.Stream || body.ResponseFormat.Type != "json_object" {
+	if body.Model != "test-model" || body.Temperature != 0 || body.MaxTokens != llmclient.DefaultMaxTokens || body.Stream || body.ResponseFormat.Type != "json_object" {
 		t.Errorf("request %s", reqs[0])
 	}
 	if !bytes.Contains(reqs[0], []byte(`"temperature":0,`)) {
@@ -77,7 +78,7 @@ func TestJudgeParsesAWellFormedAnswer(t *testing.T) {
 }
 
 func TestJudgeRequestGolden(t *testing.T) {
-	body, err := NewJudge(client(t, Config{BaseURL: "http://127.0.0.1:1", Model: "test-model"}, nil)).Request(witness(t))
+	body, err := NewJudge(client(t, llmclient.Config{BaseURL: "http://127.0.0.1:1", Model: "test-model"}, nil)).Request(witness(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestJudgeRequestBytesAreDeterministic(t *testing.T) {
 		t.Error("two payloads gave the same request")
 	}
 	// The API key and the server are not part of the request.
-	cfg2 := Config{BaseURL: "http://127.0.0.1:9/other", Model: cfg.Model, APIKey: "another"}
+	cfg2 := llmclient.Config{BaseURL: "http://127.0.0.1:9/other", Model: cfg.Model, APIKey: "another"}
 	if again, _ := NewJudge(client(t, cfg2, nil)).Request(p); !bytes.Equal(again, built) {
 		t.Error("the request depends on the endpoint or key")
 	}
@@ -147,10 +148,10 @@ func TestJudgeRetriesOnceAfterAMalformedAnswer(t *testing.T) {
 func TestJudgeTwoMalformedAnswersAreAnError(t *testing.T) {
 	s := newServer(t, answer("I think about 0.6."), answer(`{"score":0.6}`), answer(good))
 	res, err := NewJudge(client(t, s.config(), nil)).Score(context.Background(), witness(t))
-	if res != nil || !errors.Is(err, ErrSchema) {
+	if res != nil || !errors.Is(err, llmclient.ErrSchema) {
 		t.Fatalf("result %+v, error %v; want no result and a schema failure", res, err)
 	}
-	var ce *CallError
+	var ce *llmclient.CallError
 	if !errors.As(err, &ce) || len(ce.Attempts) != 2 || ce.Call != CallJudge {
 		t.Errorf("error %v is not a two-attempt judge CallError", err)
 	}
@@ -184,7 +185,7 @@ func TestJudgeSchemaFailures(t *testing.T) {
 			}
 			s := newServer(t, r, r)
 			res, err := NewJudge(client(t, s.config(), nil)).Score(context.Background(), witness(t))
-			if res != nil || !errors.Is(err, ErrSchema) || !strings.Contains(err.Error(), c.msg) {
+			if res != nil || !errors.Is(err, llmclient.ErrSchema) || !strings.Contains(err.Error(), c.msg) {
 				t.Errorf("result %v, error %v; want a schema failure saying %q", res, err, c.msg)
 			}
 			if len(s.requests()) != 2 {
@@ -221,7 +222,7 @@ func TestJudgeRetriesAfterATransportFailure(t *testing.T) {
 	}
 	s := newServer(t, raw(500, "boom"), raw(502, "bad gateway"))
 	_, err := NewJudge(client(t, s.config(), nil)).Score(context.Background(), witness(t))
-	if !errors.Is(err, ErrTransport) || !strings.Contains(err.Error(), "HTTP 502") {
+	if !errors.Is(err, llmclient.ErrTransport) || !strings.Contains(err.Error(), "HTTP 502") {
 		t.Errorf("two transport failures: %v", err)
 	}
 }
@@ -242,59 +243,16 @@ func TestJudgeHonoursTheTimeout(t *testing.T) {
 	cfg = s.config()
 	cfg.Timeout = 100 * time.Millisecond
 	_, err = NewJudge(client(t, cfg, nil)).Score(context.Background(), witness(t))
-	if !errors.Is(err, ErrTransport) || !strings.Contains(err.Error(), "no response within 100ms") {
+	if !errors.Is(err, llmclient.ErrTransport) || !strings.Contains(err.Error(), "no response within 100ms") {
 		t.Errorf("two timeouts: %v", err)
 	}
 }
 
 func TestNotConfigured(t *testing.T) {
-	env := map[string]string{"PARTHACK_JUDGE_MODEL": "m"} // a model without a server
-	cfg := Endpoint(JudgeEnv, "", "", JudgeEnv+"API_KEY", func(k string) string { return env[k] })
-	if _, err := NewClient(cfg, nil); !errors.Is(err, ErrNotConfigured) {
-		t.Errorf("NewClient without a base URL: %v", err)
-	}
-	if _, err := NewClient(Config{BaseURL: "http://127.0.0.1:1"}, nil); !errors.Is(err, ErrNotConfigured) {
-		t.Errorf("NewClient without a model: %v", err)
-	}
-	if _, err := NewJudge(nil).Score(context.Background(), witness(t)); !errors.Is(err, ErrNotConfigured) || err.Error() != "not configured" {
+	if _, err := NewJudge(nil).Score(context.Background(), witness(t)); !errors.Is(err, llmclient.ErrNotConfigured) || err.Error() != "not configured" {
 		t.Errorf("judge: %v", err)
 	}
-	if _, err := NewIDJ(nil).Score(context.Background(), witness(t)); !errors.Is(err, ErrNotConfigured) {
+	if _, err := NewIDJ(nil).Score(context.Background(), witness(t)); !errors.Is(err, llmclient.ErrNotConfigured) {
 		t.Errorf("idj: %v", err)
-	}
-	if _, err := NewClient(Config{BaseURL: "ftp://host", Model: "m"}, nil); err == nil || errors.Is(err, ErrNotConfigured) {
-		t.Errorf("a base URL that is not http(s): %v", err)
-	}
-}
-
-func TestConfigFallback(t *testing.T) {
-	judge := Config{BaseURL: "https://judge.example/v1", Model: "judge-model", APIKey: "judge-key"}
-	if got := (Config{Model: "idj-model"}).Or(judge); got.BaseURL != judge.BaseURL || got.APIKey != "judge-key" || got.Model != "idj-model" {
-		t.Errorf("same server, own model: %+v", got)
-	}
-	// A key goes only to the server it was given for.
-	if got := (Config{BaseURL: "https://idj.example"}).Or(judge); got.APIKey != "" || got.Model != "judge-model" {
-		t.Errorf("own server: %+v", got)
-	}
-}
-
-// TestEndpoint: a flag wins over the environment, and the API key is read
-// only for a named base URL, from the variable named for it.
-func TestEndpoint(t *testing.T) {
-	env := map[string]string{"P_BASE_URL": "http://env", "P_MODEL": "env-model", "KEY": "secret"}
-	getenv := func(k string) string { return env[k] }
-	for _, c := range []struct {
-		name, base, model string
-		env               map[string]string
-		want              Config
-	}{
-		{"environment", "", "", env, Config{BaseURL: "http://env", Model: "env-model", APIKey: "secret"}},
-		{"flags win", "http://flag", "flag-model", env, Config{BaseURL: "http://flag", Model: "flag-model", APIKey: "secret"}},
-		{"no base URL, no key", "", "m", map[string]string{"KEY": "secret"}, Config{Model: "m"}},
-	} {
-		env = c.env
-		if got := Endpoint("P_", c.base, c.model, "KEY", getenv); got != c.want {
-			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
-		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/parthack/parthack/internal/llmclient"
 )
 
 // reply is one scripted server response.
@@ -90,8 +92,8 @@ func newServer(t *testing.T, replies ...reply) *server {
 
 // config is an endpoint config for the server, under the /v1 prefix
 // that most servers put before chat/completions.
-func (s *server) config() Config {
-	return Config{BaseURL: s.srv.URL + "/v1", Model: "test-model", APIKey: "k-test"}
+func (s *server) config() llmclient.Config {
+	return llmclient.Config{BaseURL: s.srv.URL + "/v1", Model: "test-model", APIKey: "k-test"}
 }
 
 func (s *server) requests() [][]byte {
@@ -100,9 +102,9 @@ func (s *server) requests() [][]byte {
 	return append([][]byte{}, s.bodies...)
 }
 
-func client(t *testing.T, cfg Config, rec Recorder) *Client {
+func client(t *testing.T, cfg llmclient.Config, rec llmclient.Recorder) *llmclient.Client {
 	t.Helper()
-	c, err := NewClient(cfg, rec)
+	c, err := llmclient.NewClient(cfg, rec)
 	if err != nil {
 		t.Fatal(err)
 	}

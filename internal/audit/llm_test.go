@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/evaluators/llm"
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
@@ -50,8 +51,8 @@ func newJudgeServer(t *testing.T) *judgeServer {
 	return s
 }
 
-func (s *judgeServer) config() llm.Config {
-	return llm.Config{BaseURL: s.srv.URL, Model: "audit-model"}
+func (s *judgeServer) config() llmclient.Config {
+	return llmclient.Config{BaseURL: s.srv.URL, Model: "audit-model"}
 }
 
 func (s *judgeServer) requests() [][]byte {
@@ -129,7 +130,7 @@ func TestNoCanaryInLLMRequests(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := llm.NewClient(srv.config(), log)
+		c, err := llmclient.NewClient(srv.config(), log)
 		if err != nil {
 			t.Fatal(err)
 		}

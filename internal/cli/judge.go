@@ -13,6 +13,7 @@ import (
 
 	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/evaluators/llm"
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/report"
 )
 
@@ -40,8 +41,8 @@ func (f *judgeFlags) add(cmd *cobra.Command) {
 	fs.StringVar(&f.idjBaseURL, "idj-base-url", "", "IDJ's base URL (default $"+llm.IDJEnv+"BASE_URL, else the judge's)")
 	fs.StringVar(&f.idjModel, "idj-model", "", "IDJ's checklist and scoring model (default $"+llm.IDJEnv+"MODEL, else the judge's)")
 	fs.StringVar(&f.idjKeyEnv, "idj-api-key-env", llm.IDJEnv+"API_KEY", "environment variable holding IDJ's API key (with IDJ's own base URL)")
-	durationFlag(fs, &f.timeout, "judge-timeout", llm.DefaultTimeout, timeoutRange, "timeout of one judge request")
-	intFlag(fs, &f.maxTokens, "judge-max-tokens", llm.DefaultMaxTokens, maxTokensRange, "token cap of a judge answer")
+	durationFlag(fs, &f.timeout, "judge-timeout", llmclient.DefaultTimeout, timeoutRange, "timeout of one judge request")
+	intFlag(fs, &f.maxTokens, "judge-max-tokens", llmclient.DefaultMaxTokens, maxTokensRange, "token cap of a judge answer")
 	fs.BoolVar(&f.noResponseFormat, "judge-no-response-format", false, "leave response_format out, for a server that rejects it")
 	fs.StringVar(&f.record, "record", "", "append every judge request and response, and IDJ's frozen checklists, to this file (JSON lines)")
 	fs.StringVar(&f.replay, "replay", "", "answer the judges from this recording instead of a server")
@@ -71,11 +72,11 @@ func (f *judgeFlags) on(cmd *cobra.Command, steps bool) (bool, error) {
 }
 
 // configs are the judge's and IDJ's endpoints from flags and environment.
-func (f *judgeFlags) configs() (judge, idj llm.Config) {
-	judge = llm.Endpoint(llm.JudgeEnv, f.baseURL, f.model, f.keyEnv, os.Getenv)
-	idj = llm.Endpoint(llm.IDJEnv, f.idjBaseURL, f.idjModel, f.idjKeyEnv, os.Getenv)
+func (f *judgeFlags) configs() (judge, idj llmclient.Config) {
+	judge = llmclient.Endpoint(llm.JudgeEnv, f.baseURL, f.model, f.keyEnv, os.Getenv)
+	idj = llmclient.Endpoint(llm.IDJEnv, f.idjBaseURL, f.idjModel, f.idjKeyEnv, os.Getenv)
 	idj = idj.Or(judge)
-	for _, c := range []*llm.Config{&judge, &idj} {
+	for _, c := range []*llmclient.Config{&judge, &idj} {
 		c.Timeout, c.MaxTokens, c.NoResponseFormat = f.timeout, f.maxTokens, f.noResponseFormat
 	}
 	return judge, idj
@@ -101,7 +102,7 @@ const (
 
 // judgeClient is a client, or why there is none.
 type judgeClient struct {
-	c   *llm.Client
+	c   *llmclient.Client
 	why string
 }
 
@@ -109,7 +110,7 @@ type judgeClient struct {
 // when --idj is given (or a replay is).
 type judgeClients struct {
 	judge, idj judgeClient
-	log        *llm.Log // the --record file; nil without one
+	log        *llmclient.Log // the --record file; nil without one
 }
 
 // open makes the clients: answering from the --replay recording, or
@@ -126,7 +127,7 @@ func (f *judgeFlags) open() (*judgeClients, error) {
 		cs.idj = replayClient(rp, idjCfg, "--idj-model", llm.CallChecklist, llm.CallIDJ)
 		return cs, nil
 	}
-	var rec llm.Recorder
+	var rec llmclient.Recorder
 	if f.record != "" {
 		log, err := llm.OpenLog(f.record)
 		if err != nil {
@@ -217,7 +218,7 @@ func (f *judgeFlags) benchJudges(cs *judgeClients) ([]bench.Judge, error) {
 // set records a call's state and reports whether it scored.
 func (r *judgeRow) set(c judgeClient, err error) bool {
 	switch {
-	case errors.Is(err, llm.ErrNotConfigured):
+	case errors.Is(err, llmclient.ErrNotConfigured):
 		r.State, r.Detail = stateNotConfigured, c.why
 	case err != nil:
 		r.State, r.Detail = stateError, err.Error()
@@ -228,10 +229,10 @@ func (r *judgeRow) set(c judgeClient, err error) bool {
 }
 
 // liveClient is a client for cfg, or none when cfg names no endpoint.
-func liveClient(cfg llm.Config, rec llm.Recorder, flag, needs string) (judgeClient, error) {
-	c, err := llm.NewClient(cfg, rec)
+func liveClient(cfg llmclient.Config, rec llmclient.Recorder, flag, needs string) (judgeClient, error) {
+	c, err := llmclient.NewClient(cfg, rec)
 	switch {
-	case errors.Is(err, llm.ErrNotConfigured):
+	case errors.Is(err, llmclient.ErrNotConfigured):
 		return judgeClient{why: "give " + needs}, nil
 	case err != nil:
 		return judgeClient{}, usageErr("%s: %w", flag, err)
@@ -241,7 +242,7 @@ func liveClient(cfg llm.Config, rec llm.Recorder, flag, needs string) (judgeClie
 
 // replayClient is a client answering from the recording, or none when
 // no model is named and the recording holds no single one.
-func replayClient(rp *llm.Replay, cfg llm.Config, modelFlag string, calls ...llm.Call) judgeClient {
+func replayClient(rp *llmclient.Replay, cfg llmclient.Config, modelFlag string, calls ...llmclient.Call) judgeClient {
 	c, err := rp.Client(cfg, calls...)
 	if err != nil {
 		return judgeClient{why: "the recording holds no single model for it; give " + modelFlag}

@@ -14,6 +14,7 @@ import (
 	"github.com/parthack/parthack/attacker/llmattack"
 	"github.com/parthack/parthack/evaluators/llm"
 	"github.com/parthack/parthack/internal/atomicfile"
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/model"
 )
 
@@ -42,7 +43,7 @@ func (f *attackerFlags) add(cmd *cobra.Command) {
 	fs.StringVar(&f.baseURL, "attacker-base-url", "", "OpenAI-compatible base URL, POST {url}/chat/completions (default $"+llmattack.Env+"BASE_URL)")
 	fs.StringVar(&f.model, "attacker-model", "", "attacker model (default $"+llmattack.Env+"MODEL)")
 	fs.StringVar(&f.keyEnv, "attacker-api-key-env", llmattack.Env+"API_KEY", "environment variable holding the attacker's API key")
-	durationFlag(fs, &f.timeout, "attacker-timeout", llm.DefaultTimeout, timeoutRange, "timeout of one attacker request")
+	durationFlag(fs, &f.timeout, "attacker-timeout", llmclient.DefaultTimeout, timeoutRange, "timeout of one attacker request")
 	intFlag(fs, &f.maxTokens, "attacker-max-tokens", llmattack.DefaultMaxTokens, maxTokensRange, "token cap of an attacker answer")
 	fs.BoolVar(&f.noResponseFormat, "attacker-no-response-format", false, "leave response_format out, for a server that rejects it")
 	intFlag(fs, &f.k, "k", llmattack.DefaultK, intRange{min: 1, max: 1000}, "attempts per task; every attempt counts, invalid ones included")
@@ -74,15 +75,17 @@ func (f *attackerFlags) check(cmd *cobra.Command) error {
 // open is the attacker's client: answering from --replay, or live and
 // recording to --record (returned, to be closed). Not configured is a
 // usage error: there is nothing to attack with, and nothing is made up.
-func (f *attackerFlags) open() (*llm.Client, *llm.Log, error) {
-	cfg := llm.Endpoint(llmattack.Env, f.baseURL, f.model, f.keyEnv, os.Getenv)
+// The recording is opened as every command opens one (llm.OpenLog,
+// llm.OpenReplay): one format, whichever command wrote it.
+func (f *attackerFlags) open() (*llmclient.Client, *llmclient.Log, error) {
+	cfg := llmclient.Endpoint(llmattack.Env, f.baseURL, f.model, f.keyEnv, os.Getenv)
 	cfg.Timeout, cfg.MaxTokens, cfg.NoResponseFormat = f.timeout, f.maxTokens, f.noResponseFormat
 	if f.replay != "" {
 		rp, err := llm.OpenReplay(f.replay)
 		if err != nil {
 			return nil, nil, usageErr("--replay: %w", err)
 		}
-		c := replayClient(rp, cfg, "--attacker-model", llm.CallAttack)
+		c := replayClient(rp, cfg, "--attacker-model", llmattack.CallAttack)
 		if c.c == nil {
 			return nil, nil, usageErr("--llm: the attacker is %s: %s", stateNotConfigured, c.why)
 		}
@@ -91,8 +94,8 @@ func (f *attackerFlags) open() (*llm.Client, *llm.Log, error) {
 	if !cfg.Configured() {
 		return nil, nil, usageErr("--llm: the attacker is %s: give --attacker-base-url and --attacker-model, or set %sBASE_URL and %sMODEL", stateNotConfigured, llmattack.Env, llmattack.Env)
 	}
-	var log *llm.Log
-	var rec llm.Recorder
+	var log *llmclient.Log
+	var rec llmclient.Recorder
 	if f.record != "" {
 		var err error
 		if log, err = llm.OpenLog(f.record); err != nil {
@@ -150,7 +153,7 @@ func attackLLM(ctx context.Context, e *env, f *attackerFlags, taskArg, honestPat
 	return nil
 }
 
-func llmAttackOne(ctx context.Context, c *llm.Client, taskArg, honestPath string, opt llmattack.Options) (*llmattack.Result, error) {
+func llmAttackOne(ctx context.Context, c *llmclient.Client, taskArg, honestPath string, opt llmattack.Options) (*llmattack.Result, error) {
 	env, pub, err := loadTaskViews(taskArg)
 	if err != nil {
 		return nil, err
@@ -202,7 +205,7 @@ func writeLLMAttack(e *env, r *llmattack.Result, outPath string) {
 
 // llmAttackSuite runs the LLM attacker on every task of a split and
 // prints the ledger, the candidate accounting and the summary metrics.
-func llmAttackSuite(ctx context.Context, e *env, c *llm.Client, ids []string, opt llmattack.Options, asJSON bool) error {
+func llmAttackSuite(ctx context.Context, e *env, c *llmclient.Client, ids []string, opt llmattack.Options, asJSON bool) error {
 	var rows []*llmattack.Result
 	var heads []*attacker.Result // what the summary reads: the match and its Δhack
 	attempts, generated, valid := 0, 0, 0

@@ -153,6 +153,9 @@ func newBenchCmd(e *env) *cobra.Command {
 			if jf.record != "" {
 				fmt.Fprintf(e.stderr, "bench: judge exchanges recorded in %s\n", jf.record)
 			}
+			if n := cappedSearches(l); n > 0 {
+				fmt.Fprintf(e.stderr, "bench: %d targeted searches stopped at --max-states %d: their bound is not exhausted (the ledger marks their rows capped, the tables name them)\n", n, opt.MaxStates)
+			}
 			if opt.Shard.Count > 0 {
 				split := split
 				if cmd.Flags().Changed("tasks") {
@@ -282,4 +285,16 @@ func newReportCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&ledgerOut, "ledger-out", "", "write the ledger reported (shards merged) to this file (.json or .csv)")
 	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
 	return cmd
+}
+
+// cappedSearches counts the targeted rows whose search stopped at its
+// state cap: one per (task, target) search cut short.
+func cappedSearches(l *report.Ledger) int {
+	n := 0
+	for _, r := range l.Rows {
+		if r.Set == report.SetTargeted && r.Capped {
+			n++
+		}
+	}
+	return n
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/evaluators"
-	"github.com/parthack/parthack/evaluators/llm"
+	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks"
 )
@@ -88,7 +88,7 @@ func shardInfo(sh report.Shard, split string, ts []*tasks.Task, opt bench.RunOpt
 func (f *judgeFlags) describe() string {
 	judge, idj := f.configs()
 	var parts []string
-	add := func(name string, c llm.Config) {
+	add := func(name string, c llmclient.Config) {
 		parts = append(parts, fmt.Sprintf("%s model %q at %q", name, c.Model, c.BaseURL))
 	}
 	add(report.TargetJudge, judge)

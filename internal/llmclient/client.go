@@ -1,4 +1,17 @@
-package llm
+// Package llmclient is the one chat client of parthack: it asks an
+// OpenAI-compatible chat-completions endpoint (set up once, by Endpoint,
+// for the judges and the attacker alike) at temperature 0 for a strict
+// JSON answer, retries a transport or schema failure once, records every
+// exchange (Log: JSON lines, appended and fsynced one at a time) and
+// replays a recording offline byte for byte (Replay).
+//
+// The LLM judges (evaluators/llm, public side) and the LLM attacker
+// (attacker/llmattack, trusted side) both ask through it, and it knows
+// neither: it imports only model's hashing. A recording also holds the
+// records a caller freezes for the rest of a run, IDJ's checklists; the
+// client stores their JSON as given, and the package that writes them
+// owns their type and checks them (see Entry).
+package llmclient
 
 import (
 	"bytes"
@@ -36,9 +49,9 @@ const maxAttempts = 2
 const maxResponse = 8 << 20
 
 // Client asks one model through one endpoint, or through a recording in
-// its place, and records every attempt. It also knows the checklists
-// frozen so far in the run (the recorder's, or its own when there is no
-// recorder), so IDJ writes one per task and reuses it.
+// its place, and records every attempt. It also knows the records frozen
+// so far in the run (the recorder's, or its own when there is no
+// recorder), so IDJ writes one checklist per task and reuses it.
 type Client struct {
 	cfg    Config
 	url    string
@@ -46,7 +59,7 @@ type Client struct {
 	replay *Replay  // non-nil: serve responses from the recording
 	rec    Recorder // nil: record nothing
 	mu     sync.Mutex
-	frozen []*Checklist // without a recorder
+	frozen []json.RawMessage // without a recorder
 }
 
 // NewClient is a live client for cfg; rec, if not nil, records every
@@ -73,7 +86,7 @@ func (r *Replay) Client(cfg Config, calls ...Call) (*Client, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("%w: the recording holds no single model for %v; name one", ErrNotConfigured, calls)
 	}
-	return &Client{cfg: cfg, replay: r, frozen: append([]*Checklist{}, r.checklists...)}, nil
+	return &Client{cfg: cfg, replay: r, frozen: append([]json.RawMessage{}, r.frozen...)}, nil
 }
 
 // Model is the model the client asks.
@@ -100,9 +113,9 @@ type chatRequest struct {
 	ResponseFormat *responseFormat `json:"response_format,omitempty"`
 }
 
-// request is the canonical body of a two-message request: the system
+// Request is the canonical body of a two-message request: the system
 // instructions, then the user message that quotes the data.
-func (c *Client) request(system, user string) []byte {
+func (c *Client) Request(system, user string) []byte {
 	r := chatRequest{
 		Model:     c.cfg.Model,
 		Messages:  []chatMessage{{"system", system}, {"user", user}},
@@ -138,10 +151,13 @@ func (e *CallError) Error() string {
 // Unwrap gives the attempts' errors to errors.Is.
 func (e *CallError) Unwrap() []error { return e.Attempts }
 
-// ask sends body with the bounded retry: after a transport or schema
-// failure the same bytes are sent once more. parse validates the answer
-// text. It returns the number of attempts made.
-func (c *Client) ask(ctx context.Context, call Call, subject string, body []byte, parse func([]byte) error) (int, error) {
+// Ask sends body (built by Request) with the bounded retry: after a
+// transport or schema failure the same bytes are sent once more. parse
+// validates the answer text and must wrap ErrSchema in a failure the
+// retry should see. subject is the sha256 of what the request is about,
+// for the recording. Ask returns the number of attempts made; a call
+// without an answer is a *CallError.
+func (c *Client) Ask(ctx context.Context, call Call, subject string, body []byte, parse func([]byte) error) (int, error) {
 	var errs []error
 	for n := 1; n <= maxAttempts; n++ {
 		resp, err := c.attempt(ctx, call, subject, body, n)
@@ -277,32 +293,25 @@ func messageContent(resp []byte) ([]byte, error) {
 	return []byte(s), nil
 }
 
-// checklist finds a checklist frozen earlier in the run.
-func (c *Client) checklist(task, instructionSHA string) *Checklist {
-	var frozen []*Checklist
+// Frozen lists the records frozen so far in the run, oldest first: the
+// recorder's, the recording's when replaying, or those Freeze was given.
+func (c *Client) Frozen() []json.RawMessage {
 	if c.rec != nil {
-		frozen = c.rec.Checklists()
-	} else {
-		c.mu.Lock()
-		frozen = c.frozen
-		c.mu.Unlock()
-	}
-	for _, cl := range frozen {
-		if cl.Task == task && cl.InstructionSHA == instructionSHA && cl.Model == c.cfg.Model {
-			return cl
-		}
-	}
-	return nil
-}
-
-// freeze stores a new checklist: in the recording, and for the rest of
-// the run.
-func (c *Client) freeze(cl *Checklist) error {
-	if c.rec != nil {
-		return c.rec.Record(Entry{Checklist: cl})
+		return c.rec.Frozen()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.frozen = append(c.frozen, cl)
+	return append([]json.RawMessage{}, c.frozen...)
+}
+
+// Freeze stores a new frozen record, one JSON value: in the recording,
+// and for the rest of the run.
+func (c *Client) Freeze(record json.RawMessage) error {
+	if c.rec != nil {
+		return c.rec.Record(Entry{Frozen: record})
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.frozen = append(c.frozen, record)
 	return nil
 }

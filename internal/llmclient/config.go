@@ -1,4 +1,4 @@
-package llm
+package llmclient
 
 import (
 	"fmt"
@@ -11,13 +11,6 @@ import (
 const (
 	DefaultMaxTokens = 4096
 	DefaultTimeout   = 600 * time.Second
-)
-
-// Environment variable prefixes: JudgeEnv+"BASE_URL", JudgeEnv+"MODEL",
-// JudgeEnv+"API_KEY", and the same under IDJEnv for IDJ's own model.
-const (
-	JudgeEnv = "PARTHACK_JUDGE_"
-	IDJEnv   = "PARTHACK_IDJ_"
 )
 
 // Config is one endpoint: an OpenAI-compatible chat-completions server
@@ -37,8 +30,8 @@ type Config struct {
 
 // Endpoint is the one place an endpoint is set up, for the judges and
 // the attacker alike: baseURL and model when given (a command's flags),
-// else prefix+"BASE_URL" and prefix+"MODEL" (prefix is JudgeEnv, IDJEnv
-// or the attacker's) read with getenv, usually os.Getenv. The API key is
+// else prefix+"BASE_URL" and prefix+"MODEL" (prefix is the judge's, IDJ's
+// or the attacker's: llm.JudgeEnv, llm.IDJEnv, llmattack.Env) read with getenv, usually os.Getenv. The API key is
 // only ever read from the environment variable keyEnv, so it never shows
 // in a process list, and only for a named base URL: a key is never sent
 // to another server than the one it was given for (see Or).

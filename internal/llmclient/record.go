@@ -1,4 +1,4 @@
-package llm
+package llmclient
 
 import (
 	"bufio"
@@ -14,15 +14,9 @@ import (
 	"github.com/parthack/parthack/model"
 )
 
-// Call names what a request asks for.
+// Call names what a request asks for; each caller names its own kinds
+// (llm.CallJudge, llm.CallChecklist, llm.CallIDJ, llmattack.CallAttack).
 type Call string
-
-// The three kinds of request.
-const (
-	CallJudge     Call = "judge"         // the schema-aware judge scores a payload
-	CallChecklist Call = "idj_checklist" // IDJ writes a task's checklist from its instruction
-	CallIDJ       Call = "idj_score"     // IDJ scores a projection against a checklist
-)
 
 // Exchange is one request and what came back: a response, or the
 // transport error that stood in for one. A recording of exchanges is
@@ -59,17 +53,32 @@ func (x *Exchange) response() []byte {
 	return []byte(x.Response)
 }
 
-// Entry is one line of a recording: an exchange or a frozen checklist.
+// Entry is one line of a recording: an exchange, or a frozen record.
+//
+// A frozen record is written once in a run and reused for the rest of it
+// and by later runs on the same recording: IDJ's checklists, so far the
+// only kind, which is why its key is "checklist". This package stores
+// its JSON as the caller gave it and reads it back as it is; the package
+// that writes it (evaluators/llm) owns its type and checks each one read
+// back with the CheckFrozen given to OpenLog and OpenReplay.
 type Entry struct {
-	Exchange  *Exchange  `json:"exchange,omitempty"`
-	Checklist *Checklist `json:"checklist,omitempty"`
+	Exchange *Exchange       `json:"exchange,omitempty"`
+	Frozen   json.RawMessage `json:"checklist,omitempty"`
 }
+
+// CheckFrozen checks a frozen record read back from a recording; nil
+// accepts any JSON value.
+type CheckFrozen func(json.RawMessage) error
+
+// frozen reports whether the entry holds a frozen record (a JSON null
+// is none, as it was when the record had a type here).
+func (e *Entry) frozen() bool { return len(e.Frozen) > 0 && string(e.Frozen) != "null" }
 
 // check verifies an entry read back: exactly one part, and hashes that
 // match the bytes they name.
-func (e *Entry) check() error {
+func (e *Entry) check(checkFrozen CheckFrozen) error {
 	switch {
-	case (e.Exchange == nil) == (e.Checklist == nil):
+	case (e.Exchange == nil) == !e.frozen():
 		return fmt.Errorf("an entry holds exactly one of exchange and checklist")
 	case e.Exchange != nil:
 		if model.Hash([]byte(e.Exchange.Request)) != e.Exchange.RequestSHA {
@@ -78,39 +87,34 @@ func (e *Entry) check() error {
 		if e.Exchange.Response != "" && e.Exchange.ResponseBase64 != nil {
 			return fmt.Errorf("exchange: both response and response_base64")
 		}
-	default:
-		c := e.Checklist
-		if c.Version != ChecklistVersion {
-			return fmt.Errorf("checklist: version %d; this build reads version %d", c.Version, ChecklistVersion)
-		}
-		if want := model.Hash(c.Bytes()); c.SHA != want {
-			return fmt.Errorf("checklist for task %s: sha256 %s does not match its content (%s)", c.Task, c.SHA, want)
-		}
+	case checkFrozen != nil:
+		return checkFrozen(e.Frozen)
 	}
 	return nil
 }
 
-// Recorder keeps a run's exchanges and frozen checklists.
+// Recorder keeps a run's exchanges and frozen records.
 type Recorder interface {
 	// Record stores one entry; it returns once the entry is durable.
 	Record(Entry) error
-	// Checklists lists the checklists recorded so far, those Record was
-	// given included: they stay frozen for the rest of the run.
-	Checklists() []*Checklist
+	// Frozen lists the records frozen so far, those Record was given
+	// included: they stay frozen for the rest of the run.
+	Frozen() []json.RawMessage
 }
 
 // Log is the file-backed Recorder: one JSON entry per line, appended and
 // fsynced one at a time, so a run that dies keeps every exchange it
-// finished. Reopening a log continues it and keeps its checklists frozen.
+// finished. Reopening a log continues it and keeps its records frozen.
 type Log struct {
-	mu         sync.Mutex
-	f          *os.File
-	checklists []*Checklist
+	mu     sync.Mutex
+	f      *os.File
+	frozen []json.RawMessage
 }
 
-// OpenLog opens or creates a recording at path for appending.
-func OpenLog(path string) (*Log, error) {
-	entries, err := readEntries(path)
+// OpenLog opens or creates a recording at path for appending; check
+// checks the frozen records already in it.
+func OpenLog(path string, check CheckFrozen) (*Log, error) {
+	entries, err := readEntries(path, check)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -120,8 +124,8 @@ func OpenLog(path string) (*Log, error) {
 	}
 	l := &Log{f: f}
 	for _, e := range entries {
-		if e.Checklist != nil {
-			l.checklists = append(l.checklists, e.Checklist)
+		if e.frozen() {
+			l.frozen = append(l.frozen, e.Frozen)
 		}
 	}
 	return l, nil
@@ -141,17 +145,17 @@ func (l *Log) Record(e Entry) error {
 	if err := l.f.Sync(); err != nil {
 		return fmt.Errorf("judge recording: %w", err)
 	}
-	if e.Checklist != nil {
-		l.checklists = append(l.checklists, e.Checklist)
+	if e.frozen() {
+		l.frozen = append(l.frozen, e.Frozen)
 	}
 	return nil
 }
 
-// Checklists lists the checklists in the log, oldest first.
-func (l *Log) Checklists() []*Checklist {
+// Frozen lists the frozen records in the log, oldest first.
+func (l *Log) Frozen() []json.RawMessage {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]*Checklist{}, l.checklists...)
+	return append([]json.RawMessage{}, l.frozen...)
 }
 
 // Close closes the file.
@@ -170,7 +174,7 @@ func encodeEntry(e Entry) ([]byte, error) {
 }
 
 // readEntries reads and checks every line of a recording.
-func readEntries(path string) ([]Entry, error) {
+func readEntries(path string, checkFrozen CheckFrozen) ([]Entry, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -192,7 +196,7 @@ func readEntries(path string) ([]Entry, error) {
 		if err := dec.Decode(&e); err != nil {
 			return nil, fmt.Errorf("judge recording %s: line %d: %w", path, n, err)
 		}
-		if err := e.check(); err != nil {
+		if err := e.check(checkFrozen); err != nil {
 			return nil, fmt.Errorf("judge recording %s: line %d: %w", path, n, err)
 		}
 		out = append(out, e)
@@ -203,15 +207,16 @@ func readEntries(path string) ([]Entry, error) {
 // with a given body gets the k-th response recorded for that body, so
 // retries and IDJ's three identical calls replay in order.
 type Replay struct {
-	mu         sync.Mutex
-	byRequest  map[string][]*Exchange
-	served     map[string]int
-	checklists []*Checklist
+	mu        sync.Mutex
+	byRequest map[string][]*Exchange
+	served    map[string]int
+	frozen    []json.RawMessage
 }
 
-// OpenReplay reads a recording for replay.
-func OpenReplay(path string) (*Replay, error) {
-	entries, err := readEntries(path)
+// OpenReplay reads a recording for replay; check checks its frozen
+// records.
+func OpenReplay(path string, check CheckFrozen) (*Replay, error) {
+	entries, err := readEntries(path, check)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +225,7 @@ func OpenReplay(path string) (*Replay, error) {
 		if e.Exchange != nil {
 			r.byRequest[e.Exchange.RequestSHA] = append(r.byRequest[e.Exchange.RequestSHA], e.Exchange)
 		} else {
-			r.checklists = append(r.checklists, e.Checklist)
+			r.frozen = append(r.frozen, e.Frozen)
 		}
 	}
 	return r, nil

@@ -1,4 +1,4 @@
-package llm
+package llmclient
 
 import (
 	"context"
@@ -7,19 +7,15 @@ import (
 	"github.com/parthack/parthack/model"
 )
 
-// CallAttack is the LLM attacker's request for a candidate trajectory
-// (package attacker/llmattack).
-const CallAttack Call = "attack"
-
-// Chat asks one question outside the judges: system holds the
-// instructions, user quotes the data, and the request is built, sent,
-// retried, recorded and replayed exactly as a judge's is. parse validates
+// Chat asks one question: system holds the instructions, user quotes the
+// data, and the request is built (Request), sent, retried, recorded and
+// replayed (Ask) as every request is. parse validates
 // the answer text; an error from it is a schema failure, so the same
 // request is sent once more. Chat returns the request's sha256 and the
 // number of requests sent (1, or 2 when the retry was used).
 func (c *Client) Chat(ctx context.Context, call Call, subject, system, user string, parse func(answer []byte) error) (string, int, error) {
-	body := c.request(system, user)
-	n, err := c.ask(ctx, call, subject, body, func(b []byte) error {
+	body := c.Request(system, user)
+	n, err := c.Ask(ctx, call, subject, body, func(b []byte) error {
 		if err := parse(b); err != nil {
 			return fmt.Errorf("%w: %v", ErrSchema, err)
 		}
