@@ -290,23 +290,33 @@ func (s *search) score(log *pbcste.Log) (float64, error) {
 // scoreAll is every deterministic evaluator's score of a log, from the
 // public payload's bytes.
 func (s *search) scoreAll(log *pbcste.Log) ([]float64, error) {
-	p, err := builder.Build(s.pub, log, builder.TurnsOf(s.honest))
+	scores, _, err := Scores(s.pub, log, s.honest)
+	return scores, err
+}
+
+// Scores are every deterministic evaluator's scores of a log, in
+// evaluators.Deterministic order, computed as every evaluator sees a
+// trajectory: from the canonical bytes of its public payload, with tr's
+// conversation as the transcript. The decoded payload is returned for
+// evaluators that read more of it.
+func Scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, *payload.Payload, error) {
+	p, err := builder.Build(pub, log, builder.TurnsOf(tr))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dec, err := payload.Decode(p.Bytes())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	scores, err := evaluators.ScoreAll(dec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := make([]float64, len(scores))
+	out := make([]float64, len(scores), len(scores)+1)
 	for i, sc := range scores {
 		out[i] = sc.Value
 	}
-	return out, nil
+	return out, dec, nil
 }
 
 // history is what a trajectory's past contributes to the historical

@@ -19,8 +19,6 @@ import (
 	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
-	"github.com/parthack/parthack/internal/payload"
-	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/report"
@@ -369,21 +367,9 @@ func sortRows(rows []report.Row) {
 // scores are every deterministic evaluator's scores of a log, from its
 // public payload's bytes, and then the benchmark's own reward.
 func scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, error) {
-	p, err := builder.Build(pub, log, builder.TurnsOf(tr))
+	out, dec, err := attacker.Scores(pub, log, tr)
 	if err != nil {
 		return nil, err
-	}
-	dec, err := payload.Decode(p.Bytes())
-	if err != nil {
-		return nil, err
-	}
-	all, err := evaluators.ScoreAll(dec)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]float64, len(all), len(all)+1)
-	for i, s := range all {
-		out[i] = s.Value
 	}
 	if o, ok := evaluators.Outcome(dec); ok {
 		out = append(out, o)
