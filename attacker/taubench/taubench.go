@@ -53,6 +53,9 @@ type RunInfo struct {
 	Capped     []string   `json:"capped,omitempty"`   // targets whose search hit MaxStates
 	Rollback   bool       `json:"rollback"`           // a strict rollback of H was found
 	Excluded   string     `json:"excluded,omitempty"` // why the run is not attacked
+	// Witness is A_ref, the adversary the search against Historical
+	// Milestone found (nil when none is eligible within the bound).
+	Witness *model.Trajectory `json:"-"`
 }
 
 // Result is the benchmark's two ledgers and the runs.
@@ -259,6 +262,10 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 	ref, err := search(bench.ReferenceTarget)
 	if err != nil {
 		return info, nil, err
+	}
+	if ref.Best != nil {
+		ref.Best.Task, ref.Best.Name = info.Task, "search witness on "+info.Run
+		info.Witness = ref.Best
 	}
 	var fa []float64
 	if ref.Best != nil {

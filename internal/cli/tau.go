@@ -16,6 +16,7 @@ import (
 	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/attacker/taubench"
 	"github.com/parthack/parthack/internal/atomicfile"
+	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks/tauair"
 )
@@ -143,7 +144,7 @@ func newTauExportCmd(e *env) *cobra.Command {
 
 // runTauBench is bench --domain tau-airline: the searches on every run,
 // the failed runs' report, then the control's.
-func runTauBench(e *env, opt taubench.Options, f report.Format, ledgerOut string) error {
+func runTauBench(e *env, opt taubench.Options, f report.Format, ledgerOut, witnesses string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
@@ -173,6 +174,22 @@ func runTauBench(e *env, opt taubench.Options, f report.Format, ledgerOut string
 	if capped > 0 {
 		fmt.Fprintf(e.stderr, "bench: %d runs had a search stop at --max-states %d: their bound is not exhausted\n", capped, opt.MaxStates)
 	}
+	if witnesses != "" {
+		if err := os.MkdirAll(witnesses, 0o755); err != nil {
+			return usageErr("--witnesses: %v", err)
+		}
+		n := 0
+		for _, r := range res.Runs {
+			if r.Witness == nil {
+				continue
+			}
+			if err := atomicfile.Write(filepath.Join(witnesses, r.Run+".json"), model.EncodeTrajectory(r.Witness), 0o644); err != nil {
+				return usageErr("--witnesses: %v", err)
+			}
+			n++
+		}
+		fmt.Fprintf(e.stderr, "bench: %d witnesses (A_ref of each run that has one) written to %s\n", n, witnesses)
+	}
 	if ledgerOut != "" {
 		ext := filepath.Ext(ledgerOut)
 		controlOut := strings.TrimSuffix(ledgerOut, ext) + ".control" + ext
@@ -195,7 +212,7 @@ func runTauBench(e *env, opt taubench.Options, f report.Format, ledgerOut string
 }
 
 // benchDomain checks bench's flags for --domain and runs it.
-func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.RunOptions, f report.Format, ledgerOut string) error {
+func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string) error {
 	if domain != tauair.DomainName {
 		return usageErr("--domain: %q is not a domain (there is %s)", domain, tauair.DomainName)
 	}
@@ -219,5 +236,5 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
-	return runTauBench(e, topt, f, ledgerOut)
+	return runTauBench(e, topt, f, ledgerOut, witnesses)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,5 +115,21 @@ func TestImportTauBench(t *testing.T) {
 	defer s.Close()
 	if recs, _ := s.List(store.KindWitness); len(recs) != 4 {
 		t.Fatalf("a refused import changed the store: %d witnesses", len(recs))
+	}
+}
+
+// TestTauBenchWitnesses: bench --domain writes each run's witness, and
+// each one certifies eligible against its run.
+func TestTauBenchWitnesses(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "witnesses")
+	code, out, errs := run(t, "bench", "--domain", "tau-airline", "--tasks", "TAU-A04", "--edits", "2", "--witnesses", dir)
+	if code != 0 || !strings.Contains(out, "4 failed GPT-4o runs") || !strings.Contains(errs, "4 witnesses") {
+		t.Fatalf("bench: exit %d\n%s\n%s", code, out, errs)
+	}
+	for trial := range 4 {
+		w := filepath.Join(dir, fmt.Sprintf("gpt-4o-t04-trial%d.json", trial))
+		if code, out, errs := run(t, "certify", "--task", "TAU-A04", "--honest", fmt.Sprintf("trial%d", trial), "--candidate", w); code != 0 {
+			t.Errorf("trial %d's witness: exit %d\n%s%s", trial, code, out, errs)
+		}
 	}
 }
