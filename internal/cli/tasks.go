@@ -172,10 +172,22 @@ func writeTask(w io.Writer, t *tasks.Task) {
 	for i, op := range p.Allowlist.Ops {
 		ops[i] = string(op)
 	}
-	fmt.Fprintf(w, "  ops: %s\n", strings.Join(ops, ", "))
-	for _, et := range p.Schema.Types {
-		if fs, ok := p.Allowlist.Fields[et.Name]; ok {
-			fmt.Fprintf(w, "  %s: %s\n", et.Name, strings.Join(fs, ", "))
+	if p.Allowlist.PerType() {
+		for _, et := range p.Schema.Types {
+			if tops, ok := p.Allowlist.TypeOps[et.Name]; ok {
+				names := make([]string, len(tops))
+				for i, op := range tops {
+					names[i] = string(op)
+				}
+				fmt.Fprintf(w, "  %s: ops %s; fields %s\n", et.Name, strings.Join(names, ", "), strings.Join(p.Allowlist.Fields[et.Name], ", "))
+			}
+		}
+	} else {
+		fmt.Fprintf(w, "  ops: %s\n", strings.Join(ops, ", "))
+		for _, et := range p.Schema.Types {
+			if fs, ok := p.Allowlist.Fields[et.Name]; ok {
+				fmt.Fprintf(w, "  %s: %s\n", et.Name, strings.Join(fs, ", "))
+			}
 		}
 	}
 	fmt.Fprintln(w, "\nPublic goal schema")
