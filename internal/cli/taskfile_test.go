@@ -105,3 +105,32 @@ func TestTasksValidateFile(t *testing.T) {
 		})
 	}
 }
+
+// TestTasksNew: `tasks new --from PH-D01 FILE` writes a task of its own,
+// with its trajectories, that validates; it never overwrites FILE and
+// keeps the suite's ids for the suite.
+func TestTasksNew(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "vpn.json")
+	code, out, errOut := run(t, "tasks", "new", "--from", "PH-D01", path)
+	if code != 0 || !strings.Contains(out, "task vpn, from PH-D01") || !strings.Contains(out, "honest.json") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = run(t, "tasks", "validate", path)
+	if code != 0 || !strings.Contains(out, "vpn (") || !strings.Contains(out, "ok    witnesses eligible") {
+		t.Fatalf("validate: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"tasks", "new", "--from", "PH-D01", path}, "exists"},
+		{[]string{"tasks", "new", "--from", "PH-D01", "--id", "PH-D07", filepath.Join(dir, "x.json")}, "suite's ids"},
+		{[]string{"tasks", "new", "--from", "PH-Z01", filepath.Join(dir, "y.json")}, "no suite task"},
+		{[]string{"tasks", "new", filepath.Join(dir, "z.json")}, "--from is required"},
+	} {
+		if code, _, errOut := run(t, c.args...); code != 2 || !strings.Contains(errOut, c.err) {
+			t.Errorf("%v: exit %d, %s; want 2 and %q", c.args, code, errOut, c.err)
+		}
+	}
+}

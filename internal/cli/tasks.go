@@ -41,7 +41,7 @@ func newTasksCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
-	cmd.AddCommand(newTasksShowCmd(e), newTasksValidateCmd(e))
+	cmd.AddCommand(newTasksShowCmd(e), newTasksValidateCmd(e), newTasksNewCmd(e))
 	return cmd
 }
 
