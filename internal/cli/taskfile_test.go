@@ -36,6 +36,16 @@ func userTask(t *testing.T, patch []string, trajectories map[string]string) stri
 	return path
 }
 
+// userTrajectory writes a trajectory file into a fresh directory.
+func userTrajectory(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func trajectoryOf(steps ...string) string {
 	return `{"task": "EX-01", "steps": [` + strings.Join(steps, ",\n") + `]}`
 }
@@ -85,6 +95,10 @@ func TestTasksValidateFile(t *testing.T) {
 			nil, "canary PHB-CANARY-0af05caf6db5cba8 is in a public field"},
 		{"syntax error, located", []string{userTask(t, []string{`"id": "EX-01",`, `"id": "EX-01",,`}, nil)}, 1, nil, "my-task.json:3:"},
 		{"missing file", []string{"no-such-task.json"}, 2, nil, "read task"},
+		{"the first named trajectory is H", []string{filepath.Join(example, "task.json"), "--trajectory", userTrajectory(t, "h.json", trajectoryOf(closeT2, urgentT1)), "--trajectory", filepath.Join(example, "witness.json")}, 0,
+			[]string{"h.json (honest)", "ok    honest prefix", "ok    witnesses eligible", "\nvalid\n"}, ""},
+		{"one suite task", []string{"PH-H05"}, 0, []string{"PH-H05 valid\n"}, ""},
+		{"an unknown suite id", []string{"PH-H99"}, 2, nil, "no suite task"},
 		{"--domain with a file", []string{filepath.Join(example, "task.json"), "--domain", "tau-airline"}, 2, nil, "does not take a task file"},
 		{"--trajectory without a file", []string{"--trajectory", filepath.Join(example, "honest.json")}, 2, nil, "needs a task FILE"},
 	}

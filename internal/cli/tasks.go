@@ -123,8 +123,9 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 			"peak; a task whose script revises the goal ends H on a revised version; rollback*.json are strict\n" +
 			"rollbacks of H, witness*.json eligible witnesses with a temporary peak, attribution*.json rejected for\n" +
 			"their attribution; the alphabet covers every step; no canary appears. --trajectory names the\n" +
-			"trajectory files (repeatable; the role comes from the file name); without it, the trajectories of the\n" +
-			"task next to FILE are checked. Each check is listed as ok or skipped, with why.\n\n" +
+			"trajectory files (repeatable; the role comes from the file name, and the first is H when none is named\n" +
+			"honest*); without it, the trajectories of the task next to FILE are checked. Each check is listed as ok\n" +
+			"or skipped, with why. FILE may also be a suite id (PH-H05): that task alone, as the suite validates it.\n\n" +
 			"--domain tau-airline validates tau-bench's 50 airline tasks instead: every gold run double-certifies\n" +
 			"with no failed call and, for a task with a goal, starts with no predicate held and ends at m/m with\n" +
 			"P_state = P_agent, every evaluator and the benchmark's own reward at 1 (no transient peak).\n\n" +
@@ -134,6 +135,17 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 			if len(args) == 1 {
 				if domain != "" {
 					return usageErr("--domain validates a domain's tasks; it does not take a task file")
+				}
+				if isSuiteID(args[0]) && len(trajectories) == 0 {
+					t, err := tasks.Get(args[0])
+					if err != nil {
+						return usage(err)
+					}
+					if err := validate.Validate(t); err != nil {
+						return &exitError{code: ExitRejected, err: err}
+					}
+					fmt.Fprintf(e.stdout, "%s valid\n", t.ID)
+					return nil
 				}
 				return validateUserTask(e, args[0], trajectories)
 			}

@@ -5,8 +5,9 @@
 // A trajectory's role comes from its file name: honest*.json is the honest
 // trajectory H, rollback*.json a strict rollback of H, witness*.json a
 // historical witness, attribution*.json an attribution control; any other
-// trajectory is a candidate, held only to legality. testdata/example
-// follows this layout.
+// trajectory is a candidate, held only to legality; among files named on
+// the command line, the first is H when none is named honest*.json.
+// testdata/example follows this layout.
 package taskfile
 
 import (
@@ -100,6 +101,9 @@ func Load(path string, trajectories []string) (*Bundle, error) {
 				return nil, err
 			}
 			b.Trajectories = append(b.Trajectories, Trajectory{Path: p, Role: RoleOf(p), Trajectory: tr})
+		}
+		if b.Honest() == nil && b.Trajectories[0].Role == RoleCandidate {
+			b.Trajectories[0].Role = RoleHonest // named files: the first is H unless one is named honest*
 		}
 		return b, nil
 	}
