@@ -307,7 +307,7 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		t := m.c.ws.task(msg.traj.Task)
 		if t == nil {
-			m.status, m.statusErr = fmt.Sprintf("the witness is for task %q, which is not in this suite", msg.traj.Task), true
+			m.status, m.statusErr = fmt.Sprintf("the witness is for task %q, which is not in this suite; ctrl+o opens its task file first", msg.traj.Task), true
 			return m, nil
 		}
 		return m, navigate(openEditorMsg{task: t, start: msg.traj, unsaved: true})

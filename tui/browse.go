@@ -235,6 +235,8 @@ func (b *browser) open() tea.Cmd {
 		msg := fmt.Sprintf("%s %q is for task %q, which is not in this suite", r.Kind, r.Name, r.Task)
 		if strings.HasPrefix(r.Task, "TAU-A") {
 			msg += "; open it with parthack workbench --domain tau-airline"
+		} else {
+			msg += "; ctrl+o opens its task file"
 		}
 		return status(msg, true)
 	}

@@ -81,6 +81,12 @@ func TestWorkbenchOpensATaskFile(t *testing.T) {
 		t.Fatalf("not saved: %s", m.status)
 	}
 
+	without := openApp(t, Options{DBPath: db})
+	press(t, without, "tab", "enter")
+	if !without.statusErr || !strings.Contains(without.status, "ctrl+o opens its task file") {
+		t.Errorf("a witness of a task that is not open says %q", without.status)
+	}
+
 	again := openApp(t, Options{DBPath: db, TaskFile: file})
 	mustSee(t, again, "peak then undo")
 	press(t, again, "tab")
