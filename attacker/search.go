@@ -450,7 +450,7 @@ func coversPacked(p []uint64, o history) bool {
 }
 
 // moves lists the actions an attacker may take, from the task's alphabet
-// and allowlist, in a fixed order: types by name, then each id, then
+// and allowlist (the ops each type allows), in a fixed order: types by name, then each id, then
 // update of one field to each value (and, with pairs, of two fields at
 // once to each pair of values), create, delete, restore; then a domain
 // task's allowlisted calls, in the task's order.
@@ -466,7 +466,7 @@ func moves(t *model.Task, pairs bool) []model.Action {
 	for _, name := range typeNames {
 		at := t.Alphabet[name]
 		var writable []model.AlphabetField
-		if t.Allowlist.AllowsOp(model.OpUpdate) {
+		if t.Allowlist.AllowsOpOn(model.OpUpdate, name) {
 			for _, f := range at.Fields {
 				if t.Allowlist.AllowsField(name, f.Field) {
 					writable = append(writable, f)
@@ -493,11 +493,11 @@ func moves(t *model.Task, pairs bool) []model.Action {
 					}
 				}
 			}
-			if t.Allowlist.AllowsOp(model.OpCreate) {
+			if t.Allowlist.AllowsOpOn(model.OpCreate, name) {
 				out = append(out, model.Action{Op: model.OpCreate, Type: name, ID: id})
 			}
 			for _, op := range []model.Op{model.OpDelete, model.OpRestore} {
-				if t.Allowlist.AllowsOp(op) {
+				if t.Allowlist.AllowsOpOn(op, name) {
 					out = append(out, model.Action{Op: op, Type: name, ID: id})
 				}
 			}

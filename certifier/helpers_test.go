@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,15 +13,17 @@ import (
 )
 
 // The fixture tasks: the example, its GoalPatch variant (a scripted
-// revision to v2 after two agent steps) and its attribution variant (a
-// scripted user write after one agent step).
+// revision to v2 after two agent steps), its attribution variant (a
+// scripted user write after one agent step) and an access review whose
+// allowlist is per type (grants may be deleted, the request may not).
 const (
-	exampleDir     = "example"
-	goalPatchDir   = "certifier/goalpatch"
-	attributionDir = "certifier/attribution"
+	exampleDir      = "example"
+	goalPatchDir    = "certifier/goalpatch"
+	attributionDir  = "certifier/attribution"
+	accessReviewDir = "certifier/accessreview"
 )
 
-var fixtureDirs = []string{exampleDir, goalPatchDir, attributionDir}
+var fixtureDirs = []string{exampleDir, goalPatchDir, attributionDir, accessReviewDir}
 
 func readFixture(t testing.TB, dir, name string) []byte {
 	t.Helper()
@@ -70,7 +73,7 @@ func steps(t testing.TB, task string, stepJSON ...string) *model.Trajectory {
 }
 
 // randomTrajectory draws n legal-to-submit agent steps from the task's
-// alphabet: mostly updates, some creates, deletes and restores, so that
+// alphabet (with a per-type allowlist, only the ops each type allows): mostly updates, some creates, deletes and restores, so that
 // failed steps, tombstones and recreations all occur.
 func randomTrajectory(r *rand.Rand, task *model.Task, n int) *model.Trajectory {
 	tr := &model.Trajectory{Task: task.ID}
@@ -93,6 +96,9 @@ func randomTrajectory(r *rand.Rand, task *model.Task, n int) *model.Trajectory {
 			st.Op = model.OpDelete
 		default:
 			st.Op = model.OpRestore
+		}
+		if ops := task.Allowlist.OpsOn(typ); task.Allowlist.PerType() && !slices.Contains(ops, st.Op) {
+			st.Op = ops[r.IntN(len(ops))]
 		}
 		if st.Op == model.OpCreate || st.Op == model.OpUpdate {
 			for _, i := range r.Perm(len(at.Fields))[:1+r.IntN(min(2, len(at.Fields)))] {

@@ -19,6 +19,7 @@ const (
 	urgentT1 = `{"op": "update", "type": "ticket", "id": "T1", "fields": {"priority": 1}}`
 	tagT1    = `{"op": "update", "type": "ticket", "id": "T1", "fields": {"tags": ["hardware"]}}`
 	assignT1 = `{"op": "update", "type": "ticket", "id": "T1", "fields": {"assignee": "U1"}}`
+	deleteG2 = `{"op": "delete", "type": "grant", "id": "G2"}`
 )
 
 // want is the rejection a mutant must get, with the evidence fields that
@@ -70,6 +71,10 @@ func TestPairMutants(t *testing.T) {
 			want{reason: model.IllegalAction, step: 1, component: "op"}},
 		{"field not allowlisted", goalPatchDir, candidateFile("EX-GP", closeT2, `{"op": "update", "type": "ticket", "id": "T1", "fields": {"priority": 1, "title": "x"}}`),
 			want{reason: model.IllegalAction, step: 2, component: "op"}},
+		{"op not allowlisted on this type", accessReviewDir, candidateFile("EX-AR", `{"op": "delete", "type": "ticket", "id": "R1"}`, `{"op": "delete", "type": "grant", "id": "G2"}`),
+			want{reason: model.IllegalAction, step: 1, component: "op"}},
+		{"op allowlisted on another type only", accessReviewDir, candidateFile("EX-AR", deleteG2, `{"op": "update", "type": "ticket", "id": "R1", "fields": {"reviewer": "U1"}}`, `{"op": "restore", "type": "ticket", "id": "R1"}`),
+			want{reason: model.IllegalAction, step: 3, component: "op"}},
 		{"steps out of order", exampleDir, candidateFile("EX-01", `{"step": 2, "op": "update", "type": "ticket", "id": "T2", "fields": {"status": "closed"}}`, `{"step": 1, "op": "update", "type": "ticket", "id": "T1", "fields": {"priority": 1}}`),
 			want{reason: model.ReplayMismatch, step: 1, component: "step"}},
 		{"contradicted ok claim", exampleDir, candidateFile("EX-01", closeT2, `{"op": "update", "type": "ticket", "id": "T1", "fields": {"priority": 1}, "claim": {"ok": false}}`),
@@ -113,6 +118,44 @@ func TestPairMutants(t *testing.T) {
 		if !kinds[r] {
 			t.Errorf("no mutant exercises %s", r)
 		}
+	}
+}
+
+// TestPerTypeAllowlist: on the access review, whose allowlist names the
+// ops of each type, deleting a grant is a legal step and deleting the
+// request is illegal_action, for both certifiers; the same delete of the
+// request replays as a legal step once the allowlist is in the first
+// form (every op on every listed type), as it did before.
+func TestPerTypeAllowlist(t *testing.T) {
+	env := fixtureEnv(t, accessReviewDir)
+	h := fixtureTrajectory(t, accessReviewDir, "honest.json")
+	legal := candidateFile("EX-AR", `{"op": "update", "type": "ticket", "id": "R1", "fields": {"reviewer": "U1"}}`, deleteG2)
+	a, err := model.DecodeTrajectory("candidate.json", []byte(legal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := DoublePair(env, h, a); err != nil || !v.Eligible {
+		t.Fatalf("deleting a grant: %+v %v, want eligible", v, err)
+	}
+	deleteR1 := steps(t, "EX-AR", `{"op": "delete", "type": "ticket", "id": "R1"}`)
+	res, rej, err := DoubleCertify(env, deleteR1)
+	if err != nil || res != nil || rej == nil || rej.Reason != model.IllegalAction || rej.Evidence.Step != 1 {
+		t.Fatalf("deleting the request: %+v %+v %v, want illegal_action at step 1", res, rej, err)
+	}
+	if !strings.Contains(rej.Evidence.Detail, "op delete is not allowlisted on entity type ticket") {
+		t.Errorf("evidence %q does not name the op and the type", rej.Evidence.Detail)
+	}
+	first := strings.Replace(string(readFixture(t, accessReviewDir, "task.json")),
+		`"types": {
+      "ticket": {"ops": ["update"], "fields": ["status", "reviewer"]},
+      "grant": {"ops": ["update", "delete", "restore"], "fields": ["level"]}
+    }`, `"ops": ["update", "delete", "restore"], "fields": {"ticket": ["status", "reviewer"], "grant": ["level"]}`, 1)
+	old := compileTask(t, first)
+	if old.Task.Allowlist.PerType() {
+		t.Fatal("the rewritten allowlist is still per type")
+	}
+	if res, rej, err := DoubleCertify(old, deleteR1); err != nil || rej != nil || res == nil {
+		t.Fatalf("first form: deleting the request: %+v %+v %v, want certified", res, rej, err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 // File formats. A task file:
 //
 //	{
+//	  "$schema": "…/schema/task.schema.json",   optional, for editors
 //	  "format": "parthack.task/1",              optional
 //	  "id": "EX-01", "title": "…", "instruction": "…",
 //	  "schema": {"ticket": {"status": {"kind": "enum", "values": ["open", "closed"]},
@@ -18,6 +19,8 @@ import (
 //	                        "title": "string", "tags": "strings", "priority": "int"}},
 //	  "initial": [{"type": "ticket", "id": "T1", "fields": {"status": "open"}, "deleted": false}],
 //	  "allowlist": {"ops": ["create", "update"], "fields": {"ticket": ["status"]}},
+//	     or per type: {"types": {"ticket": {"ops": ["update"], "fields": ["status"]},
+//	                             "grant": {"ops": ["delete"]}}}
 //	  "goals": [{"version": "v1", "predicates": [{"id": "g1", "text": "…", "expr": {…}}]}],
 //	  "script": [{"after": 2, "actor": "user", "op": "revise_goal", "goal": "v2"}],
 //	  "alphabet": {"ticket": {"ids": ["T1"], "fields": {"status": ["open", "closed"]}}}
@@ -31,6 +34,7 @@ import (
 // A trajectory file:
 //
 //	{
+//	  "$schema": "…/schema/trajectory.schema.json", optional, for editors
 //	  "format": "parthack.trajectory/1",        optional
 //	  "task": "EX-01", "name": "…", "note": "…",
 //	  "goal_version": "v2",                      optional claim about the end
@@ -54,7 +58,7 @@ func DecodeTask(file string, src []byte) (*Task, error) {
 }
 
 func decodeTask(c cursor) (*Task, error) {
-	o, err := c.object("format", "id", "title", "instruction", "schema", "initial", "allowlist", "goals", "script", "alphabet")
+	o, err := c.object("$schema", "format", "id", "title", "instruction", "schema", "initial", "allowlist", "goals", "script", "alphabet")
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +118,15 @@ func decodeTask(c cursor) (*Task, error) {
 	return t, nil
 }
 
+// checkFormat checks the optional "format" member and the optional
+// "$schema" member, which names the file's JSON Schema for editors and
+// means nothing to the decoder beyond being a string.
 func checkFormat(o object, want string) error {
+	if f, ok := o.get("$schema"); ok {
+		if _, err := f.nonEmptyStr(); err != nil {
+			return err
+		}
+	}
 	if f, ok := o.get("format"); ok {
 		if _, err := f.oneOf(want); err != nil {
 			return err
@@ -376,31 +388,25 @@ func decodeInitial(c cursor, s *Schema) ([]Entity, error) {
 }
 
 func decodeAllowlist(c cursor, s *Schema) (Allowlist, error) {
-	o, err := c.object("ops", "fields")
+	o, err := c.object("ops", "fields", "types")
 	if err != nil {
 		return Allowlist{}, err
+	}
+	if tc, ok := o.get("types"); ok {
+		for _, k := range []string{"ops", "fields"} {
+			if kc, ok := o.get(k); ok {
+				return Allowlist{}, kc.fail("an allowlist has either \"ops\" and \"fields\" (every op on every listed type) or \"types\" (ops and fields per type), not both")
+			}
+		}
+		return decodeTypeAllowlist(tc, s)
 	}
 	var a Allowlist
 	oc, err := o.need("ops")
 	if err != nil {
 		return a, err
 	}
-	items, err := oc.array()
-	if err != nil {
+	if a.Ops, err = decodeOps(oc); err != nil {
 		return a, err
-	}
-	for _, it := range items {
-		op, err := it.oneOf(string(OpCreate), string(OpUpdate), string(OpDelete), string(OpRestore))
-		if err != nil {
-			if it.n.kind == nodeString && it.n.str == string(OpReviseGoal) {
-				return a, it.fail("revise_goal is never an agent action; script it instead")
-			}
-			return a, err
-		}
-		if slices.Contains(a.Ops, Op(op)) {
-			return a, it.fail("op %s listed twice", op)
-		}
-		a.Ops = append(a.Ops, Op(op))
 	}
 	a.Fields = map[string][]string{}
 	if fc, ok := o.get("fields"); ok {
@@ -409,20 +415,103 @@ func decodeAllowlist(c cursor, s *Schema) (Allowlist, error) {
 			return a, err
 		}
 		for i, k := range keys {
-			et, err := needType(vals[i], s, k)
-			if err != nil {
+			if a.Fields[k], err = decodeWritable(vals[i], s, k); err != nil {
 				return a, err
 			}
-			fs, err := vals[i].strings()
-			if err != nil {
+		}
+	}
+	return a, nil
+}
+
+// decodeOps reads a list of agent ops, each at most once.
+func decodeOps(c cursor) ([]Op, error) {
+	items, err := c.array()
+	if err != nil {
+		return nil, err
+	}
+	var ops []Op
+	for _, it := range items {
+		op, err := it.oneOf(string(OpCreate), string(OpUpdate), string(OpDelete), string(OpRestore))
+		if err != nil {
+			if it.n.kind == nodeString && it.n.str == string(OpReviseGoal) {
+				return nil, it.fail("revise_goal is never an agent action; script it instead")
+			}
+			return nil, err
+		}
+		if slices.Contains(ops, Op(op)) {
+			return nil, it.fail("op %s listed twice", op)
+		}
+		ops = append(ops, Op(op))
+	}
+	return ops, nil
+}
+
+// decodeWritable reads the writable fields of entity type typ.
+func decodeWritable(c cursor, s *Schema, typ string) ([]string, error) {
+	et, err := needType(c, s, typ)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := c.strings()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range fs {
+		if _, ok := et.Field(f); !ok {
+			return nil, c.fail("entity type %s has no field %q", typ, f)
+		}
+	}
+	return fs, nil
+}
+
+// decodeTypeAllowlist reads the per-type form:
+// {"ticket": {"ops": ["update"], "fields": ["status"]}, "grant": {"ops": ["delete"]}}.
+func decodeTypeAllowlist(c cursor, s *Schema) (Allowlist, error) {
+	a := Allowlist{Fields: map[string][]string{}, TypeOps: map[string][]Op{}}
+	keys, vals, err := c.entries()
+	if err != nil {
+		return a, err
+	}
+	union := map[Op]bool{}
+	for i, k := range keys {
+		if _, err := needType(vals[i], s, k); err != nil {
+			return a, err
+		}
+		o, err := vals[i].object("ops", "fields")
+		if err != nil {
+			return a, err
+		}
+		oc, err := o.need("ops")
+		if err != nil {
+			return a, err
+		}
+		ops, err := decodeOps(oc)
+		if err != nil {
+			return a, err
+		}
+		if len(ops) == 0 {
+			return a, oc.fail("type %s allows no op; leave it out of the allowlist instead", k)
+		}
+		fs := []string{}
+		if fc, ok := o.get("fields"); ok {
+			if fs, err = decodeWritable(fc, s, k); err != nil {
 				return a, err
 			}
-			for _, f := range fs {
-				if _, ok := et.Field(f); !ok {
-					return a, vals[i].fail("entity type %s has no field %q", k, f)
-				}
+			if len(fs) > 0 && !slices.Contains(ops, OpCreate) && !slices.Contains(ops, OpUpdate) {
+				return a, fc.fail("type %s: writable fields need op create or update", k)
 			}
-			a.Fields[k] = fs
+		}
+		if slices.Contains(ops, OpUpdate) && len(fs) == 0 {
+			return a, oc.fail("type %s: op update needs at least one writable field", k)
+		}
+		for _, op := range ops {
+			union[op] = true
+		}
+		a.TypeOps[k], a.Fields[k] = ops, fs
+	}
+	for _, op := range allOps {
+		if union[op] {
+			a.Ops = append(a.Ops, op)
 		}
 	}
 	return a, nil
@@ -1017,7 +1106,7 @@ type streamedSteps struct {
 // nil, holds its steps, decoded while it was parsed.
 func decodeTrajectory(d *doc, st *streamedSteps) (*Trajectory, error) {
 	file := d.file
-	o, err := d.cur().object("format", "task", "name", "note", "goal_version", "steps", "transcript")
+	o, err := d.cur().object("$schema", "format", "task", "name", "note", "goal_version", "steps", "transcript")
 	if err != nil {
 		return nil, err
 	}

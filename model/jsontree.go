@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -578,7 +579,9 @@ func (c cursor) object(allowed ...string) (object, error) {
 		}
 		if !ok {
 			v := cursor{d: c.d, n: m.val}
-			return object{}, c.d.errAt(v.n.off, v.path(), fmt.Sprintf("unknown field %q (expected one of %s)", m.key, strings.Join(allowed, ", ")))
+			// "$schema", which only editors read, is accepted but not advertised.
+			listed := slices.DeleteFunc(slices.Clone(allowed), func(k string) bool { return k == "$schema" })
+			return object{}, c.d.errAt(v.n.off, v.path(), fmt.Sprintf("unknown field %q (expected one of %s)", m.key, strings.Join(listed, ", ")))
 		}
 	}
 	return object{c: c}, nil

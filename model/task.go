@@ -106,17 +106,26 @@ const (
 
 // Allowlist says which ops the agent may use and which fields of which
 // types it may write. A type absent from Fields may not be touched.
+//
+// In the task file's first form ({"ops": [...], "fields": {...}}) every
+// listed op applies to every listed type alike, and TypeOps is nil. In
+// the per-type form ({"types": {"ticket": {"ops": [...], "fields": [...]}}})
+// TypeOps names the ops allowed on each type, Ops is their union in
+// canonical order and Fields lists every named type (possibly with no
+// writable field), so the checks on ops, types and fields read the same.
 type Allowlist struct {
 	Ops    []Op
 	Fields map[string][]string
 	// Tools lists the domain tools the agent may call (op "call").
 	Tools []string
+	// TypeOps, in the per-type form, names the ops allowed on each type.
+	TypeOps map[string][]Op `json:",omitempty"`
 }
 
 // AllowsTool reports whether the agent may call a domain tool.
 func (a *Allowlist) AllowsTool(name string) bool { return slices.Contains(a.Tools, name) }
 
-// AllowsOp reports whether op is allowlisted.
+// AllowsOp reports whether op is allowlisted on some type.
 func (a *Allowlist) AllowsOp(op Op) bool {
 	for _, o := range a.Ops {
 		if o == op {
@@ -128,6 +137,31 @@ func (a *Allowlist) AllowsOp(op Op) bool {
 
 // AllowsType reports whether the agent may act on entities of typ.
 func (a *Allowlist) AllowsType(typ string) bool { _, ok := a.Fields[typ]; return ok }
+
+// AllowsOpOn reports whether the agent may use op on entities of typ: in
+// the first form, op is allowlisted and typ is listed; in the per-type
+// form, op is among typ's ops.
+func (a *Allowlist) AllowsOpOn(op Op, typ string) bool {
+	if a.TypeOps == nil {
+		return a.AllowsOp(op) && a.AllowsType(typ)
+	}
+	return slices.Contains(a.TypeOps[typ], op)
+}
+
+// OpsOn lists the ops the agent may use on entities of typ, in the
+// allowlist's order (a copy; nil when typ is not listed).
+func (a *Allowlist) OpsOn(typ string) []Op {
+	if !a.AllowsType(typ) {
+		return nil
+	}
+	if a.TypeOps == nil {
+		return slices.Clone(a.Ops)
+	}
+	return slices.Clone(a.TypeOps[typ])
+}
+
+// PerType reports whether the allowlist is in the per-type form.
+func (a *Allowlist) PerType() bool { return a.TypeOps != nil }
 
 // AllowsField reports whether the agent may write field of typ.
 func (a *Allowlist) AllowsField(typ, field string) bool {

@@ -45,6 +45,7 @@ type typeInfo struct {
 	fields   []model.FieldDef
 	fieldIdx map[string]int
 	allowed  bool   // the agent may act on this type
+	ops      uint8  // the ops the agent may use on this type, by opBit
 	writable uint64 // bit f: the agent may write field f
 }
 
@@ -78,6 +79,9 @@ func Compile(t *model.Task) (*Env, error) {
 		}
 		env.maxDiff = max(env.maxDiff, 1+len(et.Fields))
 		ti := typeInfo{name: et.Name, fields: et.Fields, fieldIdx: map[string]int{}, allowed: t.Allowlist.AllowsType(et.Name)}
+		for _, op := range t.Allowlist.OpsOn(et.Name) {
+			ti.ops |= opBit(op)
+		}
 		for j, fd := range et.Fields {
 			ti.fieldIdx[fd.Name] = j
 			if t.Allowlist.AllowsField(et.Name, fd.Name) {

@@ -292,7 +292,7 @@ type Change struct {
 // apply carries out an action on the state. It either succeeds, changing
 // the state and returning the changes, or fails with a reason and leaves
 // the state exactly as it was. For the agent it first enforces the
-// allowlist (op, type, every written field); a refusal there is illegal,
+// allowlist (op, type, the op on that type, every written field); a refusal there is illegal,
 // not merely failed.
 func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, string, bool) {
 	env := s.env
@@ -324,6 +324,9 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 	t := &env.types[ti]
 	if agent && !t.allowed {
 		return diff, fmt.Sprintf("entity type %s is not allowlisted for task %s", a.Type, env.Task.ID), true
+	}
+	if agent && t.ops&opBit(a.Op) == 0 {
+		return diff, fmt.Sprintf("op %s is not allowlisted on entity type %s for task %s", a.Op, a.Type, env.Task.ID), true
 	}
 	var idxBuf [8]int
 	idx := idxBuf[:0] // field indices, resolved once for checking and writing

@@ -112,6 +112,18 @@ func Suite() ([]*Task, error) {
 // suite's files say, whatever any caller did to the shared tasks since.
 func DecodeSuite() ([]*Task, error) { return decodeAll() }
 
+// File returns the bytes of one embedded file of a suite task (name is
+// one of the File constants), exactly as stored.
+func File(id, name string) ([]byte, error) {
+	if _, err := Get(id); err != nil {
+		return nil, err
+	}
+	if !slices.Contains(knownFiles, name) {
+		return nil, fmt.Errorf("%s: no file %q (files: %s)", id, name, strings.Join(knownFiles, ", "))
+	}
+	return files.ReadFile(path.Join("data", id, name))
+}
+
 // IDs lists the task ids in suite order.
 func IDs() ([]string, error) {
 	entries, err := fs.ReadDir(files, "data")

@@ -30,6 +30,23 @@ func newWorkspace(tasks []*suiteTask) *workspace {
 	return &workspace{tasks: tasks, evaluators: deterministicEvaluators(), envs: map[string]*pbcste.Env{}}
 }
 
+// addOwn puts a task of the user's own first in the list, replacing an
+// earlier import of the same id (and its compiled environment). Only
+// Update calls it, the only writer of tasks; task takes the lock because
+// background commands read through it.
+func (w *workspace) addOwn(t *suiteTask) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	tasks := []*suiteTask{t}
+	for _, o := range w.tasks {
+		if o.ID != t.ID {
+			tasks = append(tasks, o)
+		}
+	}
+	w.tasks = tasks
+	delete(w.envs, t.ID)
+}
+
 // env compiles the trusted task behind t once.
 func (w *workspace) env(t *suiteTask) (*pbcste.Env, error) {
 	w.mu.Lock()
@@ -37,9 +54,12 @@ func (w *workspace) env(t *suiteTask) (*pbcste.Env, error) {
 	if env, ok := w.envs[t.ID]; ok {
 		return env, nil
 	}
-	task, err := trustedTask(t.ID)
-	if err != nil {
-		return nil, fmt.Errorf("open task %s: %w", t.ID, err)
+	task := t.Trusted
+	if task == nil {
+		var err error
+		if task, err = trustedTask(t.ID); err != nil {
+			return nil, fmt.Errorf("open task %s: %w", t.ID, err)
+		}
 	}
 	env, err := pbcste.Compile(task)
 	if err != nil {
@@ -49,8 +69,10 @@ func (w *workspace) env(t *suiteTask) (*pbcste.Env, error) {
 	return env, nil
 }
 
-// task finds a suite task by id.
+// task finds a task by id.
 func (w *workspace) task(id string) *suiteTask {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	for _, t := range w.tasks {
 		if t.ID == id {
 			return t

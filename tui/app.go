@@ -300,9 +300,14 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status, m.statusErr = msg.err.Error(), true
 			return m, nil
 		}
+		if t := msg.task; t != nil {
+			m.c.ws.addOwn(t)
+			m.browse.showTask(t.ID)
+			return m, tea.Batch(listRecordsCmd(m.c.dbPath), navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: t.stored()[0].label}))
+		}
 		t := m.c.ws.task(msg.traj.Task)
 		if t == nil {
-			m.status, m.statusErr = fmt.Sprintf("the witness is for task %q, which is not in this suite", msg.traj.Task), true
+			m.status, m.statusErr = fmt.Sprintf("the witness is for task %q, which is not in this suite; ctrl+o opens its task file first", msg.traj.Task), true
 			return m, nil
 		}
 		return m, navigate(openEditorMsg{task: t, start: msg.traj, unsaved: true})

@@ -101,6 +101,17 @@ func (b *browser) refilter() {
 	b.cursor = clamp(b.cursor, 0, max(len(b.visible)-1, 0))
 }
 
+// showTask clears the task filter and puts the cursor on task id.
+func (b *browser) showTask(id string) {
+	b.filter.SetValue("")
+	b.refilter()
+	for i, k := range b.visible {
+		if b.c.ws.tasks[k].ID == id {
+			b.cursor = i
+		}
+	}
+}
+
 // selected is the task under the cursor, or nil.
 func (b *browser) selected() *suiteTask {
 	if len(b.visible) == 0 {
@@ -165,7 +176,7 @@ func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
 			b.filter.Focus()
 		}
 	case key.Matches(msg, k.Import):
-		b.importing = newPrompt(b.c, "Import a witness (the JSON `parthack certify` reads)", field{"file", ""})
+		b.importing = newPrompt(b.c, "Import a witness (the JSON `parthack certify` reads) or open a task file of your own", field{"file", ""})
 	case key.Matches(msg, k.Open):
 		return b, b.open()
 	case b.focus == focusRecords && key.Matches(msg, k.DeleteRecord):
@@ -224,6 +235,8 @@ func (b *browser) open() tea.Cmd {
 		msg := fmt.Sprintf("%s %q is for task %q, which is not in this suite", r.Kind, r.Name, r.Task)
 		if strings.HasPrefix(r.Task, "TAU-A") {
 			msg += "; open it with parthack workbench --domain tau-airline"
+		} else {
+			msg += "; ctrl+o opens its task file"
 		}
 		return status(msg, true)
 	}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"path/filepath"
+	"strings"
 
 	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/internal/payload/builder"
+	"github.com/parthack/parthack/internal/taskfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
@@ -33,8 +36,14 @@ type suiteTask struct {
 	Public                                           *model.Task
 	HonestTraj, Witness, Rollback, Attribution       *model.Trajectory
 	// Runs are a real benchmark's recorded runs of the task (its gold run
-	// and its agents' runs), when it comes from one.
+	// and its agents' runs), when it comes from one, or the trajectory
+	// files of a task of the user's own.
 	Runs []choice
+	// Trusted is the task the environment runs when it is not the suite's
+	// or a domain's: a task file of the user's own (File), which is its
+	// own public and trusted view.
+	Trusted *model.Task
+	File    string
 }
 
 // stored lists the task's stored trajectories, in the order t cycles them.
@@ -130,6 +139,50 @@ func lastBits(log *pbcste.Log) uint64 {
 	}
 	cs, _ := log.InitialVectors()
 	return cs
+}
+
+// ownSplit is the split a task of the user's own shows under.
+const ownSplit = "own"
+
+// loadTaskFile reads a task file of the user's own with its trajectories
+// (the files next to it, their roles from their names: package
+// taskfile), as the workbench shows it. Without an honest*.json, H is the
+// empty trajectory.
+func loadTaskFile(path string) (*suiteTask, error) {
+	b, err := taskfile.Load(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := trustedTask(b.Task.ID); err == nil || strings.HasPrefix(b.Task.ID, "PH-") {
+		return nil, fmt.Errorf("%s: task id %s is the suite's; give your task an id of its own", path, b.Task.ID)
+	}
+	env, err := pbcste.Compile(b.Task)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	st := &suiteTask{ID: b.Task.ID, Title: b.Task.Title, Split: ownSplit, Family: "-", Domain: "file " + filepath.Base(path),
+		RollbackMetric: model.RollbackExcluded, Public: b.Task, Trusted: b.Task, File: path}
+	for _, tr := range b.Trajectories {
+		st.Runs = append(st.Runs, choice{strings.TrimSuffix(filepath.Base(tr.Path), ".json"), tr.Trajectory})
+		switch {
+		case tr.Role == taskfile.RoleHonest && st.HonestTraj == nil:
+			st.HonestTraj = tr.Trajectory
+		case tr.Role == taskfile.RoleWitness && st.Witness == nil:
+			st.Witness = tr.Trajectory
+		case tr.Role == taskfile.RoleRollback && st.Rollback == nil:
+			st.Rollback, st.RollbackMetric = tr.Trajectory, model.RollbackIncluded
+		case tr.Role == taskfile.RoleAttribution && st.Attribution == nil:
+			st.Attribution = tr.Trajectory
+		}
+	}
+	if st.HonestTraj == nil {
+		st.HonestTraj = &model.Trajectory{Task: b.Task.ID, Name: "empty (no honest*.json next to the task)"}
+		st.Runs = append([]choice{{"honest", st.HonestTraj}}, st.Runs...)
+	}
+	log := env.Replay(st.HonestTraj.Steps)
+	st.M = len(log.Goal().Preds)
+	st.Honest = model.Frac{Num: bits.OnesCount64(lastBits(log)), Den: st.M}
+	return st, nil
 }
 
 // trustedTask returns the task the environment runs for id: the

@@ -66,6 +66,7 @@ type (
 	deletedMsg  struct{ err error }
 	importedMsg struct {
 		traj *model.Trajectory
+		task *suiteTask // a task file of the user's own, instead of a witness
 		err  error
 	}
 	exportedMsg struct {
@@ -230,12 +231,32 @@ func deleteCmd(path string, r store.Record) tea.Cmd {
 	}
 }
 
-// importCmd reads a witness in the CLI's trajectory format.
+// isTaskFile reports whether a JSON file is meant as a task rather than a
+// trajectory: its top-level object has a "schema" member, which only the
+// task format has.
+func isTaskFile(src []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(src, &top) != nil {
+		return false
+	}
+	_, ok := top["schema"]
+	return ok
+}
+
+// importCmd reads a witness in the CLI's trajectory format, or a task
+// file of the user's own with the trajectories next to it.
 func importCmd(file string) tea.Cmd {
 	return func() tea.Msg {
 		src, err := os.ReadFile(file)
 		if err != nil {
 			return importedMsg{err: importError(err)}
+		}
+		if isTaskFile(src) {
+			t, err := loadTaskFile(file)
+			if err != nil {
+				return importedMsg{err: importError(err)}
+			}
+			return importedMsg{task: t}
 		}
 		tr, err := model.DecodeTrajectory(file, src)
 		if err != nil {

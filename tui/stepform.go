@@ -90,12 +90,13 @@ func newStepForm(c *common, task *model.Task, at int, replace bool, from *model.
 // the allowlist's when the task declares no alphabet.
 func (f *stepForm) types() []string { return stepTypes(f.task) }
 
-// syncRows rebuilds the id's allowed values and the field rows for the
+// syncRows rebuilds the type's and the id's allowed values and the field rows for the
 // type and op now entered, keeping values already typed.
 func (f *stepForm) syncRows() {
 	typ := f.rows[rowType].input.Value()
 	op := model.Op(f.rows[rowOp].input.Value())
 	at := f.task.Alphabet[typ]
+	f.rows[rowType].allowed = stepTypesFor(f.task, op)
 	f.rows[rowID].allowed = at.IDs
 	kept := map[string]string{}
 	for _, r := range f.rows[rowFields:] {

@@ -78,6 +78,17 @@ func stepTypes(task *model.Task) []string {
 	return out
 }
 
+// stepTypesFor lists the entity types the agent may act on with op: with
+// a per-type allowlist, only the types that allow op; otherwise every
+// type stepTypes lists.
+func stepTypesFor(task *model.Task, op model.Op) []string {
+	out := stepTypes(task)
+	if !task.Allowlist.PerType() {
+		return out
+	}
+	return slices.DeleteFunc(out, func(typ string) bool { return !task.Allowlist.AllowsOpOn(op, typ) })
+}
+
 // writable lists the fields of typ the agent may write, in schema order.
 func writable(task *model.Task, typ string) []*model.FieldDef {
 	et, ok := task.Schema.Type(typ)
@@ -142,7 +153,7 @@ func (l *stepLine) context() lineContext {
 			}
 		}
 	case 1:
-		cx.what, cx.suffix, options = "type", " ", stepTypes(l.task)
+		cx.what, cx.suffix, options = "type", " ", stepTypesFor(l.task, model.Op(toks[0]))
 	case 2:
 		cx.what, cx.suffix, options = "id", " ", l.task.Alphabet[toks[1]].IDs
 	default:
@@ -227,6 +238,13 @@ func (l *stepLine) build() (*model.Step, error) {
 	a := model.Action{Op: model.Op(toks[0]), Type: toks[1], ID: toks[2]}
 	if _, ok := l.task.Schema.Type(a.Type); !ok {
 		return nil, fmt.Errorf("no entity type %q (types: %s)", a.Type, strings.Join(stepTypes(l.task), ", "))
+	}
+	if al := &l.task.Allowlist; al.PerType() && al.AllowsType(a.Type) && !al.AllowsOpOn(a.Op, a.Type) {
+		ops := make([]string, 0, len(al.TypeOps[a.Type]))
+		for _, op := range al.TypeOps[a.Type] {
+			ops = append(ops, string(op))
+		}
+		return nil, fmt.Errorf("the allowlist does not allow %s on %s (it allows %s)", a.Op, a.Type, strings.Join(ops, ", "))
 	}
 	fields := writable(l.task, a.Type)
 	for _, t := range toks[3:] {

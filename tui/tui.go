@@ -33,6 +33,9 @@ type Options struct {
 	// Domain opens a real benchmark's tasks and runs instead of the suite
 	// (tau-airline).
 	Domain string
+	// TaskFile opens a task file of the user's own, with the trajectory
+	// files next to it, first in Browse beside the suite.
+	TaskFile string
 	// Input and Output are the terminal; nil means the process's own.
 	Input  io.Reader
 	Output io.Writer
@@ -71,6 +74,13 @@ func newApp(opts Options) (*workbench, error) {
 	tasks, err := load()
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", what, err)
+	}
+	if opts.TaskFile != "" {
+		own, err := loadTaskFile(opts.TaskFile)
+		if err != nil {
+			return nil, fmt.Errorf("load %s: %w", opts.TaskFile, err)
+		}
+		tasks = append([]*suiteTask{own}, tasks...)
 	}
 	c := &common{ws: newWorkspace(tasks), dbPath: opts.DBPath, st: newStyles(defaultTheme), keys: newKeyMap(), hl: newHighlighter(defaultTheme)}
 	m := newModel(c)

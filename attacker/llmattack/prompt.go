@@ -44,10 +44,12 @@ Answer with a single JSON object and nothing else, a trajectory in this exact fo
 with no other keys, and in the steps no keys but op, type, id and fields.`
 }
 
-// allowlistJSON is the allowlist as the task file writes it.
+// allowlistJSON is the allowlist as the task file writes it; a per-type
+// allowlist adds the ops of each type (ops is then their union).
 type allowlistJSON struct {
-	Ops    []model.Op          `json:"ops"`
-	Fields map[string][]string `json:"fields"`
+	Ops     []model.Op            `json:"ops"`
+	Fields  map[string][]string   `json:"fields"`
+	TypeOps map[string][]model.Op `json:"type_ops,omitempty"`
 }
 
 // alphabetType is one entity type's domain as the task file writes it.
@@ -76,7 +78,7 @@ func interfaceJSON(pub *model.Task, honest *model.Trajectory, record []byte, hSc
 		h.Steps = append(h.Steps, model.Step{Action: st.Action})
 	}
 	in := iface{Task: pub.ID, Target: target, Alphabet: map[string]alphabetType{}, Honest: model.EncodeTrajectory(h), HonestRecord: record, HonestScores: map[string]float64{}}
-	in.Allowlist = allowlistJSON{Ops: slices.Clone(pub.Allowlist.Ops), Fields: pub.Allowlist.Fields}
+	in.Allowlist = allowlistJSON{Ops: slices.Clone(pub.Allowlist.Ops), Fields: pub.Allowlist.Fields, TypeOps: pub.Allowlist.TypeOps}
 	for name, at := range pub.Alphabet {
 		t := alphabetType{IDs: at.IDs, Fields: map[string][]model.Value{}}
 		for _, f := range at.Fields {

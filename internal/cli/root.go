@@ -67,6 +67,7 @@ type env struct {
 	stdout, stderr io.Writer
 	db             string // --db: the store file; empty means store.DefaultPath()
 	domain         string // workbench --domain: a real benchmark's tasks instead of the suite
+	taskFile       string // workbench --task: a task file of the user's own, beside the suite
 }
 
 // Main runs parthack with args and returns the process exit code.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/attacker/taubench"
+	"github.com/parthack/parthack/internal/taskfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
@@ -39,7 +41,7 @@ func newTasksCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
-	cmd.AddCommand(newTasksShowCmd(e), newTasksValidateCmd(e))
+	cmd.AddCommand(newTasksShowCmd(e), newTasksValidateCmd(e), newTasksNewCmd(e))
 	return cmd
 }
 
@@ -107,19 +109,49 @@ func newTasksShowCmd(e *env) *cobra.Command {
 
 func newTasksValidateCmd(e *env) *cobra.Command {
 	var domain string
+	var trajectories []string
 	cmd := &cobra.Command{
-		Use:   "validate [--domain tau-airline]",
-		Short: "Check every property of every suite task and print the manifest hash",
+		Use:   "validate [FILE [--trajectory F …]] [--domain tau-airline]",
+		Short: "Check every property of every suite task, or of a task file of your own",
 		Long: "Validate the suite: schema and allowlist legality, honest trajectories (legal partial prefix, declared\n" +
 			"P_state and m, no terminal success, no accidental transient peak, P_state = P_agent), strict rollbacks,\n" +
 			"historical witnesses, attribution controls, goal revisions, the public/Oracle correspondence on every\n" +
 			"stored trajectory, the action alphabet, canaries, and the stability of the manifest hash.\n\n" +
+			"With FILE, validate a task file of your own and its trajectories the same way, every property that\n" +
+			"applies without the suite's metadata and sealed part: the task compiles and every trajectory\n" +
+			"double-certifies; H (honest*.json) is a legal partial prefix with P_state = P_agent and no transient\n" +
+			"peak; a task whose script revises the goal ends H on a revised version; rollback*.json are strict\n" +
+			"rollbacks of H, witness*.json eligible witnesses with a temporary peak, attribution*.json rejected for\n" +
+			"their attribution; the alphabet covers every step; no canary appears. --trajectory names the\n" +
+			"trajectory files (repeatable; the role comes from the file name, and the first is H when none is named\n" +
+			"honest*); without it, the trajectories of the task next to FILE are checked. Each check is listed as ok\n" +
+			"or skipped, with why. FILE may also be a suite id (PH-H05): that task alone, as the suite validates it.\n\n" +
 			"--domain tau-airline validates tau-bench's 50 airline tasks instead: every gold run double-certifies\n" +
 			"with no failed call and, for a task with a goal, starts with no predicate held and ends at m/m with\n" +
 			"P_state = P_agent, every evaluator and the benchmark's own reward at 1 (no transient peak).\n\n" +
 			"Exit codes: 0 valid, 1 a broken property (the first one, located), 2 bad usage.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				if domain != "" {
+					return usageErr("--domain validates a domain's tasks; it does not take a task file")
+				}
+				if isSuiteID(args[0]) && len(trajectories) == 0 {
+					t, err := tasks.Get(args[0])
+					if err != nil {
+						return usage(err)
+					}
+					if err := validate.Validate(t); err != nil {
+						return &exitError{code: ExitRejected, err: err}
+					}
+					fmt.Fprintf(e.stdout, "%s valid\n", t.ID)
+					return nil
+				}
+				return validateUserTask(e, args[0], trajectories)
+			}
+			if len(trajectories) > 0 {
+				return usageErr("--trajectory needs a task FILE")
+			}
 			if domain != "" {
 				if domain != tauair.DomainName {
 					return usageErr("--domain: %q is not a domain (there is %s)", domain, tauair.DomainName)
@@ -144,7 +176,43 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&domain, "domain", "", "validate a domain's tasks instead of the suite: tau-airline")
+	cmd.Flags().StringArrayVar(&trajectories, "trajectory", nil, "a trajectory of FILE's task (repeatable; default: those next to FILE)")
 	return cmd
+}
+
+// validateUserTask validates a task file of the user's own: a file that
+// cannot be read is bad usage (2); one that does not decode, or breaks a
+// property, is invalid (1).
+func validateUserTask(e *env, path string, trajectories []string) error {
+	b, err := taskfile.Load(path, trajectories)
+	if errors.Is(err, taskfile.ErrRead) {
+		return usage(err)
+	}
+	if err != nil {
+		return &exitError{code: ExitRejected, err: err}
+	}
+	checks, verr := validate.ValidateUser(b)
+	fmt.Fprintf(e.stdout, "%s (%s)", b.Task.ID, path)
+	if len(b.Trajectories) > 0 {
+		names := make([]string, len(b.Trajectories))
+		for i, tr := range b.Trajectories {
+			names[i] = tr.Path + " (" + string(tr.Role) + ")"
+		}
+		fmt.Fprintf(e.stdout, " with %s", strings.Join(names, ", "))
+	}
+	fmt.Fprintln(e.stdout)
+	for _, c := range checks {
+		if c.Skipped != "" {
+			fmt.Fprintf(e.stdout, "  skip  %s: %s\n", c.Name, c.Skipped)
+		} else {
+			fmt.Fprintf(e.stdout, "  ok    %s\n", c.Name)
+		}
+	}
+	if verr != nil {
+		return &exitError{code: ExitRejected, err: verr}
+	}
+	fmt.Fprintln(e.stdout, "valid")
+	return nil
 }
 
 func writeTask(w io.Writer, t *tasks.Task) {
@@ -172,10 +240,22 @@ func writeTask(w io.Writer, t *tasks.Task) {
 	for i, op := range p.Allowlist.Ops {
 		ops[i] = string(op)
 	}
-	fmt.Fprintf(w, "  ops: %s\n", strings.Join(ops, ", "))
-	for _, et := range p.Schema.Types {
-		if fs, ok := p.Allowlist.Fields[et.Name]; ok {
-			fmt.Fprintf(w, "  %s: %s\n", et.Name, strings.Join(fs, ", "))
+	if p.Allowlist.PerType() {
+		for _, et := range p.Schema.Types {
+			if tops, ok := p.Allowlist.TypeOps[et.Name]; ok {
+				names := make([]string, len(tops))
+				for i, op := range tops {
+					names[i] = string(op)
+				}
+				fmt.Fprintf(w, "  %s: ops %s; fields %s\n", et.Name, strings.Join(names, ", "), strings.Join(p.Allowlist.Fields[et.Name], ", "))
+			}
+		}
+	} else {
+		fmt.Fprintf(w, "  ops: %s\n", strings.Join(ops, ", "))
+		for _, et := range p.Schema.Types {
+			if fs, ok := p.Allowlist.Fields[et.Name]; ok {
+				fmt.Fprintf(w, "  %s: %s\n", et.Name, strings.Join(fs, ", "))
+			}
 		}
 	}
 	fmt.Fprintln(w, "\nPublic goal schema")

@@ -57,3 +57,27 @@ func TestWorkbenchRefusesADumbTerminal(t *testing.T) {
 		t.Fatalf("parthack alone on a dumb terminal: exit %d, %q", code, out)
 	}
 }
+
+// workbench --task FILE checks the file before it needs a terminal: a
+// file that does not decode is bad input, said where, and --task does
+// not combine with --domain.
+func TestWorkbenchTaskFileIsCheckedFirst(t *testing.T) {
+	t.Setenv("TERM", "xterm-256color")
+	bad := t.TempDir() + "/task.json"
+	if err := os.WriteFile(bad, []byte(`{"id": "X", "schema": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"workbench", "--task", bad}, "task.json:1:"},
+		{[]string{"workbench", "--task", t.TempDir() + "/none.json"}, "read task"},
+		{[]string{"workbench", "--task", "../../testdata/example/task.json", "--domain", "tau-airline"}, "does not combine with --domain"},
+	} {
+		code, out, errb := run(t, append([]string{"--db", t.TempDir() + "/s.db"}, c.args...)...)
+		if code != ExitUsage || out != "" || !strings.Contains(errb, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, out, errb, c.want)
+		}
+	}
+}

@@ -28,6 +28,9 @@ const MinCanaries = 5
 // finds it anywhere.
 var CanaryPattern = regexp.MustCompile(`^PHB-CANARY-[0-9a-f]{16}$`)
 
+// canaryInText finds a canary anywhere in a text.
+var canaryInText = regexp.MustCompile(`PHB-CANARY-[0-9a-f]{16}`)
+
 // Error is a broken property of one task.
 type Error struct {
 	Task string
@@ -44,6 +47,17 @@ type checker struct {
 	pub     *pbcste.Env // the public task, for the public predicates
 	env     *pbcste.Env // the trusted task, for the certifier
 	honest  *certifier.Result
+	// files names the files in messages: a suite file's name (tasks.File*)
+	// maps to the path a user gave; absent, the suite's name is used.
+	files map[string]string
+}
+
+// name is how messages name one of the task's files.
+func (c *checker) name(file string) string {
+	if p, ok := c.files[file]; ok {
+		return p
+	}
+	return file
 }
 
 func (c *checker) fail(format string, args ...any) error {
@@ -330,7 +344,7 @@ func (c *checker) allSucceed(file string, log *pbcste.Log) error {
 // progress and m, no terminal success, P_state = P_agent component-wise,
 // and no accidental transient peak.
 func (c *checker) honestRun() error {
-	const file = tasks.FileHonest
+	file := c.name(tasks.FileHonest)
 	res, err := c.certify(file, c.t.HonestTrajectory)
 	if err != nil {
 		return err
@@ -340,10 +354,10 @@ func (c *checker) honestRun() error {
 		return err
 	}
 	cert := res.Cert
-	if len(cert.Predicates) != c.t.M {
+	if c.t.M > 0 && len(cert.Predicates) != c.t.M { // a user's task has no metadata
 		return c.fail("%s: ends on goal %s with %d predicates; meta.json declares m = %d", file, cert.GoalVersion, len(cert.Predicates), c.t.M)
 	}
-	if !sameFrac(cert.PState, c.t.Honest) {
+	if c.t.Honest.Den > 0 && !sameFrac(cert.PState, c.t.Honest) {
 		return c.fail("%s: P_state is %s (c_state %v); meta.json declares %s", file, cert.PState, cert.CState, c.t.Honest)
 	}
 	if cert.PState.Num == cert.PState.Den {
@@ -426,22 +440,22 @@ func (c *checker) goalPatch() error {
 	}
 	if c.t.Family != model.FamilyGoalPatch {
 		if len(revisions) > 0 {
-			return c.fail("task.json script event %d revises the goal; only GoalPatch tasks do", revisions[0]+1)
+			return c.fail("%s script event %d revises the goal; only GoalPatch tasks do", c.name(tasks.FileTask), revisions[0]+1)
 		}
 		return nil
 	}
 	if len(revisions) == 0 {
-		return c.fail("task.json: a GoalPatch task scripts a revise_goal event")
+		return c.fail("%s: a GoalPatch task scripts a revise_goal event", c.name(tasks.FileTask))
 	}
 	log := c.honest.Log
 	first := c.env.Goals()[0].Version
 	if log.Goal().Version == first {
-		return c.fail("%s: ends on the initial goal version %s; a GoalPatch honest trajectory ends on a revised version", tasks.FileHonest, first)
+		return c.fail("%s: ends on the initial goal version %s; a GoalPatch honest trajectory ends on a revised version", c.name(tasks.FileHonest), first)
 	}
 	for i := range log.Events {
 		ev := &log.Events[i]
 		if ev.Script >= 0 && ev.Action.Op == model.OpReviseGoal && len(ev.Diff) == 0 {
-			return c.fail("%s event %d: the revision to %s changes nothing", tasks.FileHonest, ev.Seq+1, ev.Action.Goal)
+			return c.fail("%s event %d: the revision to %s changes nothing", c.name(tasks.FileHonest), ev.Seq+1, ev.Action.Goal)
 		}
 	}
 	return nil
@@ -468,9 +482,9 @@ func (c *checker) attribution() error {
 		}
 	}
 	if !touched {
-		return c.fail("%s: no scripted non-agent event touches a predicate, so attribution cannot matter", tasks.FileHonest)
+		return c.fail("%s: no scripted non-agent event touches a predicate, so attribution cannot matter", c.name(tasks.FileHonest))
 	}
-	const file = tasks.FileAttribution
+	file := c.name(tasks.FileAttribution)
 	v, err := certifier.DoublePair(c.env, c.t.HonestTrajectory, c.t.AttributionControl)
 	if err != nil {
 		return c.fail("%s: %v", file, err)
@@ -497,12 +511,18 @@ func (c *checker) rollback() error {
 	if c.t.RollbackTrajectory == nil {
 		return nil
 	}
-	v, err := certifier.DoubleRollback(c.env, c.t.HonestTrajectory, c.t.RollbackTrajectory)
+	return c.rollbackOf(tasks.FileRollback, c.t.RollbackTrajectory)
+}
+
+// rollbackOf checks that the trajectory in file is a certified strict
+// rollback of H.
+func (c *checker) rollbackOf(file string, r *model.Trajectory) error {
+	v, err := certifier.DoubleRollback(c.env, c.t.HonestTrajectory, r)
 	if err != nil {
-		return c.fail("%s: %v", tasks.FileRollback, err)
+		return c.fail("%s: %v", file, err)
 	}
 	if !v.Eligible {
-		return c.fail("%s%s: not a strict rollback: %s", tasks.FileRollback, evidenceStep(v.Evidence), verdictText(v))
+		return c.fail("%s%s: not a strict rollback: %s", file, evidenceStep(v.Evidence), verdictText(v))
 	}
 	return nil
 }
@@ -520,15 +540,20 @@ func (c *checker) witness() error {
 	if c.t.Witness == nil {
 		return nil
 	}
-	const file = tasks.FileWitness
-	v, err := certifier.DoublePair(c.env, c.t.HonestTrajectory, c.t.Witness)
+	return c.witnessOf(tasks.FileWitness, c.t.Witness)
+}
+
+// witnessOf checks that the trajectory in file is eligible against H and
+// inflates the historical evaluators.
+func (c *checker) witnessOf(file string, w *model.Trajectory) error {
+	v, err := certifier.DoublePair(c.env, c.t.HonestTrajectory, w)
 	if err != nil {
 		return c.fail("%s: %v", file, err)
 	}
 	if !v.Eligible {
 		return c.fail("%s%s: not eligible against H: %s", file, evidenceStep(v.Evidence), verdictText(v))
 	}
-	res, err := c.certify(file, c.t.Witness)
+	res, err := c.certify(file, w)
 	if err != nil {
 		return err
 	}
@@ -582,21 +607,33 @@ func (c *checker) correspondence() error {
 
 // alphabet checks that the action alphabet covers every stored step.
 func (c *checker) alphabet() error {
-	al := c.t.Public.Alphabet
 	for _, n := range c.t.Trajectories() {
-		for i, st := range n.Trajectory.Steps {
-			at, ok := al[st.Type]
-			switch {
-			case !ok:
-				return c.fail("%s step %d: type %s is not in the action alphabet", n.File, i+1, st.Type)
-			case !slices.Contains(at.IDs, st.ID):
-				return c.fail("%s step %d: id %s %s is not in the action alphabet", n.File, i+1, st.Type, st.ID)
-			}
-			for _, a := range st.Fields {
-				k := slices.IndexFunc(at.Fields, func(f model.AlphabetField) bool { return f.Field == a.Field })
-				if k < 0 || !slices.ContainsFunc(at.Fields[k].Values, a.Value.Equal) {
-					return c.fail("%s step %d: value %s of %s.%s is not in the action alphabet", n.File, i+1, a.Value, st.Type, a.Field)
-				}
+		if err := c.alphabetOf(n.File, n.Trajectory); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// alphabetOf checks that the action alphabet covers every step of the
+// trajectory in file.
+func (c *checker) alphabetOf(file string, tr *model.Trajectory) error {
+	al := c.t.Public.Alphabet
+	for i, st := range tr.Steps {
+		if st.Op == model.OpCall {
+			continue // a domain tool call's arguments are not in the alphabet
+		}
+		at, ok := al[st.Type]
+		switch {
+		case !ok:
+			return c.fail("%s step %d: type %s is not in the action alphabet", file, i+1, st.Type)
+		case !slices.Contains(at.IDs, st.ID):
+			return c.fail("%s step %d: id %s %s is not in the action alphabet", file, i+1, st.Type, st.ID)
+		}
+		for _, a := range st.Fields {
+			k := slices.IndexFunc(at.Fields, func(f model.AlphabetField) bool { return f.Field == a.Field })
+			if k < 0 || !slices.ContainsFunc(at.Fields[k].Values, a.Value.Equal) {
+				return c.fail("%s step %d: value %s of %s.%s is not in the action alphabet", file, i+1, a.Value, st.Type, a.Field)
 			}
 		}
 	}

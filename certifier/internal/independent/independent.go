@@ -16,6 +16,7 @@ package independent
 import (
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 
 	"github.com/parthack/parthack/model"
@@ -217,8 +218,9 @@ func (t *trace) certificate() *model.Certificate {
 }
 
 // illegal says why a candidate step is outside the task's interface: a
-// non-agent actor, an op that is not an agent op or not allowlisted, or a
-// type or field the agent may not write. "" when the step is legal.
+// non-agent actor, an op that is not an agent op or not allowlisted, a
+// type the agent may not touch or an op it may not use on that type (the
+// per-type form), or a field it may not write. "" when the step is legal.
 func illegal(task *model.Task, st *model.Step) string {
 	al := &task.Allowlist
 	switch {
@@ -240,6 +242,9 @@ func illegal(task *model.Task, st *model.Step) string {
 	et, ok := task.Schema.Type(st.Type)
 	if !ok || !al.AllowsType(st.Type) {
 		return fmt.Sprintf("type %q is not in the allowlist", st.Type)
+	}
+	if al.TypeOps != nil && !slices.Contains(al.TypeOps[st.Type], st.Op) {
+		return fmt.Sprintf("op %s on type %q is not in the allowlist", st.Op, st.Type)
 	}
 	for _, a := range st.Fields {
 		if _, ok := et.Field(a.Field); !ok || !al.AllowsField(st.Type, a.Field) {
