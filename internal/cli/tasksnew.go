@@ -56,6 +56,9 @@ func newTasksNewCmd(e *env) *cobra.Command {
 			if t, err := model.DecodeTask(path, out); err != nil || t.ID != id {
 				return fmt.Errorf("rename %s to %s: %v", from, id, err)
 			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return usage(err)
+			}
 			if err := os.WriteFile(path, out, 0o644); err != nil {
 				return usage(err)
 			}
