@@ -24,10 +24,21 @@ func disagree(what string, primary, indep any) error {
 }
 
 // DoubleCertify certifies a trajectory with both certifiers and returns
-// the primary's outcome only when the independent one agrees on it.
+// the primary's outcome only when the independent one agrees on it. The
+// two run side by side, each on its own state; they share only the
+// read-only task and trajectory.
 func DoubleCertify(env *pbcste.Env, tr *model.Trajectory) (*Result, *model.Rejection, error) {
+	var (
+		icert *model.Certificate
+		irej  *model.Rejection
+		done  = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		icert, irej = independent.Certify(env.Task, tr)
+	}()
 	res, rej := certify(env, tr)
-	icert, irej := independent.Certify(env.Task, tr)
+	<-done
 	if err := sameRejection(rej, irej); err != nil {
 		return nil, nil, err
 	}

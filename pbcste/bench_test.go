@@ -52,13 +52,13 @@ func BenchmarkSnapshot(b *testing.B) {
 }
 
 // BenchmarkReplayLargeState replays with a state hash after every step on
-// an initial snapshot of 50,000 entities: the per-step cost must not grow
-// with the state.
+// an initial snapshot of 50,000 entities, its updates spread over every
+// entity (fixture.Spread): the per-step cost must not grow with the state.
 func BenchmarkReplayLargeState(b *testing.B) {
 	for _, n := range []int{1_000, 50_000} {
 		b.Run(fmt.Sprintf("entities=%d", n), func(b *testing.B) {
 			env := fixture.BigEnv(b, n)
-			steps := fixture.Churn(500_000)
+			steps := fixture.Spread(500_000, n)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				runtime.KeepAlive(env.Replay(steps))

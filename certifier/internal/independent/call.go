@@ -48,6 +48,8 @@ func (w *world) applyAll(tool string, writes []model.Action) ([]model.CellDiff, 
 	var undo []saved
 	sum := w.sum
 	var diff []model.CellDiff
+	w.inCall = true
+	defer func() { w.inCall = false }()
 	for i := range writes {
 		wr := &writes[i]
 		undo = append(undo, saved{wr.Type, wr.ID, w.ents[wr.Type][wr.ID]})

@@ -138,37 +138,48 @@ func (t *trace) checkClaim(seq, step int, cl *model.Claim, ok bool, diff []model
 	return rejection(model.ReplayMismatch, ev)
 }
 
-// latestCause replays the whole trajectory from the initial snapshot for
-// one predicate and returns the last successful action that changed the
-// predicate's read view, or ActorInitial when none did.
+// latestCause is causes for one predicate.
+func (t *trace) latestCause(x *model.Expr) model.Cause { return t.causes([]*model.Expr{x})[0] }
+
+// causes replays the whole trajectory from the initial snapshot and
+// returns, for each predicate, the last successful action that changed
+// its read view, or ActorInitial when none did. One replay serves every
+// predicate: each keeps its own cells and its own comparison.
 // An action writes the cells of one entity only, and a tool call those of
 // the entities its writes name, so the view can change only there:
 // comparing the cells of those entities the predicate reads, before and
 // after, compares the whole view.
-func (t *trace) latestCause(x *model.Expr) model.Cause {
+func (t *trace) causes(xs []*model.Expr) []model.Cause {
 	w := newWorld(t.task, false)
-	cause := model.Cause{Actor: model.ActorInitial, Seq: -1}
-	var cells []cell
-	var before []model.Value
+	out := make([]model.Cause, len(xs))
+	for i := range out {
+		out[i] = model.Cause{Actor: model.ActorInitial, Seq: -1}
+	}
+	cells := make([][]cell, len(xs))
+	before := make([][]model.Value, len(xs))
+	var one [1]model.Action
 	for seq, s := range schedule(t.task, t.steps) {
-		written := []model.Action{*s.action}
+		one[0] = *s.action
+		written := one[:]
 		if s.action.Op == model.OpCall {
 			var failure string
 			if written, failure = w.tool(s.action); failure != "" {
 				continue
 			}
 		}
-		cells = cells[:0]
-		for i := range written {
-			if a := &written[i]; a.Op != model.OpReviseGoal {
-				for _, f := range w.reads(x, a.Type, a.ID, nil) {
-					cells = append(cells, cell{a.Type, a.ID, f})
+		for k, x := range xs {
+			cells[k] = cells[k][:0]
+			for i := range written {
+				if a := &written[i]; a.Op != model.OpReviseGoal {
+					for _, f := range w.reads(x, a.Type, a.ID, nil) {
+						cells[k] = append(cells[k], cell{a.Type, a.ID, f})
+					}
 				}
 			}
-		}
-		before = before[:0]
-		for _, c := range cells {
-			before = append(before, w.cellValue(c.typ, c.id, c.field))
+			before[k] = before[k][:0]
+			for _, c := range cells[k] {
+				before[k] = append(before[k], w.cellValue(c.typ, c.id, c.field))
+			}
 		}
 		why := ""
 		if s.action.Op == model.OpCall {
@@ -179,14 +190,16 @@ func (t *trace) latestCause(x *model.Expr) model.Cause {
 		if why != "" {
 			continue
 		}
-		for i, c := range cells {
-			if !before[i].Equal(w.cellValue(c.typ, c.id, c.field)) {
-				cause = model.Cause{Actor: s.actor, Seq: seq + 1, Step: s.step + 1}
-				break
+		for k := range xs {
+			for i, c := range cells[k] {
+				if !before[k][i].Equal(w.cellValue(c.typ, c.id, c.field)) {
+					out[k] = model.Cause{Actor: s.actor, Seq: seq + 1, Step: s.step + 1}
+					break
+				}
 			}
 		}
 	}
-	return cause
+	return out
 }
 
 // certificate states the vectors of the goal version active at the end.
@@ -201,9 +214,13 @@ func (t *trace) certificate() *model.Certificate {
 	m := len(preds)
 	c.CState, c.CAgent, c.Causes = make([]int, m), make([]int, m), make([]model.Cause, m)
 	c.PState, c.PAgent = model.Frac{Den: m}, model.Frac{Den: m}
+	xs := make([]*model.Expr, m)
+	for j := range preds {
+		xs[j] = &preds[j].Expr
+	}
+	copy(c.Causes, t.causes(xs))
 	for j := range preds {
 		c.Predicates = append(c.Predicates, preds[j].ID)
-		c.Causes[j] = t.latestCause(&preds[j].Expr)
 		if !t.final.holds(&preds[j].Expr) {
 			continue
 		}

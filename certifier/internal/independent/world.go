@@ -49,13 +49,19 @@ type entity struct {
 	alive  bool
 	fields map[string]model.Value
 	digest lanes // this entity's share of the state hash, when hashing
+	// owner is the world that made this entity for its own writes: that
+	// world may change it in place, as no other world and no undo record
+	// holds it. Entities of the frozen initial snapshot have none.
+	owner *world
 }
 
 // world is the naive state: entities by type, then id, and the active
 // goal version. Entities the run has written live in ents; the others are
 // read from the task's frozen initial snapshot, built once per task and
-// shared, so a replay costs what it changes, not the world's size. An
-// entity is never changed in place: a write puts a new one in ents. With
+// shared, so a replay costs what it changes, not the world's size. A
+// write puts a new entity in ents, or changes in place one this world
+// made itself, except during a tool call, whose undo keeps the entities
+// from before its first write. With
 // hashing on the world also keeps the state hash, the lane-wise sum mod
 // 2^64 of one sha256 per existing entity and one for the active goal
 // version.
@@ -66,6 +72,7 @@ type world struct {
 	goal    string
 	hashing bool
 	sum     lanes
+	inCall  bool // applying a tool call's writes: copy, never change in place
 }
 
 // frozen is a task's initial snapshot and its hash without the goal.
@@ -230,13 +237,17 @@ func (w *world) get(typ, id string) *entity {
 
 // copyOf is a fresh entity with e's alive flag and fields, to be changed
 // and put in e's place.
-func copyOf(e *entity) *entity {
-	c := &entity{alive: e.alive, fields: make(map[string]model.Value, len(e.fields))}
+func (w *world) copyOf(e *entity) *entity {
+	c := &entity{owner: w, alive: e.alive, fields: make(map[string]model.Value, len(e.fields))}
 	for k, v := range e.fields {
 		c.fields[k] = v
 	}
 	return c
 }
+
+// writable reports whether e may be changed in place: this world made
+// it, and no tool call's undo holds it.
+func (w *world) writable(e *entity) bool { return e.owner == w && !w.inCall }
 
 // isAlive reports whether (typ, id) exists and is not deleted.
 func (w *world) isAlive(typ, id string) bool {
@@ -287,9 +298,14 @@ func (w *world) apply(a *model.Action) ([]model.CellDiff, string) {
 		case a.Op == model.OpRestore && cur.alive:
 			return nil, fmt.Sprintf("restore %s/%s: alive, nothing to restore", a.Type, a.ID)
 		}
-		cur = copyOf(cur)
-		cur.alive = !cur.alive
-		w.put(a.Type, a.ID, cur)
+		if w.writable(cur) {
+			cur.alive = !cur.alive
+			w.rehash(a.Type, a.ID, cur)
+		} else {
+			cur = w.copyOf(cur)
+			cur.alive = !cur.alive
+			w.put(a.Type, a.ID, cur)
+		}
 		return []model.CellDiff{aliveCell(a.Type, a.ID, model.Bool(!cur.alive), model.Bool(cur.alive))}, ""
 	}
 	if a.Op == model.OpCreate && cur != nil && cur.alive {
@@ -317,21 +333,28 @@ func (w *world) apply(a *model.Action) ([]model.CellDiff, string) {
 	}
 	var diff []model.CellDiff
 	if a.Op == model.OpUpdate {
-		cur = copyOf(cur)
+		inPlace := w.writable(cur)
+		if !inPlace {
+			cur = w.copyOf(cur)
+		}
 		for _, as := range a.Fields {
 			if old := cur.fields[as.Field]; !old.Equal(as.Value) {
 				diff = append(diff, model.CellDiff{Type: a.Type, ID: a.ID, Field: as.Field, Before: old, After: as.Value})
 				cur.fields[as.Field] = as.Value
 			}
 		}
-		if len(diff) > 0 {
+		switch {
+		case len(diff) == 0:
+		case inPlace:
+			w.rehash(a.Type, a.ID, cur)
+		default:
 			w.put(a.Type, a.ID, cur)
 		}
 		return diff, ""
 	}
 	// A create on a tombstone is a recreation: a new incarnation whose
 	// unwritten fields are null, diffed against the old one.
-	fresh := &entity{alive: true, fields: make(map[string]model.Value, len(a.Fields))}
+	fresh := &entity{owner: w, alive: true, fields: make(map[string]model.Value, len(a.Fields))}
 	for _, as := range a.Fields {
 		fresh.fields[as.Field] = as.Value
 	}
