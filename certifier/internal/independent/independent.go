@@ -5,10 +5,10 @@
 // pbcste or the primary certifier: it keeps a naive state
 // (entities in maps by type and id, fields by name), applies the five
 // operations itself, evaluates predicates itself, keeps its own state
-// hash, and finds each predicate's latest cause by a full replay per
-// predicate that compares the predicate's read view before and after
-// every successful event, where the primary reads the causes the
-// environment tracks over its diffs and footprint masks. The two must agree
+// hash, and finds each predicate's latest cause by a full replay of its
+// own (one for all predicates) that compares each predicate's read view
+// before and after every successful event, where the primary reads the
+// causes the environment tracks over its diffs and footprint masks. The two must agree
 // on every verdict; certifier.DoublePair and its siblings turn any
 // disagreement into an error.
 package independent
