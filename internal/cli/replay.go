@@ -101,8 +101,8 @@ func writeReplayText(w io.Writer, log *pbcste.Log, res *certifier.Result, rej *m
 			target = "goal " + r.Goal
 		case model.OpCall:
 			target = r.Tool + r.Args.String()
-			if len(target) > 100 {
-				target = target[:99] + "…"
+			if r := []rune(target); len(r) > 100 {
+				target = string(r[:99]) + "…"
 			}
 		}
 		result := "ok"

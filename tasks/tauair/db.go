@@ -244,24 +244,7 @@ func entityOf(typ, id string, rec map[string]any) (model.Entity, error) {
 
 // fieldValue is a record's value as a field of fd's kind.
 func fieldValue(fd *model.FieldDef, x any) (model.Value, error) {
-	v := valueOf(x)
-	if x != nil && fd.Kind == model.KindStrings {
-		xs, ok := x.([]any)
-		if ok {
-			ss := make([]string, 0, len(xs))
-			for _, e := range xs {
-				s, isStr := e.(string)
-				if !isStr {
-					ok = false
-					break
-				}
-				ss = append(ss, s)
-			}
-			if ok {
-				v = model.List(ss)
-			}
-		}
-	}
+	v := valueOf(x) // a list of strings maps to a strings value already
 	if msg := model.CheckValue(fd, v); msg != "" {
 		return model.Null, fmt.Errorf("%s", msg)
 	}
