@@ -80,23 +80,15 @@ func (l *Log) Record(seq int) EventRecord {
 // one's reason names what it acted on. The canonical JSON of Record is
 // for people and exports.
 func (l *Log) LogHash() string {
+	if l.streamed {
+		c, _ := l.hash.Clone() // sha256 digests always clone
+		c.Write(l.hashBuf)
+		return hex.EncodeToString(c.Sum(nil))
+	}
 	h := sha256.New()
 	b := make([]byte, 0, 64<<10)
 	for i := range l.Events {
-		ev := &l.Events[i]
-		b = binary.BigEndian.AppendUint32(b, uint32(ev.Seq))
-		b = binary.BigEndian.AppendUint32(b, uint32(int32(ev.Step)))
-		b = append(b, actorCode(ev.Actor), opCode(ev.Action.Op))
-		if ev.OK {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-			b = binary.AppendUvarint(b, uint64(len(ev.Reason)))
-			b = append(b, ev.Reason...)
-		}
-		for _, x := range ev.Hash {
-			b = binary.BigEndian.AppendUint64(b, x)
-		}
+		b = appendEventHash(b, &l.Events[i])
 		if len(b) > 60<<10 {
 			h.Write(b)
 			b = b[:0]
@@ -104,6 +96,24 @@ func (l *Log) LogHash() string {
 	}
 	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// appendEventHash appends what the log hash covers of one event.
+func appendEventHash(b []byte, ev *Event) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(ev.Seq))
+	b = binary.BigEndian.AppendUint32(b, uint32(int32(ev.Step)))
+	b = append(b, actorCode(ev.Actor), opCode(ev.Action.Op))
+	if ev.OK {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+		b = binary.AppendUvarint(b, uint64(len(ev.Reason)))
+		b = append(b, ev.Reason...)
+	}
+	for _, x := range ev.Hash {
+		b = binary.BigEndian.AppendUint64(b, x)
+	}
+	return b
 }
 
 // opCode is an op's byte in the log hash.

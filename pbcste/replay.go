@@ -1,7 +1,9 @@
 package pbcste
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"hash"
 	"slices"
 
 	"github.com/parthack/parthack/model"
@@ -46,7 +48,21 @@ type Log struct {
 	masks  []uint64 // masks[slot*len(preds)+p]: fields of slot read by predicate p
 	truth  []bool   // per predicate of every goal version, after the last event
 	arena  []Change // current chunk that diffs are carved from: one allocation per chunk, not per event
-	cause  []int    // per predicate: seq of its latest cause, -1 for initial
+	cause  []cause  // per predicate of every goal version: its latest cause so far
+	// A streamed log (Env.Stream) keeps no history: Events holds the
+	// events of the latest Step only, and the log hash is folded in as
+	// events are recorded.
+	streamed bool
+	n        int         // events recorded so far
+	hash     hash.Cloner // the log hash so far, streamed logs only
+	hashBuf  []byte
+}
+
+// cause is a predicate's latest cause: the event's seq (-1: none, the
+// initial snapshot), its actor and its agent step.
+type cause struct {
+	seq, step int
+	actor     model.Actor
 }
 
 // Replay runs agent steps from the frozen initial snapshot, interleaving
@@ -79,16 +95,32 @@ func (env *Env) Begin(capacity int) *Run {
 	}
 	l := &Log{Env: env, Events: make([]Event, 0, capacity+len(env.Task.Script)), every: every}
 	l.truth = slices.Clone(env.initialTruth)
-	l.cause = make([]int, len(env.preds))
+	l.cause = make([]cause, len(env.preds))
 	for i := range l.cause {
-		l.cause[i] = -1
+		l.cause[i] = cause{seq: -1, step: -1, actor: model.ActorInitial}
 	}
 	l.masks = slices.Clone(env.initialMasks)
 	return &Run{log: l, state: s}
 }
 
+// Stream starts a replay that keeps no history, for certifying a long
+// trajectory as it is decoded: after each Step, Events holds only the
+// events that Step recorded (the scripted events due before it, then the
+// agent's), valid until the next Step. Latest causes, vectors, the final
+// state and the log hash are those of a full replay; snapshots, Record
+// and Touches, which need the history, are not available.
+func (env *Env) Stream() *Run {
+	r := env.Begin(0)
+	r.log.streamed = true
+	r.log.hash = sha256.New().(hash.Cloner)
+	return r
+}
+
 // fire records the scripted events due once taken agent steps are done.
 func (r *Run) fire(taken int) {
+	if r.log.streamed && len(r.log.Events) > 0 {
+		r.log.Events, r.log.arena = r.log.Events[:0], r.log.arena[:0]
+	}
 	script := r.log.Env.Task.Script
 	for r.next < len(script) && script[r.next].After == taken {
 		ev := &script[r.next]
@@ -143,7 +175,7 @@ func (r *Run) Hash() Hash { return r.state.sum }
 // the steps taken, it is all that the future of a run depends on.
 func (r *Run) AgentCaused(b []byte) []byte {
 	for _, c := range r.log.cause {
-		if c >= 0 && r.log.Events[c].Actor == model.ActorAgent {
+		if c.actor == model.ActorAgent {
 			b = append(b, 1)
 		} else {
 			b = append(b, 0)
@@ -154,8 +186,9 @@ func (r *Run) AgentCaused(b []byte) []byte {
 
 // record applies one action and appends its event.
 func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script int, illegal string) {
-	seq := len(l.Events)
+	seq := l.n
 	switch {
+	case l.streamed:
 	case seq == 0:
 		l.checks = append(l.checks, l.Env.initial) // never changed: Snapshot clones what it starts from
 	case seq%l.every == 0:
@@ -195,9 +228,16 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 		l.track(s, &ev)
 	}
 	ev.Goal, ev.Hash = s.goal, s.sum
+	ev.CState, ev.CAgent = l.vectors(s.goal)
 	l.Events = append(l.Events, ev)
-	last := &l.Events[seq]
-	last.CState, last.CAgent = l.vectors(s.goal)
+	l.n++
+	if l.streamed {
+		l.hashBuf = appendEventHash(l.hashBuf, &ev)
+		if len(l.hashBuf) > 60<<10 {
+			l.hash.Write(l.hashBuf)
+			l.hashBuf = l.hashBuf[:0]
+		}
+	}
 }
 
 // growMasks derives the footprint masks of slots new since the last call.
@@ -234,12 +274,11 @@ func (l *Log) Touches(seq int, p *Pred) bool {
 // or model.ActorInitial (Seq -1) when none did. With track, this is the
 // one authoritative definition of latest cause (see docs/definitions.md).
 func (l *Log) Cause(p *Pred) model.Cause {
-	seq := l.cause[p.all]
-	if seq < 0 {
+	c := l.cause[p.all]
+	if c.seq < 0 {
 		return model.Cause{Actor: model.ActorInitial, Seq: -1}
 	}
-	ev := &l.Events[seq]
-	return model.Cause{Actor: ev.Actor, Seq: seq + 1, Step: ev.Step + 1}
+	return model.Cause{Actor: c.actor, Seq: c.seq + 1, Step: c.step + 1}
 }
 
 // track re-evaluates the predicates an event touched and moves their
@@ -250,7 +289,7 @@ func (l *Log) track(s *State, ev *Event) {
 		for i := range ev.Diff {
 			if l.touches(&ev.Diff[i], p) {
 				l.truth[p] = s.Eval(l.Env.preds[p])
-				l.cause[p] = ev.Seq
+				l.cause[p] = cause{seq: ev.Seq, step: ev.Step, actor: ev.Actor}
 				break
 			}
 		}
@@ -261,7 +300,7 @@ func (l *Log) vectors(goal int) (cstate, cagent uint64) {
 	for j, p := range l.Env.goals[goal].Preds {
 		if l.truth[p.all] {
 			cstate |= 1 << uint(j)
-			if c := l.cause[p.all]; c >= 0 && l.Events[c].Actor == model.ActorAgent {
+			if l.cause[p.all].actor == model.ActorAgent {
 				cagent |= 1 << uint(j)
 			}
 		}

@@ -1,0 +1,83 @@
+package pbcste_test
+
+import (
+	"testing"
+
+	"github.com/parthack/parthack/internal/fixture"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+	"github.com/parthack/parthack/tasks/tauair"
+)
+
+// TestStreamEqualsReplay holds a streamed run, which keeps no history, to
+// a full replay: the same events step by step (seq, outcome, hash,
+// vectors), the same latest causes, final state and log hash.
+func TestStreamEqualsReplay(t *testing.T) {
+	type tc struct {
+		name  string
+		env   *pbcste.Env
+		steps []model.Step
+	}
+	ex := fixture.ExampleEnv(t)
+	cases := []tc{
+		{"example honest", ex, fixture.Trajectory(t, "honest.json").Steps},
+		{"example witness", ex, fixture.Trajectory(t, "witness.json").Steps},
+		{"churn", ex, fixture.Churn(20_000)},
+	}
+	runs, err := tauair.AgentRuns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 57, 199} {
+		task, err := tauair.ByID(tauair.TaskID(runs[i].TaskID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, err := task.Env()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := runs[i].Trajectory()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, tc{runs[i].Name(), env, tr.Steps})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			full := c.env.Replay(c.steps)
+			r := c.env.Stream()
+			seen := 0
+			check := func() {
+				for _, ev := range r.Events() {
+					want := &full.Events[seen]
+					if ev.Seq != want.Seq || ev.Step != want.Step || ev.OK != want.OK || ev.Reason != want.Reason ||
+						ev.Hash != want.Hash || ev.CState != want.CState || ev.CAgent != want.CAgent || len(ev.Diff) != len(want.Diff) {
+						t.Fatalf("event %d: streamed %+v, replayed %+v", seen, ev, *want)
+					}
+					seen++
+				}
+			}
+			for i := range c.steps {
+				r.Step(&c.steps[i])
+				check()
+			}
+			log := r.Finish()
+			check()
+			if seen != len(full.Events) {
+				t.Fatalf("streamed %d events, replay has %d", seen, len(full.Events))
+			}
+			if got, want := log.LogHash(), full.LogHash(); got != want {
+				t.Errorf("log hash %s, replay's %s", got, want)
+			}
+			if log.FinalHash() != full.FinalHash() || log.Goal() != full.Goal() || log.Steps != full.Steps {
+				t.Errorf("final state differs")
+			}
+			for _, p := range full.Goal().Preds {
+				if got, want := log.Cause(p), full.Cause(p); got != want {
+					t.Errorf("cause of %s: %+v, replay's %+v", p.ID, got, want)
+				}
+			}
+		})
+	}
+}
