@@ -30,69 +30,96 @@ func reject(reason model.Reason, ev model.Evidence) *model.Rejection {
 // certify replays a trajectory and certifies it on its own: the checks
 // that need no partner (schema, legality, replay claims) and the vectors.
 func certify(env *pbcste.Env, tr *model.Trajectory) (*Result, *model.Rejection) {
+	s := newStream(env.Begin(len(tr.Steps)))
+	s.add(tr.Steps)
+	return s.finish(tr)
+}
+
+// stream certifies a trajectory as its steps arrive, in order: replay
+// and every per-step check happen as each step is added, the first
+// failure of each kind is kept, and finish decides in the order the
+// checks have always had: the task, then the first illegal step
+// anywhere, the first misnumbered step, the first contradicted claim,
+// the goal-version claim. Over a streamed run (pbcste.Env.Stream) it
+// keeps nothing per step.
+type stream struct {
+	run                    *pbcste.Run
+	added                  int
+	illegal, number, claim *model.Rejection
+}
+
+func newStream(run *pbcste.Run) *stream { return &stream{run: run} }
+
+// add replays the next steps and holds each against its claims.
+func (s *stream) add(steps []model.Step) {
+	for i := range steps {
+		st := &steps[i]
+		at := s.added
+		s.added++
+		if s.number == nil && st.Number != 0 && st.Number != at+1 {
+			s.number = reject(model.ReplayMismatch, model.Evidence{Step: at + 1, Component: "step", Expected: strconv.Itoa(at + 1), Got: strconv.Itoa(st.Number),
+				Detail: fmt.Sprintf("step %d claims to be step %d: steps out of order", at+1, st.Number)})
+		}
+		s.run.Step(st)
+		evs := s.run.Events()
+		ev := &evs[len(evs)-1] // the step's own event follows the scripted ones due before it
+		if ev.Illegal && s.illegal == nil {
+			s.illegal = reject(model.IllegalAction, model.Evidence{Step: ev.Step + 1, Seq: ev.Seq + 1, Component: "op", Got: string(ev.Action.Op), Detail: ev.Reason})
+		}
+		if s.claim == nil {
+			s.claim = s.checkClaim(&st.Claim, ev)
+		}
+	}
+}
+
+// checkClaim holds one step's claims (ok, state hash, diff) against its
+// event.
+func (s *stream) checkClaim(cl *model.Claim, ev *pbcste.Event) *model.Rejection {
+	if !cl.HasOK && cl.StateHash == "" && !cl.HasDiff {
+		return nil
+	}
+	base := model.Evidence{Step: ev.Step + 1, Seq: ev.Seq + 1}
+	if cl.HasOK && cl.OK != ev.OK {
+		base.Component, base.Expected, base.Got = "ok", strconv.FormatBool(ev.OK), strconv.FormatBool(cl.OK)
+		base.Detail = fmt.Sprintf("step %d claims ok=%t but replay says ok=%t %s", ev.Step+1, cl.OK, ev.OK, ev.Reason)
+		return reject(model.ReplayMismatch, base)
+	}
+	if cl.StateHash != "" && cl.StateHash != ev.Hash.String() {
+		base.Component, base.Expected, base.Got = "state_hash", ev.Hash.String(), cl.StateHash
+		base.Detail = fmt.Sprintf("step %d claims a state hash that replay does not reach", ev.Step+1)
+		return reject(model.ReplayMismatch, base)
+	}
+	if cl.HasDiff {
+		want, _ := model.Canonical(s.run.TypedDiff(ev))
+		got, _ := model.Canonical(cl.Diff)
+		if string(want) != string(got) {
+			base.Component, base.Expected, base.Got = "diff", string(want), string(got)
+			base.Detail = fmt.Sprintf("step %d claims a diff that replay does not produce", ev.Step+1)
+			return reject(model.ReplayMismatch, base)
+		}
+	}
+	return nil
+}
+
+// finish ends the replay and decides; tr gives the header (task, goal
+// claim), its steps are those added.
+func (s *stream) finish(tr *model.Trajectory) (*Result, *model.Rejection) {
+	log := s.run.Finish()
+	env := log.Env
 	if tr.Task != env.Task.ID {
 		return nil, reject(model.MalformedSchema, model.Evidence{Component: "task", Expected: env.Task.ID, Got: tr.Task,
 			Detail: fmt.Sprintf("trajectory is for task %q, not %q", tr.Task, env.Task.ID)})
 	}
-	log := env.Replay(tr.Steps)
-	for seq := range log.Events {
-		if ev := &log.Events[seq]; ev.Illegal {
-			return nil, reject(model.IllegalAction, model.Evidence{Step: ev.Step + 1, Seq: seq + 1, Component: "op", Got: string(ev.Action.Op), Detail: ev.Reason})
-		}
-	}
-	if rej := checkClaims(log, tr); rej != nil {
-		return nil, rej
-	}
-	return &Result{Cert: certificate(log), Log: log}, nil
-}
-
-// checkClaims holds every claim of the trajectory against replay.
-func checkClaims(log *pbcste.Log, tr *model.Trajectory) *model.Rejection {
-	for i := range tr.Steps {
-		if n := tr.Steps[i].Number; n != 0 && n != i+1 {
-			return reject(model.ReplayMismatch, model.Evidence{Step: i + 1, Component: "step", Expected: strconv.Itoa(i + 1), Got: strconv.Itoa(n),
-				Detail: fmt.Sprintf("step %d claims to be step %d: steps out of order", i+1, n)})
-		}
-	}
-	// The log holds the steps in order, so the event of step i is found by
-	// walking forward; steps without claims cost no look at the log.
-	seq := 0
-	for i := range tr.Steps {
-		st := &tr.Steps[i]
-		for log.Events[seq].Step != i {
-			seq++
-		}
-		cl := &st.Claim
-		if !cl.HasOK && cl.StateHash == "" && !cl.HasDiff {
-			continue
-		}
-		ev := &log.Events[seq]
-		base := model.Evidence{Step: ev.Step + 1, Seq: seq + 1}
-		if cl.HasOK && cl.OK != ev.OK {
-			base.Component, base.Expected, base.Got = "ok", strconv.FormatBool(ev.OK), strconv.FormatBool(cl.OK)
-			base.Detail = fmt.Sprintf("step %d claims ok=%t but replay says ok=%t %s", ev.Step+1, cl.OK, ev.OK, ev.Reason)
-			return reject(model.ReplayMismatch, base)
-		}
-		if cl.StateHash != "" && cl.StateHash != ev.Hash.String() {
-			base.Component, base.Expected, base.Got = "state_hash", ev.Hash.String(), cl.StateHash
-			base.Detail = fmt.Sprintf("step %d claims a state hash that replay does not reach", ev.Step+1)
-			return reject(model.ReplayMismatch, base)
-		}
-		if cl.HasDiff {
-			want, _ := model.Canonical(log.TypedDiff(ev))
-			got, _ := model.Canonical(cl.Diff)
-			if string(want) != string(got) {
-				base.Component, base.Expected, base.Got = "diff", string(want), string(got)
-				base.Detail = fmt.Sprintf("step %d claims a diff that replay does not produce", ev.Step+1)
-				return reject(model.ReplayMismatch, base)
-			}
+	for _, rej := range []*model.Rejection{s.illegal, s.number, s.claim} {
+		if rej != nil {
+			return nil, rej
 		}
 	}
 	if tr.GoalClaim != "" && tr.GoalClaim != log.Goal().Version {
-		return reject(model.ReplayMismatch, model.Evidence{Component: "goal_version", Expected: log.Goal().Version, Got: tr.GoalClaim,
+		return nil, reject(model.ReplayMismatch, model.Evidence{Component: "goal_version", Expected: log.Goal().Version, Got: tr.GoalClaim,
 			Detail: fmt.Sprintf("trajectory claims to end on goal version %s; replay ends on %s", tr.GoalClaim, log.Goal().Version)})
 	}
-	return nil
+	return &Result{Cert: certificate(log), Log: log}, nil
 }
 
 // certificate builds the vectors of the active goal version at
