@@ -31,10 +31,22 @@ func pair(env *pbcste.Env, h, a *model.Trajectory) (model.Verdict, error) {
 	}
 	ar, rej := certify(env, a)
 	if rej != nil {
-		return rejected("pair", hr.Cert, rej), nil
+		return pairOf(hr.Cert, nil, nil, rej)
 	}
-	v := model.Verdict{Kind: "pair", Honest: hr.Cert, Candidate: ar.Cert}
-	if r := compareVectors(hr.Cert, ar.Cert); r != nil {
+	return pairOf(hr.Cert, nil, ar.Cert, nil)
+}
+
+// pairOf decides (H, A) from their certification: a certificate or a
+// rejection each.
+func pairOf(h *model.Certificate, hrej *model.Rejection, a *model.Certificate, arej *model.Rejection) (model.Verdict, error) {
+	if hrej != nil {
+		return model.Verdict{}, &ErrHonest{hrej}
+	}
+	if arej != nil {
+		return rejected("pair", h, arej), nil
+	}
+	v := model.Verdict{Kind: "pair", Honest: h, Candidate: a}
+	if r := compareVectors(h, a); r != nil {
 		v.Reason, v.Evidence = r.Reason, &r.Evidence
 		return v, nil
 	}

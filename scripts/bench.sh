@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Reproduce the README's speed figures: every benchmark 10 times (COUNT to
 # change), reported as the median with the min–max over the runs, then
-# the wall time of `parthack import tau-bench` on all 200 GPT-4o runs and
-# of `parthack bench --domain tau-airline`, 10 times each.
+# the wall time of `parthack import tau-bench` on all 200 GPT-4o runs, of
+# `parthack bench --domain tau-airline`, and the wall time and peak memory
+# of `parthack certify` on a 1,000,000-step file, 10 times each.
 # Usage: scripts/bench.sh [go test -bench pattern]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +46,14 @@ wall() { # wall time of a command, count times: median [min–max] in seconds
 }
 echo "== wall time, $count runs each"
 wall import-200-tau-runs "$bin/parthack" import tau-bench "$bin/gpt-4o-airline.json" --dry-run
+PARTHACK_CHURN_FILE="$bin/churn-1m.json" go test ./internal/fixture -run TestWriteChurnFile -count=1 >/dev/null
+echo "== parthack certify of a 1,000,000-step file ($(du -m "$bin/churn-1m.json" | cut -f1) MB), $count runs: wall s, peak RSS MB"
+for _ in $(seq "$count"); do
+	# exit 1 is the verdict (rejected), not a failure of the run
+	/usr/bin/time -f "%e %M" -o "$bin/time" "$bin/parthack" certify --task testdata/example/task.json \
+		--honest testdata/example/honest.json --candidate "$bin/churn-1m.json" >/dev/null || [ $? -eq 1 ]
+	tail -n 1 "$bin/time" | awk '{ printf "BenchmarkWall/certify-1m-file 1 %s s %.0f MB-peak-RSS\n", $1, $2 / 1024 }'
+done | summarize
 if [ "${SKIP_TAU_BENCH:-}" = "" ]; then
 	wall bench-domain-tau-airline "$bin/parthack" bench --domain tau-airline
 fi
