@@ -57,11 +57,26 @@ func reads(sc *schema, x *model.Expr, pred int, byType [][]view) {
 // sees reports whether the view covers entity id of its type.
 func (v *view) sees(id string) bool { return v.any || v.id == id }
 
+// changed compares the view's cells of one entity before an event (its
+// alive flag and fields then) and after it (e, which exists: the event
+// wrote it and succeeded).
+func (v *view) changed(alive bool, before []model.Value, e *entity) bool {
+	if v.alive && alive != e.alive {
+		return true
+	}
+	for _, f := range v.fields {
+		if !before[f].Equal(e.fields[f]) {
+			return true
+		}
+	}
+	return false
+}
+
 // tracker finds the latest cause of every predicate of every goal
 // version in the replay that certifies, since which version is active at
-// the end is known only then. Before each event it reads, for each
-// entity the event will write, the cells each predicate's view has
-// there; after a successful event it reads them again, and a predicate
+// the end is known only then. Before each event it copies each entity
+// the event will write; after a successful event each predicate's view
+// compares the cells it reads there, before and after, and a predicate
 // whose cells changed has this event as its latest cause. An event
 // writes the cells of the entities it names only, so the view can change
 // only there: comparing those cells, before and after, compares the
@@ -71,14 +86,17 @@ type tracker struct {
 	causes []model.Cause
 	first  []int // per goal version, the position of its first predicate
 	held   []heldEntity
-	vals   []model.Value // the cells read before the event, in view order
+	vals   []model.Value // the held entities' fields before the event
 }
 
-// heldEntity is an entity read before the event: its cells start at off.
+// heldEntity is an entity as it was before the event: its alive flag,
+// and its fields at vals[off:], by schema position (null when it did not
+// exist).
 type heldEntity struct {
-	typ int
-	id  string
-	off int
+	typ   int
+	id    string
+	alive bool
+	off   int
 }
 
 func newTracker(task *model.Task, sc *schema) *tracker {
@@ -93,9 +111,8 @@ func newTracker(task *model.Task, sc *schema) *tracker {
 	return tr
 }
 
-// beforeWrite reads, ahead of a primitive write, the viewed cells of the
-// entity it names. A goal revision names none, and no predicate reads
-// the goal.
+// beforeWrite holds, ahead of a primitive write, the entity it names. A
+// goal revision names none, and no predicate reads the goal.
 func (tr *tracker) beforeWrite(w *world, a *model.Action) {
 	if a.Op == model.OpReviseGoal {
 		return
@@ -105,47 +122,32 @@ func (tr *tracker) beforeWrite(w *world, a *model.Action) {
 	}
 }
 
-// before reads the viewed cells of entity (t, id) ahead of an event that
-// writes it. Reading an entity twice is harmless: both reads hold its
-// cells before the event.
+// before holds entity (t, id) ahead of an event that writes it, when a
+// predicate reads that type at all. Holding an entity twice is harmless:
+// both copies are of it before the event.
 func (tr *tracker) before(w *world, t int, id string) {
-	e := w.get(t, id)
-	tr.held = append(tr.held, heldEntity{typ: t, id: id, off: len(tr.vals)})
-	for i := range tr.byType[t] {
-		v := &tr.byType[t][i]
-		if !v.sees(id) {
-			continue
-		}
-		if v.alive {
-			tr.vals = append(tr.vals, aliveOf(e))
-		}
-		for _, f := range v.fields {
-			tr.vals = append(tr.vals, cellOf(e, f))
-		}
+	if len(tr.byType[t]) == 0 {
+		return
 	}
+	h := heldEntity{typ: t, id: id, off: len(tr.vals)}
+	if e := w.get(t, id); e != nil {
+		h.alive = e.alive
+		tr.vals = append(tr.vals, e.fields...)
+	} else {
+		tr.vals = append(tr.vals, make([]model.Value, len(w.sc.types[t].Fields))...)
+	}
+	tr.held = append(tr.held, h)
 }
 
-// after compares the cells read before the event with the world after
-// it and makes the event the latest cause of every predicate whose cells
-// changed. A failed event calls forget instead: it changed nothing.
+// after lets every view of a held entity compare its cells with the
+// world after the event, and makes the event the latest cause of every
+// predicate whose cells changed. A failed event calls forget instead: it
+// changed nothing.
 func (tr *tracker) after(w *world, cause model.Cause) {
 	for _, h := range tr.held {
-		e, k := w.get(h.typ, h.id), h.off
+		e, before := w.get(h.typ, h.id), tr.vals[h.off:]
 		for i := range tr.byType[h.typ] {
-			v := &tr.byType[h.typ][i]
-			if !v.sees(h.id) {
-				continue
-			}
-			changed := false
-			if v.alive {
-				changed = !tr.vals[k].Equal(aliveOf(e))
-				k++
-			}
-			for _, f := range v.fields {
-				changed = changed || !tr.vals[k].Equal(cellOf(e, f))
-				k++
-			}
-			if changed {
+			if v := &tr.byType[h.typ][i]; v.sees(h.id) && v.changed(h.alive, before, e) {
 				tr.causes[v.pred] = cause
 			}
 		}
@@ -153,19 +155,7 @@ func (tr *tracker) after(w *world, cause model.Cause) {
 	tr.forget()
 }
 
-// forget drops the cells read before an event.
+// forget drops the entities held before an event.
 func (tr *tracker) forget() {
 	tr.held, tr.vals = tr.held[:0], tr.vals[:0]
-}
-
-// aliveOf reads an entity's alive flag: false for one that never existed.
-func aliveOf(e *entity) model.Value { return model.Bool(e != nil && e.alive) }
-
-// cellOf reads a field: null for an entity that never existed; a
-// tombstone keeps its fields.
-func cellOf(e *entity, f int) model.Value {
-	if e == nil {
-		return model.Null
-	}
-	return e.value(f)
 }

@@ -145,16 +145,18 @@ func wholeView(w *world, x *model.Expr) map[cell]model.Value {
 	reads(w.sc, x, 0, byType)
 	out := map[cell]model.Value{}
 	visit := func(t int, id string) {
-		e := w.get(t, id)
+		e := w.get(t, id) // one that never existed reads as not alive, its fields null
 		for _, v := range byType[t] {
 			if !v.sees(id) {
 				continue
 			}
 			if v.alive {
-				out[cell{t, id, -1}] = aliveOf(e)
+				out[cell{t, id, -1}] = model.Bool(e != nil && e.alive)
 			}
 			for _, f := range v.fields {
-				out[cell{t, id, f}] = cellOf(e, f)
+				if out[cell{t, id, f}] = model.Null; e != nil {
+					out[cell{t, id, f}] = e.fields[f]
+				}
 			}
 		}
 	}
