@@ -154,9 +154,11 @@ func wholeView(w *world, x *model.Expr) map[cell]model.Value {
 				out[cell{t, id, -1}] = model.Bool(e != nil && e.alive)
 			}
 			for _, f := range v.fields {
-				if out[cell{t, id, f}] = model.Null; e != nil {
-					out[cell{t, id, f}] = e.fields[f]
+				val := model.Null
+				if e != nil {
+					val = e.fields[f]
 				}
+				out[cell{t, id, f}] = val
 			}
 		}
 	}
@@ -188,7 +190,7 @@ func sameView(a, b map[cell]model.Value) bool {
 	return len(a) == len(b)
 }
 
-// TestLocalViewIsTheWholeView checks the shortcut latestCause takes:
+// TestLocalViewIsTheWholeView checks the shortcut the tracker takes:
 // comparing only the acted-on entity's cells finds the same latest cause
 // as comparing the predicate's whole read view before and after every
 // successful action.
