@@ -1,7 +1,7 @@
 package independent
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/parthack/parthack/model"
 )
@@ -12,61 +12,86 @@ type worldView struct{ w *world }
 func (v worldView) Alive(typ, id string) bool { return v.w.isAlive(typ, id) }
 
 func (v worldView) Field(typ, id, field string) (model.Value, bool) {
-	e := v.w.get(typ, id)
+	e := v.w.find(typ, id)
 	if e == nil || !e.alive {
 		return model.Null, false
 	}
-	return e.fields[field], true
+	return e.value(v.w.sc.fieldOf(e.typ, field)), true
 }
 
-// tool asks the task's domain what a call writes; failure is the tool's
-// own error text.
-func (w *world) tool(a *model.Action) (writes []model.Action, failure string) {
+// tool asks the task's domain what a call writes; a failure is the
+// tool's own error text.
+func (w *world) tool(a *model.Action) ([]model.Action, refusal) {
 	if w.task.Domain == nil {
-		return nil, fmt.Sprintf("call %s: the task has no domain", a.Tool)
+		return nil, refuse("call %s: the task has no domain", a.Tool)
 	}
-	writes, _, failure = w.task.Domain.Call(worldView{w}, a.Tool, a.Args)
-	return writes, failure
-}
-
-// call carries out a tool call: its writes in order, all or none.
-func (w *world) call(a *model.Action) ([]model.CellDiff, string) {
-	writes, failure := w.tool(a)
+	writes, _, failure := w.task.Domain.Call(worldView{w}, a.Tool, a.Args)
 	if failure != "" {
-		return nil, failure
+		return nil, refuse("%s", failure)
 	}
-	return w.applyAll(a.Tool, writes)
+	return writes, refusal{}
 }
 
-// applyAll applies primitive writes in order; if one is refused, the
-// world goes back to how it was before the first.
-func (w *world) applyAll(tool string, writes []model.Action) ([]model.CellDiff, string) {
-	type saved struct {
-		typ, id string
-		prev    *entity // the written entity before, nil when it was not
+// saved is an entity as it was before a tool call's writes.
+type saved struct {
+	typ    int
+	id     string
+	own    *entity // the entity this world had written there, nil when none
+	alive  bool
+	fields []model.Value
+}
+
+// applyAll applies a tool's primitive writes in order, all or none: if
+// one is refused, the entities the call wrote and the goal go back to
+// how they were before the first, and diff to its length before.
+func (w *world) applyAll(tool string, writes []model.Action, diff *[]model.CellDiff) refusal {
+	undo := w.save(writes)
+	goal, n := w.goal, 0
+	if diff != nil {
+		n = len(*diff)
 	}
-	var undo []saved
-	sum := w.sum
-	var diff []model.CellDiff
-	w.inCall = true
-	defer func() { w.inCall = false }()
 	for i := range writes {
-		wr := &writes[i]
-		undo = append(undo, saved{wr.Type, wr.ID, w.ents[wr.Type][wr.ID]})
-		d, why := w.apply(wr)
-		if why != "" {
-			for j := len(undo) - 1; j >= 0; j-- {
-				u := undo[j]
-				if u.prev == nil {
-					delete(w.ents[u.typ], u.id)
-				} else {
-					w.ents[u.typ][u.id] = u.prev
-				}
+		if why := w.apply(&writes[i], diff); why.failed() {
+			w.restore(undo)
+			w.goal = goal
+			if diff != nil {
+				*diff = (*diff)[:n]
 			}
-			w.sum = sum
-			return nil, fmt.Sprintf("%s: write %d refused: %s", tool, i+1, why)
+			return refuse("%s: write %s refused: %s", tool, strconv.Itoa(i+1), why.String())
 		}
-		diff = append(diff, d...)
 	}
-	return diff, ""
+	return refusal{}
+}
+
+// save keeps, for each entity the writes name, what undoing them needs.
+// An entity this world has not written needs nothing kept: undo takes
+// the world's copy out again, and the snapshot's shows through.
+func (w *world) save(writes []model.Action) []saved {
+	var out []saved
+	for i := range writes {
+		t := w.sc.typeOf(writes[i].Type)
+		if t < 0 || writes[i].Op == model.OpReviseGoal {
+			continue
+		}
+		s := saved{typ: t, id: writes[i].ID, own: w.ents[t][writes[i].ID]}
+		if s.own != nil {
+			s.alive, s.fields = s.own.alive, append([]model.Value(nil), s.own.fields...)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// restore undoes the writes of a refused call. Every entry was saved
+// before the first write, so an entity written twice is saved twice alike.
+func (w *world) restore(undo []saved) {
+	for i := range undo {
+		s := &undo[i]
+		if s.own == nil {
+			delete(w.ents[s.typ], s.id)
+			continue
+		}
+		s.own.alive = s.alive
+		copy(s.own.fields, s.fields)
+	}
 }

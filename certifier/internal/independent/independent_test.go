@@ -46,10 +46,35 @@ func randomSteps(r *rand.Rand, task *model.Task, n int) []model.Step {
 	return out
 }
 
+// scheduled is one event in log order: an agent step or a scripted event.
+type scheduled struct {
+	action *model.Action
+	actor  model.Actor
+	step   int // 0-based agent step, -1 for a scripted event
+}
+
+// schedule lists the events of a trajectory in log order, as the task
+// file format defines it: a scripted event fires once After agent steps
+// have been taken, before the next agent step or at the end.
+func schedule(task *model.Task, steps []model.Step) []scheduled {
+	var out []scheduled
+	for taken := 0; taken <= len(steps); taken++ {
+		for i := range task.Script {
+			if ev := &task.Script[i]; ev.After == taken {
+				out = append(out, scheduled{action: &ev.Action, actor: ev.Actor, step: -1})
+			}
+		}
+		if taken < len(steps) {
+			out = append(out, scheduled{action: &steps[taken].Action, actor: model.ActorAgent, step: taken})
+		}
+	}
+	return out
+}
+
 func hashFromScratch(w *world) lanes {
 	sum := goalDigest(w.goal)
-	for _, typ := range w.types() {
-		w.each(typ, func(id string, e *entity) { sum.plus(w.entityDigest(typ, id, e)) })
+	for t := range w.sc.types {
+		w.each(t, func(e *entity) { sum.plus(digestOf(encodeEntity(nil, w.sc, e))) })
 	}
 	return sum
 }
@@ -57,14 +82,14 @@ func hashFromScratch(w *world) lanes {
 // dump renders a world completely, to compare worlds.
 func dump(w *world) string {
 	s := w.goal
-	for _, et := range w.task.Schema.Types {
+	for t, et := range w.sc.types {
 		byID := map[string]*entity{}
-		w.each(et.Name, func(id string, e *entity) { byID[id] = e })
+		w.each(t, func(e *entity) { byID[e.id] = e })
 		for _, id := range slices.Sorted(maps.Keys(byID)) {
 			e := byID[id]
 			s += fmt.Sprintf("|%s/%s alive=%t", et.Name, id, e.alive)
-			for _, fd := range et.Fields {
-				s += " " + e.fields[fd.Name].String()
+			for _, v := range e.fields {
+				s += " " + v.String()
 			}
 		}
 	}
@@ -82,18 +107,19 @@ func TestRunningHashAndFailures(t *testing.T) {
 			failures := 0
 			for range 50 {
 				steps := randomSteps(r, task, 1+r.IntN(20))
-				w := newWorld(task, true)
+				w := newWorld(task)
 				for _, s := range schedule(task, steps) {
 					before := dump(w)
-					diff, why := w.apply(s.action)
-					if why != "" {
+					var diff []model.CellDiff
+					why := w.apply(s.action, &diff)
+					if why.failed() {
 						failures++
 						if dump(w) != before || diff != nil {
 							t.Fatalf("failed %+v (%s) changed the world", *s.action, why)
 						}
 					}
-					if w.sum != hashFromScratch(w) {
-						t.Fatalf("after %+v: running hash %s, recomputed %s", *s.action, w.sum.hex(), hashFromScratch(w).hex())
+					if got, want := w.hash(), hashFromScratch(w).hex(); got != want {
+						t.Fatalf("after %+v: running hash %s, recomputed %s", *s.action, got, want)
 					}
 				}
 			}
@@ -104,28 +130,51 @@ func TestRunningHashAndFailures(t *testing.T) {
 	}
 }
 
+// cell names one cell a predicate reads: a field by schema position, or
+// the alive flag (field -1).
+type cell struct {
+	typ   int
+	id    string
+	field int
+}
+
 // wholeView is a predicate's full read view: every cell it reads of
 // every entity that exists or that it names, with its value.
 func wholeView(w *world, x *model.Expr) map[cell]model.Value {
+	byType := make([][]view, len(w.sc.types))
+	reads(w.sc, x, 0, byType)
 	out := map[cell]model.Value{}
-	visit := func(typ, id string) {
-		for _, f := range w.reads(x, typ, id, nil) {
-			out[cell{typ, id, f}] = w.cellValue(typ, id, f)
+	visit := func(t int, id string) {
+		e := w.get(t, id) // one that never existed reads as not alive, its fields null
+		for _, v := range byType[t] {
+			if !v.sees(id) {
+				continue
+			}
+			if v.alive {
+				out[cell{t, id, -1}] = model.Bool(e != nil && e.alive)
+			}
+			for _, f := range v.fields {
+				val := model.Null
+				if e != nil {
+					val = e.fields[f]
+				}
+				out[cell{t, id, f}] = val
+			}
 		}
 	}
-	for _, typ := range w.types() {
-		w.each(typ, func(id string, _ *entity) { visit(typ, id) })
+	for t := range w.sc.types {
+		w.each(t, func(e *entity) { visit(t, e.id) })
 	}
 	var named func(x *model.Expr)
 	named = func(x *model.Expr) {
 		for i := range x.Args {
 			named(&x.Args[i])
 		}
-		if x.ID != "" {
-			visit(x.Type, x.ID)
+		if t := w.sc.typeOf(x.Type); x.ID != "" && t >= 0 {
+			visit(t, x.ID)
 		}
-		if x.Target != "" {
-			visit(w.refTarget(x), x.Target)
+		if t := w.sc.typeOf(refTarget(w.sc, x)); x.Target != "" && t >= 0 {
+			visit(t, x.Target)
 		}
 	}
 	named(x)
@@ -141,7 +190,7 @@ func sameView(a, b map[cell]model.Value) bool {
 	return len(a) == len(b)
 }
 
-// TestLocalViewIsTheWholeView checks the shortcut latestCause takes:
+// TestLocalViewIsTheWholeView checks the shortcut the tracker takes:
 // comparing only the acted-on entity's cells finds the same latest cause
 // as comparing the predicate's whole read view before and after every
 // successful action.
@@ -152,14 +201,18 @@ func TestLocalViewIsTheWholeView(t *testing.T) {
 			r := rand.New(rand.NewPCG(22, uint64(len(dir))))
 			for range 60 {
 				steps := randomSteps(r, task, 1+r.IntN(15))
-				tr := &trace{task: task, steps: steps}
-				for _, g := range task.Goals {
-					for _, p := range g.Predicates {
+				st := NewStream(task)
+				st.Add(steps)
+				if _, rej := st.Finish(&model.Trajectory{Task: task.ID}, len(steps)); rej != nil {
+					t.Fatal(rej)
+				}
+				for g, gv := range task.Goals {
+					for j, p := range gv.Predicates {
 						want := model.Cause{Actor: model.ActorInitial, Seq: -1}
-						w := newWorld(task, false)
+						w := newWorld(task)
 						before := wholeView(w, &p.Expr)
 						for seq, s := range schedule(task, steps) {
-							if _, why := w.apply(s.action); why != "" {
+							if why := w.apply(s.action, nil); why.failed() {
 								continue
 							}
 							after := wholeView(w, &p.Expr)
@@ -168,7 +221,7 @@ func TestLocalViewIsTheWholeView(t *testing.T) {
 							}
 							before = after
 						}
-						if got := tr.latestCause(&p.Expr); got != want {
+						if got := st.causes.causes[st.causes.first[g]+j]; got != want {
 							t.Fatalf("predicate %s: latest cause %+v by the local view, %+v by the whole view", p.ID, got, want)
 						}
 					}

@@ -43,41 +43,70 @@ func (l lanes) hex() string {
 	return hex.EncodeToString(out)
 }
 
-// entity is one existing entity: alive, or tombstoned with its fields
-// kept for restore. A field missing from the map reads as null.
-type entity struct {
-	alive  bool
-	fields map[string]model.Value
-	digest lanes // this entity's share of the state hash, when hashing
-	// owner is the world that made this entity for its own writes: that
-	// world may change it in place, as no other world and no undo record
-	// holds it. Entities of the frozen initial snapshot have none.
-	owner *world
+// schema is a task's schema with its names resolved once: replay finds a
+// type or a field by its position, so an entity keeps its fields in a
+// slice and no step looks a name up in a map.
+type schema struct {
+	types []*model.EntityType
 }
 
-// world is the naive state: entities by type, then id, and the active
-// goal version. Entities the run has written live in ents; the others are
-// read from the task's frozen initial snapshot, built once per task and
-// shared, so a replay costs what it changes, not the world's size. A
-// write puts a new entity in ents, or changes in place one this world
-// made itself, except during a tool call, whose undo keeps the entities
-// from before its first write. With
-// hashing on the world also keeps the state hash, the lane-wise sum mod
-// 2^64 of one sha256 per existing entity and one for the active goal
-// version.
-type world struct {
-	task    *model.Task
-	base    *frozen
-	ents    map[string]map[string]*entity
-	goal    string
-	hashing bool
-	sum     lanes
-	inCall  bool // applying a tool call's writes: copy, never change in place
+func newSchema(s *model.Schema) *schema {
+	sc := &schema{types: make([]*model.EntityType, len(s.Types))}
+	for i := range s.Types {
+		sc.types[i] = &s.Types[i]
+	}
+	return sc
+}
+
+// typeOf is the position of an entity type, -1 when the schema has none
+// of that name. Schemas have a handful of types: a scan beats hashing.
+func (sc *schema) typeOf(name string) int {
+	for i, et := range sc.types {
+		if et.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// fieldOf is the position of a field of type t, -1 when it has none.
+func (sc *schema) fieldOf(t int, name string) int {
+	for i := range sc.types[t].Fields {
+		if sc.types[t].Fields[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// entity is one existing entity: alive, or tombstoned with its fields
+// kept for restore.
+type entity struct {
+	typ    int
+	id     string
+	alive  bool
+	fields []model.Value // by schema position; null when unset
+	// digest is this entity's share of the world's sum as last hashed;
+	// stale says it was written since, and is listed in world.stale.
+	digest lanes
+	stale  bool
+	// shared marks an entity of the frozen initial snapshot, which every
+	// world of the task reads: a world writes its own copy instead.
+	shared bool
+}
+
+// value reads field f; null for a field the schema does not have.
+func (e *entity) value(f int) model.Value {
+	if f < 0 {
+		return model.Null
+	}
+	return e.fields[f]
 }
 
 // frozen is a task's initial snapshot and its hash without the goal.
 type frozen struct {
-	ents map[string]map[string]*entity
+	sc   *schema
+	ents []map[string]*entity // by type position, then id
 	sum  lanes
 }
 
@@ -90,7 +119,9 @@ type frozenKey struct {
 
 var frozenCache sync.Map // frozenKey → *frozen
 
-// initialOf builds, or finds, the frozen initial snapshot of a task.
+// initialOf builds, or finds, the frozen initial snapshot of a task. A
+// domain's world is large and shared by all its tasks, so it is built
+// once; a small task's costs less to build than to look up safely.
 func initialOf(task *model.Task) *frozen {
 	var key frozenKey
 	if len(task.Initial) >= 1024 && len(task.Schema.Types) > 0 { // a domain's world, not a fuzzer's task
@@ -99,104 +130,169 @@ func initialOf(task *model.Task) *frozen {
 			return f.(*frozen)
 		}
 	}
-	w := &world{task: task, base: &frozen{}, ents: map[string]map[string]*entity{}, hashing: true}
-	for _, e := range task.Initial {
-		fields := make(map[string]model.Value, len(e.Fields))
-		for _, a := range e.Fields {
-			fields[a.Field] = a.Value
-		}
-		w.put(e.Type, e.ID, &entity{alive: !e.Deleted, fields: fields})
+	sc := newSchema(&task.Schema)
+	f := &frozen{sc: sc, ents: make([]map[string]*entity, len(sc.types))}
+	for t := range f.ents {
+		f.ents[t] = map[string]*entity{}
 	}
-	f := &frozen{ents: w.ents, sum: w.sum}
+	var buf []byte
+	for _, in := range task.Initial {
+		t := sc.typeOf(in.Type)
+		if t < 0 {
+			continue // the decoder admits no such entity; nothing could read it
+		}
+		e := &entity{typ: t, id: in.ID, alive: !in.Deleted, fields: make([]model.Value, len(sc.types[t].Fields)), shared: true}
+		for _, a := range in.Fields {
+			if fi := sc.fieldOf(t, a.Field); fi >= 0 {
+				e.fields[fi] = a.Value
+			}
+		}
+		buf = encodeEntity(buf[:0], sc, e)
+		e.digest = digestOf(buf)
+		if old := f.ents[t][in.ID]; old != nil {
+			f.sum.minus(old.digest)
+		}
+		f.ents[t][in.ID] = e
+		f.sum.plus(e.digest)
+	}
 	if key.initial != nil {
 		frozenCache.Store(key, f)
 	}
 	return f
 }
 
+// world is the certifier's state: the entities this replay has written,
+// by type position and id, over the task's frozen initial snapshot, and
+// the active goal version. A replay costs what it changes, not the
+// snapshot's size.
+//
+// The state hash is the lane-wise sum mod 2^64 of one sha256 per existing
+// entity and one for the active goal version. It is kept incrementally
+// but lazily: a write only marks its entity stale, and hash rehashes the
+// stale entities when a claim or the certificate asks for the hash, so a
+// long trajectory pays one sha256 per entity it wrote, not per event.
+type world struct {
+	task  *model.Task
+	sc    *schema
+	base  *frozen
+	ents  []map[string]*entity // written entities; nil maps until a type is written
+	goal  string
+	sum   lanes     // the entities' digests as last hashed
+	stale []*entity // entities written since they were last hashed
+	buf   []byte    // scratch for entity encodings
+}
+
 // newWorld starts from the task's frozen initial snapshot.
-func newWorld(task *model.Task, hashing bool) *world {
+func newWorld(task *model.Task) *world {
 	base := initialOf(task)
-	w := &world{task: task, base: base, ents: map[string]map[string]*entity{}, hashing: hashing}
+	w := &world{task: task, sc: base.sc, base: base, ents: make([]map[string]*entity, len(base.sc.types)), sum: base.sum}
 	if len(task.Goals) > 0 {
 		w.goal = task.Goals[0].Version
-	}
-	if hashing {
-		w.sum = base.sum
-		w.sum.plus(goalDigest(w.goal))
 	}
 	return w
 }
 
-// put stores an entity under (typ, id), replacing any earlier one.
-func (w *world) put(typ, id string, e *entity) {
-	if old := w.get(typ, id); old != nil && w.hashing {
-		w.sum.minus(old.digest)
+// get finds an entity, alive or tombstoned; nil when it never existed.
+func (w *world) get(t int, id string) *entity {
+	if e := w.ents[t][id]; e != nil {
+		return e
 	}
-	byID := w.ents[typ]
-	if byID == nil {
-		byID = map[string]*entity{}
-		w.ents[typ] = byID
-	}
-	byID[id] = e
-	w.rehash(typ, id, e)
+	return w.base.ents[t][id]
 }
 
-// each visits every entity of a type, written or initial.
-func (w *world) each(typ string, visit func(id string, e *entity)) {
-	for id, e := range w.ents[typ] {
-		visit(id, e)
+// find is get by type name.
+func (w *world) find(typ, id string) *entity {
+	if t := w.sc.typeOf(typ); t >= 0 {
+		return w.get(t, id)
 	}
-	for id, e := range w.base.ents[typ] {
-		if _, written := w.ents[typ][id]; !written {
-			visit(id, e)
+	return nil
+}
+
+// isAlive reports whether (typ, id) exists and is not deleted.
+func (w *world) isAlive(typ, id string) bool {
+	e := w.find(typ, id)
+	return e != nil && e.alive
+}
+
+// each visits every entity of type t, written or initial.
+func (w *world) each(t int, visit func(e *entity)) {
+	for _, e := range w.ents[t] {
+		visit(e)
+	}
+	for id, e := range w.base.ents[t] {
+		if _, written := w.ents[t][id]; !written {
+			visit(e)
 		}
 	}
 }
 
-// types lists the entity types that have entities.
-func (w *world) types() []string {
-	var out []string
-	for _, et := range w.task.Schema.Types {
-		if len(w.ents[et.Name]) > 0 || len(w.base.ents[et.Name]) > 0 {
-			out = append(out, et.Name)
+// own returns the entity (t, id) this world may write, cur being what it
+// reads there now: cur itself when this world made it, else a copy of
+// cur (or a new, not yet existing entity) put in its place.
+func (w *world) own(t int, id string, cur *entity) *entity {
+	if cur != nil && !cur.shared {
+		return cur
+	}
+	e := &entity{typ: t, id: id}
+	if cur != nil {
+		e.alive, e.fields, e.digest = cur.alive, append([]model.Value(nil), cur.fields...), cur.digest
+	} else {
+		e.fields = make([]model.Value, len(w.sc.types[t].Fields))
+	}
+	if w.ents[t] == nil {
+		w.ents[t] = map[string]*entity{}
+	}
+	w.ents[t][id] = e
+	return e
+}
+
+// touch marks a written entity for rehashing.
+func (w *world) touch(e *entity) {
+	if !e.stale {
+		e.stale = true
+		w.stale = append(w.stale, e)
+	}
+}
+
+// hash brings the sum up to date and returns the state hash. An entity a
+// tool call's undo took out of the world is no longer in it and is
+// skipped: its digest was never added.
+func (w *world) hash() string {
+	for _, e := range w.stale {
+		e.stale = false
+		if w.ents[e.typ][e.id] != e {
+			continue
 		}
+		w.sum.minus(e.digest)
+		w.buf = encodeEntity(w.buf[:0], w.sc, e)
+		e.digest = digestOf(w.buf)
+		w.sum.plus(e.digest)
 	}
-	return out
+	w.stale = w.stale[:0]
+	sum := w.sum
+	sum.plus(goalDigest(w.goal))
+	return sum.hex()
 }
 
-// rehash refreshes an entity's share of the state hash after a change.
-func (w *world) rehash(typ, id string, e *entity) {
-	if !w.hashing {
-		return
-	}
-	w.sum.minus(e.digest)
-	e.digest = w.entityDigest(typ, id, e)
-	w.sum.plus(e.digest)
-}
+func goalDigest(version string) lanes { return digestOf([]byte("goal\x00" + version)) }
 
-// entityDigest hashes type, 0, id, 0, the alive byte, then every schema
+// encodeEntity appends type, 0, id, 0, the alive byte, then every schema
 // field in declaration order as kind byte and payload.
-func (w *world) entityDigest(typ, id string, e *entity) lanes {
-	b := make([]byte, 0, 64)
-	b = append(b, typ...)
+func encodeEntity(b []byte, sc *schema, e *entity) []byte {
+	b = append(b, sc.types[e.typ].Name...)
 	b = append(b, 0)
-	b = append(b, id...)
+	b = append(b, e.id...)
 	b = append(b, 0)
 	if e.alive {
 		b = append(b, 1)
 	} else {
 		b = append(b, 0)
 	}
-	if et, ok := w.task.Schema.Type(typ); ok {
-		for _, fd := range et.Fields {
-			b = encodeValue(b, e.fields[fd.Name])
-		}
+	for _, v := range e.fields {
+		b = encodeValue(b, v)
 	}
-	return digestOf(b)
+	return b
 }
-
-func goalDigest(version string) lanes { return digestOf([]byte("goal\x00" + version)) }
 
 // encodeValue writes a value's kind byte and payload, length-prefixed so
 // that no two values share an encoding: string as uvarint length and
@@ -227,149 +323,185 @@ func appendBytes(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-// get finds an entity, alive or tombstoned; nil when it never existed.
-func (w *world) get(typ, id string) *entity {
-	if e := w.ents[typ][id]; e != nil {
-		return e
+// refusal says why a write or an event failed; the zero refusal is none.
+// It is formatted only when read: a long trajectory may fail many of its
+// steps, and only the reason of Rollback's first failed appended step is
+// ever shown, so a failure costs no allocation.
+type refusal struct {
+	format string
+	args   [4]string
+	n      int
+}
+
+// refuse is a refusal of format, whose operands are all strings.
+func refuse(format string, args ...string) refusal {
+	r := refusal{format: format}
+	r.n = copy(r.args[:], args)
+	return r
+}
+
+// failed reports whether there is a refusal at all.
+func (r refusal) failed() bool { return r.format != "" }
+
+func (r refusal) String() string {
+	a := make([]any, r.n)
+	for i := range a {
+		a[i] = r.args[i]
 	}
-	return w.base.ents[typ][id]
+	return fmt.Sprintf(r.format, a...)
 }
 
-// copyOf is a fresh entity with e's alive flag and fields, to be changed
-// and put in e's place.
-func (w *world) copyOf(e *entity) *entity {
-	c := &entity{owner: w, alive: e.alive, fields: make(map[string]model.Value, len(e.fields))}
-	for k, v := range e.fields {
-		c.fields[k] = v
-	}
-	return c
-}
-
-// writable reports whether e may be changed in place: this world made
-// it, and no tool call's undo holds it.
-func (w *world) writable(e *entity) bool { return e.owner == w && !w.inCall }
-
-// isAlive reports whether (typ, id) exists and is not deleted.
-func (w *world) isAlive(typ, id string) bool {
-	e := w.get(typ, id)
-	return e != nil && e.alive
-}
-
-// apply carries out one action. It checks everything first and mutates
-// only once the action is known to succeed, so a failure (non-empty
-// reason) leaves the world untouched. The diff lists changed cells only:
-// for create the alive flag then the fields in declaration order, for
-// update the written fields in the order written.
-func (w *world) apply(a *model.Action) ([]model.CellDiff, string) {
+// apply carries out one primitive write (create, update, delete, restore
+// or revise_goal). It checks everything first and changes the world only
+// once the write is known to succeed, so a refusal leaves the world
+// untouched. diff, when not nil, receives the changed
+// cells: for create the alive flag then the fields in declaration order,
+// for update the written fields in the order written.
+func (w *world) apply(a *model.Action, diff *[]model.CellDiff) refusal {
 	switch a.Op {
 	case model.OpReviseGoal:
-		if _, ok := w.task.Goal(a.Goal); !ok {
-			return nil, fmt.Sprintf("revise_goal: the task has no goal version %q", a.Goal)
-		}
-		if a.Goal == w.goal {
-			return nil, ""
-		}
-		d := model.CellDiff{Field: model.GoalField, Before: model.Str(w.goal), After: model.Str(a.Goal)}
-		if w.hashing {
-			w.sum.minus(goalDigest(w.goal))
-			w.sum.plus(goalDigest(a.Goal))
-		}
-		w.goal = a.Goal
-		return []model.CellDiff{d}, ""
-	case model.OpCall:
-		return w.call(a)
+		return w.revise(a.Goal, diff)
 	case model.OpCreate, model.OpUpdate, model.OpDelete, model.OpRestore:
 	default:
-		return nil, fmt.Sprintf("op %q does not exist", a.Op)
+		return refuse("op %q does not exist", string(a.Op))
 	}
-	et, ok := w.task.Schema.Type(a.Type)
-	if !ok {
-		return nil, fmt.Sprintf("type %q is not in the schema", a.Type)
+	t := w.sc.typeOf(a.Type)
+	if t < 0 {
+		return refuse("type %q is not in the schema", a.Type)
 	}
-	cur := w.get(a.Type, a.ID)
+	cur := w.get(t, a.ID)
 	if a.Op == model.OpDelete || a.Op == model.OpRestore {
-		switch {
-		case len(a.Fields) != 0:
-			return nil, fmt.Sprintf("%s writes no fields", a.Op)
-		case cur == nil:
-			return nil, fmt.Sprintf("%s %s/%s: never existed", a.Op, a.Type, a.ID)
-		case a.Op == model.OpDelete && !cur.alive:
-			return nil, fmt.Sprintf("delete %s/%s: already tombstoned", a.Type, a.ID)
-		case a.Op == model.OpRestore && cur.alive:
-			return nil, fmt.Sprintf("restore %s/%s: alive, nothing to restore", a.Type, a.ID)
-		}
-		if w.writable(cur) {
-			cur.alive = !cur.alive
-			w.rehash(a.Type, a.ID, cur)
-		} else {
-			cur = w.copyOf(cur)
-			cur.alive = !cur.alive
-			w.put(a.Type, a.ID, cur)
-		}
-		return []model.CellDiff{aliveCell(a.Type, a.ID, model.Bool(!cur.alive), model.Bool(cur.alive))}, ""
+		return w.toggle(a, t, cur, diff)
 	}
 	if a.Op == model.OpCreate && cur != nil && cur.alive {
-		return nil, fmt.Sprintf("create %s/%s: an alive entity has that id", a.Type, a.ID)
+		return refuse("create %s/%s: an alive entity has that id", a.Type, a.ID)
 	}
 	if a.Op == model.OpUpdate && (cur == nil || !cur.alive) {
-		return nil, fmt.Sprintf("update %s/%s: no alive entity has that id", a.Type, a.ID)
+		return refuse("update %s/%s: no alive entity has that id", a.Type, a.ID)
 	}
+	if why := w.checkFields(a, t); why.failed() {
+		return why
+	}
+	if a.Op == model.OpUpdate {
+		w.update(a, t, cur, diff)
+	} else {
+		w.create(a, t, cur, diff)
+	}
+	return refusal{}
+}
+
+// revise makes version the active goal; a version the task lacks is refused.
+func (w *world) revise(version string, diff *[]model.CellDiff) refusal {
+	if _, ok := w.task.Goal(version); !ok {
+		return refuse("revise_goal: the task has no goal version %q", version)
+	}
+	if version == w.goal {
+		return refusal{}
+	}
+	if diff != nil {
+		*diff = append(*diff, model.CellDiff{Field: model.GoalField, Before: model.Str(w.goal), After: model.Str(version)})
+	}
+	w.goal = version
+	return refusal{}
+}
+
+// toggle deletes or restores an entity.
+func (w *world) toggle(a *model.Action, t int, cur *entity, diff *[]model.CellDiff) refusal {
+	switch {
+	case len(a.Fields) != 0:
+		return refuse("%s writes no fields", string(a.Op))
+	case cur == nil:
+		return refuse("%s %s/%s: never existed", string(a.Op), a.Type, a.ID)
+	case a.Op == model.OpDelete && !cur.alive:
+		return refuse("delete %s/%s: already tombstoned", a.Type, a.ID)
+	case a.Op == model.OpRestore && cur.alive:
+		return refuse("restore %s/%s: alive, nothing to restore", a.Type, a.ID)
+	}
+	e := w.own(t, a.ID, cur)
+	e.alive = !e.alive
+	w.touch(e)
+	if diff != nil {
+		*diff = append(*diff, aliveCell(a.Type, a.ID, model.Bool(!e.alive), model.Bool(e.alive)))
+	}
+	return refusal{}
+}
+
+// checkFields checks a create's or update's writes: fields of the type,
+// each written once, values of the field's kind, references to alive
+// entities.
+func (w *world) checkFields(a *model.Action, t int) refusal {
+	et := w.sc.types[t]
 	for i, as := range a.Fields {
-		fd, ok := et.Field(as.Field)
-		if !ok {
-			return nil, fmt.Sprintf("%s has no field %q", a.Type, as.Field)
+		fi := w.sc.fieldOf(t, as.Field)
+		if fi < 0 {
+			return refuse("%s has no field %q", a.Type, as.Field)
 		}
 		for _, prev := range a.Fields[:i] {
 			if prev.Field == as.Field {
-				return nil, fmt.Sprintf("%s: one action writes field %s twice", a.Op, as.Field)
+				return refuse("%s: one action writes field %s twice", string(a.Op), as.Field)
 			}
 		}
+		fd := &et.Fields[fi]
 		if bad := model.CheckValue(fd, as.Value); bad != "" {
-			return nil, bad
+			return refuse("%s", bad)
 		}
 		if fd.Kind == model.KindRef && !as.Value.IsNull() && !w.isAlive(fd.Target, as.Value.AsString()) {
-			return nil, fmt.Sprintf("%s.%s: %s %q is not alive", a.Type, as.Field, fd.Target, as.Value.AsString())
+			return refuse("%s.%s: %s %q is not alive", a.Type, as.Field, fd.Target, as.Value.AsString())
 		}
 	}
-	var diff []model.CellDiff
-	if a.Op == model.OpUpdate {
-		inPlace := w.writable(cur)
-		if !inPlace {
-			cur = w.copyOf(cur)
+	return refusal{}
+}
+
+// update writes the fields of an alive entity; writing a field's own
+// value changes nothing.
+func (w *world) update(a *model.Action, t int, cur *entity, diff *[]model.CellDiff) {
+	var e *entity
+	for _, as := range a.Fields {
+		fi := w.sc.fieldOf(t, as.Field)
+		old := cur.fields[fi]
+		if old.Equal(as.Value) {
+			continue
 		}
-		for _, as := range a.Fields {
-			if old := cur.fields[as.Field]; !old.Equal(as.Value) {
-				diff = append(diff, model.CellDiff{Type: a.Type, ID: a.ID, Field: as.Field, Before: old, After: as.Value})
-				cur.fields[as.Field] = as.Value
+		if e == nil {
+			e = w.own(t, a.ID, cur)
+			w.touch(e)
+		}
+		e.fields[fi] = as.Value
+		if diff != nil {
+			*diff = append(*diff, model.CellDiff{Type: a.Type, ID: a.ID, Field: as.Field, Before: old, After: as.Value})
+		}
+	}
+}
+
+// create makes an entity alive with the written fields, the others null.
+// A create on a tombstone is a recreation: a new incarnation, diffed
+// against the old one.
+func (w *world) create(a *model.Action, t int, cur *entity, diff *[]model.CellDiff) {
+	e := w.own(t, a.ID, cur)
+	if diff != nil {
+		before := model.Null
+		if cur != nil {
+			before = model.Bool(false)
+		}
+		*diff = append(*diff, aliveCell(a.Type, a.ID, before, model.Bool(true)))
+	}
+	var old []model.Value // the old incarnation's fields, for the diff only
+	if diff != nil {
+		old = append(old, e.fields...)
+	}
+	clear(e.fields)
+	for _, as := range a.Fields {
+		e.fields[w.sc.fieldOf(t, as.Field)] = as.Value
+	}
+	e.alive = true
+	w.touch(e)
+	if diff != nil {
+		for fi, fd := range w.sc.types[t].Fields {
+			if !old[fi].Equal(e.fields[fi]) {
+				*diff = append(*diff, model.CellDiff{Type: a.Type, ID: a.ID, Field: fd.Name, Before: old[fi], After: e.fields[fi]})
 			}
 		}
-		switch {
-		case len(diff) == 0:
-		case inPlace:
-			w.rehash(a.Type, a.ID, cur)
-		default:
-			w.put(a.Type, a.ID, cur)
-		}
-		return diff, ""
 	}
-	// A create on a tombstone is a recreation: a new incarnation whose
-	// unwritten fields are null, diffed against the old one.
-	fresh := &entity{owner: w, alive: true, fields: make(map[string]model.Value, len(a.Fields))}
-	for _, as := range a.Fields {
-		fresh.fields[as.Field] = as.Value
-	}
-	before, old := model.Null, map[string]model.Value(nil)
-	if cur != nil {
-		before, old = model.Bool(false), cur.fields
-	}
-	diff = append(diff, aliveCell(a.Type, a.ID, before, model.Bool(true)))
-	for _, fd := range et.Fields {
-		if v := fresh.fields[fd.Name]; !old[fd.Name].Equal(v) {
-			diff = append(diff, model.CellDiff{Type: a.Type, ID: a.ID, Field: fd.Name, Before: old[fd.Name], After: v})
-		}
-	}
-	w.put(a.Type, a.ID, fresh)
-	return diff, ""
 }
 
 // aliveCell is the diff of an entity's alive flag.
