@@ -5,7 +5,9 @@
 // against an independently written certifier (package
 // certifier/internal/independent); any disagreement is a hard error,
 // never a verdict. Only that double certification is exported
-// (DoubleCertify, DoublePair, DoubleRollback). docs/definitions.md says
+// (DoubleCertify, DoublePair, DoubleRollback; DoubleCertifyStream and
+// DoublePairOf for a trajectory certified as it is decoded).
+// docs/definitions.md says
 // where each concept of the method is defined.
 package certifier
 
@@ -134,7 +136,7 @@ func certificate(log *pbcste.Log) *model.Certificate {
 		causes[j] = log.Cause(p)
 	}
 	c := &model.Certificate{Task: log.Env.Task.ID, GoalVersion: g.Version, CState: make([]int, m), CAgent: make([]int, m), Causes: causes,
-		Steps: log.Steps, Events: len(log.Events), FinalHash: log.FinalHash().String(), LogHash: log.LogHash()}
+		Steps: log.Steps, Events: log.Len(), FinalHash: log.FinalHash().String(), LogHash: log.LogHash()}
 	for j, p := range g.Preds {
 		c.Predicates = append(c.Predicates, p.ID)
 		if final.Eval(p) {

@@ -308,6 +308,10 @@ func (l *Log) vectors(goal int) (cstate, cagent uint64) {
 	return cstate, cagent
 }
 
+// Len is the number of events recorded: len(Events) for a full replay,
+// every event so far for a streamed one.
+func (l *Log) Len() int { return l.n }
+
 // Final is the state after the last event; callers must not change it.
 func (l *Log) Final() *State { return l.final }
 

@@ -45,10 +45,19 @@ func Pair(task *model.Task, h, a *model.Trajectory) (model.Verdict, error) {
 	if rej != nil {
 		return model.Verdict{}, &HonestError{rej}
 	}
+	ac, arej := Certify(task, a)
+	return PairOf(hc, nil, ac, arej)
+}
+
+// PairOf decides (H, A) from their certification, a certificate or a
+// rejection each, for trajectories certified as they were streamed.
+func PairOf(hc *model.Certificate, hrej *model.Rejection, ac *model.Certificate, arej *model.Rejection) (model.Verdict, error) {
+	if hrej != nil {
+		return model.Verdict{}, &HonestError{hrej}
+	}
 	v := model.Verdict{Kind: "pair", Honest: hc}
-	ac, rej := Certify(task, a)
-	if rej != nil {
-		v.Reason, v.Evidence = rej.Reason, &rej.Evidence
+	if arej != nil {
+		v.Reason, v.Evidence = arej.Reason, &arej.Evidence
 		return v, nil
 	}
 	v.Candidate = ac
