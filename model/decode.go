@@ -1,10 +1,9 @@
 package model
 
 import (
-	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -1046,65 +1045,35 @@ func decodeAlphabet(c cursor, s *Schema) (Alphabet, error) {
 // DecodeTrajectory strictly decodes a trajectory or candidate file. It
 // checks structure only; what the steps mean is for replay to say.
 //
-// Valid JSON is decoded step by step: each element of "steps" is decoded
-// as soon as it is parsed and its tree dropped, so the memory a long
+// It collects what StreamTrajectory hands on, so the memory a long
 // trajectory takes is the file's bytes and its Steps, never a tree of the
 // whole document; short strings are shared between steps. Errors are the
 // same, in the same order, as a decoding of the whole tree gives: syntax,
 // duplicate keys and bad strings first, in file order, then the document's
 // own fields, then the first bad step, then the transcript.
 func DecodeTrajectory(file string, src []byte) (*Trajectory, error) {
-	if err := checkBOM(file, src); err != nil {
-		return nil, err
-	}
-	if !json.Valid(src) {
-		d, err := parseTokens(file, src)
-		if err != nil {
-			return nil, err
-		}
-		return decodeTrajectory(d, nil)
-	}
-	d := &doc{file: file, src: src}
-	st := &streamedSteps{}
-	f := &fastParser{d: d, intern: map[string]string{}}
-	f.each = func(i int, n *node, end int) {
-		if st.err != nil {
+	var steps []Step
+	tr, _, err := StreamTrajectory(file, src, math.MaxInt, func(b []Step) {
+		if steps == nil {
+			steps = b // the one batch there is, kept without a copy
 			return
 		}
-		if i == 0 {
-			// Room for as many steps as the rest of the file holds if they
-			// are a little shorter than the first, so that Steps, the bulk
-			// of a long trajectory, is seldom copied as it grows.
-			per := max(end-n.off, 16)
-			st.steps = make([]Step, 0, min((len(src)-n.off)/per*5/4+16, 1<<26))
-		}
-		sd := &doc{file: file, src: src, root: n, base: "$.steps[" + strconv.Itoa(i) + "]", lineOff: d.lineOff, line: d.line, col: d.col}
-		s, err := decodeStep(cursor{d: sd, n: n}, i)
-		d.lineOff, d.line, d.col = sd.lineOff, sd.line, sd.col
-		if err != nil {
-			st.err = err
-			return
-		}
-		st.steps = append(st.steps, s)
-	}
-	root, err := f.value(0)
+		steps = append(steps, b...)
+	})
 	if err != nil {
 		return nil, err
 	}
-	d.root = root
-	return decodeTrajectory(d, st)
+	tr.Steps = slices.Clip(steps)
+	if tr.Steps == nil {
+		tr.Steps = []Step{}
+	}
+	return tr, nil
 }
 
-// streamedSteps are the steps decoded while the document was parsed, or
-// the first step's error.
-type streamedSteps struct {
-	steps []Step
-	err   error
-}
-
-// decodeTrajectory decodes a parsed trajectory document; st, when not
-// nil, holds its steps, decoded while it was parsed.
-func decodeTrajectory(d *doc, st *streamedSteps) (*Trajectory, error) {
+// decodeTrajectory decodes a parsed trajectory document. With st, its
+// steps were decoded while it was parsed and handed on: the trajectory
+// it returns has nil Steps.
+func decodeTrajectory(d *doc, st *stepStream) (*Trajectory, error) {
 	file := d.file
 	o, err := d.cur().object("$schema", "format", "task", "name", "note", "goal_version", "steps", "transcript")
 	if err != nil {
@@ -1124,14 +1093,12 @@ func decodeTrajectory(d *doc, st *streamedSteps) (*Trajectory, error) {
 	if err != nil {
 		return nil, err
 	}
+	var n int
 	if st != nil && sc.n.kind == nodeArray {
 		if st.err != nil {
 			return nil, st.err
 		}
-		tr.Steps = slices.Clip(st.steps)
-		if tr.Steps == nil {
-			tr.Steps = []Step{}
-		}
+		n = st.n
 	} else {
 		items, err := sc.array()
 		if err != nil {
@@ -1145,9 +1112,10 @@ func decodeTrajectory(d *doc, st *streamedSteps) (*Trajectory, error) {
 			}
 			tr.Steps = append(tr.Steps, st)
 		}
+		n = len(items)
 	}
 	if tc, ok := o.get("transcript"); ok {
-		if tr.Transcript, err = decodeTranscript(tc, len(tr.Steps)); err != nil {
+		if tr.Transcript, err = decodeTranscript(tc, n); err != nil {
 			return nil, err
 		}
 	}
@@ -1203,7 +1171,7 @@ func decodeStep(c cursor, index int) (Step, error) {
 		return Step{}, err
 	}
 	st := Step{Index: index}
-	st.Line = c.d.errAt(c.n.off, "", "").Line
+	st.Line, _ = c.d.locate(c.n.off)
 	if st.Action, err = decodeAction(o, nil, false); err != nil {
 		return st, err
 	}

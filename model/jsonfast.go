@@ -1,138 +1,214 @@
 package model
 
-import (
-	"encoding/json"
-	"fmt"
-	"unicode/utf8"
-)
+import "encoding/json"
 
-// fastParser builds the node tree of a document json.Valid accepted: it
-// need not report syntax errors, only duplicate keys and nesting depth,
-// and it allocates one node per value and one string per key or string
-// value, which is what keeps large trajectories quick to load.
+// fastParser builds the node tree of a document in one pass over its
+// bytes, checking the JSON grammar strictly as it goes (no json.Valid
+// pass first). It never words an error: on anything wrong (a syntax
+// error, a duplicate key, a string the decoder would repair, nesting
+// too deep) it reports false and the caller parses the text again with
+// parseTokens, whose errors are the ones users see. It allocates one node
+// per value and one string per key or string value, which is what keeps
+// large documents quick to load.
 type fastParser struct {
-	d    *doc
-	off  int
-	path []step
-	// each, when set, is called with every element of the array that is
-	// the root object's "steps" member as soon as it is parsed; the
-	// element is then dropped from the tree, so a long trajectory is
-	// decoded step by step and never held whole as a tree.
-	each func(i int, n *node, end int)
+	d   *doc
+	off int
 	// intern shares the text of short strings, which repeat from step to
 	// step (ops, types, ids, field names, values).
 	intern map[string]string
+	recent [256]string
+	// steps, when set, receives the elements of the root object's
+	// "steps" array one by one as they are parsed (see stepArray), so a
+	// long trajectory is never held whole as a tree.
+	steps *stepStream
+	// line is the line of the source at lineOff, for lineAt.
+	line, lineOff int
+	// arena holds the fields of steps decoded by fastStep.
+	arena []Assign
 }
 
-func (f *fastParser) where() string { return (&parser{path: f.path}).where() }
-
-func (f *fastParser) skip() {
-	src := f.d.src
-	for f.off < len(src) {
-		switch src[f.off] {
-		case ' ', '\t', '\r', '\n':
-			f.off++
-			continue
-		}
-		return
+// parseValid parses src with the fast parser, or with parseTokens when
+// the fast parser finds anything wrong, so its errors are exactly
+// parseTokens'.
+func parseValid(file string, src []byte) (*doc, error) {
+	d := &doc{file: file, src: src}
+	f := &fastParser{d: d}
+	if f.document() {
+		return d, nil
 	}
+	return parseTokens(file, src)
 }
 
-func (f *fastParser) value(depth int) (*node, error) {
-	f.skip()
+// document parses the whole source as one value with nothing but white
+// space after it.
+func (f *fastParser) document() bool {
+	root, ok := f.value(0)
+	if !ok {
+		return false
+	}
+	f.ws()
+	f.d.root = root
+	return f.off == len(f.d.src)
+}
+
+// ws skips JSON white space.
+func (f *fastParser) ws() { f.off = skipWS(f.d.src, f.off) }
+
+// peek is the byte at the cursor, 0 at the end of the source (a byte
+// that no JSON token starts or ends with outside a string).
+func (f *fastParser) peek() byte {
+	if f.off < len(f.d.src) {
+		return f.d.src[f.off]
+	}
+	return 0
+}
+
+// expect consumes c, after white space, if it is next.
+func (f *fastParser) expect(c byte) bool {
+	f.ws()
+	if f.peek() != c {
+		return false
+	}
+	f.off++
+	return true
+}
+
+func (f *fastParser) value(depth int) (*node, bool) {
+	f.ws()
 	if depth > maxDepth {
-		return nil, f.d.errAt(f.off, f.where(), fmt.Sprintf("nesting deeper than %d", maxDepth))
+		return nil, false
 	}
-	src := f.d.src
 	n := &node{off: f.off}
-	switch c := src[f.off]; {
-	case c == '{':
-		n.kind = nodeObject
-		f.off++
-		var seen map[string]bool // only for objects too large to scan
-		for {
-			f.skip()
-			if src[f.off] == '}' {
-				f.off++
-				return n, nil
-			}
-			if src[f.off] == ',' {
-				f.off++
-				f.skip()
-			}
-			koff := f.off
-			key, err := f.str("an object key")
-			if err != nil {
-				return nil, err
-			}
-			f.path = append(f.path, step{key: key, index: -1})
-			if dup(n.members, &seen, key) {
-				return nil, f.d.errAt(koff, f.where(), fmt.Sprintf("duplicate key %q (each key may appear once)", key))
-			}
-			f.skip()
-			f.off++ // ':'
-			val, err := f.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			f.path = f.path[:len(f.path)-1]
-			n.members = append(n.members, member{key: key, val: val})
-		}
-	case c == '[':
-		n.kind = nodeArray
-		f.off++
-		streamed := f.each != nil && depth == 1 && len(f.path) == 1 && f.path[0].key == "steps"
-		count := 0
-		for {
-			f.skip()
-			if src[f.off] == ']' {
-				f.off++
-				return n, nil
-			}
-			if src[f.off] == ',' {
-				f.off++
-			}
-			f.path = append(f.path, step{index: count})
-			item, err := f.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			f.path = f.path[:len(f.path)-1]
-			if streamed {
-				f.each(count, item, f.off)
-			} else {
-				n.items = append(n.items, item)
-			}
-			count++
-		}
-	case c == '"':
-		s, err := f.str("a string")
-		if err != nil {
-			return nil, err
-		}
-		n.kind, n.str = nodeString, s
-	case c == 't':
+	ok := false
+	switch f.peek() {
+	case '{':
+		ok = f.object(n, depth)
+	case '[':
+		ok = f.array(n, depth)
+	case '"':
+		n.kind = nodeString
+		n.str, ok = f.str()
+	case 't':
 		n.kind, n.b = nodeBool, true
-		f.off += 4
-	case c == 'f':
+		ok = f.literal("true")
+	case 'f':
 		n.kind = nodeBool
-		f.off += 5
-	case c == 'n':
+		ok = f.literal("false")
+	case 'n':
 		n.kind = nodeNull
-		f.off += 4
+		ok = f.literal("null")
 	default:
 		start := f.off
-		for f.off < len(src) {
-			switch src[f.off] {
-			case '-', '+', '.', 'e', 'E', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-				f.off++
-				continue
-			}
-			break
-		}
-		n.kind, n.str = nodeNumber, string(src[start:f.off])
+		ok = f.number()
+		n.kind, n.str = nodeNumber, string(f.d.src[start:f.off])
 	}
-	return n, nil
+	return n, ok
+}
+
+// object parses the object at the cursor into n. The root object's
+// "steps" array goes to the step stream when there is one.
+func (f *fastParser) object(n *node, depth int) bool {
+	n.kind = nodeObject
+	f.off++
+	if f.expect('}') {
+		return true
+	}
+	var seen map[string]bool // only for objects too large to scan
+	for {
+		f.ws()
+		if f.peek() != '"' {
+			return false
+		}
+		key, ok := f.str()
+		if !ok || dup(n.members, &seen, key) || !f.expect(':') {
+			return false
+		}
+		var val *node
+		f.ws()
+		if depth == 0 && key == "steps" && f.steps != nil && f.peek() == '[' {
+			val, ok = f.stepArray(depth + 1)
+		} else {
+			val, ok = f.value(depth + 1)
+		}
+		if !ok {
+			return false
+		}
+		n.members = append(n.members, member{key: key, val: val})
+		if !f.expect(',') {
+			return f.expect('}')
+		}
+	}
+}
+
+// array parses the array at the cursor into n.
+func (f *fastParser) array(n *node, depth int) bool {
+	n.kind = nodeArray
+	f.off++
+	if f.expect(']') {
+		return true
+	}
+	for {
+		item, ok := f.value(depth + 1)
+		if !ok {
+			return false
+		}
+		n.items = append(n.items, item)
+		if !f.expect(',') {
+			return f.expect(']')
+		}
+	}
+}
+
+// literal consumes true, false or null.
+func (f *fastParser) literal(lit string) bool {
+	if !literalAt(f.d.src, f.off, lit) {
+		return false
+	}
+	f.off += len(lit)
+	return true
+}
+
+// number consumes a number of the JSON grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (f *fastParser) number() bool {
+	src, i := f.d.src, f.off
+	if i < len(src) && src[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(src) && src[i] == '0':
+		i++
+	case i < len(src) && '1' <= src[i] && src[i] <= '9':
+		i = digits(src, i)
+	default:
+		return false
+	}
+	if i < len(src) && src[i] == '.' {
+		if i = digits(src, i+1); src[i-1] == '.' {
+			return false
+		}
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		j := digits(src, i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	f.off = i
+	return true
+}
+
+// digits skips the decimal digits from i on.
+func digits(src []byte, i int) int {
+	for i < len(src) && '0' <= src[i] && src[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // dup reports whether key is already among an object's members: a scan
@@ -159,46 +235,97 @@ func dup(members []member, seen *map[string]bool, key string) bool {
 	return false
 }
 
-// str reads the string starting at the cursor. Plain strings are copied
-// as they stand; one with escapes goes through encoding/json, so both
-// paths give exactly the decoder's result. Invalid UTF-8 and lone
-// surrogate escapes, which the decoder would replace by U+FFFD, are
-// errors at the offending byte; what names the string for them.
-func (f *fastParser) str(what string) (string, error) {
-	src := f.d.src
-	start := f.off
-	f.off++
-	plain := true
-	for src[f.off] != '"' {
-		if src[f.off] == '\\' {
-			plain = false
-			f.off++
-		}
-		f.off++
+// str reads the string at the cursor. A plain string is its raw bytes;
+// one with escapes goes through encoding/json once its escapes are known
+// to be well formed, so both give exactly the decoder's result. Control
+// characters, bad escapes, invalid UTF-8 and lone surrogate escapes
+// (which the decoder would replace by U+FFFD) are refused.
+func (f *fastParser) str() (string, bool) {
+	src, start := f.d.src, f.off
+	if raw, end, ok := plainAt(src, start); ok {
+		f.off = end
+		return f.text(raw), true
 	}
-	f.off++
-	raw := src[start+1 : f.off-1]
-	if plain && utf8.Valid(raw) {
-		if f.intern == nil || len(raw) > maxInterned {
-			return string(raw), nil
+	for i := start + 1; i < len(src); {
+		switch c := src[i]; {
+		case c == '"':
+			f.off = i + 1
+			return unescape(src[start:f.off])
+		case c == '\\':
+			n := escapeLen(src[i:])
+			if n == 0 {
+				return "", false
+			}
+			i += n
+		case c < 0x20:
+			return "", false
+		default:
+			i++
 		}
-		if s, ok := f.intern[string(raw)]; ok {
-			return s, nil
+	}
+	return "", false
+}
+
+// unescape decodes a string literal whose escapes are well formed as
+// encoding/json does, refusing what it would repair.
+func unescape(lit []byte) (string, bool) {
+	if i, _ := badString(lit[1 : len(lit)-1]); i >= 0 {
+		return "", false
+	}
+	var out string
+	if err := json.Unmarshal(lit, &out); err != nil {
+		return "", false
+	}
+	return out, true
+}
+
+// escapeLen is the length of the well-formed escape b starts with (\n,
+// \uXXXX …), 0 when it is not one.
+func escapeLen(b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if _, ok := hex4(b[2:]); ok {
+			return 6
 		}
-		s := string(raw)
+	}
+	return 0
+}
+
+// text is the string of raw, shared with earlier equal short strings
+// when the parser interns. The last string met at each slot of a small
+// table answers most lookups before the map does.
+func (f *fastParser) text(raw []byte) string {
+	if f.intern == nil || len(raw) > maxInterned {
+		return string(raw)
+	}
+	slot := &f.recent[recentSlot(raw)]
+	if *slot == string(raw) {
+		return *slot
+	}
+	s, ok := f.intern[string(raw)]
+	if !ok {
+		s = string(raw)
 		if len(f.intern) < maxInternedStrings {
 			f.intern[s] = s
 		}
-		return s, nil
 	}
-	if i, msg := badString(raw); i >= 0 {
-		return "", f.d.errAt(start+1+i, f.where(), msg+" in "+what)
+	*slot = s
+	return s
+}
+
+// recentSlot hashes a short string to a slot of fastParser.recent by its
+// length and its first, middle and last bytes.
+func recentSlot(raw []byte) uint8 {
+	n := len(raw)
+	if n == 0 {
+		return 0
 	}
-	var out string
-	if err := json.Unmarshal(src[start:f.off], &out); err != nil {
-		panic(err) // json.Valid accepted the document
-	}
-	return out, nil
+	return uint8(n*61 ^ int(raw[0])*7 ^ int(raw[n/2])*3 ^ int(raw[n-1]))
 }
 
 // Interning bounds: strings up to maxInterned bytes, at most

@@ -77,8 +77,8 @@ type doc struct {
 	// step's path for a step decoded while its document is streamed.
 	base string
 	// lineOff, line and col memoize the last position located, so that
-	// locating steps in file order (as decodeStep does) scans the source
-	// once overall instead of once per step.
+	// locating steps in file order (as decoding a trajectory does) scans
+	// the source once overall instead of once per step.
 	lineOff, line, col int
 }
 
@@ -92,24 +92,7 @@ func parseDoc(file string, src []byte) (*doc, error) {
 	if err := checkBOM(file, src); err != nil {
 		return nil, err
 	}
-	if json.Valid(src) {
-		// The common case: a fast scan of text known to be valid JSON.
-		return parseValid(file, src)
-	}
-	// Invalid text takes the decoder's path, which words syntax errors.
-	return parseTokens(file, src)
-}
-
-// parseValid parses text json.Valid accepted, with the fast parser.
-func parseValid(file string, src []byte) (*doc, error) {
-	d := &doc{file: file, src: src}
-	f := &fastParser{d: d}
-	root, err := f.value(0)
-	if err != nil {
-		return nil, err
-	}
-	d.root = root
-	return d, nil
+	return parseValid(file, src)
 }
 
 // parseTokens parses any text with encoding/json's tokenizer, locating
@@ -396,23 +379,29 @@ func invalidUTF8(c byte) string {
 
 // errAt builds a DecodeError at a byte offset of the document.
 func (d *doc) errAt(off int, path, msg string) *DecodeError {
-	if off > len(d.src) {
-		off = len(d.src)
-	}
+	line, col := d.locate(off)
+	return &DecodeError{File: d.file, Line: line, Col: col, Path: path, Msg: msg}
+}
+
+// locate finds the line and column of a byte offset, counting on from
+// the last offset located when that is not past it (see doc).
+func (d *doc) locate(off int) (line, col int) {
+	off = min(off, len(d.src))
 	if d.line == 0 || off < d.lineOff {
 		d.lineOff, d.line, d.col = 0, 1, 1
 	}
-	for _, c := range d.src[d.lineOff:off] {
-		if c == '\n' {
-			d.line++
-			d.col = 1
-		} else {
-			d.col++
-		}
+	seg := d.src[d.lineOff:off]
+	if n := bytes.Count(seg, newline); n > 0 {
+		d.line += n
+		d.col = len(seg) - bytes.LastIndexByte(seg, '\n')
+	} else {
+		d.col += len(seg)
 	}
 	d.lineOff = off
-	return &DecodeError{File: d.file, Line: d.line, Col: d.col, Path: path, Msg: msg}
+	return d.line, d.col
 }
+
+var newline = []byte{'\n'}
 
 // cursor is a node of a parsed document: every typed read goes through
 // it so that errors carry the location (line, column, JSON path).
