@@ -8,6 +8,7 @@ import (
 
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 )
 
 func newCertifyCmd(e *env) *cobra.Command {
@@ -29,30 +30,14 @@ func newCertifyCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			h, err := loadHonest(taskPath, honestPath)
-			if err != nil {
-				return usage(err)
-			}
-			kind, path := "pair", candPath
-			if rollbackPath != "" {
-				kind, path = "rollback", rollbackPath
-			}
 			var v model.Verdict
-			cand, err := loadTrajectory(map[string]string{"pair": "candidate", "rollback": "rollback"}[kind], taskPath, path)
-			var de *model.DecodeError
-			switch {
-			case errors.As(err, &de):
-				// A candidate that does not decode is a verdict, not bad usage.
-				v, err = model.Verdict{Kind: kind, Reason: model.MalformedSchema, Evidence: &model.Evidence{Detail: de.Error()}}, nil
-			case err != nil:
-				return err
-			case kind == "pair":
-				v, err = certifier.DoublePair(env, h, cand)
-			default:
-				v, err = certifier.DoubleRollback(env, h, cand)
+			if rollbackPath != "" {
+				v, err = certifyRollback(env, taskPath, honestPath, rollbackPath)
+			} else {
+				v, err = certifyPair(env, taskPath, honestPath, candPath)
 			}
 			if err != nil {
-				return usage(err)
+				return err
 			}
 			if asJSON {
 				if err := writeJSON(e.stdout, v); err != nil {
@@ -73,6 +58,48 @@ func newCertifyCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&rollbackPath, "rollback", "", "rollback trajectory R (JSON)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict as JSON")
 	return cmd
+}
+
+// certifyPair certifies (H, A), each as it is decoded from its file.
+func certifyPair(env *pbcste.Env, taskPath, honestArg, candPath string) (model.Verdict, error) {
+	hc, hrej, err := certifyInput(env, "honest", taskPath, honestPath(taskPath, honestArg))
+	if err != nil {
+		return model.Verdict{}, usage(err)
+	}
+	ac, arej, err := certifyInput(env, "candidate", taskPath, candPath)
+	if de := (*model.DecodeError)(nil); errors.As(err, &de) {
+		// A candidate that does not decode is a verdict, not bad usage.
+		return model.Verdict{Kind: "pair", Reason: model.MalformedSchema, Evidence: &model.Evidence{Detail: de.Error()}}, nil
+	}
+	if err != nil {
+		return model.Verdict{}, usage(err)
+	}
+	v, err := certifier.DoublePairOf(hc, hrej, ac, arej)
+	if err != nil {
+		return v, usage(err)
+	}
+	return v, nil
+}
+
+// certifyRollback certifies a strict rollback (H, R); R is compared
+// with H step by step, so both are decoded whole.
+func certifyRollback(env *pbcste.Env, taskPath, honestArg, rollbackPath string) (model.Verdict, error) {
+	h, err := loadHonest(taskPath, honestArg)
+	if err != nil {
+		return model.Verdict{}, usage(err)
+	}
+	r, err := loadTrajectory("rollback", taskPath, rollbackPath)
+	if de := (*model.DecodeError)(nil); errors.As(err, &de) {
+		return model.Verdict{Kind: "rollback", Reason: model.MalformedSchema, Evidence: &model.Evidence{Detail: de.Error()}}, nil
+	}
+	if err != nil {
+		return model.Verdict{}, err
+	}
+	v, err := certifier.DoubleRollback(env, h, r)
+	if err != nil {
+		return v, usage(err)
+	}
+	return v, nil
 }
 
 func writeVerdict(e *env, v *model.Verdict) {

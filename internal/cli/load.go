@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
@@ -147,16 +148,52 @@ func storedTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
 	return nil, false, usageErr("%s has no stored trajectory %q (it has %s; or give a file)", taskArg, name, strings.Join(names, ", "))
 }
 
+// certifyInput double-certifies a trajectory named on the command line:
+// a stored one from memory, a file as it is decoded (DoubleCertifyStream),
+// so a trajectory of millions of steps is never held whole. A file that
+// does not decode gives its *model.DecodeError.
+func certifyInput(env *pbcste.Env, flag, taskArg, path string) (*model.Certificate, *model.Rejection, error) {
+	if path == "" {
+		return nil, nil, usageErr("--%s is required", flag)
+	}
+	if tr, ok, err := storedTrajectory(taskArg, path); ok || err != nil {
+		if err != nil {
+			return nil, nil, err
+		}
+		res, rej, err := certifier.DoubleCertify(env, tr)
+		if res == nil {
+			return nil, rej, err
+		}
+		return res.Cert, rej, err
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, usageErr("read %s: %w", flag, err)
+	}
+	return certifier.DoubleCertifyStream(env, func(each func([]model.Step)) (*model.Trajectory, int, error) {
+		return model.StreamTrajectory(path, src, streamBatch, each)
+	})
+}
+
+// streamBatch is how many decoded steps the certifiers are handed at once.
+const streamBatch = 4096
+
+// honestPath is --honest, or when it is omitted the suite or tau-bench
+// task's own H.
+func honestPath(taskArg, path string) string {
+	switch {
+	case path == "" && isSuiteID(taskArg):
+		return "honest"
+	case path == "" && isTauID(taskArg):
+		return "gold"
+	}
+	return path
+}
+
 // loadHonest reads --honest; when it is omitted and --task is a suite id,
 // H is the suite task's stored honest trajectory.
 func loadHonest(taskArg, path string) (*model.Trajectory, error) {
-	if path == "" && isSuiteID(taskArg) {
-		path = "honest"
-	}
-	if path == "" && isTauID(taskArg) {
-		path = "gold"
-	}
-	return loadTrajectory("honest", taskArg, path)
+	return loadTrajectory("honest", taskArg, honestPath(taskArg, path))
 }
 
 // tauTrajectory resolves a tau-bench task's trajectory by name: "gold",
