@@ -1,21 +1,29 @@
 package certifier
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"testing"
 
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/model"
 )
 
-// BenchmarkCertify1M certifies a 1,000,000-step trajectory as `certify`
-// does. single is the primary certifier alone: replay with a state hash
-// per event (and latest causes), claims, the vectors, and the canonical
-// log hash. double is what every command runs, DoubleCertify: both
-// certifiers and their comparison.
+// BenchmarkCertify1M certifies a 1,000,000-step trajectory held in
+// memory. single is the primary certifier alone with its full replay log
+// (what score, payload and the workbench build on): replay with a state
+// hash per event and latest causes, claims, the vectors, the canonical
+// log hash. double is DoubleCertify: both certifiers side by side.
+// stream-single and stream-double are the same without a history
+// (DoubleCertifyStream, fed batches of 4,096 steps), as certify runs.
 func BenchmarkCertify1M(b *testing.B) {
 	env := fixture.ExampleEnv(b)
 	tr := &model.Trajectory{Task: env.Task.ID, Steps: fixture.Churn(1_000_000)}
+	perSec := func(b *testing.B) {
+		b.ReportMetric(float64(len(tr.Steps))*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+	}
 	b.Run("single", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			res, rej := certify(env, tr)
@@ -24,7 +32,7 @@ func BenchmarkCertify1M(b *testing.B) {
 			}
 			runtime.KeepAlive(res)
 		}
-		b.ReportMetric(float64(len(tr.Steps))*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+		perSec(b)
 	})
 	b.Run("double", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
@@ -34,6 +42,66 @@ func BenchmarkCertify1M(b *testing.B) {
 			}
 			runtime.KeepAlive(res)
 		}
-		b.ReportMetric(float64(len(tr.Steps))*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+		perSec(b)
 	})
+	b.Run("stream-single", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			s := newStream(env.Stream())
+			for k := 0; k < len(tr.Steps); k += 4096 {
+				s.add(tr.Steps[k:min(k+4096, len(tr.Steps))])
+			}
+			if _, rej := s.finish(tr); rej != nil {
+				b.Fatal(rej)
+			}
+		}
+		perSec(b)
+	})
+	b.Run("stream-double", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, rej, err := DoubleCertifyStream(env, batches(tr, 4096)); err != nil || rej != nil {
+				b.Fatal(err, rej)
+			}
+		}
+		perSec(b)
+	})
+}
+
+// BenchmarkCertifyFile1M is certify end to end on a 1,000,000-step
+// trajectory file (81 MB): read from disk, decoded as a stream and
+// double-certified as it is decoded. It reports steps per second and
+// the peak of the Go heap (objects, live and not yet collected) over the
+// runs, sampled every batch.
+func BenchmarkCertifyFile1M(b *testing.B) {
+	env := fixture.ExampleEnv(b)
+	path := filepath.Join(b.TempDir(), "churn-1m.json")
+	if err := fixture.WriteChurnFile(path, 1_000_000); err != nil {
+		b.Fatal(err)
+	}
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	runtime.GC()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		_, rej, err := DoubleCertifyStream(env, func(each func([]model.Step)) (*model.Trajectory, int, error) {
+			tr, k, err := model.StreamTrajectory(path, src, 4096, func(batch []model.Step) {
+				if n++; n%16 == 0 {
+					metrics.Read(sample)
+					peak = max(peak, sample[0].Value.Uint64())
+				}
+				each(batch)
+			})
+			return tr, k, err
+		})
+		if err != nil || rej != nil {
+			b.Fatal(err, rej)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(1_000_000*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+	b.ReportMetric(float64(peak)/(1<<20), "MB-peak-heap")
 }
