@@ -7,8 +7,7 @@
 // never a verdict. Only that double certification is exported
 // (DoubleCertify, DoublePair, DoubleRollback; DoubleCertifyStream and
 // DoublePairOf for a trajectory certified as it is decoded).
-// docs/definitions.md says
-// where each concept of the method is defined.
+// docs/definitions.md says where each concept of the method is defined.
 package certifier
 
 import (
