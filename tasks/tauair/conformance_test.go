@@ -47,15 +47,7 @@ func corpusRuns(t testing.TB) []recorded {
 // the same change as tau-bench's patch, and at the end tau-bench's data
 // hash of the whole database.
 func TestConformance(t *testing.T) {
-	db, err := Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := pbcste.Compile(BaseTask(db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := NewDomain(db)
+	env, d := baseWorld(t)
 	calls, writes := 0, 0
 	for _, rec := range corpusRuns(t) {
 		run := env.Begin(len(rec.calls))
@@ -149,10 +141,28 @@ func (d *Domain) root(v model.StateView, r string) any {
 	return nil
 }
 
+// baseWorld is the whole database as a task, and its tools.
+func baseWorld(t testing.TB) (*pbcste.Env, *Domain) {
+	db, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := pbcste.Compile(BaseTask(db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, NewDomain(db)
+}
+
 // diffRoots are the top-level records an event changed.
 func (d *Domain) diffRoots(run *pbcste.Run, ev *pbcste.Event) []string {
+	return d.changedRoots(run.TypedDiff(ev))
+}
+
+// changedRoots are the top-level records cell changes touch.
+func (d *Domain) changedRoots(changed []model.CellDiff) []string {
 	var out []string
-	for _, cd := range run.TypedDiff(ev) {
+	for _, cd := range changed {
 		r := "/reservations/" + cd.ID
 		if cd.Type == TypeUser || cd.Type == TypePaymentMethod {
 			r = "/users/" + strings.SplitN(cd.ID, "/", 2)[0]

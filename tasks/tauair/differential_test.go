@@ -9,12 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/parthack/parthack/model"
-	"github.com/parthack/parthack/pbcste"
 )
 
 // pyCall is a tool call as scripts/tau_differential.py takes it.
@@ -52,15 +50,7 @@ func TestDifferential(t *testing.T) {
 	}
 	seqs := attackSequences(t)
 	outcomes := runPython(t, dir, seqs)
-	db, err := Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := pbcste.Compile(BaseTask(db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := NewDomain(db)
+	env, d := baseWorld(t)
 	records, hashes := 0, 0
 	for i, seq := range seqs {
 		want := outcomes[i]
@@ -192,21 +182,6 @@ func sameOutput(ours, theirs string) bool {
 	a, errA := decode(ours)
 	b, errB := decode(theirs)
 	return errA == nil && errB == nil && string(appendJSON(nil, a, false)) == string(appendJSON(nil, b, false))
-}
-
-// changedRoots are the top-level records cell changes touch.
-func (d *Domain) changedRoots(changed []model.CellDiff) []string {
-	var out []string
-	for _, cd := range changed {
-		r := "/reservations/" + cd.ID
-		if cd.Type == TypeUser || cd.Type == TypePaymentMethod {
-			r = "/users/" + strings.SplitN(cd.ID, "/", 2)[0]
-		}
-		if !slices.Contains(out, r) {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 // pyCalls keeps the calls whose arguments decode as an object: the
