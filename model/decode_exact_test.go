@@ -251,7 +251,7 @@ func TestFastStepTakesCommonSteps(t *testing.T) {
 	}
 	for _, s := range append(fast, general...) {
 		src := []byte(s)
-		f := &fastParser{d: &doc{src: src}, intern: map[string]string{}}
+		f := &fastParser{d: &doc{src: src}, intern: map[string]string{}, recent: new([256]string)}
 		var st Step
 		end, ok := f.fastStep(&st, 0)
 		if want := slices.Contains(fast, s); ok != want {

@@ -26,7 +26,7 @@ func StreamTrajectory(file string, src []byte, batch int, each func([]Step)) (tr
 	}
 	s := &stepStream{batch: max(batch, 1), each: each}
 	d := &doc{file: file, src: src}
-	f := &fastParser{d: d, intern: map[string]string{}, steps: s, line: 1}
+	f := &fastParser{d: d, intern: map[string]string{}, recent: new([256]string), steps: s, line: 1}
 	if !f.document() {
 		return s.exact(file, src)
 	}
