@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -250,7 +251,7 @@ func TestFastStepTakesCommonSteps(t *testing.T) {
 	}
 	for _, s := range append(fast, general...) {
 		src := []byte(s)
-		f := &fastParser{d: &doc{src: src}, intern: map[string]string{}}
+		f := &fastParser{d: &doc{src: src}, intern: map[string]string{}, recent: new([256]string)}
 		var st Step
 		end, ok := f.fastStep(&st, 0)
 		if want := slices.Contains(fast, s); ok != want {
@@ -273,4 +274,25 @@ func TestFastStepTakesCommonSteps(t *testing.T) {
 			t.Errorf("%s: fast step %+v (ends at %d), decodeStep %+v", s, st, end, want)
 		}
 	}
+}
+
+// FuzzFastParserIsStrict: the fast parser accepts exactly what the
+// tokenizer accepts (valid JSON without duplicate keys, repaired strings
+// or deep nesting) and builds the same tree from it.
+func FuzzFastParserIsStrict(f *testing.F) {
+	for _, src := range exactInputs(&testing.T{}, false) {
+		f.Add(src)
+	}
+	f.Add([]byte(`[1, -0, 0.5e+3, 1E2, "a\u00e9\n", true, false, null, {"a": {}, "b": []}]`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d := &doc{src: src}
+		ok := (&fastParser{d: d}).document()
+		slow, err := parseTokens("f.json", src)
+		if ok != (err == nil) {
+			t.Fatalf("fast parser accepts: %v; tokenizer error: %v", ok, err)
+		}
+		if ok && (!json.Valid(src) || !reflect.DeepEqual(d.root, slow.root)) {
+			t.Fatalf("fast parser accepts what json.Valid refuses or builds another tree")
+		}
+	})
 }

@@ -13,10 +13,12 @@ import "encoding/json"
 type fastParser struct {
 	d   *doc
 	off int
-	// intern shares the text of short strings, which repeat from step to
-	// step (ops, types, ids, field names, values).
+	// intern, when set, shares the text of short strings, which repeat
+	// from step to step (ops, types, ids, field names, values); recent,
+	// set with it, is the last string text gave at each slot of
+	// recentSlot, which answers most lookups before intern does.
 	intern map[string]string
-	recent [256]string
+	recent *[256]string
 	// steps, when set, receives the elements of the root object's
 	// "steps" array one by one as they are parsed (see stepArray), so a
 	// long trajectory is never held whole as a tree.
@@ -297,8 +299,7 @@ func escapeLen(b []byte) int {
 }
 
 // text is the string of raw, shared with earlier equal short strings
-// when the parser interns. The last string met at each slot of a small
-// table answers most lookups before the map does.
+// when the parser interns.
 func (f *fastParser) text(raw []byte) string {
 	if f.intern == nil || len(raw) > maxInterned {
 		return string(raw)

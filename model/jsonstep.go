@@ -129,10 +129,7 @@ func (f *fastParser) stepMember(st *Step, key uint8, i int) (int, bool) {
 // blank reports whether s is empty once white space is trimmed, as
 // cursor.nonEmptyStr judges it, without trimming in the common case.
 func blank(s string) bool {
-	if s != "" && ' ' < s[0] && s[0] < utf8.RuneSelf {
-		return false
-	}
-	return strings.TrimSpace(s) == ""
+	return (s == "" || s[0] <= ' ' || s[0] >= utf8.RuneSelf) && strings.TrimSpace(s) == ""
 }
 
 // stepFields reads a step's "fields" object of scalar values at src[i].

@@ -15,7 +15,7 @@ import (
 // error was found, and the caller discards what it built from them.
 //
 // A batch below 1 counts as 1. After the first bad step no step is handed
-// on. The file is parsed once, strictly, by the fast parser, which
+// on. With an error, tr is nil and n is 0. The file is parsed once, strictly, by the fast parser, which
 // decodes a step of the common shape straight from its bytes and any
 // other step from its node tree; on anything wrong with the text itself
 // the whole file is decoded again by the exact, slower path that words
@@ -26,7 +26,7 @@ func StreamTrajectory(file string, src []byte, batch int, each func([]Step)) (tr
 	}
 	s := &stepStream{batch: max(batch, 1), each: each}
 	d := &doc{file: file, src: src}
-	f := &fastParser{d: d, intern: map[string]string{}, steps: s, line: 1}
+	f := &fastParser{d: d, intern: map[string]string{}, recent: new([256]string), steps: s, line: 1}
 	if !f.document() {
 		return s.exact(file, src)
 	}
