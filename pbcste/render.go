@@ -26,7 +26,7 @@ func typedDiff(s *State, ev *Event) []model.CellDiff {
 			continue
 		}
 		e := l.final.ent(c.Slot)
-		out[i] = model.CellDiff{Type: l.Env.TypeName(e.typ), ID: e.id, Field: l.Env.FieldName(e.typ, int(c.Field)), Before: c.Before, After: c.After}
+		out[i] = model.CellDiff{Type: l.Env.TypeName(int(e.typ)), ID: e.id, Field: l.Env.FieldName(int(e.typ), int(c.Field)), Before: c.Before, After: c.After}
 	}
 	return out
 }
@@ -196,9 +196,9 @@ func (l *Log) AppendRecord(b []byte, seq int) []byte {
 		field := model.GoalField
 		if c.Slot >= 0 {
 			e := l.final.ent(c.Slot)
-			b = appendKey(b, "type", l.Env.TypeName(e.typ), true)
+			b = appendKey(b, "type", l.Env.TypeName(int(e.typ)), true)
 			b = appendKey(b, "id", e.id, true)
-			field = l.Env.FieldName(e.typ, int(c.Field))
+			field = l.Env.FieldName(int(e.typ), int(c.Field))
 		}
 		if b[len(b)-1] != '{' {
 			b = append(b, ',')
@@ -252,13 +252,13 @@ func (s *State) EntitiesIn(keep func(typ, id string) bool) []EntityRecord {
 	}
 	for slot := range s.slots() {
 		e := s.ent(slot)
-		if !e.exists || (keep != nil && !keep(s.env.TypeName(e.typ), e.id)) {
+		if !e.exists || (keep != nil && !keep(s.env.TypeName(int(e.typ)), e.id)) {
 			continue
 		}
-		r := EntityRecord{Type: s.env.TypeName(e.typ), ID: e.id, Deleted: !e.alive, Fields: map[string]any{}}
+		r := EntityRecord{Type: s.env.TypeName(int(e.typ)), ID: e.id, Deleted: !e.alive, Fields: map[string]any{}}
 		for fi, v := range e.fields {
 			if !v.IsNull() {
-				r.Fields[s.env.FieldName(e.typ, fi)] = v
+				r.Fields[s.env.FieldName(int(e.typ), fi)] = v
 			}
 		}
 		out = append(out, r)

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/parthack/parthack/model"
-	"github.com/parthack/parthack/predicate"
 )
 
 // Event is one entry of the append-only log: every step, successful or
@@ -45,10 +44,13 @@ type Log struct {
 	final  *State
 	every  int      // checkpoint interval in events
 	checks []*State // checks[c] is the state before event c*every
-	masks  []uint64 // masks[slot*len(preds)+p]: fields of slot read by predicate p
-	truth  []bool   // per predicate of every goal version, after the last event
-	arena  []Change // current chunk that diffs are carved from: one allocation per chunk, not per event
-	cause  []cause  // per predicate of every goal version: its latest cause so far
+	// rows holds, per slot created during the run (from the initial
+	// snapshot's last on), its footprint masks when a predicate names it
+	// by id, nil when its type's masks are its own (see maskRow).
+	rows  [][]uint64
+	truth []bool   // per predicate of every goal version, after the last event
+	arena []Change // current chunk that diffs are carved from: one allocation per chunk, not per event
+	cause []cause  // per predicate of every goal version: its latest cause so far
 	// A streamed log (Env.Stream) keeps no history: Events holds the
 	// events of the latest Step only, and the log hash is folded in as
 	// events are recorded.
@@ -99,7 +101,6 @@ func (env *Env) Begin(capacity int) *Run {
 	for i := range l.cause {
 		l.cause[i] = cause{seq: -1, step: -1, actor: model.ActorInitial}
 	}
-	l.masks = slices.Clone(env.initialMasks)
 	return &Run{log: l, state: s}
 }
 
@@ -154,7 +155,7 @@ func (r *Run) Fork() *Run {
 	l := *r.log
 	l.Events = slices.Clip(l.Events)
 	l.checks = slices.Clip(l.checks)
-	l.masks = slices.Clip(l.masks)
+	l.rows = slices.Clip(l.rows)
 	l.truth = slices.Clone(l.truth)
 	l.cause = slices.Clone(l.cause)
 	l.arena = nil // the original keeps appending to its chunk
@@ -223,7 +224,7 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 			}
 		}
 		if s.slots() > nslots {
-			l.growMasks(s)
+			l.growRows(s)
 		}
 		l.track(s, &ev)
 	}
@@ -240,29 +241,37 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	}
 }
 
-// growMasks derives the footprint masks of slots new since the last call.
-func (l *Log) growMasks(s *State) {
-	np := len(l.Env.preds)
-	for slot := int32(len(l.masks) / max(np, 1)); slot < s.slots(); slot++ {
+// growRows notes the footprint masks of slots new since the last call.
+func (l *Log) growRows(s *State) {
+	for slot := l.Env.initial.n + int32(len(l.rows)); slot < s.slots(); slot++ {
 		e := s.ent(slot)
-		for _, p := range l.Env.preds {
-			l.masks = append(l.masks, p.foot.Cells[predicate.Key{Type: e.typ, ID: e.id}]|p.foot.ByType[e.typ])
-		}
+		l.rows = append(l.rows, l.Env.named[entKey{e.typ, e.id}])
 	}
 }
 
-// touches reports whether a change intersects predicate p's footprint.
-func (l *Log) touches(c *Change, p int) bool {
-	if c.Slot < 0 {
-		return false
+// maskRow is a slot's footprint masks, one per predicate (bit(f): the
+// predicate reads field f). Most slots share their type's row: only the
+// few a predicate names by id have one of their own, which a bitset
+// small enough to stay in cache marks, so that a write to one of 50,000
+// entities reads no per-slot array.
+func (l *Log) maskRow(s *State, slot int32) []uint64 {
+	env := l.Env
+	if slot < env.initial.n {
+		if env.initialNamed[slot>>6]&(1<<(slot&63)) != 0 {
+			return env.initialRows[slot]
+		}
+	} else if r := l.rows[slot-env.initial.n]; r != nil {
+		return r
 	}
-	return l.masks[int(c.Slot)*len(l.Env.preds)+p]&bit(int(c.Field)) != 0
+	np := len(env.preds)
+	t := int(s.ent(slot).typ)
+	return env.typeMasks[t*np : t*np+np]
 }
 
 // Touches reports whether event seq's diff intersects p's footprint.
 func (l *Log) Touches(seq int, p *Pred) bool {
 	for i := range l.Events[seq].Diff {
-		if l.touches(&l.Events[seq].Diff[i], p.all) {
+		if c := &l.Events[seq].Diff[i]; c.Slot >= 0 && l.maskRow(l.final, c.Slot)[p.all]&bit(int(c.Field)) != 0 {
 			return true
 		}
 	}
@@ -283,14 +292,19 @@ func (l *Log) Cause(p *Pred) model.Cause {
 
 // track re-evaluates the predicates an event touched and moves their
 // latest cause to it: an empty diff touches nothing, and a failed event
-// has none.
+// has none. A predicate whose cause is already this event was evaluated
+// on the state after it at an earlier change of its diff.
 func (l *Log) track(s *State, ev *Event) {
-	for p := range l.Env.preds {
-		for i := range ev.Diff {
-			if l.touches(&ev.Diff[i], p) {
+	for i := range ev.Diff {
+		c := &ev.Diff[i]
+		if c.Slot < 0 {
+			continue
+		}
+		b := bit(int(c.Field))
+		for p, m := range l.maskRow(s, c.Slot) {
+			if m&b != 0 && l.cause[p].seq != ev.Seq {
 				l.truth[p] = s.Eval(l.Env.preds[p])
 				l.cause[p] = cause{seq: ev.Seq, step: ev.Step, actor: ev.Actor}
-				break
 			}
 		}
 	}
