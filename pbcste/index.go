@@ -69,3 +69,18 @@ func (x *idIndex) put(s *State, slot int32) {
 	}
 	x.table[i] = h>>32<<32 | uint64(slot+1)
 }
+
+// guess is the first slot whose entry carries h's 32 bits, unchecked
+// (-1: none, or h is 0): where State.warm reads ahead.
+func (x *idIndex) guess(h uint64) int32 {
+	if h == 0 {
+		return -1
+	}
+	mask := uint64(len(x.table) - 1)
+	for i := h & mask; x.table[i] != 0; i = (i + 1) & mask {
+		if x.table[i]&^0xffffffff == h>>32<<32 {
+			return int32(x.table[i]&0xffffffff) - 1
+		}
+	}
+	return -1
+}

@@ -74,6 +74,9 @@ type cause struct {
 func (env *Env) Replay(steps []model.Step) *Log {
 	r := env.Begin(len(steps))
 	for i := range steps {
+		if i%warmAhead == 0 {
+			r.state.warm(steps[i:min(i+warmAhead, len(steps))])
+		}
 		r.Step(&steps[i])
 	}
 	return r.Finish()

@@ -112,6 +112,7 @@ type State struct {
 	counts      []int64  // per count expression: matching alive entities
 	matches     [][]bool // per count expression, per slot: does it match now
 	scratch     []byte
+	warmed      uint64 // what warm read, kept so that its reads are not dropped
 }
 
 func newState(env *Env) *State {
@@ -569,4 +570,48 @@ func (s *State) redo(c *Change, final *State) {
 	}
 	s.rehash(e)
 	s.recount(c.Slot)
+}
+
+// warmAhead is how many steps State.warm reads ahead for.
+const warmAhead = 16
+
+// warm reads, for steps about to be applied, the lines their writes will
+// read: the index entry, the slot, its encoding and fields. On a state
+// larger than the caches each of these is a miss to memory, and a step
+// meets them one after another, each address known only from the line
+// before; read here for many steps at once, in one pass per link of that
+// chain, the misses of different steps overlap. It changes nothing.
+func (s *State) warm(steps []model.Step) {
+	var (
+		h    [warmAhead]uint64
+		slot [warmAhead]int32
+		sink uint64
+	)
+	for i := range steps {
+		a := &steps[i].Action
+		t, ok := s.env.typeIdx[a.Type]
+		if opBit(a.Op) != 0 && ok {
+			h[i] = s.index.hash(int32(t), a.ID)
+			sink += s.index.table[h[i]&uint64(len(s.index.table)-1)]
+		}
+	}
+	for i := range steps {
+		slot[i] = s.index.guess(h[i])
+		if slot[i] >= 0 {
+			sink += uint64(s.ent(slot[i]).typ)
+		}
+	}
+	for i := range steps {
+		if slot[i] < 0 {
+			continue
+		}
+		e := s.ent(slot[i])
+		for j := 0; j < len(e.enc); j += 64 {
+			sink += uint64(e.enc[j])
+		}
+		for j := 0; j < len(e.fields); j += 2 {
+			sink += uint64(e.fields[j].Kind())
+		}
+	}
+	s.warmed = sink
 }
