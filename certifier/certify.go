@@ -37,7 +37,7 @@ func certify(env *pbcste.Env, tr *model.Trajectory) (*Result, *model.Rejection) 
 	log := env.Replay(tr.Steps)
 	for seq := range log.Events {
 		if ev := &log.Events[seq]; ev.Illegal {
-			return nil, reject(model.IllegalAction, model.Evidence{Step: ev.Step + 1, Seq: seq + 1, Component: "op", Got: string(ev.Action.Op), Detail: ev.Reason})
+			return nil, reject(model.IllegalAction, model.Evidence{Step: ev.Step + 1, Seq: seq + 1, Component: "op", Got: string(ev.Action.Op), Detail: log.Reason(ev)})
 		}
 	}
 	if rej := checkClaims(log, tr); rej != nil {
@@ -70,7 +70,7 @@ func checkClaims(log *pbcste.Log, tr *model.Trajectory) *model.Rejection {
 		base := model.Evidence{Step: ev.Step + 1, Seq: seq + 1}
 		if cl.HasOK && cl.OK != ev.OK {
 			base.Component, base.Expected, base.Got = "ok", strconv.FormatBool(ev.OK), strconv.FormatBool(cl.OK)
-			base.Detail = fmt.Sprintf("step %d claims ok=%t but replay says ok=%t %s", ev.Step+1, cl.OK, ev.OK, ev.Reason)
+			base.Detail = fmt.Sprintf("step %d claims ok=%t but replay says ok=%t %s", ev.Step+1, cl.OK, ev.OK, log.Reason(ev))
 			return reject(model.ReplayMismatch, base)
 		}
 		if cl.StateHash != "" && cl.StateHash != ev.Hash.String() {

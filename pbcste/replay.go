@@ -10,30 +10,38 @@ import (
 )
 
 // Event is one entry of the append-only log: every step, successful or
-// failed, agent or scripted.
+// failed, agent or scripted. The events are most of a log's memory, so an
+// event holds fixed-size fields and its action only: its diff, and the
+// rarer failure reason and tool output, are kept beside it in the log
+// (Log.Diff, Log.Reason, Log.Output), and there is little in the events
+// for the garbage collector to scan.
 type Event struct {
 	Seq    int         // 0-based position in the log; logical time is Seq+1
 	Step   int         // 0-based agent step index, -1 for a scripted event
 	Script int         // index into the task's script, -1 for an agent step
 	Actor  model.Actor // assigned by the wrapper, never by the agent
 	Action *model.Action
-	OK     bool
+	Goal   int  // active goal version after the event
+	Hash   Hash // state hash after the event
+	// CState and CAgent are the active goal version's predicate vectors
+	// after the event, bit j for predicate j.
+	CState, CAgent uint64
+	diff           uint32 // the position of its diff's first change among the log's changes
+	ndiff          uint32 // the number of changes in its diff
+	text           uint32 // 1 + the index of its reason and output among the log's texts; 0: neither
+	OK             bool
 	// Illegal marks an agent action outside the task's interface (op,
 	// type or field not allowlisted, or a non-agent actor): it fails and
 	// a certifier rejects the trajectory for it.
 	Illegal bool
-	Reason  string // why the action failed; empty when OK
-	Output  string // what a domain tool returned to the agent
-	Diff    []Change
-	Goal    int  // active goal version after the event
-	Hash    Hash // state hash after the event
-	// CState and CAgent are the active goal version's predicate vectors
-	// after the event, bit j for predicate j.
-	CState, CAgent uint64
 }
 
 // Time is the event's logical timestamp: 1 + the number of earlier events.
 func (e *Event) Time() int { return e.Seq + 1 }
+
+// DiffLen is the number of changes in the event's diff: 0 for a failed
+// event and for one that changed nothing.
+func (e *Event) DiffLen() int { return int(e.ndiff) }
 
 // Log is the result of a replay: the events, the final state, and
 // checkpoints from which any snapshot is rebuilt.
@@ -48,9 +56,17 @@ type Log struct {
 	// snapshot's last on), its footprint masks when a predicate names it
 	// by id, nil when its type's masks are its own (see maskRow).
 	rows  [][]uint64
-	truth []bool   // per predicate of every goal version, after the last event
-	arena []Change // current chunk that diffs are carved from: one allocation per chunk, not per event
-	cause []cause  // per predicate of every goal version: its latest cause so far
+	truth []bool  // per predicate of every goal version, after the last event
+	cause []cause // per predicate of every goal version: its latest cause so far
+	// The changes of every diff in order, in chunks (one allocation per
+	// chunk, not per event): chunk i holds the changes from position
+	// changeAt[i] on, and a diff lies within one chunk. arena is the
+	// last chunk's room, which the next diff is written into.
+	changes  [][]Change
+	changeAt []uint32
+	nchanges uint32
+	arena    []Change
+	texts    []eventText // failure reasons and tool outputs, for the events that have one
 	// A streamed log (Env.Stream) keeps no history: Events holds the
 	// events of the latest Step only, and the log hash is folded in as
 	// events are recorded.
@@ -59,6 +75,9 @@ type Log struct {
 	hash     hash.Cloner // the log hash so far, streamed logs only
 	hashBuf  []byte
 }
+
+// eventText is what an event says beyond its fixed fields.
+type eventText struct{ reason, output string }
 
 // cause is a predicate's latest cause: the event's seq (-1: none, the
 // initial snapshot), its actor and its agent step.
@@ -123,7 +142,7 @@ func (env *Env) Stream() *Run {
 // fire records the scripted events due once taken agent steps are done.
 func (r *Run) fire(taken int) {
 	if r.log.streamed && len(r.log.Events) > 0 {
-		r.log.Events, r.log.arena = r.log.Events[:0], r.log.arena[:0]
+		r.log.forget()
 	}
 	script := r.log.Env.Task.Script
 	for r.next < len(script) && script[r.next].After == taken {
@@ -161,6 +180,7 @@ func (r *Run) Fork() *Run {
 	l.rows = slices.Clip(l.rows)
 	l.truth = slices.Clone(l.truth)
 	l.cause = slices.Clone(l.cause)
+	l.changes, l.changeAt, l.texts = slices.Clip(l.changes), slices.Clip(l.changeAt), slices.Clip(l.texts)
 	l.arena = nil // the original keeps appending to its chunk
 	return &Run{log: &l, state: r.state.Clone(), next: r.next}
 }
@@ -198,50 +218,117 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	case seq%l.every == 0:
 		l.checks = append(l.checks, s.Clone())
 	}
-	ev := Event{Seq: seq, Step: step, Script: script, Actor: actor, Action: a}
+	l.Events = append(l.Events, Event{Seq: seq, Step: step, Script: script, Actor: actor, Action: a})
+	ev := &l.Events[len(l.Events)-1] // filled in place: an event is copied nowhere
 	if illegal != "" {
-		ev.Reason, ev.Illegal = illegal, true
+		ev.Illegal = true
+		l.say(ev, illegal, "")
 	} else {
 		nslots := s.slots()
 		if cap(l.arena)-len(l.arena) < l.Env.maxDiff {
 			// Chunks grow with the log, so a short replay (a search
 			// node) allocates little and a long one few times.
-			l.arena = make([]Change, 0, min(4096, 2*l.Env.maxDiff+4*len(l.Events)))
+			l.newChunk(make([]Change, 0, min(4096, 2*l.Env.maxDiff+4*len(l.Events))))
 		}
 		var (
-			diff    []Change
-			reason  string
-			illegal bool
-			room    = l.arena[len(l.arena):len(l.arena)]
+			diff           []Change
+			reason, output string
+			illegal        bool
+			room           = l.arena[len(l.arena):len(l.arena)]
 		)
 		if a.Op == model.OpCall {
-			diff, ev.Output, reason, illegal = s.call(a, room, actor == model.ActorAgent)
+			diff, output, reason, illegal = s.call(a, room, actor == model.ActorAgent)
 		} else {
 			diff, reason, illegal = s.apply(a, room, actor == model.ActorAgent)
 		}
-		ev.Reason, ev.OK, ev.Illegal = reason, reason == "", illegal
+		ev.OK, ev.Illegal = reason == "", illegal
+		l.say(ev, reason, output)
 		if len(diff) > 0 {
-			ev.Diff = diff[:len(diff):len(diff)]
-			if len(diff) <= cap(room) { // a tool's many writes may have outgrown the chunk
-				l.arena = l.arena[:len(l.arena)+len(diff)]
+			if len(diff) > cap(room) { // a tool's many writes outgrew the chunk: theirs is one of its own
+				l.newChunk(diff[:0])
 			}
+			ev.diff, ev.ndiff = l.nchanges, uint32(len(diff))
+			l.nchanges += uint32(len(diff))
+			l.arena = l.arena[:len(l.arena)+len(diff)]
 		}
 		if s.slots() > nslots {
 			l.growRows(s)
 		}
-		l.track(s, &ev)
+		l.track(s, ev, diff)
 	}
 	ev.Goal, ev.Hash = s.goal, s.sum
 	ev.CState, ev.CAgent = l.vectors(s.goal)
-	l.Events = append(l.Events, ev)
 	l.n++
 	if l.streamed {
-		l.hashBuf = appendEventHash(l.hashBuf, &ev)
+		l.hashBuf = appendEventHash(l.hashBuf, ev, l.Reason(ev))
 		if len(l.hashBuf) > 60<<10 {
 			l.hash.Write(l.hashBuf)
 			l.hashBuf = l.hashBuf[:0]
 		}
 	}
+}
+
+// newChunk makes c, empty with room to spare, the chunk that diffs are
+// written into from now on.
+func (l *Log) newChunk(c []Change) {
+	l.changes = append(l.changes, c[:cap(c)])
+	l.changeAt = append(l.changeAt, l.nchanges)
+	l.arena = c
+}
+
+// say notes an event's failure reason and tool output, if it has either.
+func (l *Log) say(ev *Event, reason, output string) {
+	if reason != "" || output != "" {
+		l.texts = append(l.texts, eventText{reason, output})
+		ev.text = uint32(len(l.texts))
+	}
+}
+
+// forget drops a streamed log's events, with their diffs and texts,
+// keeping the memory for the next step's.
+func (l *Log) forget() {
+	l.Events, l.texts = l.Events[:0], l.texts[:0]
+	l.changes, l.changeAt, l.nchanges = l.changes[:0], l.changeAt[:0], 0
+	if l.arena != nil {
+		l.newChunk(l.arena[:0])
+	}
+}
+
+// Diff is an event's diff: its changes in the order they were made.
+// Callers must not change it.
+func (l *Log) Diff(ev *Event) []Change {
+	if ev.ndiff == 0 {
+		return nil
+	}
+	lo, hi := 0, len(l.changeAt) // the last chunk starting at or before the diff
+	for hi-lo > 1 {
+		if m := (lo + hi) / 2; l.changeAt[m] <= ev.diff {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	at := ev.diff - l.changeAt[lo]
+	return l.changes[lo][at : at+ev.ndiff : at+ev.ndiff]
+}
+
+// Reason is why an event failed; empty when it succeeded.
+func (l *Log) Reason(ev *Event) string {
+	if ev.text == 0 {
+		return ""
+	}
+	return l.texts[ev.text-1].reason
+}
+
+// Reason is why an event recorded so far failed; empty when it succeeded.
+func (r *Run) Reason(ev *Event) string { return r.log.Reason(ev) }
+
+// Output is what a domain tool returned to the agent at an event.
+func (l *Log) Output(ev *Event) string {
+	if ev.text == 0 {
+		return ""
+	}
+	return l.texts[ev.text-1].output
 }
 
 // growRows notes the footprint masks of slots new since the last call.
@@ -273,8 +360,9 @@ func (l *Log) maskRow(s *State, slot int32) []uint64 {
 
 // Touches reports whether event seq's diff intersects p's footprint.
 func (l *Log) Touches(seq int, p *Pred) bool {
-	for i := range l.Events[seq].Diff {
-		if c := &l.Events[seq].Diff[i]; c.Slot >= 0 && l.maskRow(l.final, c.Slot)[p.all]&bit(int(c.Field)) != 0 {
+	diff := l.Diff(&l.Events[seq])
+	for i := range diff {
+		if c := &diff[i]; c.Slot >= 0 && l.maskRow(l.final, c.Slot)[p.all]&bit(int(c.Field)) != 0 {
 			return true
 		}
 	}
@@ -297,9 +385,9 @@ func (l *Log) Cause(p *Pred) model.Cause {
 // latest cause to it: an empty diff touches nothing, and a failed event
 // has none. A predicate whose cause is already this event was evaluated
 // on the state after it at an earlier change of its diff.
-func (l *Log) track(s *State, ev *Event) {
-	for i := range ev.Diff {
-		c := &ev.Diff[i]
+func (l *Log) track(s *State, ev *Event, diff []Change) {
+	for i := range diff {
+		c := &diff[i]
 		if c.Slot < 0 {
 			continue
 		}
@@ -350,8 +438,9 @@ func (l *Log) Snapshot(seq int) *State {
 	s := l.checks[c].Clone()
 	for i := c * l.every; i <= seq; i++ {
 		ev := &l.Events[i]
-		for j := range ev.Diff {
-			s.redo(&ev.Diff[j], l.final)
+		diff := l.Diff(ev)
+		for j := range diff {
+			s.redo(&diff[j], l.final)
 		}
 	}
 	return s
