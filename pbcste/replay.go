@@ -93,7 +93,7 @@ type cause struct {
 func (env *Env) Replay(steps []model.Step) *Log {
 	r := env.Begin(len(steps))
 	for i := range steps {
-		if i%warmAhead == 0 {
+		if i%warmAhead == 0 && r.state.n >= warmFrom {
 			r.state.warm(steps[i:min(i+warmAhead, len(steps))])
 		}
 		r.Step(&steps[i])

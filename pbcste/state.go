@@ -575,6 +575,11 @@ func (s *State) redo(c *Change, final *State) {
 // warmAhead is how many steps State.warm reads ahead for.
 const warmAhead = 16
 
+// warmFrom is the number of slots from which Replay reads ahead: a
+// smaller state (under 2 MB or so) stays in a core's caches, and reading
+// ahead would only cost.
+const warmFrom = 1 << 12
+
 // warm reads, for steps about to be applied, the lines their writes will
 // read: the index entry, the slot, its encoding and fields. On a state
 // larger than the caches each of these is a miss to memory, and a step
