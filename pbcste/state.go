@@ -602,8 +602,9 @@ func (s *State) warm(steps []model.Step) {
 	}
 	for i := range steps {
 		slot[i] = s.index.guess(h[i])
-		if slot[i] >= 0 {
-			sink += uint64(s.ent(slot[i]).typ)
+		if slot[i] >= 0 { // both ends of the slot: it may straddle two lines
+			e := s.ent(slot[i])
+			sink += uint64(e.typ) + e.digest[3]
 		}
 	}
 	for i := range steps {
