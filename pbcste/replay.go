@@ -277,11 +277,16 @@ func (l *Log) newChunk(c []Change) {
 }
 
 // say notes an event's failure reason and tool output, if it has either.
+// An event that says what the last one that said anything said (the same
+// failure again and again, as a stuck agent's) shares its note.
 func (l *Log) say(ev *Event, reason, output string) {
-	if reason != "" || output != "" {
-		l.texts = append(l.texts, eventText{reason, output})
-		ev.text = uint32(len(l.texts))
+	if reason == "" && output == "" {
+		return
 	}
+	if n := len(l.texts); n == 0 || l.texts[n-1] != (eventText{reason, output}) {
+		l.texts = append(l.texts, eventText{reason, output})
+	}
+	ev.text = uint32(len(l.texts))
 }
 
 // forget drops a streamed log's events, with their diffs and texts,
