@@ -52,6 +52,7 @@ type entity struct {
 	typ    int32
 	exists bool // false only in snapshots from before its creation
 	alive  bool
+	own    bool // fields and enc are this slot's own, not shared with another state
 	id     string
 	fields []model.Value
 	// enc is the slot's encoding as the state hash digests it (see
@@ -98,11 +99,9 @@ const encSlack = 8
 type State struct {
 	env    *Env
 	chunks [][]entity
-	// owned[c]: chunks[c] is this state's alone, and so are the fields
-	// and encodings its slots hold: they are written in place.
-	owned []bool
-	n     int32 // slots in use
-	index *idIndex
+	owned  []bool // owned[c]: chunks[c] is this state's alone
+	n      int32  // slots in use
+	index  *idIndex
 	// sharedIndex marks an index other states also hold (see Clone): it
 	// is never changed again, and slots added later go to added.
 	sharedIndex bool
@@ -125,34 +124,30 @@ func newState(env *Env) *State {
 // ent reads a slot.
 func (s *State) ent(slot int32) *entity { return &s.chunks[slot>>chunkBits][slot&chunkMask] }
 
-// mut is a slot to write: its chunk copied first when another state
-// shares it.
+// mut is a slot to write, written in place: its chunk, and then its
+// fields and encoding, copied first when another state shares them. A
+// search node that writes one slot of a 13,000-record database copies
+// one chunk of slots and that slot's values, not the chunk's.
 func (s *State) mut(slot int32) *entity {
 	c := slot >> chunkBits
 	if !s.owned[c] {
 		s.own(c)
 	}
-	return &s.chunks[c][slot&chunkMask]
+	e := &s.chunks[c][slot&chunkMask]
+	if !e.own {
+		e.fields = slices.Clone(e.fields)
+		e.enc = append(make([]byte, 0, len(e.enc)+encSlack), e.enc...)
+		e.own = true
+	}
+	return e
 }
 
-// own gives this state its own copy of chunk c: the slots, and their
-// fields and encodings packed into one allocation each.
+// own gives this state its own copy of chunk c, whose slots still share
+// their values with the chunk it copies.
 func (s *State) own(c int32) {
 	cp := slices.Clone(s.chunks[c])
-	nv, nb := 0, 0
 	for i := range cp {
-		nv += len(cp[i].fields)
-		nb += len(cp[i].enc) + encSlack
-	}
-	vals, encs := make([]model.Value, nv), make([]byte, nb)
-	for i := range cp {
-		e := &cp[i]
-		if e.fields != nil {
-			n := copy(vals, e.fields)
-			e.fields, vals = vals[:n:n], vals[n:]
-		}
-		n := copy(encs, e.enc)
-		e.enc, encs = encs[:n:n+encSlack], encs[n+encSlack:]
+		cp[i].own = false
 	}
 	s.chunks[c], s.owned[c] = cp, true
 }
@@ -221,7 +216,7 @@ func (s *State) newSlot(typ int32, id string) int32 {
 	if ch := s.chunks[c]; len(ch) == cap(ch) {
 		s.chunks[c] = slices.Grow(ch, min(max(len(ch), 4), chunkSize-len(ch)))
 	}
-	s.chunks[c] = append(s.chunks[c], entity{typ: typ, id: id, enc: s.env.appendHeader(nil, typ, id, false)})
+	s.chunks[c] = append(s.chunks[c], entity{typ: typ, id: id, own: true, enc: s.env.appendHeader(nil, typ, id, false)})
 	s.n++
 	if s.sharedIndex {
 		if s.added == nil {
@@ -309,7 +304,7 @@ func (s *State) setAlive(e *entity, alive bool) {
 }
 
 // splice replaces b[start:end] by v, in place when b has the room (b is
-// a slot's own encoding, which no other state shares).
+// a slot's own encoding: see mut).
 func splice(b []byte, start, end int, v []byte) []byte {
 	n := len(b) - (end - start) + len(v)
 	if n > cap(b) {
