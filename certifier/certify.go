@@ -65,7 +65,7 @@ func (s *stream) add(steps []model.Step) {
 		evs := s.run.Events()
 		ev := &evs[len(evs)-1] // the step's own event follows the scripted ones due before it
 		if ev.Illegal && s.illegal == nil {
-			s.illegal = reject(model.IllegalAction, model.Evidence{Step: ev.Step + 1, Seq: ev.Seq + 1, Component: "op", Got: string(ev.Action.Op), Detail: ev.Reason})
+			s.illegal = reject(model.IllegalAction, model.Evidence{Step: ev.Step + 1, Seq: ev.Seq + 1, Component: "op", Got: string(ev.Action.Op), Detail: s.run.Reason(ev)})
 		}
 		if s.claim == nil {
 			s.claim = s.checkClaim(&st.Claim, ev)
@@ -82,7 +82,7 @@ func (s *stream) checkClaim(cl *model.Claim, ev *pbcste.Event) *model.Rejection 
 	base := model.Evidence{Step: ev.Step + 1, Seq: ev.Seq + 1}
 	if cl.HasOK && cl.OK != ev.OK {
 		base.Component, base.Expected, base.Got = "ok", strconv.FormatBool(ev.OK), strconv.FormatBool(cl.OK)
-		base.Detail = fmt.Sprintf("step %d claims ok=%t but replay says ok=%t %s", ev.Step+1, cl.OK, ev.OK, ev.Reason)
+		base.Detail = fmt.Sprintf("step %d claims ok=%t but replay says ok=%t %s", ev.Step+1, cl.OK, ev.OK, s.run.Reason(ev))
 		return reject(model.ReplayMismatch, base)
 	}
 	if cl.StateHash != "" && cl.StateHash != ev.Hash.String() {

@@ -125,7 +125,7 @@ func rollback(env *pbcste.Env, h, r *model.Trajectory) (model.Verdict, error) {
 		ev := &rr.Log.Events[seq]
 		if ev.Step >= len(h.Steps) && !ev.OK {
 			return fail(model.RollbackFailedStep, model.Evidence{Step: ev.Step + 1, Seq: seq + 1, Component: "ok", Expected: "true", Got: "false",
-				Detail: fmt.Sprintf("appended step %d fails (%s): an inverse transition must be legal", ev.Step+1, ev.Reason)})
+				Detail: fmt.Sprintf("appended step %d fails (%s): an inverse transition must be legal", ev.Step+1, rr.Log.Reason(ev))})
 		}
 	}
 	if hr.Cert.GoalVersion != rr.Cert.GoalVersion {

@@ -73,13 +73,14 @@ func (s *State) undo(changes []Change) {
 		e := s.mut(c.Slot)
 		switch {
 		case c.Field != aliveField:
-			e.fields[c.Field] = c.Before
+			s.setField(e, int(c.Field), c.Before)
 		case c.Before.IsNull(): // a first creation: the slot goes back to not existing
-			e.exists, e.alive = false, false
+			e.exists = false
+			s.setAlive(e, false)
 		default:
-			e.alive = c.Before.AsBool()
+			s.setAlive(e, c.Before.AsBool())
 		}
-		s.rehash(c.Slot)
+		s.rehash(e)
 		s.recount(c.Slot)
 	}
 }

@@ -32,10 +32,18 @@ type Env struct {
 	preds   []*Pred // every predicate of every goal version, in order
 	counts  []*predicate.Expr
 	initial *State
-	// initialTruth and initialMasks start every replay: the predicates'
-	// values on the initial snapshot and its slots' footprint masks.
+	// initialTruth starts every replay: the predicates' values on the
+	// initial snapshot.
 	initialTruth []bool
-	initialMasks []uint64
+	// Footprint masks, one per predicate in a row (see Log.maskRow):
+	// typeMasks[t*len(preds):] for any entity of type t, named for the
+	// entities a predicate names by id (their type's masks included),
+	// initialRows for those of the initial snapshot by slot, which
+	// initialNamed marks (bit slot%64 of word slot/64).
+	typeMasks    []uint64
+	named        map[entKey][]uint64
+	initialRows  map[int32][]uint64
+	initialNamed []uint64
 	ops          uint8 // allowlisted ops, by opBit
 	maxDiff      int   // the most changes one event can make: the alive flag and every field of a type
 }
@@ -118,10 +126,39 @@ func Compile(t *model.Task) (*Env, error) {
 	for _, p := range env.preds {
 		env.initialTruth = append(env.initialTruth, s.Eval(p))
 	}
-	masks := &Log{Env: env}
-	masks.growMasks(s)
-	env.initialMasks = masks.masks
+	env.compileMasks()
 	return env, nil
+}
+
+// compileMasks derives the footprint masks from the predicates'
+// footprints and the initial snapshot.
+func (env *Env) compileMasks() {
+	np := len(env.preds)
+	env.typeMasks = make([]uint64, len(env.types)*np)
+	env.named = map[entKey][]uint64{}
+	for p, pr := range env.preds {
+		for t, m := range pr.foot.ByType {
+			env.typeMasks[t*np+p] |= m
+		}
+		for k, m := range pr.foot.Cells {
+			key := entKey{int32(k.Type), k.ID}
+			if env.named[key] == nil {
+				env.named[key] = make([]uint64, np)
+			}
+			env.named[key][p] |= m
+		}
+	}
+	env.initialRows = map[int32][]uint64{}
+	env.initialNamed = make([]uint64, (env.initial.n+63)/64)
+	for k, row := range env.named {
+		for p := range row {
+			row[p] |= env.typeMasks[int(k.typ)*np+p]
+		}
+		if slot, ok := env.initial.slotOf(k.typ, k.id); ok {
+			env.initialRows[slot] = row
+			env.initialNamed[slot>>6] |= 1 << (slot & 63)
+		}
+	}
 }
 
 // Goals lists the compiled goal versions; the first is active at the start.
@@ -151,9 +188,9 @@ type frozenKey struct {
 // frozen is a built initial snapshot without its goal version: its
 // chunks, index and hash, never written again.
 type frozen struct {
-	chunks []*chunk
+	chunks [][]entity
 	n      int32
-	index  map[entKey]int32
+	index  *idIndex
 	sum    Hash
 }
 
@@ -222,7 +259,7 @@ func (env *Env) build() (*State, error) {
 		if _, exists := s.lookup(ti, e.ID); exists {
 			return nil, fmt.Errorf("task %s: initial entity %s %s appears twice", env.Task.ID, e.Type, e.ID)
 		}
-		s.place(ti, e.ID, !e.Deleted, vals)
+		s.place(int32(ti), e.ID, !e.Deleted, vals)
 	}
 	return s, nil
 }

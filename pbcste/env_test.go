@@ -159,18 +159,18 @@ func TestFailedActionChangesNothing(t *testing.T) {
 			log := env.Replay(append(append([]model.Step(nil), setup...), model.Step{Action: tc.action}))
 			prev, ev := &log.Events[0], &log.Events[1]
 			if !prev.OK {
-				t.Fatalf("setup failed: %s", prev.Reason)
+				t.Fatalf("setup failed: %s", log.Reason(prev))
 			}
-			if ev.OK || !strings.Contains(ev.Reason, tc.reason) {
-				t.Fatalf("ok=%t reason %q, want a failure naming %q", ev.OK, ev.Reason, tc.reason)
+			if ev.OK || !strings.Contains(log.Reason(ev), tc.reason) {
+				t.Fatalf("ok=%t reason %q, want a failure naming %q", ev.OK, log.Reason(ev), tc.reason)
 			}
-			if len(ev.Diff) != 0 || ev.Hash != prev.Hash {
+			if ev.DiffLen() != 0 || ev.Hash != prev.Hash {
 				t.Fatalf("failed action changed the state: diff %v, hash %s -> %s", log.TypedDiff(ev), prev.Hash, ev.Hash)
 			}
 			if entitiesJSON(t, log.Snapshot(0)) != entitiesJSON(t, log.Snapshot(1)) {
 				t.Fatal("snapshots before and after a failed action differ")
 			}
-			if rec := log.Record(1); rec.OK || rec.Reason != ev.Reason {
+			if rec := log.Record(1); rec.OK || rec.Reason != log.Reason(ev) {
 				t.Fatalf("record %+v does not carry the failure", rec)
 			}
 		})
@@ -199,8 +199,8 @@ func TestAllowlistRefusedByName(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			log := env.Replay([]model.Step{tc.step})
 			ev := &log.Events[0]
-			if ev.OK || !ev.Illegal || !strings.Contains(ev.Reason, tc.want) {
-				t.Fatalf("ok=%t illegal=%t reason %q, want an illegal step naming %q", ev.OK, ev.Illegal, ev.Reason, tc.want)
+			if ev.OK || !ev.Illegal || !strings.Contains(log.Reason(ev), tc.want) {
+				t.Fatalf("ok=%t illegal=%t reason %q, want an illegal step naming %q", ev.OK, ev.Illegal, log.Reason(ev), tc.want)
 			}
 			if ev.Hash != log.Snapshot(-1).Hash() {
 				t.Fatal("an illegal step changed the state")
@@ -208,8 +208,8 @@ func TestAllowlistRefusedByName(t *testing.T) {
 		})
 	}
 	ok := model.Step{Action: model.Action{Op: model.OpUpdate, Type: "ticket", ID: "T1", Fields: []model.Assign{{Field: "status", Value: model.Str("closed")}}}}
-	if ev := env.Replay([]model.Step{ok}).Events[0]; !ev.OK || ev.Illegal {
-		t.Fatalf("an allowlisted step is refused: %s", ev.Reason)
+	if log := env.Replay([]model.Step{ok}); !log.Events[0].OK || log.Events[0].Illegal {
+		t.Fatalf("an allowlisted step is refused: %s", log.Reason(&log.Events[0]))
 	}
 }
 

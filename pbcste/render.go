@@ -11,22 +11,22 @@ import (
 )
 
 // TypedDiff names the cells of an event's diff by type, id and field.
-func (l *Log) TypedDiff(ev *Event) []model.CellDiff { return typedDiff(l.final, ev) }
+func (l *Log) TypedDiff(ev *Event) []model.CellDiff { return typedDiff(l.final, l.Diff(ev)) }
 
 // TypedDiff names the cells of an event recorded so far.
-func (r *Run) TypedDiff(ev *Event) []model.CellDiff { return typedDiff(r.state, ev) }
+func (r *Run) TypedDiff(ev *Event) []model.CellDiff { return typedDiff(r.state, r.log.Diff(ev)) }
 
-// typedDiff names cells by the slots of s, a state at or after ev.
-func typedDiff(s *State, ev *Event) []model.CellDiff {
+// typedDiff names cells by the slots of s, a state at or after the diff.
+func typedDiff(s *State, diff []Change) []model.CellDiff {
 	l := &Log{Env: s.env, final: s}
-	out := make([]model.CellDiff, len(ev.Diff))
-	for i, c := range ev.Diff {
+	out := make([]model.CellDiff, len(diff))
+	for i, c := range diff {
 		if c.Slot < 0 {
 			out[i] = model.CellDiff{Field: model.GoalField, Before: c.Before, After: c.After}
 			continue
 		}
 		e := l.final.ent(c.Slot)
-		out[i] = model.CellDiff{Type: l.Env.TypeName(e.typ), ID: e.id, Field: l.Env.FieldName(e.typ, int(c.Field)), Before: c.Before, After: c.After}
+		out[i] = model.CellDiff{Type: l.Env.TypeName(int(e.typ)), ID: e.id, Field: l.Env.FieldName(int(e.typ), int(c.Field)), Before: c.Before, After: c.After}
 	}
 	return out
 }
@@ -57,7 +57,7 @@ func (l *Log) Record(seq int) EventRecord {
 	ev := &l.Events[seq]
 	a := ev.Action
 	r := EventRecord{Seq: ev.Seq + 1, Time: ev.Time(), Actor: ev.Actor, Op: a.Op, Type: a.Type, ID: a.ID, Goal: a.Goal,
-		Tool: a.Tool, OK: ev.OK, Reason: ev.Reason, Output: ev.Output, Diff: l.TypedDiff(ev), Version: l.Env.goals[ev.Goal].Version, StateHash: ev.Hash.String()}
+		Tool: a.Tool, OK: ev.OK, Reason: l.Reason(ev), Output: l.Output(ev), Diff: l.TypedDiff(ev), Version: l.Env.goals[ev.Goal].Version, StateHash: ev.Hash.String()}
 	if !a.Args.IsNull() {
 		r.Args = &a.Args
 	}
@@ -88,7 +88,7 @@ func (l *Log) LogHash() string {
 	h := sha256.New()
 	b := make([]byte, 0, 64<<10)
 	for i := range l.Events {
-		b = appendEventHash(b, &l.Events[i])
+		b = appendEventHash(b, &l.Events[i], l.Reason(&l.Events[i]))
 		if len(b) > 60<<10 {
 			h.Write(b)
 			b = b[:0]
@@ -98,8 +98,9 @@ func (l *Log) LogHash() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// appendEventHash appends what the log hash covers of one event.
-func appendEventHash(b []byte, ev *Event) []byte {
+// appendEventHash appends what the log hash covers of one event, whose
+// failure reason is reason.
+func appendEventHash(b []byte, ev *Event, reason string) []byte {
 	b = binary.BigEndian.AppendUint32(b, uint32(ev.Seq))
 	b = binary.BigEndian.AppendUint32(b, uint32(int32(ev.Step)))
 	b = append(b, actorCode(ev.Actor), opCode(ev.Action.Op))
@@ -107,8 +108,8 @@ func appendEventHash(b []byte, ev *Event) []byte {
 		b = append(b, 1)
 	} else {
 		b = append(b, 0)
-		b = binary.AppendUvarint(b, uint64(len(ev.Reason)))
-		b = append(b, ev.Reason...)
+		b = binary.AppendUvarint(b, uint64(len(reason)))
+		b = append(b, reason...)
 	}
 	for _, x := range ev.Hash {
 		b = binary.BigEndian.AppendUint64(b, x)
@@ -185,10 +186,10 @@ func (l *Log) AppendRecord(b []byte, seq int) []byte {
 	}
 	b = append(b, `,"ok":`...)
 	b = strconv.AppendBool(b, ev.OK)
-	b = appendKey(b, "reason", ev.Reason, true)
-	b = appendKey(b, "output", ev.Output, true)
+	b = appendKey(b, "reason", l.Reason(ev), true)
+	b = appendKey(b, "output", l.Output(ev), true)
 	b = append(b, `,"diff":[`...)
-	for i, c := range ev.Diff {
+	for i, c := range l.Diff(ev) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -196,9 +197,9 @@ func (l *Log) AppendRecord(b []byte, seq int) []byte {
 		field := model.GoalField
 		if c.Slot >= 0 {
 			e := l.final.ent(c.Slot)
-			b = appendKey(b, "type", l.Env.TypeName(e.typ), true)
+			b = appendKey(b, "type", l.Env.TypeName(int(e.typ)), true)
 			b = appendKey(b, "id", e.id, true)
-			field = l.Env.FieldName(e.typ, int(c.Field))
+			field = l.Env.FieldName(int(e.typ), int(c.Field))
 		}
 		if b[len(b)-1] != '{' {
 			b = append(b, ',')
@@ -252,13 +253,13 @@ func (s *State) EntitiesIn(keep func(typ, id string) bool) []EntityRecord {
 	}
 	for slot := range s.slots() {
 		e := s.ent(slot)
-		if !e.exists || (keep != nil && !keep(s.env.TypeName(e.typ), e.id)) {
+		if !e.exists || (keep != nil && !keep(s.env.TypeName(int(e.typ)), e.id)) {
 			continue
 		}
-		r := EntityRecord{Type: s.env.TypeName(e.typ), ID: e.id, Deleted: !e.alive, Fields: map[string]any{}}
+		r := EntityRecord{Type: s.env.TypeName(int(e.typ)), ID: e.id, Deleted: !e.alive, Fields: map[string]any{}}
 		for fi, v := range e.fields {
 			if !v.IsNull() {
-				r.Fields[s.env.FieldName(e.typ, fi)] = v
+				r.Fields[s.env.FieldName(int(e.typ), fi)] = v
 			}
 		}
 		out = append(out, r)

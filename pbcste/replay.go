@@ -7,34 +7,41 @@ import (
 	"slices"
 
 	"github.com/parthack/parthack/model"
-	"github.com/parthack/parthack/predicate"
 )
 
 // Event is one entry of the append-only log: every step, successful or
-// failed, agent or scripted.
+// failed, agent or scripted. The events are most of a log's memory, so an
+// event holds fixed-size fields and its action only: its diff, and the
+// rarer failure reason and tool output, are kept beside it in the log
+// (Log.Diff, Log.Reason, Log.Output), and there is little in the events
+// for the garbage collector to scan.
 type Event struct {
 	Seq    int         // 0-based position in the log; logical time is Seq+1
 	Step   int         // 0-based agent step index, -1 for a scripted event
 	Script int         // index into the task's script, -1 for an agent step
 	Actor  model.Actor // assigned by the wrapper, never by the agent
 	Action *model.Action
-	OK     bool
+	Goal   int  // active goal version after the event
+	Hash   Hash // state hash after the event
+	// CState and CAgent are the active goal version's predicate vectors
+	// after the event, bit j for predicate j.
+	CState, CAgent uint64
+	diff           uint32 // the position of its diff's first change among the log's changes
+	ndiff          uint32 // the number of changes in its diff
+	text           uint32 // 1 + the index of its reason and output among the log's texts; 0: neither
+	OK             bool
 	// Illegal marks an agent action outside the task's interface (op,
 	// type or field not allowlisted, or a non-agent actor): it fails and
 	// a certifier rejects the trajectory for it.
 	Illegal bool
-	Reason  string // why the action failed; empty when OK
-	Output  string // what a domain tool returned to the agent
-	Diff    []Change
-	Goal    int  // active goal version after the event
-	Hash    Hash // state hash after the event
-	// CState and CAgent are the active goal version's predicate vectors
-	// after the event, bit j for predicate j.
-	CState, CAgent uint64
 }
 
 // Time is the event's logical timestamp: 1 + the number of earlier events.
 func (e *Event) Time() int { return e.Seq + 1 }
+
+// DiffLen is the number of changes in the event's diff: 0 for a failed
+// event and for one that changed nothing.
+func (e *Event) DiffLen() int { return int(e.ndiff) }
 
 // Log is the result of a replay: the events, the final state, and
 // checkpoints from which any snapshot is rebuilt.
@@ -45,10 +52,21 @@ type Log struct {
 	final  *State
 	every  int      // checkpoint interval in events
 	checks []*State // checks[c] is the state before event c*every
-	masks  []uint64 // masks[slot*len(preds)+p]: fields of slot read by predicate p
-	truth  []bool   // per predicate of every goal version, after the last event
-	arena  []Change // current chunk that diffs are carved from: one allocation per chunk, not per event
-	cause  []cause  // per predicate of every goal version: its latest cause so far
+	// rows holds, per slot created during the run (from the initial
+	// snapshot's last on), its footprint masks when a predicate names it
+	// by id, nil when its type's masks are its own (see maskRow).
+	rows  [][]uint64
+	truth []bool  // per predicate of every goal version, after the last event
+	cause []cause // per predicate of every goal version: its latest cause so far
+	// The changes of every diff in order, in chunks (one allocation per
+	// chunk, not per event): chunk i holds the changes from position
+	// changeAt[i] on, and a diff lies within one chunk. arena is the
+	// last chunk's room, which the next diff is written into.
+	changes  [][]Change
+	changeAt []uint32
+	nchanges uint32
+	arena    []Change
+	texts    []eventText // failure reasons and tool outputs, for the events that have one
 	// A streamed log (Env.Stream) keeps no history: Events holds the
 	// events of the latest Step only, and the log hash is folded in as
 	// events are recorded.
@@ -57,6 +75,9 @@ type Log struct {
 	hash     hash.Cloner // the log hash so far, streamed logs only
 	hashBuf  []byte
 }
+
+// eventText is what an event says beyond its fixed fields.
+type eventText struct{ reason, output string }
 
 // cause is a predicate's latest cause: the event's seq (-1: none, the
 // initial snapshot), its actor and its agent step.
@@ -72,6 +93,9 @@ type cause struct {
 func (env *Env) Replay(steps []model.Step) *Log {
 	r := env.Begin(len(steps))
 	for i := range steps {
+		if i%warmAhead == 0 && r.state.n >= warmFrom {
+			r.state.warm(steps[i:min(i+warmAhead, len(steps))])
+		}
 		r.Step(&steps[i])
 	}
 	return r.Finish()
@@ -99,7 +123,6 @@ func (env *Env) Begin(capacity int) *Run {
 	for i := range l.cause {
 		l.cause[i] = cause{seq: -1, step: -1, actor: model.ActorInitial}
 	}
-	l.masks = slices.Clone(env.initialMasks)
 	return &Run{log: l, state: s}
 }
 
@@ -119,7 +142,7 @@ func (env *Env) Stream() *Run {
 // fire records the scripted events due once taken agent steps are done.
 func (r *Run) fire(taken int) {
 	if r.log.streamed && len(r.log.Events) > 0 {
-		r.log.Events, r.log.arena = r.log.Events[:0], r.log.arena[:0]
+		r.log.forget()
 	}
 	script := r.log.Env.Task.Script
 	for r.next < len(script) && script[r.next].After == taken {
@@ -154,9 +177,10 @@ func (r *Run) Fork() *Run {
 	l := *r.log
 	l.Events = slices.Clip(l.Events)
 	l.checks = slices.Clip(l.checks)
-	l.masks = slices.Clip(l.masks)
+	l.rows = slices.Clip(l.rows)
 	l.truth = slices.Clone(l.truth)
 	l.cause = slices.Clone(l.cause)
+	l.changes, l.changeAt, l.texts = slices.Clip(l.changes), slices.Clip(l.changeAt), slices.Clip(l.texts)
 	l.arena = nil // the original keeps appending to its chunk
 	return &Run{log: &l, state: r.state.Clone(), next: r.next}
 }
@@ -194,45 +218,49 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	case seq%l.every == 0:
 		l.checks = append(l.checks, s.Clone())
 	}
-	ev := Event{Seq: seq, Step: step, Script: script, Actor: actor, Action: a}
+	l.Events = append(l.Events, Event{Seq: seq, Step: step, Script: script, Actor: actor, Action: a})
+	ev := &l.Events[len(l.Events)-1] // filled in place: an event is copied nowhere
 	if illegal != "" {
-		ev.Reason, ev.Illegal = illegal, true
+		ev.Illegal = true
+		l.say(ev, illegal, "")
 	} else {
 		nslots := s.slots()
 		if cap(l.arena)-len(l.arena) < l.Env.maxDiff {
 			// Chunks grow with the log, so a short replay (a search
 			// node) allocates little and a long one few times.
-			l.arena = make([]Change, 0, min(4096, 2*l.Env.maxDiff+4*len(l.Events)))
+			l.newChunk(make([]Change, 0, min(4096, 2*l.Env.maxDiff+4*len(l.Events))))
 		}
 		var (
-			diff    []Change
-			reason  string
-			illegal bool
-			room    = l.arena[len(l.arena):len(l.arena)]
+			diff           []Change
+			reason, output string
+			illegal        bool
+			room           = l.arena[len(l.arena):len(l.arena)]
 		)
 		if a.Op == model.OpCall {
-			diff, ev.Output, reason, illegal = s.call(a, room, actor == model.ActorAgent)
+			diff, output, reason, illegal = s.call(a, room, actor == model.ActorAgent)
 		} else {
 			diff, reason, illegal = s.apply(a, room, actor == model.ActorAgent)
 		}
-		ev.Reason, ev.OK, ev.Illegal = reason, reason == "", illegal
+		ev.OK, ev.Illegal = reason == "", illegal
+		l.say(ev, reason, output)
 		if len(diff) > 0 {
-			ev.Diff = diff[:len(diff):len(diff)]
-			if len(diff) <= cap(room) { // a tool's many writes may have outgrown the chunk
-				l.arena = l.arena[:len(l.arena)+len(diff)]
+			if len(diff) > cap(room) { // a tool's many writes outgrew the chunk: theirs is one of its own
+				l.newChunk(diff[:0])
 			}
+			ev.diff, ev.ndiff = l.nchanges, uint32(len(diff))
+			l.nchanges += uint32(len(diff))
+			l.arena = l.arena[:len(l.arena)+len(diff)]
 		}
 		if s.slots() > nslots {
-			l.growMasks(s)
+			l.growRows(s)
 		}
-		l.track(s, &ev)
+		l.track(s, ev, diff)
 	}
 	ev.Goal, ev.Hash = s.goal, s.sum
 	ev.CState, ev.CAgent = l.vectors(s.goal)
-	l.Events = append(l.Events, ev)
 	l.n++
 	if l.streamed {
-		l.hashBuf = appendEventHash(l.hashBuf, &ev)
+		l.hashBuf = appendEventHash(l.hashBuf, ev, l.Reason(ev))
 		if len(l.hashBuf) > 60<<10 {
 			l.hash.Write(l.hashBuf)
 			l.hashBuf = l.hashBuf[:0]
@@ -240,29 +268,109 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	}
 }
 
-// growMasks derives the footprint masks of slots new since the last call.
-func (l *Log) growMasks(s *State) {
-	np := len(l.Env.preds)
-	for slot := int32(len(l.masks) / max(np, 1)); slot < s.slots(); slot++ {
-		e := s.ent(slot)
-		for _, p := range l.Env.preds {
-			l.masks = append(l.masks, p.foot.Cells[predicate.Key{Type: e.typ, ID: e.id}]|p.foot.ByType[e.typ])
-		}
+// newChunk makes c, empty with room to spare, the chunk that diffs are
+// written into from now on.
+func (l *Log) newChunk(c []Change) {
+	l.changes = append(l.changes, c[:cap(c)])
+	l.changeAt = append(l.changeAt, l.nchanges)
+	l.arena = c
+}
+
+// say notes an event's failure reason and tool output, if it has either.
+// An event that says what the last one that said anything said (the same
+// failure again and again, as a stuck agent's) shares its note.
+func (l *Log) say(ev *Event, reason, output string) {
+	if reason == "" && output == "" {
+		return
+	}
+	if n := len(l.texts); n == 0 || l.texts[n-1] != (eventText{reason, output}) {
+		l.texts = append(l.texts, eventText{reason, output})
+	}
+	ev.text = uint32(len(l.texts))
+}
+
+// forget drops a streamed log's events, with their diffs and texts,
+// keeping the memory for the next step's.
+func (l *Log) forget() {
+	l.Events, l.texts = l.Events[:0], l.texts[:0]
+	l.changes, l.changeAt, l.nchanges = l.changes[:0], l.changeAt[:0], 0
+	if l.arena != nil {
+		l.newChunk(l.arena[:0])
 	}
 }
 
-// touches reports whether a change intersects predicate p's footprint.
-func (l *Log) touches(c *Change, p int) bool {
-	if c.Slot < 0 {
-		return false
+// Diff is an event's diff: its changes in the order they were made.
+// Callers must not change it.
+func (l *Log) Diff(ev *Event) []Change {
+	if ev.ndiff == 0 {
+		return nil
 	}
-	return l.masks[int(c.Slot)*len(l.Env.preds)+p]&bit(int(c.Field)) != 0
+	lo, hi := 0, len(l.changeAt) // the last chunk starting at or before the diff
+	for hi-lo > 1 {
+		if m := (lo + hi) / 2; l.changeAt[m] <= ev.diff {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	at := ev.diff - l.changeAt[lo]
+	return l.changes[lo][at : at+ev.ndiff : at+ev.ndiff]
+}
+
+// Reason is why an event failed; empty when it succeeded.
+func (l *Log) Reason(ev *Event) string {
+	if ev.text == 0 {
+		return ""
+	}
+	return l.texts[ev.text-1].reason
+}
+
+// Reason is why an event recorded so far failed; empty when it succeeded.
+func (r *Run) Reason(ev *Event) string { return r.log.Reason(ev) }
+
+// Output is what a domain tool returned to the agent at an event.
+func (l *Log) Output(ev *Event) string {
+	if ev.text == 0 {
+		return ""
+	}
+	return l.texts[ev.text-1].output
+}
+
+// Output is what a domain tool returned at an event recorded so far.
+func (r *Run) Output(ev *Event) string { return r.log.Output(ev) }
+
+// growRows notes the footprint masks of slots new since the last call.
+func (l *Log) growRows(s *State) {
+	for slot := l.Env.initial.n + int32(len(l.rows)); slot < s.slots(); slot++ {
+		e := s.ent(slot)
+		l.rows = append(l.rows, l.Env.named[entKey{e.typ, e.id}])
+	}
+}
+
+// maskRow is a slot's footprint masks, one per predicate (bit(f): the
+// predicate reads field f). Most slots share their type's row: only the
+// few a predicate names by id have one of their own, which a bitset
+// small enough to stay in cache marks, so that a write to one of 50,000
+// entities reads no per-slot array.
+func (l *Log) maskRow(s *State, slot int32) []uint64 {
+	env := l.Env
+	if slot < env.initial.n {
+		if env.initialNamed[slot>>6]&(1<<(slot&63)) != 0 {
+			return env.initialRows[slot]
+		}
+	} else if r := l.rows[slot-env.initial.n]; r != nil {
+		return r
+	}
+	np := len(env.preds)
+	t := int(s.ent(slot).typ)
+	return env.typeMasks[t*np : t*np+np]
 }
 
 // Touches reports whether event seq's diff intersects p's footprint.
 func (l *Log) Touches(seq int, p *Pred) bool {
-	for i := range l.Events[seq].Diff {
-		if l.touches(&l.Events[seq].Diff[i], p.all) {
+	diff := l.Diff(&l.Events[seq])
+	for i := range diff {
+		if c := &diff[i]; c.Slot >= 0 && l.maskRow(l.final, c.Slot)[p.all]&bit(int(c.Field)) != 0 {
 			return true
 		}
 	}
@@ -283,14 +391,19 @@ func (l *Log) Cause(p *Pred) model.Cause {
 
 // track re-evaluates the predicates an event touched and moves their
 // latest cause to it: an empty diff touches nothing, and a failed event
-// has none.
-func (l *Log) track(s *State, ev *Event) {
-	for p := range l.Env.preds {
-		for i := range ev.Diff {
-			if l.touches(&ev.Diff[i], p) {
+// has none. A predicate whose cause is already this event was evaluated
+// on the state after it at an earlier change of its diff.
+func (l *Log) track(s *State, ev *Event, diff []Change) {
+	for i := range diff {
+		c := &diff[i]
+		if c.Slot < 0 {
+			continue
+		}
+		b := bit(int(c.Field))
+		for p, m := range l.maskRow(s, c.Slot) {
+			if m&b != 0 && l.cause[p].seq != ev.Seq {
 				l.truth[p] = s.Eval(l.Env.preds[p])
 				l.cause[p] = cause{seq: ev.Seq, step: ev.Step, actor: ev.Actor}
-				break
 			}
 		}
 	}
@@ -337,8 +450,9 @@ func (l *Log) Snapshot(seq int) *State {
 	s := l.checks[c].Clone()
 	for i := c * l.every; i <= seq; i++ {
 		ev := &l.Events[i]
-		for j := range ev.Diff {
-			s.redo(&ev.Diff[j], l.final)
+		diff := l.Diff(ev)
+		for j := range diff {
+			s.redo(&diff[j], l.final)
 		}
 	}
 	return s

@@ -51,8 +51,8 @@ func TestStreamEqualsReplay(t *testing.T) {
 			check := func() {
 				for _, ev := range r.Events() {
 					want := &full.Events[seen]
-					if ev.Seq != want.Seq || ev.Step != want.Step || ev.OK != want.OK || ev.Reason != want.Reason ||
-						ev.Hash != want.Hash || ev.CState != want.CState || ev.CAgent != want.CAgent || len(ev.Diff) != len(want.Diff) {
+					if ev.Seq != want.Seq || ev.Step != want.Step || ev.OK != want.OK || r.Reason(&ev) != full.Reason(want) ||
+						ev.Hash != want.Hash || ev.CState != want.CState || ev.CAgent != want.CAgent || ev.DiffLen() != want.DiffLen() {
 						t.Fatalf("event %d: streamed %+v, replayed %+v", seen, ev, *want)
 					}
 					seen++

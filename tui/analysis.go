@@ -176,7 +176,7 @@ func (a *analysis) index() {
 		ev := &log.Events[seq]
 		what := describeAction(ev.Action)
 		if !ev.OK {
-			what += " — " + ev.Reason
+			what += " — " + log.Reason(ev)
 		}
 		// lead, seq, status, actor (5 cells), action: as eventRow draws it.
 		a.widestRow = max(a.widestRow, 1+digits+3+6+ansi.StringWidth(what))
@@ -184,7 +184,7 @@ func (a *analysis) index() {
 		if ev.Step >= 0 {
 			a.stepEvent[ev.Step] = seq
 		}
-		if !ev.OK || len(ev.Diff) == 0 {
+		if !ev.OK || ev.DiffLen() == 0 {
 			continue
 		}
 		for g := range goals {

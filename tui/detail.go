@@ -54,7 +54,7 @@ func (c *common) detailLines(a *analysis, k, width int, whole bool) []string {
 			add(st.bold.Render(l))
 		}
 		if !ev.OK {
-			for _, l := range wrap("reason: "+ev.Reason, width) {
+			for _, l := range wrap("reason: "+log.Reason(ev), width) {
 				add(st.bad.Render(l))
 			}
 		}
@@ -66,7 +66,7 @@ func (c *common) detailLines(a *analysis, k, width int, whole bool) []string {
 	}
 	if k > 0 {
 		add("", st.paneTitle.Render("Typed diff"))
-		if len(log.Events[k-1].Diff) == 0 {
+		if log.Events[k-1].DiffLen() == 0 {
 			add(st.faint.Render("(no change)"))
 		} else {
 			for _, l := range c.hl.json(diffJSON(log.TypedDiff(&log.Events[k-1]))) {

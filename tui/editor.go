@@ -369,7 +369,7 @@ func inverseStep(a *analysis, i int) (model.Step, error) {
 	switch {
 	case !ev.OK:
 		return model.Step{}, fmt.Errorf("step %d failed: nothing to undo", i+1)
-	case len(ev.Diff) == 0:
+	case ev.DiffLen() == 0:
 		return model.Step{}, fmt.Errorf("step %d changed nothing: nothing to undo", i+1)
 	case ev.Action.Op == model.OpReviseGoal:
 		return model.Step{}, fmt.Errorf("step %d revises the goal: an agent cannot undo that", i+1)
@@ -474,8 +474,8 @@ func (m *editor) stepsView(w, h int) string {
 			ev := &m.cand.log.Events[m.cand.stepEvent[i]]
 			switch {
 			case !ev.OK:
-				status, stSt, reason = "✗", st.bad, " — "+ev.Reason
-			case len(ev.Diff) == 0:
+				status, stSt, reason = "✗", st.bad, " — "+m.cand.log.Reason(ev)
+			case ev.DiffLen() == 0:
 				status, stSt = "·", st.faint
 			default:
 				status, stSt = "✓", st.ok
@@ -544,9 +544,9 @@ func (m *editor) resultLines(width int) []string {
 		seq := m.cand.stepEvent[m.cursor]
 		ev := &m.cand.log.Events[seq]
 		if !ev.OK {
-			out = append(out, wrap(st.bad.Render("illegal or failed: "+ev.Reason), width)...)
+			out = append(out, wrap(st.bad.Render("illegal or failed: "+m.cand.log.Reason(ev)), width)...)
 		} else {
-			out = append(out, st.muted.Render(fmt.Sprintf("event %d · %d cells changed · P_state after it %s", seq+1, len(ev.Diff), frac(ev.CState, len(m.cand.log.Env.Goals()[ev.Goal].Preds)))))
+			out = append(out, st.muted.Render(fmt.Sprintf("event %d · %d cells changed · P_state after it %s", seq+1, ev.DiffLen(), frac(ev.CState, len(m.cand.log.Env.Goals()[ev.Goal].Preds)))))
 		}
 		// Scripted events the environment interleaves right after this step.
 		for s := seq + 1; s < len(m.cand.log.Events) && m.cand.log.Events[s].Step < 0; s++ {

@@ -54,12 +54,12 @@ func (c *common) eventRow(a *analysis, k, width int, mark rowMark) string {
 	switch {
 	case !ev.OK:
 		status, stStyle = "✗", c.st.bad
-	case len(ev.Diff) == 0:
+	case ev.DiffLen() == 0:
 		status, stStyle = "·", c.st.faint
 	}
 	what := describeAction(ev.Action)
 	if !ev.OK {
-		what += " — " + ev.Reason
+		what += " — " + a.log.Reason(ev)
 	}
 	actor := fmt.Sprintf("%-5s", actorShort(ev.Actor))
 	if mark != markNone {

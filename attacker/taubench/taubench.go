@@ -411,7 +411,7 @@ func Validate() (int, error) {
 		}
 		for i := range res.Log.Events {
 			if ev := &res.Log.Events[i]; !ev.OK {
-				return 0, fmt.Errorf("%s: gold call %d fails: %s", t.ID, i+1, ev.Reason)
+				return 0, fmt.Errorf("%s: gold call %d fails: %s", t.ID, i+1, res.Log.Reason(ev))
 			}
 		}
 		m := t.M()

@@ -70,10 +70,10 @@ func TestConformance(t *testing.T) {
 			where := fmt.Sprintf("%s, call %d (%s)", rec.name, i+1, c.Name)
 			wantErr := strings.HasPrefix(c.Output, "Error")
 			if ev.OK == wantErr {
-				t.Fatalf("%s: ok = %t, tau-bench said %q (we said %q)", where, ev.OK, c.Output, ev.Reason)
+				t.Fatalf("%s: ok = %t, tau-bench said %q (we said %q)", where, ev.OK, c.Output, run.Reason(ev))
 			}
-			if wantErr && ev.Reason != c.Output {
-				t.Fatalf("%s: error %q, tau-bench %q", where, ev.Reason, c.Output)
+			if wantErr && run.Reason(ev) != c.Output {
+				t.Fatalf("%s: error %q, tau-bench %q", where, run.Reason(ev), c.Output)
 			}
 			calls++
 			if len(c.Patch) > 0 {

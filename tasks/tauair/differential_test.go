@@ -62,9 +62,9 @@ func TestDifferential(t *testing.T) {
 			}
 			run.Step(&st)
 			ev := &run.Events()[len(run.Events())-1]
-			got := ev.Output
+			got := run.Output(ev)
 			if !ev.OK {
-				got = ev.Reason
+				got = run.Reason(ev)
 			}
 			if !sameOutput(got, want.Outputs[k]) {
 				t.Fatalf("%s, call %d %s(%s):\n  Go:        %.300q\n  tau-bench: %.300q", seq.Name, k+1, c.Name, c.Kwargs, got, want.Outputs[k])

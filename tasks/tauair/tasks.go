@@ -100,7 +100,7 @@ func derive(base *model.Task, env *pbcste.Env, g *Gold) (*Task, error) {
 	log := env.Replay(tr.Steps)
 	for i := range log.Events {
 		if !log.Events[i].OK {
-			return nil, fmt.Errorf("gold call %d (%s) fails: %s", i+1, tr.Steps[i].Tool, log.Events[i].Reason)
+			return nil, fmt.Errorf("gold call %d (%s) fails: %s", i+1, tr.Steps[i].Tool, log.Reason(&log.Events[i]))
 		}
 	}
 	t.Changes = netChanges(log)

@@ -333,9 +333,9 @@ func (c *checker) allSucceed(file string, log *pbcste.Log) error {
 			continue
 		}
 		if ev.Step >= 0 {
-			return c.fail("%s step %d: fails (%s); every step of a stored trajectory succeeds", file, ev.Step+1, ev.Reason)
+			return c.fail("%s step %d: fails (%s); every step of a stored trajectory succeeds", file, ev.Step+1, log.Reason(ev))
 		}
-		return c.fail("%s event %d: scripted event %d fails (%s)", file, ev.Seq+1, ev.Script+1, ev.Reason)
+		return c.fail("%s event %d: scripted event %d fails (%s)", file, ev.Seq+1, ev.Script+1, log.Reason(ev))
 	}
 	return nil
 }
@@ -454,7 +454,7 @@ func (c *checker) goalPatch() error {
 	}
 	for i := range log.Events {
 		ev := &log.Events[i]
-		if ev.Script >= 0 && ev.Action.Op == model.OpReviseGoal && len(ev.Diff) == 0 {
+		if ev.Script >= 0 && ev.Action.Op == model.OpReviseGoal && ev.DiffLen() == 0 {
 			return c.fail("%s event %d: the revision to %s changes nothing", c.name(tasks.FileHonest), ev.Seq+1, ev.Action.Goal)
 		}
 	}

@@ -345,7 +345,7 @@ func (v *view) event(log *pbcste.Log, seq int) payload.Event {
 		declared = false
 	}
 	if !ev.OK {
-		out.Reason = ev.Reason
+		out.Reason = log.Reason(ev)
 		if !declared {
 			out.Reason = undeclaredReason
 		}
