@@ -29,7 +29,7 @@ type exploration struct {
 
 // candidate is an eligible candidate met by the walk.
 type candidate struct {
-	steps  []model.Step
+	path   []int32 // its steps, as indexes in search.steps
 	h      history
 	states int // states visited when it was met
 
@@ -42,7 +42,7 @@ type candidate struct {
 // goroutines) asking.
 func (s *search) scoresOf(c *candidate) ([]float64, error) {
 	c.once.Do(func() {
-		c.scores, c.err = s.scoreAll(s.env.Replay(c.steps))
+		c.scores, c.err = s.scoreAll(s.env.Replay(s.stepsOf(c.path)))
 	})
 	return c.scores, c.err
 }
@@ -53,10 +53,10 @@ func (s *search) scoresOf(c *candidate) ([]float64, error) {
 func (s *search) offer(c *candidate, idx int) error {
 	s.res.Eligible = idx + 1
 	if s.opt.BlackBox != nil {
-		s.shortlist(c.steps, c.h)
+		s.shortlist(c.path, c.h)
 		return nil
 	}
-	if s.res.Best != nil && c.h.bound(s.target) <= s.res.Score {
+	if s.res.Best != nil && c.h.bound(s.target, s.preds) <= s.res.Score {
 		return nil // its history cannot beat the best: skip the payload
 	}
 	scores, err := s.scoresOf(c)
@@ -67,7 +67,7 @@ func (s *search) offer(c *candidate, idx int) error {
 	if s.res.Best != nil && score <= s.res.Score {
 		return nil
 	}
-	cand := &model.Trajectory{Task: s.env.Task.ID, Name: "search witness", Steps: slices.Clone(c.steps), Transcript: unlinked(s.honest.Transcript)}
+	cand := &model.Trajectory{Task: s.env.Task.ID, Name: "search witness", Steps: s.stepsOf(c.path), Transcript: unlinked(s.honest.Transcript)}
 	for k := range cand.Steps {
 		cand.Steps[k].Index = k
 	}
@@ -193,11 +193,11 @@ func (s *search) walkAll() *exploration {
 	w := *s
 	w.res = &Result{}
 	w.seen = newTable()
-	w.key = nil
+	w.path = nil
 	w.record = true
 	w.cands = nil
 	root := s.env.Begin(len(s.honest.Steps) + s.opt.Edits)
-	err := w.walk(root, nil, newHistory(s.env), 0, 0, false)
+	err := w.walk(root, newHistory(s.env), 0, 0, false)
 	ex := &exploration{cands: w.cands, states: w.res.States, done: err == nil}
 	if err != nil && !errors.Is(err, errBudget) {
 		ex.err = err
