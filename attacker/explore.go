@@ -4,22 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/model"
-	"github.com/parthack/parthack/pbcste"
 )
 
 // An exploration is the target-independent half of a search: the walk of
 // every edit of H within the bound, and the eligible candidates it met,
 // in candidate order. What the walk visits does not depend on the target
 // (only scoring does), so the searches of one task against several
-// targets, as a benchmark runs them, walk once and share it: each then
-// offers the candidates to its target in the same order a search of its
-// own would have, stopping where that search would have stopped. Results
-// are the same, byte for byte.
+// targets (SearchTargets) walk once and share it: each then offers the
+// candidates to its target in the same order a search of its own would
+// have, stopping where that search would have stopped. Results are the
+// same, byte for byte.
 type exploration struct {
 	cands  []*candidate
 	states int   // states visited by the whole walk
@@ -126,66 +124,6 @@ func (s *search) replay(ex *exploration) error {
 		return errBudget
 	}
 	return nil
-}
-
-// explorations keeps the latest explorations, so that the searches of one
-// task against each target walk once. An entry is keyed by the very
-// task, environment and H the searches share (a benchmark passes the same
-// pointers to each) and the bound; it is filled by the first search and
-// waited for by the others. Only finished walks stay.
-var explorations = struct {
-	sync.Mutex
-	entries []*explored
-}{}
-
-type exploreKey struct {
-	pub       *model.Task
-	env       *pbcste.Env
-	honest    *model.Trajectory
-	edits     int
-	maxStates int
-	pairs     bool
-}
-
-type explored struct {
-	key   exploreKey
-	ready chan struct{}
-	ex    *exploration
-}
-
-// keepExplorations bounds the cache: a benchmark's workers each search
-// one task at a time.
-func keepExplorations() int { return 2 * runtime.GOMAXPROCS(0) }
-
-// explore returns the exploration for the search's task and bound,
-// walking it unless another search has or is.
-func (s *search) explore() *exploration {
-	key := exploreKey{s.pub, s.env, s.honest, s.opt.Edits, s.opt.MaxStates, s.opt.Pairs}
-	explorations.Lock()
-	for _, e := range explorations.entries {
-		if e.key == key {
-			explorations.Unlock()
-			<-e.ready
-			if e.ex.err == nil {
-				return e.ex
-			}
-			return s.walkAll() // that walk was cancelled; this one is not
-		}
-	}
-	e := &explored{key: key, ready: make(chan struct{})}
-	explorations.entries = append(explorations.entries, e)
-	if n := len(explorations.entries) - keepExplorations(); n > 0 {
-		explorations.entries = slices.Delete(explorations.entries, 0, n)
-	}
-	explorations.Unlock()
-	e.ex = s.walkAll()
-	close(e.ready)
-	if e.ex.err != nil {
-		explorations.Lock()
-		explorations.entries = slices.DeleteFunc(explorations.entries, func(x *explored) bool { return x == e })
-		explorations.Unlock()
-	}
-	return e.ex
 }
 
 // walkAll walks every edit of H within the bound, offering nothing.

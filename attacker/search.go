@@ -82,6 +82,75 @@ var ErrUnknownTarget = errors.New("unknown target evaluator")
 // in alphabet order), and a later candidate replaces the best only when it
 // scores strictly higher, so ties go to the earlier one.
 func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, progress func(Progress)) (*Result, error) {
+	if opt.BlackBox == nil && progress == nil {
+		rs, err := SearchTargets(ctx, pub, env, honest, opt, []string{opt.Target})
+		if len(rs) == 0 {
+			return nil, err
+		}
+		return rs[0], err
+	}
+	hlog, err := certifyHonest(env, honest)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newSearch(ctx, pub, env, honest, opt, progress, hlog)
+	if err != nil {
+		return nil, err
+	}
+	return s.finish(s.walk(env.Begin(len(honest.Steps)+s.opt.Edits), newHistory(env), 0, 0, false))
+}
+
+// SearchTargets searches against each of the deterministic targets, as
+// Search would, walking the bound once: what the walk visits does not
+// depend on the target, only the scoring does. Each then takes the
+// candidates in the order its own walk would have met them, and stops
+// where that search would have stopped, so each result is Search's, byte
+// for byte. opt.Target and opt.BlackBox are not used. Cancelled, it
+// returns each search so far with the context's error; after any other
+// error, no result.
+func SearchTargets(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, targets []string) ([]*Result, error) {
+	opt.BlackBox = nil
+	hlog, err := certifyHonest(env, honest)
+	if err != nil {
+		return nil, err
+	}
+	ss := make([]*search, len(targets))
+	for i, target := range targets {
+		o := opt
+		o.Target = target
+		if ss[i], err = newSearch(ctx, pub, env, honest, o, nil, hlog); err != nil {
+			return nil, err
+		}
+	}
+	if len(ss) == 0 {
+		return nil, nil
+	}
+	ex := ss[0].walkAll()
+	out := make([]*Result, len(ss))
+	for i, s := range ss {
+		out[i], err = s.finish(s.replay(ex))
+		if err != nil && out[i] == nil {
+			return nil, err
+		}
+	}
+	return out, err
+}
+
+// certifyHonest is H's log, once H passes double certification.
+func certifyHonest(env *pbcste.Env, honest *model.Trajectory) (*pbcste.Log, error) {
+	hres, rej, err := certifier.DoubleCertify(env, honest)
+	if err != nil {
+		return nil, err
+	}
+	if rej != nil {
+		return nil, fmt.Errorf("honest trajectory is not certifiable: %s", rej.Error())
+	}
+	return hres.Log, nil
+}
+
+// newSearch prepares a search against opt.Target (its defaults filled
+// in) from H's certified log.
+func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, progress func(Progress), hlog *pbcste.Log) (*search, error) {
 	if opt.Target == "" {
 		opt.Target = "historical_milestone"
 	}
@@ -108,56 +177,48 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 	if target < 0 {
 		return nil, fmt.Errorf("%w %q (one of %s)", ErrUnknownTarget, opt.Target, strings.Join(names, ", "))
 	}
-	hres, rej, err := certifier.DoubleCertify(env, honest)
-	if err != nil {
-		return nil, err
-	}
-	if rej != nil {
-		return nil, fmt.Errorf("honest trajectory is not certifiable: %s", rej.Error())
-	}
 	s := &search{ctx: ctx, pub: pub, env: env, honest: honest, opt: opt, target: target, progress: progress, seen: newTable()}
 	s.steps = stepsToTry(honest, moves(pub, opt.Pairs))
 	for _, g := range env.Goals() {
 		s.preds = append(s.preds, len(g.Preds))
 	}
-	s.hGoal = hres.Log.Goal().Index
-	last := hres.Log.Events
-	if len(last) > 0 {
-		s.hState, s.hAgent = last[len(last)-1].CState, last[len(last)-1].CAgent
+	s.hGoal = hlog.Goal().Index
+	if last := len(hlog.Events) - 1; last >= 0 {
+		s.hState, s.hAgent = hlog.Events[last].CState, hlog.Events[last].CAgent
 	} else {
-		s.hState, s.hAgent = hres.Log.InitialVectors()
+		s.hState, s.hAgent = hlog.InitialVectors()
 	}
+	var err error
 	if opt.BlackBox != nil {
-		s.hScore, err = s.blackBoxScore(hres.Log)
+		s.hScore, err = s.blackBoxScore(hlog)
 	} else {
-		s.hScore, err = s.score(hres.Log)
+		s.hScore, err = s.score(hlog)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("score the honest trajectory: %w", err)
 	}
 	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
-	if opt.BlackBox == nil && progress == nil {
-		// A benchmark's search: walk once per task and bound, offer to
-		// each target.
-		err = s.replay(s.explore())
-	} else {
-		root := env.Begin(len(honest.Steps) + opt.Edits)
-		err = s.walk(root, newHistory(env), 0, 0, false)
-	}
-	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+	return s, nil
+}
+
+// finish is the search's result once its walk (or its replay of one)
+// ended with err: exhausted unless the budget ran out; cancelled, the
+// search so far with the context's error.
+func (s *search) finish(err error) (*Result, error) {
+	if ctxErr := s.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 		return s.res, err // the search so far: not exhausted, best found until then
 	}
 	if err != nil && !errors.Is(err, errBudget) && !errors.Is(err, errOptimal) {
 		return nil, err
 	}
 	s.res.Exhausted = err == nil || errors.Is(err, errOptimal)
-	if opt.BlackBox != nil {
+	if s.opt.BlackBox != nil {
 		if err := s.spendCalls(); err != nil {
 			return nil, err
 		}
 	}
-	if progress != nil {
-		progress(Progress{States: s.res.States, Eligible: s.res.Eligible, BestDelta: s.res.Delta})
+	if s.progress != nil {
+		s.progress(Progress{States: s.res.States, Eligible: s.res.Eligible, BestDelta: s.res.Delta})
 	}
 	return s.res, nil
 }

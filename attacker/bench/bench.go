@@ -232,19 +232,11 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		}
 		return r
 	}
-	search := func(target string) (*attacker.Result, error) {
-		res, err := attacker.Search(ctx, t.Public, env, h, attacker.Options{Target: target, Edits: opt.Edits, MaxStates: opt.MaxStates}, nil)
-		if err != nil {
-			return nil, err
-		}
-		progress(searchLine(res))
-		return res, nil
-	}
-
-	ref, err := search(ReferenceTarget)
+	searched, err := searchTargets(ctx, t, env, opt, owns, progress)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
+	ref := searched[ReferenceTarget]
 	var ab []byte // A_ref's payload, when the search found one
 	var fa []float64
 	if ref.Best != nil {
@@ -267,12 +259,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		}
 		shared = append(shared, r)
 
-		res := ref
-		if ev.Name != ReferenceTarget {
-			if res, err = search(ev.Name); err != nil {
-				return nil, nil, nil, nil, err
-			}
-		}
+		res := searched[ev.Name]
 		r = row(report.SetTargeted, e, ev.Name)
 		r.Attempts, r.Valid, r.Matched, r.Capped = res.States, res.Eligible, res.Best != nil, !res.Exhausted
 		if r.Matched {
@@ -341,6 +328,29 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		}
 	}
 	return shared, judged, targeted, judgedTargeted, nil
+}
+
+// searchTargets runs a task's searches, walking its bound once: against
+// Historical Milestone, whose adversary is A_ref, whatever the targets,
+// and against every other deterministic evaluator the run owns. progress
+// gets a line per search, in that order.
+func searchTargets(ctx context.Context, t *tasks.Task, env *pbcste.Env, opt RunOptions, owns func(target string) bool, progress func(string)) (map[string]*attacker.Result, error) {
+	targets := []string{ReferenceTarget}
+	for _, ev := range evaluators.Deterministic() {
+		if ev.Name != ReferenceTarget && owns(ev.Name) {
+			targets = append(targets, ev.Name)
+		}
+	}
+	rs, err := attacker.SearchTargets(ctx, t.Public, env, t.HonestTrajectory, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates}, targets)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*attacker.Result, len(rs))
+	for i, res := range rs {
+		progress(searchLine(res))
+		out[targets[i]] = res
+	}
+	return out, nil
 }
 
 // judgeTargeted attacks a black-box judge directly: the budgeted
