@@ -31,7 +31,7 @@ import (
 type Options struct {
 	Target    string // evaluator name (evaluators.Deterministic); default historical_milestone
 	Edits     int    // at most this many edits of H: inserted actions plus skipped steps; default 2
-	MaxStates int    // search nodes to visit at most; default 200,000
+	MaxStates int    // search nodes to visit at most; default DefaultMaxStates
 	Pairs     bool   // also update two fields of an entity in one step
 	// BlackBox, when set, is the target instead of a deterministic
 	// evaluator (an LLM judge, say): it scores payload bytes, each call
@@ -67,6 +67,11 @@ type Result struct {
 	Calls  int `json:"calls,omitempty"`
 	Failed int `json:"failed,omitempty"`
 }
+
+// DefaultMaxStates is the state cap of a search unless one is given:
+// enough to exhaust every held-out task's bound within 3 edits (PH-H14's,
+// the largest, has 291,679 states), and a few hundred megabytes at most.
+const DefaultMaxStates = 1_000_000
 
 // ErrUnknownTarget is returned for a target that is not a deterministic
 // evaluator.
@@ -158,7 +163,7 @@ func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *mo
 		opt.Edits = 2
 	}
 	if opt.MaxStates <= 0 {
-		opt.MaxStates = 200_000
+		opt.MaxStates = DefaultMaxStates
 	}
 	target := -1
 	var names []string

@@ -37,7 +37,7 @@ const ReferenceTarget = "historical_milestone"
 // names the LLM judges to score the shared reference set with.
 type RunOptions struct {
 	Edits     int     // at most this many edits of H; default 2
-	MaxStates int     // search nodes per task and target; default 200,000
+	MaxStates int     // search nodes per task and target; default attacker.DefaultMaxStates
 	Workers   int     // tasks searched at once; default GOMAXPROCS
 	Judges    []Judge // black-box evaluators, the LLM judges; none by default
 	// JudgeCalls, when positive, gives every judge a target-specific run

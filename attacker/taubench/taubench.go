@@ -28,7 +28,7 @@ import (
 // Options bound the searches.
 type Options struct {
 	Edits     int // edits of H per search; default 2
-	MaxStates int // search nodes per search; default 200,000
+	MaxStates int // search nodes per search; default attacker.DefaultMaxStates
 	Workers   int // runs attacked at once; default GOMAXPROCS
 	Tasks     []string
 }
@@ -78,7 +78,7 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 		opt.Edits = 2
 	}
 	if opt.MaxStates <= 0 {
-		opt.MaxStates = 200_000
+		opt.MaxStates = attacker.DefaultMaxStates
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
