@@ -141,6 +141,25 @@ func SearchTargets(ctx context.Context, pub *model.Task, env *pbcste.Env, honest
 	return out, err
 }
 
+// WalkSize estimates the nodes a search's walk visits: the ways to make
+// opt.Edits edits among H's steps, each an insertion of one of the
+// task's moves or a skip, before transpositions prune most. It is for
+// scheduling (a benchmark starts its largest walks first); only its
+// order means anything.
+func WalkSize(pub *model.Task, honest *model.Trajectory, opt Options) float64 {
+	edits := opt.Edits
+	if edits <= 0 {
+		edits = 2
+	}
+	places := float64(len(honest.Steps) + edits)
+	choices := float64(len(moves(pub, opt.Pairs)) + 1)
+	size := 1.0
+	for k := range edits {
+		size *= (places - float64(k)) / float64(k+1) * choices
+	}
+	return size
+}
+
 // certifyHonest is H's log, once H passes double certification.
 func certifyHonest(env *pbcste.Env, honest *model.Trajectory) (*pbcste.Log, error) {
 	hres, rej, err := certifier.DoubleCertify(env, honest)

@@ -7,6 +7,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -89,8 +90,8 @@ type Judge struct {
 // returns their rows, in the same order; the rows of every shard,
 // merged, are the unsharded ledger (see report.Shard and report.Merge).
 //
-// Tasks are searched in parallel, and the ledger does not depend on the
-// order they finish in. progress, when not nil, gets one line per search,
+// Tasks are searched in parallel, largest walk first, and the ledger does
+// not depend on the order they start or finish in. progress, when not nil, gets one line per search,
 // from one goroutine at a time.
 func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(string)) (*report.Ledger, error) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -148,7 +149,7 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 			}
 		})
 	}
-	for _, i := range work {
+	for _, i := range largestFirst(ts, work, opt.Edits) {
 		next <- i
 	}
 	close(next)
@@ -171,6 +172,20 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 		l.Rows = append(l.Rows, r)
 	}
 	return l, nil
+}
+
+// largestFirst orders the tasks to search by the size of their walks,
+// largest first (attacker.WalkSize), so that the longest does not start
+// last and leave the other workers idle: the ledger does not depend on
+// the order.
+func largestFirst(ts []*tasks.Task, work []int, edits int) []int {
+	size := make(map[int]float64, len(work))
+	for _, i := range work {
+		size[i] = attacker.WalkSize(ts[i].Public, ts[i].HonestTrajectory, attacker.Options{Edits: edits})
+	}
+	out := slices.Clone(work)
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
+	return out
 }
 
 // runTask produces one task's shared, judged and targeted rows, in
