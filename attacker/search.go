@@ -438,7 +438,7 @@ func Scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, 
 // evaluators, per goal version g: the predicates that held at some step
 // while it was active (h[3g]), and the highest c_state and c_agent
 // counts (h[3g+1], h[3g+2]). One flat slice, so the table can hold it
-// as is and a node's costs one allocation.
+// as is and a node's past costs one allocation.
 type history []uint64
 
 // newHistory is the history of the initial snapshot alone.
