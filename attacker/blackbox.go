@@ -37,8 +37,8 @@ func (a ranked) before(b ranked) bool {
 }
 
 // shortlist keeps the candidate if it ranks among the best Calls.
-func (s *search) shortlist(steps []model.Step, h history) {
-	c := ranked{milestone: h.bound(0), peak: h.bound(1), order: s.res.Eligible}
+func (s *search) shortlist(path []int32, h history) {
+	c := ranked{milestone: h.bound(0, s.preds), peak: h.bound(1, s.preds), order: s.res.Eligible}
 	i := slices.IndexFunc(s.top, func(o ranked) bool { return c.before(o) })
 	if i < 0 {
 		i = len(s.top)
@@ -46,7 +46,7 @@ func (s *search) shortlist(steps []model.Step, h history) {
 	if i >= s.opt.Calls {
 		return
 	}
-	c.steps = slices.Clone(steps)
+	c.steps = s.stepsOf(path)
 	s.top = slices.Insert(s.top, i, c)
 	if len(s.top) > s.opt.Calls {
 		s.top = s.top[:s.opt.Calls]

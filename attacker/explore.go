@@ -4,22 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/model"
-	"github.com/parthack/parthack/pbcste"
 )
 
 // An exploration is the target-independent half of a search: the walk of
 // every edit of H within the bound, and the eligible candidates it met,
 // in candidate order. What the walk visits does not depend on the target
 // (only scoring does), so the searches of one task against several
-// targets, as a benchmark runs them, walk once and share it: each then
-// offers the candidates to its target in the same order a search of its
-// own would have, stopping where that search would have stopped. Results
-// are the same, byte for byte.
+// targets (SearchTargets) walk once and share it: each then offers the
+// candidates to its target in the same order a search of its own would
+// have, stopping where that search would have stopped. Results are the
+// same, byte for byte.
 type exploration struct {
 	cands  []*candidate
 	states int   // states visited by the whole walk
@@ -29,7 +27,7 @@ type exploration struct {
 
 // candidate is an eligible candidate met by the walk.
 type candidate struct {
-	steps  []model.Step
+	path   []int32 // its steps, as indexes in search.steps
 	h      history
 	states int // states visited when it was met
 
@@ -42,7 +40,7 @@ type candidate struct {
 // goroutines) asking.
 func (s *search) scoresOf(c *candidate) ([]float64, error) {
 	c.once.Do(func() {
-		c.scores, c.err = s.scoreAll(s.env.Replay(c.steps))
+		c.scores, c.err = s.scoreAll(s.env.Replay(s.stepsOf(c.path)))
 	})
 	return c.scores, c.err
 }
@@ -53,10 +51,10 @@ func (s *search) scoresOf(c *candidate) ([]float64, error) {
 func (s *search) offer(c *candidate, idx int) error {
 	s.res.Eligible = idx + 1
 	if s.opt.BlackBox != nil {
-		s.shortlist(c.steps, c.h)
+		s.shortlist(c.path, c.h)
 		return nil
 	}
-	if s.res.Best != nil && c.h.bound(s.target) <= s.res.Score {
+	if s.res.Best != nil && c.h.bound(s.target, s.preds) <= s.res.Score {
 		return nil // its history cannot beat the best: skip the payload
 	}
 	scores, err := s.scoresOf(c)
@@ -67,7 +65,7 @@ func (s *search) offer(c *candidate, idx int) error {
 	if s.res.Best != nil && score <= s.res.Score {
 		return nil
 	}
-	cand := &model.Trajectory{Task: s.env.Task.ID, Name: "search witness", Steps: slices.Clone(c.steps), Transcript: unlinked(s.honest.Transcript)}
+	cand := &model.Trajectory{Task: s.env.Task.ID, Name: "search witness", Steps: s.stepsOf(c.path), Transcript: unlinked(s.honest.Transcript)}
 	for k := range cand.Steps {
 		cand.Steps[k].Index = k
 	}
@@ -128,76 +126,16 @@ func (s *search) replay(ex *exploration) error {
 	return nil
 }
 
-// explorations keeps the latest explorations, so that the searches of one
-// task against each target walk once. An entry is keyed by the very
-// task, environment and H the searches share (a benchmark passes the same
-// pointers to each) and the bound; it is filled by the first search and
-// waited for by the others. Only finished walks stay.
-var explorations = struct {
-	sync.Mutex
-	entries []*explored
-}{}
-
-type exploreKey struct {
-	pub       *model.Task
-	env       *pbcste.Env
-	honest    *model.Trajectory
-	edits     int
-	maxStates int
-	pairs     bool
-}
-
-type explored struct {
-	key   exploreKey
-	ready chan struct{}
-	ex    *exploration
-}
-
-// keepExplorations bounds the cache: a benchmark's workers each search
-// one task at a time.
-func keepExplorations() int { return 2 * runtime.GOMAXPROCS(0) }
-
-// explore returns the exploration for the search's task and bound,
-// walking it unless another search has or is.
-func (s *search) explore() *exploration {
-	key := exploreKey{s.pub, s.env, s.honest, s.opt.Edits, s.opt.MaxStates, s.opt.Pairs}
-	explorations.Lock()
-	for _, e := range explorations.entries {
-		if e.key == key {
-			explorations.Unlock()
-			<-e.ready
-			if e.ex.err == nil {
-				return e.ex
-			}
-			return s.walkAll() // that walk was cancelled; this one is not
-		}
-	}
-	e := &explored{key: key, ready: make(chan struct{})}
-	explorations.entries = append(explorations.entries, e)
-	if n := len(explorations.entries) - keepExplorations(); n > 0 {
-		explorations.entries = slices.Delete(explorations.entries, 0, n)
-	}
-	explorations.Unlock()
-	e.ex = s.walkAll()
-	close(e.ready)
-	if e.ex.err != nil {
-		explorations.Lock()
-		explorations.entries = slices.DeleteFunc(explorations.entries, func(x *explored) bool { return x == e })
-		explorations.Unlock()
-	}
-	return e.ex
-}
-
 // walkAll walks every edit of H within the bound, offering nothing.
 func (s *search) walkAll() *exploration {
 	w := *s
 	w.res = &Result{}
 	w.seen = newTable()
-	w.key = nil
+	w.path = nil
 	w.record = true
 	w.cands = nil
 	root := s.env.Begin(len(s.honest.Steps) + s.opt.Edits)
-	err := w.walk(root, nil, newHistory(s.env), 0, 0, false)
+	err := w.walk(root, newHistory(s.env), 0, 0, false)
 	ex := &exploration{cands: w.cands, states: w.res.States, done: err == nil}
 	if err != nil && !errors.Is(err, errBudget) {
 		ex.err = err

@@ -31,7 +31,7 @@ import (
 type Options struct {
 	Target    string // evaluator name (evaluators.Deterministic); default historical_milestone
 	Edits     int    // at most this many edits of H: inserted actions plus skipped steps; default 2
-	MaxStates int    // search nodes to visit at most; default 200,000
+	MaxStates int    // search nodes to visit at most; default DefaultMaxStates
 	Pairs     bool   // also update two fields of an entity in one step
 	// BlackBox, when set, is the target instead of a deterministic
 	// evaluator (an LLM judge, say): it scores payload bytes, each call
@@ -68,6 +68,11 @@ type Result struct {
 	Failed int `json:"failed,omitempty"`
 }
 
+// DefaultMaxStates is the state cap of a search unless one is given:
+// enough to exhaust every held-out task's bound within 3 edits (PH-H14's,
+// the largest, has 291,679 states), and a few hundred megabytes at most.
+const DefaultMaxStates = 1_000_000
+
 // ErrUnknownTarget is returned for a target that is not a deterministic
 // evaluator.
 var ErrUnknownTarget = errors.New("unknown target evaluator")
@@ -82,6 +87,94 @@ var ErrUnknownTarget = errors.New("unknown target evaluator")
 // in alphabet order), and a later candidate replaces the best only when it
 // scores strictly higher, so ties go to the earlier one.
 func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, progress func(Progress)) (*Result, error) {
+	if opt.BlackBox == nil && progress == nil {
+		rs, err := SearchTargets(ctx, pub, env, honest, opt, []string{opt.Target})
+		if len(rs) == 0 {
+			return nil, err
+		}
+		return rs[0], err
+	}
+	hlog, err := certifyHonest(env, honest)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newSearch(ctx, pub, env, honest, opt, progress, hlog)
+	if err != nil {
+		return nil, err
+	}
+	return s.finish(s.walk(env.Begin(len(honest.Steps)+s.opt.Edits), newHistory(env), 0, 0, false))
+}
+
+// SearchTargets searches against each of the deterministic targets, as
+// Search would, walking the bound once: what the walk visits does not
+// depend on the target, only the scoring does. Each then takes the
+// candidates in the order its own walk would have met them, and stops
+// where that search would have stopped, so each result is Search's, byte
+// for byte. opt.Target and opt.BlackBox are not used. Cancelled, it
+// returns each search so far with the context's error; after any other
+// error, no result.
+func SearchTargets(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, targets []string) ([]*Result, error) {
+	opt.BlackBox = nil
+	hlog, err := certifyHonest(env, honest)
+	if err != nil {
+		return nil, err
+	}
+	ss := make([]*search, len(targets))
+	for i, target := range targets {
+		o := opt
+		o.Target = target
+		if ss[i], err = newSearch(ctx, pub, env, honest, o, nil, hlog); err != nil {
+			return nil, err
+		}
+	}
+	if len(ss) == 0 {
+		return nil, nil
+	}
+	ex := ss[0].walkAll()
+	out := make([]*Result, len(ss))
+	for i, s := range ss {
+		out[i], err = s.finish(s.replay(ex))
+		if err != nil && out[i] == nil {
+			return nil, err
+		}
+	}
+	return out, err
+}
+
+// WalkSize estimates the nodes a search's walk visits: the ways to make
+// opt.Edits edits among H's steps, each an insertion of one of the
+// task's moves or a skip, before transpositions prune most. It is for
+// scheduling (a benchmark starts its largest walks first); only its
+// order means anything.
+func WalkSize(pub *model.Task, honest *model.Trajectory, opt Options) float64 {
+	edits := opt.Edits
+	if edits <= 0 {
+		edits = 2
+	}
+	places := float64(len(honest.Steps) + edits)
+	choices := float64(len(moves(pub, opt.Pairs)) + 1)
+	size := 1.0
+	for k := range edits {
+		size *= (places - float64(k)) / float64(k+1) * choices
+	}
+	return size
+}
+
+// certifyHonest is H's log, once H passes double certification.
+func certifyHonest(env *pbcste.Env, honest *model.Trajectory) (*pbcste.Log, error) {
+	hres, rej, err := certifier.DoubleCertify(env, honest)
+	if err != nil {
+		return nil, err
+	}
+	if rej != nil {
+		return nil, fmt.Errorf("honest trajectory is not certifiable: %s", rej.Error())
+	}
+	return hres.Log, nil
+}
+
+// newSearch prepares a search against opt.Target (its defaults filled
+// in) from H's certified log.
+func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, progress func(Progress), hlog *pbcste.Log) (*search, error) {
 	if opt.Target == "" {
 		opt.Target = "historical_milestone"
 	}
@@ -89,7 +182,7 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 		opt.Edits = 2
 	}
 	if opt.MaxStates <= 0 {
-		opt.MaxStates = 200_000
+		opt.MaxStates = DefaultMaxStates
 	}
 	target := -1
 	var names []string
@@ -108,53 +201,48 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 	if target < 0 {
 		return nil, fmt.Errorf("%w %q (one of %s)", ErrUnknownTarget, opt.Target, strings.Join(names, ", "))
 	}
-	hres, rej, err := certifier.DoubleCertify(env, honest)
-	if err != nil {
-		return nil, err
-	}
-	if rej != nil {
-		return nil, fmt.Errorf("honest trajectory is not certifiable: %s", rej.Error())
-	}
 	s := &search{ctx: ctx, pub: pub, env: env, honest: honest, opt: opt, target: target, progress: progress, seen: newTable()}
-	s.moves = moves(pub, opt.Pairs)
-	s.hGoal = hres.Log.Goal().Index
-	last := hres.Log.Events
-	if len(last) > 0 {
-		s.hState, s.hAgent = last[len(last)-1].CState, last[len(last)-1].CAgent
-	} else {
-		s.hState, s.hAgent = hres.Log.InitialVectors()
+	s.steps = stepsToTry(honest, moves(pub, opt.Pairs))
+	for _, g := range env.Goals() {
+		s.preds = append(s.preds, len(g.Preds))
 	}
-	if opt.BlackBox != nil {
-		s.hScore, err = s.blackBoxScore(hres.Log)
+	s.hGoal = hlog.Goal().Index
+	if last := len(hlog.Events) - 1; last >= 0 {
+		s.hState, s.hAgent = hlog.Events[last].CState, hlog.Events[last].CAgent
 	} else {
-		s.hScore, err = s.score(hres.Log)
+		s.hState, s.hAgent = hlog.InitialVectors()
+	}
+	var err error
+	if opt.BlackBox != nil {
+		s.hScore, err = s.blackBoxScore(hlog)
+	} else {
+		s.hScore, err = s.score(hlog)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("score the honest trajectory: %w", err)
 	}
 	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
-	if opt.BlackBox == nil && progress == nil {
-		// A benchmark's search: walk once per task and bound, offer to
-		// each target.
-		err = s.replay(s.explore())
-	} else {
-		root := env.Begin(len(honest.Steps) + opt.Edits)
-		err = s.walk(root, nil, newHistory(env), 0, 0, false)
-	}
-	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+	return s, nil
+}
+
+// finish is the search's result once its walk (or its replay of one)
+// ended with err: exhausted unless the budget ran out; cancelled, the
+// search so far with the context's error.
+func (s *search) finish(err error) (*Result, error) {
+	if ctxErr := s.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 		return s.res, err // the search so far: not exhausted, best found until then
 	}
 	if err != nil && !errors.Is(err, errBudget) && !errors.Is(err, errOptimal) {
 		return nil, err
 	}
 	s.res.Exhausted = err == nil || errors.Is(err, errOptimal)
-	if opt.BlackBox != nil {
+	if s.opt.BlackBox != nil {
 		if err := s.spendCalls(); err != nil {
 			return nil, err
 		}
 	}
-	if progress != nil {
-		progress(Progress{States: s.res.States, Eligible: s.res.Eligible, BestDelta: s.res.Delta})
+	if s.progress != nil {
+		s.progress(Progress{States: s.res.States, Eligible: s.res.Eligible, BestDelta: s.res.Delta})
 	}
 	return s.res, nil
 }
@@ -172,14 +260,18 @@ type search struct {
 	opt      Options
 	target   int
 	progress func(Progress)
-	moves    []model.Action
+	// steps are what a node's children step: H's own, in order, then
+	// the moves. A path of indexes in steps, the one being walked, names
+	// a candidate's steps, and the events of every run point at them.
+	steps []model.Step
+	path  []int32
+	preds []int // predicates per goal version
 
 	hGoal          int
 	hState, hAgent uint64
 	hScore         float64
 
 	seen *table
-	key  []byte
 	// record makes the walk an exploration: it collects the eligible
 	// candidates in cands instead of offering them to a target.
 	record bool
@@ -188,17 +280,17 @@ type search struct {
 	top    []ranked // a black-box target's best-ranked candidates, best first
 }
 
-// walk explores from a node: a run with its steps so far and their
-// history, the next step i of H, and the edits used. Children in order:
-// take H's next step, skip it, insert a move. inserted says the node was
-// reached by inserting a move: skipping H's next step then would give
-// the same trajectory as skipping it first and inserting after, so the
-// two commuting edits are explored once, skip first.
-func (s *search) walk(run *pbcste.Run, steps []model.Step, h history, i, edits int, inserted bool) error {
+// walk explores from a node: a run with its steps so far (s.path) and
+// their history, the next step i of H, and the edits used. Children in
+// order: take H's next step, skip it, insert a move. inserted says the
+// node was reached by inserting a move: skipping H's next step then would
+// give the same trajectory as skipping it first and inserting after, so
+// the two commuting edits are explored once, skip first.
+func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) error {
 	if err := s.ctx.Err(); err != nil {
 		return err
 	}
-	if s.dominated(run, h, i, edits) {
+	if s.seen.dominated(keyOf(run, i), h, edits) {
 		return nil // a transposition: no new state
 	}
 	if s.res.States >= s.opt.MaxStates {
@@ -209,18 +301,21 @@ func (s *search) walk(run *pbcste.Run, steps []model.Step, h history, i, edits i
 		s.progress(Progress{States: s.res.States, Eligible: s.res.Eligible, BestDelta: s.res.Delta})
 	}
 	if i == len(s.honest.Steps) && edits > 0 { // H itself is no adversary
-		if err := s.consider(steps, run, h); err != nil {
+		if err := s.consider(run, h); err != nil {
 			return err
 		}
 	}
-	child := func(st model.Step, i, edits int, inserted bool) error {
+	child := func(step, i, edits int, inserted bool) error {
 		next := run.Fork()
 		from := len(next.Events())
-		next.Step(&st)
-		return s.walk(next, append(slices.Clip(steps), st), h.extend(next.Events()[from:]), i, edits, inserted)
+		next.Step(&s.steps[step])
+		s.path = append(s.path, int32(step))
+		err := s.walk(next, h.extend(next.Events()[from:]), i, edits, inserted)
+		s.path = s.path[:len(s.path)-1]
+		return err
 	}
 	if i < len(s.honest.Steps) {
-		if err := child(stepOf(s.honest.Steps[i].Action), i+1, edits, false); err != nil {
+		if err := child(i, i+1, edits, false); err != nil {
 			return err
 		}
 	}
@@ -228,19 +323,39 @@ func (s *search) walk(run *pbcste.Run, steps []model.Step, h history, i, edits i
 		return nil
 	}
 	if i < len(s.honest.Steps) && !inserted {
-		if err := s.walk(run, steps, h, i+1, edits+1, false); err != nil {
+		if err := s.walk(run, h, i+1, edits+1, false); err != nil {
 			return err
 		}
 	}
-	for _, mv := range s.moves {
-		if err := child(stepOf(mv), i, edits+1, true); err != nil {
+	for mv := len(s.honest.Steps); mv < len(s.steps); mv++ {
+		if err := child(mv, i, edits+1, true); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func stepOf(a model.Action) model.Step { return model.Step{Action: a} }
+// stepsToTry are H's actions, then the moves, as steps to take: only
+// their actions, since a candidate's steps claim nothing.
+func stepsToTry(honest *model.Trajectory, moves []model.Action) []model.Step {
+	out := make([]model.Step, 0, len(honest.Steps)+len(moves))
+	for _, st := range honest.Steps {
+		out = append(out, model.Step{Action: st.Action})
+	}
+	for _, mv := range moves {
+		out = append(out, model.Step{Action: mv})
+	}
+	return out
+}
+
+// stepsOf are the steps a path of indexes in s.steps names, a copy.
+func (s *search) stepsOf(path []int32) []model.Step {
+	out := make([]model.Step, len(path))
+	for k, st := range path {
+		out[k] = s.steps[st]
+	}
+	return out
+}
 
 // unlinked is H's conversation for a candidate: the same turns, no longer
 // tied to step numbers the edits have moved.
@@ -257,7 +372,7 @@ func unlinked(turns []model.Turn) []model.Turn {
 
 // consider records a complete candidate that ends with H's certified
 // vectors; a live search offers it to the target at once.
-func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error {
+func (s *search) consider(run *pbcste.Run, h history) error {
 	from := len(run.Events())
 	log := run.Fork().Finish()
 	h = h.extend(log.Events[from:])
@@ -268,7 +383,7 @@ func (s *search) consider(steps []model.Step, run *pbcste.Run, h history) error 
 	if log.Goal().Index != s.hGoal || cstate != s.hState || cagent != s.hAgent {
 		return nil
 	}
-	c := &candidate{steps: slices.Clone(steps), h: h, states: s.res.States}
+	c := &candidate{path: slices.Clone(s.path), h: h, states: s.res.States}
 	if s.record {
 		s.cands = append(s.cands, c)
 		return nil
@@ -320,22 +435,15 @@ func Scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, 
 }
 
 // history is what a trajectory's past contributes to the historical
-// evaluators, per goal version: the predicates that held at some step
-// while it was active, and the highest c_state and c_agent counts.
-type history struct {
-	ever      []uint64
-	peakState []int
-	peakAgent []int
-	m         []int
-}
+// evaluators, per goal version g: the predicates that held at some step
+// while it was active (h[3g]), and the highest c_state and c_agent
+// counts (h[3g+1], h[3g+2]). One flat slice, so the table can hold it
+// as is and a node's past costs one allocation.
+type history []uint64
 
 // newHistory is the history of the initial snapshot alone.
 func newHistory(env *pbcste.Env) history {
-	goals := env.Goals()
-	h := history{ever: make([]uint64, len(goals)), peakState: make([]int, len(goals)), peakAgent: make([]int, len(goals)), m: make([]int, len(goals))}
-	for g := range goals {
-		h.m[g] = len(goals[g].Preds)
-	}
+	h := make(history, 3*len(env.Goals()))
 	cs, ca := env.Begin(0).Finish().InitialVectors()
 	h.visit(0, cs, ca)
 	return h
@@ -343,7 +451,7 @@ func newHistory(env *pbcste.Env) history {
 
 // extend is the history after more events; h itself is left as it was.
 func (h history) extend(events []pbcste.Event) history {
-	n := history{ever: slices.Clone(h.ever), peakState: slices.Clone(h.peakState), peakAgent: slices.Clone(h.peakAgent), m: h.m}
+	n := slices.Clone(h)
 	for i := range events {
 		n.visit(events[i].Goal, events[i].CState, events[i].CAgent)
 	}
@@ -351,16 +459,16 @@ func (h history) extend(events []pbcste.Event) history {
 }
 
 func (h history) visit(g int, cstate, cagent uint64) {
-	h.ever[g] |= cstate
-	h.peakState[g] = max(h.peakState[g], bits.OnesCount64(cstate))
-	h.peakAgent[g] = max(h.peakAgent[g], bits.OnesCount64(cagent))
+	h[3*g] |= cstate
+	h[3*g+1] = max(h[3*g+1], uint64(bits.OnesCount64(cstate)))
+	h[3*g+2] = max(h[3*g+2], uint64(bits.OnesCount64(cagent)))
 }
 
 // covers reports whether h's past is at least as good as o's for every
 // historical evaluator.
 func (h history) covers(o history) bool {
-	for g := range h.ever {
-		if o.ever[g]&^h.ever[g] != 0 || h.peakState[g] < o.peakState[g] || h.peakAgent[g] < o.peakAgent[g] {
+	for g := 0; g < len(o); g += 3 {
+		if o[g]&^h[g] != 0 || h[g+1] < o[g+1] || h[g+2] < o[g+2] {
 			return false
 		}
 	}
@@ -370,18 +478,19 @@ func (h history) covers(o history) bool {
 // bound is the most the target can score on a trajectory with this past
 // that ends where it is now: historical scores are at least what the past
 // gives, current-state ones are fixed by the eligible end, so an
-// eligible candidate's score is its history's.
-func (h history) bound(target int) float64 {
+// eligible candidate's score is its history's. preds are the predicates
+// per goal version.
+func (h history) bound(target int, preds []int) float64 {
 	best := 0.0
-	for g := range h.ever {
-		m := float64(h.m[g])
+	for g, n := range preds {
+		m := float64(n)
 		switch target {
 		case 0:
-			best = max(best, float64(bits.OnesCount64(h.ever[g]))/m)
+			best = max(best, float64(bits.OnesCount64(h[3*g]))/m)
 		case 1:
-			best = max(best, float64(h.peakState[g])/m)
+			best = max(best, float64(h[3*g+1])/m)
 		case 2:
-			best = max(best, float64(h.peakAgent[g])/m)
+			best = max(best, float64(h[3*g+2])/m)
 		default:
 			return 1
 		}
@@ -395,58 +504,49 @@ func (h history) bound(target int) float64 {
 // one pointer-free arena, so a table of millions of nodes costs the
 // garbage collector nothing to scan.
 type table struct {
-	heads map[[16]byte]uint32 // key digest → 1 + offset of its latest entry
-	arena []uint64            // entries: edits, 1 + offset of the previous one, then ever, peakState, peakAgent per goal
+	heads map[[16]byte]int // key digest → 1 + offset of its latest entry
+	arena []uint64         // entries: edits, 1 + offset of the previous one, then the history
 }
 
-func newTable() *table { return &table{heads: map[[16]byte]uint32{}} }
+func newTable() *table { return &table{heads: map[[16]byte]int{}} }
 
-// dominated reports whether a node with the same state, latest causes
-// (the attribution), steps taken and place in H was already reached with
-// no more edits used and a past at least as good; otherwise it records
-// this one. The future of a node depends only on those and on the edits
-// it has left, and the historical evaluators only grow with the past, so
-// a dominated node cannot lead to a better candidate. A node on H's own
-// path (no edit yet) does not stand for one with edits: its zero-edit
-// completion is H, which is no candidate.
-func (s *search) dominated(run *pbcste.Run, h history, i, edits int) bool {
-	k := s.key[:0]
+// keyOf is the digest of a node's key: the run's state hash, steps
+// taken and latest causes (whether each is the agent), and the place i
+// in H. The future of a node depends only on those and on the edits it
+// has left.
+func keyOf(run *pbcste.Run, i int) [16]byte {
+	var buf [128]byte
+	k := buf[:0]
 	for _, lane := range run.Hash() {
 		k = binary.BigEndian.AppendUint64(k, lane)
 	}
 	k = binary.AppendUvarint(k, uint64(run.Taken()))
 	k = binary.AppendUvarint(k, uint64(i))
 	k = run.AgentCaused(k)
-	s.key = k
 	sum := sha256.Sum256(k)
-	d := [16]byte(sum[:16])
-	t := s.seen
-	head := t.heads[d]
+	return [16]byte(sum[:16])
+}
+
+// dominated reports whether a node with the same key was already
+// reached with no more edits used and a past at least as good;
+// otherwise it records this one. The historical evaluators only grow
+// with the past, so a dominated node cannot lead to a better candidate.
+// A node on H's own path (no edit yet) does not stand for one with
+// edits: its zero-edit completion is H, which is no candidate.
+func (t *table) dominated(key [16]byte, h history, edits int) bool {
+	head := t.heads[key]
 	for at := head; at != 0; {
 		e := t.arena[at-1:]
 		pe := int(e[0])
-		if pe <= edits && (pe > 0 || edits == 0) && coversPacked(e[2:], h) {
+		if pe <= edits && (pe > 0 || edits == 0) && history(e[2:2+len(h)]).covers(h) {
 			return true
 		}
-		at = uint32(e[1])
+		at = int(e[1])
 	}
-	t.heads[d] = uint32(len(t.arena)) + 1
+	t.heads[key] = len(t.arena) + 1
 	t.arena = append(t.arena, uint64(edits), uint64(head))
-	for g := range h.ever {
-		t.arena = append(t.arena, h.ever[g], uint64(h.peakState[g]), uint64(h.peakAgent[g]))
-	}
+	t.arena = append(t.arena, h...)
 	return false
-}
-
-// coversPacked is history.covers for a past packed in the table.
-func coversPacked(p []uint64, o history) bool {
-	for g := range o.ever {
-		ever, ps, pa := p[3*g], int(p[3*g+1]), int(p[3*g+2])
-		if o.ever[g]&^ever != 0 || ps < o.peakState[g] || pa < o.peakAgent[g] {
-			return false
-		}
-	}
-	return true
 }
 
 // moves lists the actions an attacker may take, from the task's alphabet

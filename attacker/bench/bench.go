@@ -7,6 +7,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -37,7 +38,7 @@ const ReferenceTarget = "historical_milestone"
 // names the LLM judges to score the shared reference set with.
 type RunOptions struct {
 	Edits     int     // at most this many edits of H; default 2
-	MaxStates int     // search nodes per task and target; default 200,000
+	MaxStates int     // search nodes per task and target; default attacker.DefaultMaxStates
 	Workers   int     // tasks searched at once; default GOMAXPROCS
 	Judges    []Judge // black-box evaluators, the LLM judges; none by default
 	// JudgeCalls, when positive, gives every judge a target-specific run
@@ -89,8 +90,8 @@ type Judge struct {
 // returns their rows, in the same order; the rows of every shard,
 // merged, are the unsharded ledger (see report.Shard and report.Merge).
 //
-// Tasks are searched in parallel, and the ledger does not depend on the
-// order they finish in. progress, when not nil, gets one line per search,
+// Tasks are searched in parallel, largest walk first, and the ledger does
+// not depend on the order they start or finish in. progress, when not nil, gets one line per search,
 // from one goroutine at a time.
 func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(string)) (*report.Ledger, error) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -148,7 +149,7 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 			}
 		})
 	}
-	for _, i := range work {
+	for _, i := range largestFirst(ts, work, opt.Edits) {
 		next <- i
 	}
 	close(next)
@@ -171,6 +172,20 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 		l.Rows = append(l.Rows, r)
 	}
 	return l, nil
+}
+
+// largestFirst orders the tasks to search by the size of their walks,
+// largest first (attacker.WalkSize), so that the longest does not start
+// last and leave the other workers idle: the ledger does not depend on
+// the order.
+func largestFirst(ts []*tasks.Task, work []int, edits int) []int {
+	size := make(map[int]float64, len(work))
+	for _, i := range work {
+		size[i] = attacker.WalkSize(ts[i].Public, ts[i].HonestTrajectory, attacker.Options{Edits: edits})
+	}
+	out := slices.Clone(work)
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
+	return out
 }
 
 // runTask produces one task's shared, judged and targeted rows, in
@@ -232,19 +247,11 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		}
 		return r
 	}
-	search := func(target string) (*attacker.Result, error) {
-		res, err := attacker.Search(ctx, t.Public, env, h, attacker.Options{Target: target, Edits: opt.Edits, MaxStates: opt.MaxStates}, nil)
-		if err != nil {
-			return nil, err
-		}
-		progress(searchLine(res))
-		return res, nil
-	}
-
-	ref, err := search(ReferenceTarget)
+	searched, err := searchTargets(ctx, t, env, opt, owns, progress)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
+	ref := searched[ReferenceTarget]
 	var ab []byte // A_ref's payload, when the search found one
 	var fa []float64
 	if ref.Best != nil {
@@ -267,12 +274,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		}
 		shared = append(shared, r)
 
-		res := ref
-		if ev.Name != ReferenceTarget {
-			if res, err = search(ev.Name); err != nil {
-				return nil, nil, nil, nil, err
-			}
-		}
+		res := searched[ev.Name]
 		r = row(report.SetTargeted, e, ev.Name)
 		r.Attempts, r.Valid, r.Matched, r.Capped = res.States, res.Eligible, res.Best != nil, !res.Exhausted
 		if r.Matched {
@@ -341,6 +343,29 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		}
 	}
 	return shared, judged, targeted, judgedTargeted, nil
+}
+
+// searchTargets runs a task's searches, walking its bound once: against
+// Historical Milestone, whose adversary is A_ref, whatever the targets,
+// and against every other deterministic evaluator the run owns. progress
+// gets a line per search, in that order.
+func searchTargets(ctx context.Context, t *tasks.Task, env *pbcste.Env, opt RunOptions, owns func(target string) bool, progress func(string)) (map[string]*attacker.Result, error) {
+	targets := []string{ReferenceTarget}
+	for _, ev := range evaluators.Deterministic() {
+		if ev.Name != ReferenceTarget && owns(ev.Name) {
+			targets = append(targets, ev.Name)
+		}
+	}
+	rs, err := attacker.SearchTargets(ctx, t.Public, env, t.HonestTrajectory, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates}, targets)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*attacker.Result, len(rs))
+	for i, res := range rs {
+		progress(searchLine(res))
+		out[targets[i]] = res
+	}
+	return out, nil
 }
 
 // judgeTargeted attacks a black-box judge directly: the budgeted

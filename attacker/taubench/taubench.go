@@ -28,7 +28,7 @@ import (
 // Options bound the searches.
 type Options struct {
 	Edits     int // edits of H per search; default 2
-	MaxStates int // search nodes per search; default 200,000
+	MaxStates int // search nodes per search; default attacker.DefaultMaxStates
 	Workers   int // runs attacked at once; default GOMAXPROCS
 	Tasks     []string
 }
@@ -78,7 +78,7 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 		opt.Edits = 2
 	}
 	if opt.MaxStates <= 0 {
-		opt.MaxStates = 200_000
+		opt.MaxStates = attacker.DefaultMaxStates
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
@@ -252,17 +252,11 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 			return info, nil, err
 		}
 	}
-	search := func(target string) (*attacker.Result, error) {
-		res, err := attacker.Search(ctx, pub, env, h, attacker.Options{Target: target, Edits: opt.Edits, MaxStates: opt.MaxStates}, nil)
-		if err == nil && !res.Exhausted {
-			info.Capped = append(info.Capped, target)
-		}
-		return res, err
-	}
-	ref, err := search(bench.ReferenceTarget)
+	found, err := searchTargets(ctx, pub, env, h, opt, &info)
 	if err != nil {
 		return info, nil, err
 	}
+	ref := found[bench.ReferenceTarget]
 	if ref.Best != nil {
 		ref.Best.Task, ref.Best.Name = info.Task, "search witness on "+info.Run
 		info.Witness = ref.Best
@@ -293,10 +287,8 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 		}
 		shared = append(shared, r)
 		res := ref
-		if searched[ev.Name] && ev.Name != bench.ReferenceTarget {
-			if res, err = search(ev.Name); err != nil {
-				return info, nil, err
-			}
+		if searched[ev.Name] {
+			res = found[ev.Name]
 		}
 		t := row(report.SetTargeted, res)
 		switch {
@@ -332,6 +324,31 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 	}
 	shared = append(shared, or)
 	return info, append(shared, targeted...), nil
+}
+
+// searchTargets runs a run's searches, walking its bound once: against
+// Historical Milestone, whose adversary is A_ref, and against the other
+// searched evaluators. The targets whose search stopped at the state
+// cap go in info.Capped, in that order.
+func searchTargets(ctx context.Context, pub *model.Task, env *pbcste.Env, h *model.Trajectory, opt Options, info *RunInfo) (map[string]*attacker.Result, error) {
+	targets := []string{bench.ReferenceTarget}
+	for _, ev := range evaluators.Deterministic() {
+		if searched[ev.Name] && ev.Name != bench.ReferenceTarget {
+			targets = append(targets, ev.Name)
+		}
+	}
+	rs, err := attacker.SearchTargets(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates}, targets)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*attacker.Result, len(rs))
+	for i, res := range rs {
+		out[targets[i]] = res
+		if !res.Exhausted {
+			info.Capped = append(info.Capped, targets[i])
+		}
+	}
+	return out, nil
 }
 
 // rollback looks for a strict rollback of H: H and then one call from the

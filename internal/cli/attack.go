@@ -73,7 +73,7 @@ func newAttackCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H (default: the suite task's)")
 	cmd.Flags().StringVar(&opt.Target, "target", "historical_milestone", "the evaluator to inflate")
 	intFlag(cmd.Flags(), &opt.Edits, "edits", 2, editsRange, "at most this many edits of H (inserted actions plus skipped steps)")
-	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", 200_000, maxStatesRange, "search nodes to visit at most, per task")
+	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", attacker.DefaultMaxStates, maxStatesRange, "search nodes to visit at most, per task")
 	cmd.Flags().BoolVar(&opt.Pairs, "pairs", false, "also try steps that update two fields of an entity at once (a larger search)")
 	cmd.Flags().StringVar(&outPath, "out", "", "write the witness found as a trajectory file")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")

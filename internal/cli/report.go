@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/atomicfile"
@@ -197,7 +198,7 @@ func newBenchCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&split, "split", "held-out", "tasks to run: held-out, development or all")
 	cmd.Flags().StringVar(&taskList, "tasks", "", "run these suite tasks instead of a split: ids separated by commas (PH-H04,PH-H05)")
 	intFlag(cmd.Flags(), &opt.Edits, "edits", 2, editsRange, "at most this many edits of H per candidate (inserted actions plus skipped steps)")
-	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", 200_000, maxStatesRange, "search nodes to visit at most, per task and target")
+	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", attacker.DefaultMaxStates, maxStatesRange, "search nodes to visit at most, per task and target")
 	cmd.Flags().StringVar(&ledgerOut, "ledger-out", "", "write the ledger to this file (.json or .csv)")
 	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
 	cmd.Flags().StringVar(&witnesses, "witnesses", "", "with --domain: write each run's A_ref (the witness found against Historical Milestone) to this directory as <run>.json")
