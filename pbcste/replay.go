@@ -71,9 +71,12 @@ type Log struct {
 	// events of the latest Step only, and the log hash is folded in as
 	// events are recorded.
 	streamed bool
-	n        int         // events recorded so far
-	hash     hash.Cloner // the log hash so far, streamed logs only
-	hashBuf  []byte
+	n        int // events recorded so far
+	// sinceFork counts the events this run recorded itself, since Begin
+	// or Fork: what its diff chunks are sized by.
+	sinceFork int
+	hash      hash.Cloner // the log hash so far, streamed logs only
+	hashBuf   []byte
 }
 
 // eventText is what an event says beyond its fixed fields.
@@ -182,6 +185,7 @@ func (r *Run) Fork() *Run {
 	l.cause = slices.Clone(l.cause)
 	l.changes, l.changeAt, l.texts = slices.Clip(l.changes), slices.Clip(l.changeAt), slices.Clip(l.texts)
 	l.arena = nil // the original keeps appending to its chunk
+	l.sinceFork = 0
 	return &Run{log: &l, state: r.state.Clone(), next: r.next}
 }
 
@@ -226,9 +230,10 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	} else {
 		nslots := s.slots()
 		if cap(l.arena)-len(l.arena) < l.Env.maxDiff {
-			// Chunks grow with the log, so a short replay (a search
-			// node) allocates little and a long one few times.
-			l.newChunk(make([]Change, 0, min(4096, 2*l.Env.maxDiff+4*len(l.Events))))
+			// Chunks grow with what this run recorded, so a search
+			// node forked off a long run allocates little and a long
+			// replay few times.
+			l.newChunk(make([]Change, 0, min(4096, 2*l.Env.maxDiff+4*l.sinceFork)))
 		}
 		var (
 			diff           []Change
@@ -259,6 +264,7 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	ev.Goal, ev.Hash = s.goal, s.sum
 	ev.CState, ev.CAgent = l.vectors(s.goal)
 	l.n++
+	l.sinceFork++
 	if l.streamed {
 		l.hashBuf = appendEventHash(l.hashBuf, ev, l.Reason(ev))
 		if len(l.hashBuf) > 60<<10 {
