@@ -2,8 +2,9 @@
 # Reproduce the README's speed figures: every benchmark 10 times (COUNT to
 # change), reported as the median with the min–max over the runs, then
 # the wall time of `parthack import tau-bench` on all 200 GPT-4o runs, of
-# `parthack bench --domain tau-airline`, and the wall time and peak memory
-# of `parthack certify` on a 1,000,000-step file, 10 times each.
+# `parthack bench --domain tau-airline` and of `parthack bench --edits 3`,
+# and the wall time and peak memory of `parthack certify` on a
+# 1,000,000-step file, 10 times each.
 # Usage: scripts/bench.sh [go test -bench pattern]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,4 +57,7 @@ for _ in $(seq "$count"); do
 done | summarize
 if [ "${SKIP_TAU_BENCH:-}" = "" ]; then
 	wall bench-domain-tau-airline "$bin/parthack" bench --domain tau-airline
+fi
+if [ "${SKIP_EDITS3:-}" = "" ]; then
+	wall bench-edits-3 "$bin/parthack" bench --edits 3
 fi
