@@ -80,7 +80,7 @@ func (l *Log) Record(seq int) EventRecord {
 // one's reason names what it acted on. The canonical JSON of Record is
 // for people and exports.
 func (l *Log) LogHash() string {
-	if l.streamed {
+	if l.streamed() {
 		c, _ := l.hash.Clone() // sha256 digests always clone
 		c.Write(l.hashBuf)
 		return hex.EncodeToString(c.Sum(nil))

@@ -67,17 +67,19 @@ type Log struct {
 	nchanges uint32
 	arena    []Change
 	texts    []eventText // failure reasons and tool outputs, for the events that have one
-	// A streamed log (Env.Stream) keeps no history: Events holds the
-	// events of the latest Step only, and the log hash is folded in as
-	// events are recorded.
-	streamed bool
-	n        int // events recorded so far
+	n        int         // events recorded so far
 	// sinceFork counts the events this run recorded itself, since Begin
 	// or Fork: what its diff chunks are sized by.
 	sinceFork int
-	hash      hash.Cloner // the log hash so far, streamed logs only
-	hashBuf   []byte
+	// A streamed log (Env.Stream) keeps no history: Events holds the
+	// events of the latest Step only, and the log hash is folded into
+	// hash as events are recorded; a full log has no hash.
+	hash    hash.Cloner
+	hashBuf []byte
 }
+
+// streamed reports whether the log keeps no history (Env.Stream).
+func (l *Log) streamed() bool { return l.hash != nil }
 
 // eventText is what an event says beyond its fixed fields.
 type eventText struct{ reason, output string }
@@ -137,14 +139,13 @@ func (env *Env) Begin(capacity int) *Run {
 // and Touches, which need the history, are not available.
 func (env *Env) Stream() *Run {
 	r := env.Begin(0)
-	r.log.streamed = true
 	r.log.hash = sha256.New().(hash.Cloner)
 	return r
 }
 
 // fire records the scripted events due once taken agent steps are done.
 func (r *Run) fire(taken int) {
-	if r.log.streamed && len(r.log.Events) > 0 {
+	if r.log.streamed() && len(r.log.Events) > 0 {
 		r.log.forget()
 	}
 	script := r.log.Env.Task.Script
@@ -216,7 +217,7 @@ func (r *Run) AgentCaused(b []byte) []byte {
 func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script int, illegal string) {
 	seq := l.n
 	switch {
-	case l.streamed:
+	case l.streamed():
 	case seq == 0:
 		l.checks = append(l.checks, l.Env.initial) // never changed: Snapshot clones what it starts from
 	case seq%l.every == 0:
@@ -265,7 +266,7 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	ev.CState, ev.CAgent = l.vectors(s.goal)
 	l.n++
 	l.sinceFork++
-	if l.streamed {
+	if l.streamed() {
 		l.hashBuf = appendEventHash(l.hashBuf, ev, l.Reason(ev))
 		if len(l.hashBuf) > 60<<10 {
 			l.hash.Write(l.hashBuf)
