@@ -68,6 +68,25 @@ func BenchmarkReplayLargeState(b *testing.B) {
 	}
 }
 
+// BenchmarkReplayLargeStateSlowdown replays the spread trajectory on
+// 1,000 and on 50,000 entities in turn, so that both meet the same load on
+// a shared machine, and reports how much slower the larger state replays
+// (the bound is 15%).
+func BenchmarkReplayLargeStateSlowdown(b *testing.B) {
+	small, large := fixture.BigEnv(b, 1_000), fixture.BigEnv(b, 50_000)
+	smallSteps, largeSteps := fixture.Spread(500_000, 1_000), fixture.Spread(500_000, 50_000)
+	var ts, tl time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		runtime.KeepAlive(small.Replay(smallSteps))
+		mid := time.Now()
+		runtime.KeepAlive(large.Replay(largeSteps))
+		ts, tl = ts+mid.Sub(start), tl+time.Since(mid)
+	}
+	b.ReportMetric(100*(float64(tl)/float64(ts)-1), "%slower")
+}
+
 // TestSnapshotLatency keeps the snapshot bound honest outside benchmarks:
 // the median over random steps of a long log stays under 1 ms. (The
 // benchmark reports the worst case; a test on a shared machine can only

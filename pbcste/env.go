@@ -188,7 +188,7 @@ type frozenKey struct {
 // frozen is a built initial snapshot without its goal version: its
 // chunks, index and hash, never written again.
 type frozen struct {
-	chunks [][]entity
+	chunks []chunk
 	n      int32
 	index  *idIndex
 	sum    Hash

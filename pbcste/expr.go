@@ -19,8 +19,8 @@ func (env *Env) compileExpr(names predicate.Schema, e *model.Expr) (*predicate.E
 type predView State
 
 func (v *predView) Lookup(typ int, id string) (int32, bool) { return (*State)(v).lookup(typ, id) }
-func (v *predView) Alive(slot int32) bool                   { return (*State)(v).ent(slot).alive }
-func (v *predView) Field(slot int32, f int) model.Value     { return (*State)(v).ent(slot).fields[f] }
+func (v *predView) Alive(slot int32) bool                   { return (*State)(v).rec(slot).alive() }
+func (v *predView) Field(slot int32, f int) model.Value     { return (*State)(v).field(slot, f, true) }
 func (v *predView) Count(i int) int64                       { return v.counts[i] }
 
 // Eval evaluates a compiled predicate on a state.

@@ -76,21 +76,25 @@ func checkEncodings(t *testing.T, step int, s *State) {
 	t.Helper()
 	sum := s.env.goalDigest(s.goal)
 	for slot := range s.slots() {
-		e := s.ent(slot)
-		want := s.env.appendHeader(nil, e.typ, e.id, e.alive)
-		for _, v := range e.fields {
-			want = appendValue(want, v)
-		}
-		if !e.exists {
+		r := s.rec(slot)
+		if !r.exists() {
 			continue
 		}
-		if !bytes.Equal(e.enc, want) {
-			t.Fatalf("step %d: slot %d (%s) keeps encoding %q, its fields encode as %q", step, slot, e.id, e.enc, want)
+		fields := s.fields(slot, false, nil)
+		if len(fields) != len(s.env.types[r.typ()].fields) {
+			t.Fatalf("step %d: slot %d decodes to %d fields, its type has %d", step, slot, len(fields), len(s.env.types[r.typ()].fields))
 		}
-		if e.digest != digest(want) {
+		want := s.env.appendHeader(nil, r.typ(), s.idOf(slot, false), r.alive())
+		for _, v := range fields {
+			want = appendValue(want, v)
+		}
+		if !bytes.Equal(r.enc(), want) {
+			t.Fatalf("step %d: slot %d (%s) keeps encoding %q, its fields encode as %q", step, slot, s.idOf(slot, false), r.enc(), want)
+		}
+		if r.digest() != digest(want) {
 			t.Fatalf("step %d: slot %d digest is not its encoding's", step, slot)
 		}
-		sum = sum.add(e.digest)
+		sum = sum.add(r.digest())
 	}
 	if sum != s.sum {
 		t.Fatalf("step %d: state hash %s, its slots sum to %s", step, s.sum, sum)
