@@ -405,19 +405,24 @@ func (env *Env) appendHeader(b []byte, typ int32, id string, alive bool) []byte 
 	return append(b, 0)
 }
 
-// fieldSpan is where field fi lies in a record's encoding.
-func (s *State) fieldSpan(r rec, fi int) (start, end int) {
-	enc := r.enc()
-	at := r.fieldsAt()
+// fieldAt is where field fi starts in a record's encoding.
+func fieldAt(r rec, fi int) int {
+	enc, at := r.enc(), r.fieldsAt()
 	for range fi {
 		at = skipValue(enc, at)
 	}
-	return at, skipValue(enc, at)
+	return at
+}
+
+// fieldSpan is where field fi lies in a record's encoding.
+func fieldSpan(r rec, fi int) (start, end int) {
+	at := fieldAt(r, fi)
+	return at, skipValue(r.enc(), at)
 }
 
 // setField writes field fi of a slot being written (see mut).
 func (s *State) setField(slot int32, r rec, fi int, v model.Value) rec {
-	start, end := s.fieldSpan(r, fi)
+	start, end := fieldSpan(r, fi)
 	s.scratch = appendValue(s.scratch[:0], v)
 	return s.splice(slot, r, start, end, s.scratch)
 }
@@ -439,7 +444,7 @@ func (s *State) setAlive(r rec, alive bool) {
 // a tool's read, a rendering) is a copy.
 func (s *State) field(slot int32, fi int, alias bool) model.Value {
 	r := s.rec(slot)
-	start, _ := s.fieldSpan(r, fi)
+	start := fieldAt(r, fi)
 	var strs *strCache
 	if !alias {
 		strs = s.kept()
@@ -523,43 +528,54 @@ func (s *State) kept() *strCache {
 // before the state is next written; otherwise they are its own, from
 // strs when it is not nil.
 func decodeValue(b []byte, at int, alias bool, strs *strCache) (model.Value, int) {
-	str := func(n uint64, w int) string {
-		x := b[at+w : at+w+int(n)]
-		switch {
-		case alias:
-			return unsafe.String(unsafe.SliceData(x), len(x))
-		case strs != nil:
-			return strs.get(x)
-		}
-		return string(x)
-	}
 	kind := model.ValueKind(b[at])
 	at++
 	switch kind {
 	case model.StringValue, model.JSONValue:
-		n, w := binary.Uvarint(b[at:])
-		x := str(n, w)
+		n, w := uvarint(b, at)
+		x := bytesString(b[at+w:at+w+n], alias, strs)
 		if kind == model.JSONValue {
-			return model.CanonicalJSON(x), at + w + int(n)
+			return model.CanonicalJSON(x), at + w + n
 		}
-		return model.Str(x), at + w + int(n)
+		return model.Str(x), at + w + n
 	case model.IntValue:
 		i, w := binary.Varint(b[at:])
 		return model.Int(i), at + w
 	case model.BoolValue:
 		return model.Bool(b[at] == 1), at + 1
 	case model.ListValue:
-		n, w := binary.Uvarint(b[at:])
+		n, w := uvarint(b, at)
 		at += w
 		xs := make([]string, n)
 		for i := range xs {
-			m, w := binary.Uvarint(b[at:])
-			xs[i] = str(m, w)
-			at += w + int(m)
+			m, w := uvarint(b, at)
+			xs[i] = bytesString(b[at+w:at+w+m], alias, strs)
+			at += w + m
 		}
 		return model.List(xs), at
 	}
 	return model.Null, at
+}
+
+// bytesString is decodeValue's string of x.
+func bytesString(x []byte, alias bool, strs *strCache) string {
+	switch {
+	case alias:
+		return unsafe.String(unsafe.SliceData(x), len(x))
+	case strs != nil:
+		return strs.get(x)
+	}
+	return string(x)
+}
+
+// uvarint reads the length appendValue wrote at b[at:] and its width;
+// most lengths are under 128, one byte.
+func uvarint(b []byte, at int) (int, int) {
+	if x := b[at]; x < 0x80 {
+		return int(x), 1
+	}
+	n, w := binary.Uvarint(b[at:])
+	return int(n), w
 }
 
 // skipValue is the offset past the value appendValue wrote at b[at:].
@@ -568,19 +584,19 @@ func skipValue(b []byte, at int) int {
 	at++
 	switch kind {
 	case model.StringValue, model.JSONValue:
-		n, w := binary.Uvarint(b[at:])
-		return at + w + int(n)
+		n, w := uvarint(b, at)
+		return at + w + n
 	case model.IntValue:
 		_, w := binary.Varint(b[at:])
 		return at + w
 	case model.BoolValue:
 		return at + 1
 	case model.ListValue:
-		n, w := binary.Uvarint(b[at:])
+		n, w := uvarint(b, at)
 		at += w
 		for range n {
-			m, w := binary.Uvarint(b[at:])
-			at += w + int(m)
+			m, w := uvarint(b, at)
+			at += w + m
 		}
 	}
 	return at
@@ -588,14 +604,10 @@ func skipValue(b []byte, at int) int {
 
 // slotFields are a slot's fields as a count's filter reads them,
 // decoded one at a time, sharing the record's bytes.
-type slotFields struct {
-	s *State
-	r rec
-}
+type slotFields struct{ r rec }
 
 func (f *slotFields) Field(fi int) model.Value {
-	start, _ := f.s.fieldSpan(f.r, fi)
-	v, _ := decodeValue(f.r.enc(), start, true, nil)
+	v, _ := decodeValue(f.r.enc(), fieldAt(f.r, fi), true, nil)
 	return v
 }
 
@@ -605,7 +617,7 @@ func (s *State) recount(slot int32) {
 	for ci, ce := range s.env.counts {
 		if r == nil {
 			r = s.rec(slot)
-			s.counted = slotFields{s, r}
+			s.counted.r = r
 		}
 		if ce.Type() != int(r.typ()) {
 			continue
@@ -739,7 +751,7 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 		n := len(diff)
 		for i, f := range a.Fields {
 			fi := idx[i]
-			start, end := s.fieldSpan(r, fi)
+			start, end := fieldSpan(r, fi)
 			s.scratch = appendValue(s.scratch[:0], f.Value)
 			if string(r.enc()[start:end]) == string(s.scratch) { // encodings are equal just when values are
 				continue
