@@ -81,7 +81,7 @@ func (s *State) undo(changes []Change) {
 			s.setAlive(r, c.Before.AsBool())
 		}
 		s.rehash(r)
-		s.recount(c.Slot)
+		s.recount(c.Slot, ^uint64(0))
 	}
 }
 

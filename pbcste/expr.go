@@ -10,7 +10,12 @@ import (
 // expressions join env.counts, which every state keeps totals of.
 func (env *Env) compileExpr(names predicate.Schema, e *model.Expr) (*predicate.Expr, error) {
 	return predicate.Compile(e, names, func(c *predicate.Expr) int {
+		reads := c.Footprint().ByType[c.Type()]
+		if reads == 0 { // not a count node after all: refresh it on every write
+			reads = ^uint64(0)
+		}
 		env.counts = append(env.counts, c)
+		env.countReads = append(env.countReads, reads)
 		return len(env.counts) - 1
 	})
 }

@@ -341,7 +341,7 @@ func (s *State) place(typ int32, id string, alive bool, fields []model.Value) in
 	r.setFlag(flagExists, true)
 	r.setFlag(flagAlive, alive)
 	s.rehash(r)
-	s.recount(slot)
+	s.recount(slot, ^uint64(0))
 	return slot
 }
 
@@ -611,10 +611,14 @@ func (f *slotFields) Field(fi int) model.Value {
 	return v
 }
 
-// recount refreshes a slot's membership in every count expression.
-func (s *State) recount(slot int32) {
+// recount refreshes a slot's membership in every count expression that
+// reads one of the cells written (bit(f) for field f, bit(aliveField)).
+func (s *State) recount(slot int32, written uint64) {
 	var r rec
 	for ci, ce := range s.env.counts {
+		if s.env.countReads[ci]&written == 0 {
+			continue
+		}
 		if r == nil {
 			r = s.rec(slot)
 			s.counted.r = r
@@ -749,6 +753,7 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 		}
 		r := s.rec(slot)
 		n := len(diff)
+		var written uint64
 		for i, f := range a.Fields {
 			fi := idx[i]
 			start, end := fieldSpan(r, fi)
@@ -758,11 +763,12 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 			}
 			before, _ := decodeValue(r.enc(), start, false, s.kept())
 			diff = append(diff, Change{Slot: slot, Field: int16(fi), Before: before, After: f.Value})
+			written |= bit(fi)
 			r = s.splice(slot, s.mut(slot), start, end, s.scratch)
 		}
 		if len(diff) > n {
 			s.rehash(r)
-			s.recount(slot)
+			s.recount(slot, written)
 		}
 		return diff, "", false
 	case model.OpDelete, model.OpRestore:
@@ -782,7 +788,7 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 		r := s.mut(slot)
 		s.setAlive(r, !want)
 		s.rehash(r)
-		s.recount(slot)
+		s.recount(slot, bit(aliveField))
 		return append(diff, Change{Slot: slot, Field: aliveField, Before: model.Bool(want), After: model.Bool(!want)}), "", false
 	}
 	return diff, fmt.Sprintf("unknown op %q", a.Op), false
@@ -817,7 +823,7 @@ func (s *State) redo(c *Change, final *State) {
 		r = s.setField(c.Slot, r, int(c.Field), c.After)
 	}
 	s.rehash(r)
-	s.recount(c.Slot)
+	s.recount(c.Slot, ^uint64(0))
 }
 
 // warmAhead is how many steps State.warm reads ahead for.

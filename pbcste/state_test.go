@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/predicate"
 )
 
 // encodingTask has a field of every kind, so that writes re-encode
@@ -24,7 +25,9 @@ func encodingTask() *model.Task {
 		},
 		Allowlist: model.Allowlist{Ops: []model.Op{model.OpCreate, model.OpUpdate, model.OpDelete, model.OpRestore},
 			Fields: map[string][]string{"thing": {"s", "n", "b", "l", "j"}}},
-		Goals: []model.GoalVersion{{Version: "v1"}},
+		Goals: []model.GoalVersion{{Version: "v1", Predicates: []model.Predicate{{ID: "true-things", Expr: model.Expr{
+			Kind: model.ExprCount, Type: "thing", Where: []model.Cond{{Field: "b", Cmp: model.CmpEq, Value: model.Bool(true)}}, Cmp: model.CmpGe,
+		}}}}},
 	}
 }
 
@@ -98,5 +101,16 @@ func checkEncodings(t *testing.T, step int, s *State) {
 	}
 	if sum != s.sum {
 		t.Fatalf("step %d: state hash %s, its slots sum to %s", step, s.sum, sum)
+	}
+	for ci, ce := range s.env.counts {
+		var n int64
+		for slot := range s.slots() {
+			if r := s.rec(slot); r.exists() && r.alive() && int(r.typ()) == ce.Type() && ce.Matches(predicate.Values(s.fields(slot, false, nil))) {
+				n++
+			}
+		}
+		if n != s.counts[ci] {
+			t.Fatalf("step %d: count %d is kept as %d, its slots give %d", step, ci, s.counts[ci], n)
+		}
 	}
 }
