@@ -217,7 +217,7 @@ func (e *engine) lookup(typ int, id string) (int32, bool) {
 func (e *engine) recount(slot int32) {
 	s := &e.ents[slot]
 	for i, c := range e.types[s.typ].counts {
-		now := s.exists && s.alive && e.counts[c].Matches(s.fields)
+		now := s.exists && s.alive && e.counts[c].Matches(predicate.Values(s.fields))
 		if now != s.matches[i] {
 			s.matches[i] = now
 			if now {

@@ -15,7 +15,7 @@ func (v view) Alive(typ, id string) bool {
 		return false
 	}
 	slot, ok := v.s.lookup(ti, id)
-	return ok && v.s.ent(slot).alive
+	return ok && v.s.rec(slot).alive()
 }
 
 func (v view) Field(typ, id, field string) (model.Value, bool) {
@@ -28,10 +28,10 @@ func (v view) Field(typ, id, field string) (model.Value, bool) {
 		return model.Null, false
 	}
 	slot, ok := v.s.lookup(ti, id)
-	if !ok || !v.s.ent(slot).alive {
+	if !ok || !v.s.rec(slot).alive() {
 		return model.Null, false
 	}
-	return v.s.ent(slot).fields[fi], true
+	return v.s.field(slot, fi, false), true
 }
 
 // View is read-only access to the state, as a domain's tools have it.
@@ -70,18 +70,18 @@ func (s *State) call(a *model.Action, diff []Change, agent bool) (out []Change, 
 func (s *State) undo(changes []Change) {
 	for i := len(changes) - 1; i >= 0; i-- {
 		c := &changes[i]
-		e := s.mut(c.Slot)
+		r := s.mut(c.Slot)
 		switch {
 		case c.Field != aliveField:
-			s.setField(e, int(c.Field), c.Before)
+			r = s.setField(c.Slot, r, int(c.Field), c.Before)
 		case c.Before.IsNull(): // a first creation: the slot goes back to not existing
-			e.exists = false
-			s.setAlive(e, false)
+			r.setFlag(flagExists, false)
+			s.setAlive(r, false)
 		default:
-			s.setAlive(e, c.Before.AsBool())
+			s.setAlive(r, c.Before.AsBool())
 		}
-		s.rehash(e)
-		s.recount(c.Slot)
+		s.rehash(r)
+		s.recount(c.Slot, ^uint64(0))
 	}
 }
 

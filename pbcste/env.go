@@ -31,7 +31,11 @@ type Env struct {
 	goals   []*Goal
 	preds   []*Pred // every predicate of every goal version, in order
 	counts  []*predicate.Expr
-	initial *State
+	// countReads[i] are the cells counts[i] reads of an entity of its
+	// type (bit(f), bit(aliveField)): a write to none of them leaves its
+	// membership as it was.
+	countReads []uint64
+	initial    *State
 	// initialTruth starts every replay: the predicates' values on the
 	// initial snapshot.
 	initialTruth []bool
@@ -188,7 +192,7 @@ type frozenKey struct {
 // frozen is a built initial snapshot without its goal version: its
 // chunks, index and hash, never written again.
 type frozen struct {
-	chunks [][]entity
+	chunks []chunk
 	n      int32
 	index  *idIndex
 	sum    Hash
@@ -234,7 +238,7 @@ func (env *Env) fromFrozen(f *frozen) *State {
 			s.matches[i] = make([]bool, s.n)
 		}
 		for slot := range s.n {
-			s.recount(slot)
+			s.recount(slot, ^uint64(0))
 		}
 	}
 	s.sum = s.sum.add(env.goalDigest(0))

@@ -36,7 +36,7 @@ func (x *idIndex) find(s *State, typ int32, id string) (int32, bool) {
 			return 0, false
 		}
 		if v&^0xffffffff == tag {
-			if slot := int32(v&0xffffffff) - 1; s.ent(slot).is(s.env, typ, id) {
+			if slot := int32(v&0xffffffff) - 1; s.is(slot, typ, id) {
 				return slot, true
 			}
 		}
@@ -60,8 +60,7 @@ func (x *idIndex) add(s *State, slot int32) {
 }
 
 func (x *idIndex) put(s *State, slot int32) {
-	e := s.ent(slot)
-	h := x.hash(e.typ, e.id)
+	h := x.hash(s.rec(slot).typ(), s.idOf(slot, true))
 	mask := uint64(len(x.table) - 1)
 	i := h & mask
 	for x.table[i] != 0 {

@@ -25,8 +25,8 @@ func typedDiff(s *State, diff []Change) []model.CellDiff {
 			out[i] = model.CellDiff{Field: model.GoalField, Before: c.Before, After: c.After}
 			continue
 		}
-		e := l.final.ent(c.Slot)
-		out[i] = model.CellDiff{Type: l.Env.TypeName(int(e.typ)), ID: e.id, Field: l.Env.FieldName(int(e.typ), int(c.Field)), Before: c.Before, After: c.After}
+		t := int(l.final.rec(c.Slot).typ())
+		out[i] = model.CellDiff{Type: l.Env.TypeName(t), ID: l.final.idOf(c.Slot, false), Field: l.Env.FieldName(t, int(c.Field)), Before: c.Before, After: c.After}
 	}
 	return out
 }
@@ -196,10 +196,10 @@ func (l *Log) AppendRecord(b []byte, seq int) []byte {
 		b = append(b, '{')
 		field := model.GoalField
 		if c.Slot >= 0 {
-			e := l.final.ent(c.Slot)
-			b = appendKey(b, "type", l.Env.TypeName(int(e.typ)), true)
-			b = appendKey(b, "id", e.id, true)
-			field = l.Env.FieldName(int(e.typ), int(c.Field))
+			t := int(l.final.rec(c.Slot).typ())
+			b = appendKey(b, "type", l.Env.TypeName(t), true)
+			b = appendKey(b, "id", l.final.idOf(c.Slot, true), true)
+			field = l.Env.FieldName(t, int(c.Field))
 		}
 		if b[len(b)-1] != '{' {
 			b = append(b, ',')
@@ -252,14 +252,19 @@ func (s *State) EntitiesIn(keep func(typ, id string) bool) []EntityRecord {
 		out = make([]EntityRecord, 0, s.slots())
 	}
 	for slot := range s.slots() {
-		e := s.ent(slot)
-		if !e.exists || (keep != nil && !keep(s.env.TypeName(int(e.typ)), e.id)) {
+		rc := s.rec(slot)
+		t := int(rc.typ())
+		if !rc.exists() {
 			continue
 		}
-		r := EntityRecord{Type: s.env.TypeName(int(e.typ)), ID: e.id, Deleted: !e.alive, Fields: map[string]any{}}
-		for fi, v := range e.fields {
+		id := s.idOf(slot, false)
+		if keep != nil && !keep(s.env.TypeName(t), id) {
+			continue
+		}
+		r := EntityRecord{Type: s.env.TypeName(t), ID: id, Deleted: !rc.alive(), Fields: map[string]any{}}
+		for fi, v := range s.fields(slot, false, nil) {
 			if !v.IsNull() {
-				r.Fields[s.env.FieldName(int(e.typ), fi)] = v
+				r.Fields[s.env.FieldName(t, fi)] = v
 			}
 		}
 		out = append(out, r)

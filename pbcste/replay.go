@@ -349,8 +349,7 @@ func (r *Run) Output(ev *Event) string { return r.log.Output(ev) }
 // growRows notes the footprint masks of slots new since the last call.
 func (l *Log) growRows(s *State) {
 	for slot := l.Env.initial.n + int32(len(l.rows)); slot < s.slots(); slot++ {
-		e := s.ent(slot)
-		l.rows = append(l.rows, l.Env.named[entKey{e.typ, e.id}])
+		l.rows = append(l.rows, l.Env.named[entKey{s.rec(slot).typ(), s.idOf(slot, true)}])
 	}
 }
 
@@ -369,7 +368,7 @@ func (l *Log) maskRow(s *State, slot int32) []uint64 {
 		return r
 	}
 	np := len(env.preds)
-	t := int(s.ent(slot).typ)
+	t := int(s.rec(slot).typ())
 	return env.typeMasks[t*np : t*np+np]
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"unsafe"
 
 	"github.com/parthack/parthack/model"
 )
@@ -46,31 +47,89 @@ func (env *Env) goalDigest(g int) Hash {
 	return digest([]byte("goal\x00" + env.goals[g].Version))
 }
 
-// entity is one slot of the state. A slot is never reused for another
-// (type, id): deletion tombstones it and keeps the fields for restore.
-type entity struct {
-	typ    int32
-	exists bool // false only in snapshots from before its creation
-	alive  bool
-	own    bool // fields and enc are this slot's own, not shared with another state
-	id     string
-	fields []model.Value
-	// enc is the slot's encoding as the state hash digests it (see
-	// rehash), kept up to date by every write: a write re-encodes the
-	// one field it changes, and the digest reads these contiguous bytes
-	// instead of every field's strings and lists wherever they lie.
-	enc    []byte
-	digest Hash
+// A slot is one (type, id) of the state, never reused for another:
+// deletion tombstones it and keeps its fields for restore. Its record
+// lives in its chunk's data, a fixed header and then the slot's encoding,
+// the bytes the state hash digests (see rehash):
+//
+//	[0, 32)   digest: the sha256 of the encoding
+//	[32, 36)  type index
+//	[36, 40)  encoding length n
+//	[40, 44)  room: bytes kept for the encoding (n or more)
+//	[44, 48)  where the fields start in the encoding
+//	[48]      flags: exists (false only in snapshots from before its
+//	          creation), alive
+//	[49, 49+room) the encoding: type name, 0, id, 0, alive byte, then
+//	          each field by appendValue
+//
+// A slot is thus one run of bytes, a few lines long, and the state holds
+// no pointer per slot: a write reads one index line, one offset and the
+// record, and the garbage collector never scans the slots. Fields are
+// decoded from the encoding when read.
+const (
+	recType   = 32
+	recLen    = 36
+	recRoom   = 40
+	recFields = 44
+	recFlags  = 48
+	recHeader = 49
+
+	flagExists = 1
+	flagAlive  = 2
+)
+
+// rec is a slot's record, from its header to the end of its room.
+type rec []byte
+
+func (r rec) digest() Hash {
+	return Hash{
+		binary.LittleEndian.Uint64(r[0:]), binary.LittleEndian.Uint64(r[8:]),
+		binary.LittleEndian.Uint64(r[16:]), binary.LittleEndian.Uint64(r[24:]),
+	}
 }
 
-// is reports whether the slot is (typ, id); its encoding starts with the
-// type name and id, and is the line a write reads next anyway.
-func (e *entity) is(env *Env, typ int32, id string) bool {
-	if e.typ != typ || len(e.id) != len(id) {
-		return false
+func (r rec) setDigest(h Hash) {
+	for i, x := range h {
+		binary.LittleEndian.PutUint64(r[8*i:], x)
 	}
-	at := len(env.types[typ].name) + 1
-	return string(e.enc[at:at+len(id)]) == id
+}
+
+func (r rec) typ() int32    { return int32(binary.LittleEndian.Uint32(r[recType:])) }
+func (r rec) n() int        { return int(binary.LittleEndian.Uint32(r[recLen:])) }
+func (r rec) room() int     { return int(binary.LittleEndian.Uint32(r[recRoom:])) }
+func (r rec) fieldsAt() int { return int(binary.LittleEndian.Uint32(r[recFields:])) }
+func (r rec) exists() bool  { return r[recFlags]&flagExists != 0 }
+func (r rec) alive() bool   { return r[recFlags]&flagAlive != 0 }
+func (r rec) enc() []byte   { return r[recHeader : recHeader+r.n()] }
+func (r rec) setN(n int)    { binary.LittleEndian.PutUint32(r[recLen:], uint32(n)) }
+func (r rec) size() int     { return recHeader + r.room() }
+func (r rec) setFlag(f byte, on bool) {
+	if on {
+		r[recFlags] |= f
+	} else {
+		r[recFlags] &^= f
+	}
+}
+
+// appendRec appends a record with this encoding and room to spare.
+func appendRec(data []byte, typ int32, fieldsAt int, flags byte, enc []byte, room int) []byte {
+	var h [recHeader]byte
+	binary.LittleEndian.PutUint32(h[recType:], uint32(typ))
+	binary.LittleEndian.PutUint32(h[recLen:], uint32(len(enc)))
+	binary.LittleEndian.PutUint32(h[recRoom:], uint32(room))
+	binary.LittleEndian.PutUint32(h[recFields:], uint32(fieldsAt))
+	h[recFlags] = flags
+	data = append(data, h[:]...)
+	data = append(data, enc...)
+	return append(data, make([]byte, room-len(enc))...)
+}
+
+// chunk holds up to chunkSize slots: where each one's record starts in
+// data, and the records. Neither array holds a pointer.
+type chunk struct {
+	at   []uint32
+	data []byte
+	dead int // bytes of data that no slot's record holds any more
 }
 
 type entKey struct {
@@ -80,25 +139,25 @@ type entKey struct {
 
 // Slots live in chunks of chunkSize (the last one may hold fewer), shared
 // between a state and its clones until one of them writes: cloning costs
-// the number of chunks, not of entities, so a replay or a search node on
-// a 13,000-record database copies only what it changes, and one on a
-// task of four entities copies four.
+// the number of chunks, not of entities, and a write copies its chunk's
+// records (a few kilobytes), so a replay or a search node on a
+// 13,000-record database copies only the chunks it changes, and one on a
+// task of four entities copies four records.
 const (
 	chunkBits = 7
 	chunkSize = 1 << chunkBits
 	chunkMask = chunkSize - 1
 )
 
-// encSlack is the room left after a copied encoding, so that a field
-// growing by a few bytes (an enum value, a count's digits) is patched in
-// place.
+// encSlack is the room left after an encoding, so that a field growing
+// by a few bytes (an enum value, a count's digits) is patched in place.
 const encSlack = 8
 
 // State is one snapshot of the world: entities by (type, id), the active
 // goal version, and the running state hash.
 type State struct {
 	env    *Env
-	chunks [][]entity
+	chunks []chunk
 	owned  []bool // owned[c]: chunks[c] is this state's alone
 	n      int32  // slots in use
 	index  *idIndex
@@ -111,7 +170,9 @@ type State struct {
 	counts      []int64  // per count expression: matching alive entities
 	matches     [][]bool // per count expression, per slot: does it match now
 	scratch     []byte
-	warmed      uint64 // what warm read, kept so that its reads are not dropped
+	counted     slotFields // the slot a count's filter reads
+	strs        *strCache  // strings decoded for values kept (see decodeValue)
+	warmed      uint64     // what warm read, kept so that its reads are not dropped
 }
 
 func newState(env *Env) *State {
@@ -121,35 +182,40 @@ func newState(env *Env) *State {
 	return s
 }
 
-// ent reads a slot.
-func (s *State) ent(slot int32) *entity { return &s.chunks[slot>>chunkBits][slot&chunkMask] }
-
-// mut is a slot to write, written in place: its chunk, and then its
-// fields and encoding, copied first when another state shares them. A
-// search node that writes one slot of a 13,000-record database copies
-// one chunk of slots and that slot's values, not the chunk's.
-func (s *State) mut(slot int32) *entity {
-	c := slot >> chunkBits
-	if !s.owned[c] {
-		s.own(c)
-	}
-	e := &s.chunks[c][slot&chunkMask]
-	if !e.own {
-		e.fields = slices.Clone(e.fields)
-		e.enc = append(make([]byte, 0, len(e.enc)+encSlack), e.enc...)
-		e.own = true
-	}
-	return e
+// rec reads a slot's record (and the chunk's data after it: nothing
+// reads past its room).
+func (s *State) rec(slot int32) rec {
+	c := &s.chunks[slot>>chunkBits]
+	return rec(c.data[c.at[slot&chunkMask]:])
 }
 
-// own gives this state its own copy of chunk c, whose slots still share
-// their values with the chunk it copies.
-func (s *State) own(c int32) {
-	cp := slices.Clone(s.chunks[c])
-	for i := range cp {
-		cp[i].own = false
+// mut is a slot's record to write in place: its chunk is copied first
+// when another state shares it.
+func (s *State) mut(slot int32) rec {
+	if c := slot >> chunkBits; !s.owned[c] {
+		s.own(c)
 	}
-	s.chunks[c], s.owned[c] = cp, true
+	return s.rec(slot)
+}
+
+// own gives this state its own copy of chunk c, its records side by side.
+func (s *State) own(c int32) {
+	s.chunks[c] = compacted(&s.chunks[c], cap(s.chunks[c].at))
+	s.owned[c] = true
+}
+
+// compacted is a copy of a chunk without its dead bytes.
+func compacted(c *chunk, slots int) chunk {
+	size := 0
+	for _, off := range c.at {
+		size += rec(c.data[off:]).size()
+	}
+	cp := chunk{at: make([]uint32, len(c.at), slots), data: make([]byte, 0, size)}
+	for i, off := range c.at {
+		cp.at[i] = uint32(len(cp.data))
+		cp.data = append(cp.data, c.data[off:int(off)+rec(c.data[off:]).size()]...)
+	}
+	return cp
 }
 
 // slots is the number of slots in use.
@@ -188,6 +254,28 @@ func (s *State) Goal() int { return s.goal }
 // GoalVersion names the active goal version.
 func (s *State) GoalVersion() string { return s.env.goals[s.goal].Version }
 
+// is reports whether a slot is (typ, id).
+func (s *State) is(slot, typ int32, id string) bool {
+	r := s.rec(slot)
+	at := recHeader + len(s.env.types[typ].name) + 1
+	if r.typ() != typ || r.fieldsAt() != at-recHeader+len(id)+2 {
+		return false
+	}
+	return string(r[at:at+len(id)]) == id
+}
+
+// idOf is a slot's id. With alias it shares the record's bytes, for a
+// read that ends before the state is next written; otherwise it is a copy.
+func (s *State) idOf(slot int32, alias bool) string {
+	r := s.rec(slot)
+	at := recHeader + len(s.env.types[r.typ()].name) + 1
+	b := r[at : recHeader+r.fieldsAt()-2]
+	if alias {
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	return string(b)
+}
+
 // slotOf finds the slot of (typ, id), existing or future.
 func (s *State) slotOf(typ int32, id string) (int32, bool) {
 	if slot, ok := s.index.find(s, typ, id); ok {
@@ -199,24 +287,28 @@ func (s *State) slotOf(typ int32, id string) (int32, bool) {
 
 func (s *State) lookup(typ int, id string) (int32, bool) {
 	slot, ok := s.slotOf(int32(typ), id)
-	return slot, ok && s.ent(slot).exists
+	return slot, ok && s.rec(slot).exists()
 }
 
-// newSlot appends an empty slot for (typ, id).
+// newSlot appends a slot for (typ, id) that does not exist yet.
 func (s *State) newSlot(typ int32, id string) int32 {
 	slot := s.n
 	c := slot >> chunkBits
 	if int(c) == len(s.chunks) {
-		s.chunks = append(s.chunks, nil)
+		s.chunks = append(s.chunks, chunk{})
 		s.owned = append(s.owned, true)
 	}
 	if !s.owned[c] {
 		s.own(c)
 	}
-	if ch := s.chunks[c]; len(ch) == cap(ch) {
-		s.chunks[c] = slices.Grow(ch, min(max(len(ch), 4), chunkSize-len(ch)))
+	ch := &s.chunks[c]
+	if len(ch.at) == cap(ch.at) {
+		ch.at = slices.Grow(ch.at, min(max(len(ch.at), 4), chunkSize-len(ch.at)))
 	}
-	s.chunks[c] = append(s.chunks[c], entity{typ: typ, id: id, own: true, enc: s.env.appendHeader(nil, typ, id, false)})
+	enc := s.env.appendHeader(s.scratch[:0], typ, id, false)
+	s.scratch = enc
+	ch.at = append(ch.at, uint32(len(ch.data)))
+	ch.data = appendRec(ch.data, typ, len(enc), 0, enc, len(enc)+encSlack)
 	s.n++
 	if s.sharedIndex {
 		if s.added == nil {
@@ -232,31 +324,73 @@ func (s *State) newSlot(typ int32, id string) int32 {
 	return slot
 }
 
-// place adds a new slot, or fills one that a snapshot knew only as future.
+// place adds a new slot, or fills one that a snapshot knew only as
+// future or that was deleted, with these fields.
 func (s *State) place(typ int32, id string, alive bool, fields []model.Value) int32 {
 	slot, known := s.slotOf(typ, id)
 	if !known {
 		slot = s.newSlot(typ, id)
 	}
-	e := s.mut(slot)
-	e.exists, e.alive, e.fields = true, alive, fields
-	s.encode(e)
-	s.rehash(e)
-	s.recount(slot)
+	b := s.env.appendHeader(s.scratch[:0], typ, id, alive)
+	for _, v := range fields {
+		b = appendValue(b, v)
+	}
+	s.scratch = b
+	r := s.mut(slot)
+	r = s.splice(slot, r, 0, r.n(), b)
+	r.setFlag(flagExists, true)
+	r.setFlag(flagAlive, alive)
+	s.rehash(r)
+	s.recount(slot, ^uint64(0))
 	return slot
+}
+
+// splice replaces enc[start:end] of a slot's record (its chunk owned)
+// by v and returns the record: in place when its room allows, else moved
+// to the end of the chunk's data with room to grow.
+func (s *State) splice(slot int32, r rec, start, end int, v []byte) rec {
+	n := r.n()
+	m := n - (end - start) + len(v)
+	if m <= r.room() {
+		enc := r[recHeader : recHeader+m]
+		copy(enc[start+len(v):], r[recHeader+end:recHeader+n])
+		copy(enc[start:], v)
+		r.setN(m)
+		return r
+	}
+	c := &s.chunks[slot>>chunkBits]
+	room := m + max(encSlack, m/4)
+	off := len(c.data)
+	data := slices.Grow(c.data, recHeader+room)
+	data = append(data, r[:recHeader]...)
+	data = append(data, r[recHeader:recHeader+start]...)
+	data = append(data, v...)
+	data = append(data, r[recHeader+end:recHeader+n]...)
+	data = append(data, make([]byte, room-m)...)
+	c.data, c.dead = data, c.dead+r.size()
+	c.at[slot&chunkMask] = uint32(off)
+	nr := rec(data[off : off+recHeader+room])
+	nr.setN(m)
+	binary.LittleEndian.PutUint32(nr[recRoom:], uint32(room))
+	if c.dead > len(c.data)/2 {
+		*c = compacted(c, cap(c.at))
+		return s.rec(slot)
+	}
+	return nr
 }
 
 // rehash replaces a written slot's digest in the running sum. The
 // digest is the sha256 of the slot's encoding: its type name, 0, its
 // id, 0, its alive flag (one byte), then each field by appendValue.
-func (s *State) rehash(e *entity) {
-	s.sum = s.sum.sub(e.digest)
-	if !e.exists {
-		e.digest = Hash{}
+func (s *State) rehash(r rec) {
+	s.sum = s.sum.sub(r.digest())
+	if !r.exists() {
+		r.setDigest(Hash{})
 		return
 	}
-	e.digest = digest(e.enc)
-	s.sum = s.sum.add(e.digest)
+	d := digest(r.enc())
+	r.setDigest(d)
+	s.sum = s.sum.add(d)
 }
 
 // appendHeader appends the encoding of a slot up to its fields.
@@ -271,52 +405,68 @@ func (env *Env) appendHeader(b []byte, typ int32, id string, alive bool) []byte 
 	return append(b, 0)
 }
 
-// encode writes a slot's encoding afresh.
-func (s *State) encode(e *entity) {
-	b := s.env.appendHeader(s.scratch[:0], e.typ, e.id, e.alive)
-	for _, v := range e.fields {
-		b = appendValue(b, v)
+// fieldAt is where field fi starts in a record's encoding.
+func fieldAt(r rec, fi int) int {
+	enc, at := r.enc(), r.fieldsAt()
+	for range fi {
+		at = skipValue(enc, at)
 	}
-	s.scratch = b
-	e.enc = splice(e.enc, 0, len(e.enc), b)
+	return at
 }
 
-// setField writes field fi of a slot being written and re-encodes it.
-func (s *State) setField(e *entity, fi int, v model.Value) {
-	e.fields[fi] = v
-	at := len(s.env.types[e.typ].name) + len(e.id) + 3
-	for range fi {
-		at = skipValue(e.enc, at)
-	}
+// fieldSpan is where field fi lies in a record's encoding.
+func fieldSpan(r rec, fi int) (start, end int) {
+	at := fieldAt(r, fi)
+	return at, skipValue(r.enc(), at)
+}
+
+// setField writes field fi of a slot being written (see mut).
+func (s *State) setField(slot int32, r rec, fi int, v model.Value) rec {
+	start, end := fieldSpan(r, fi)
 	s.scratch = appendValue(s.scratch[:0], v)
-	e.enc = splice(e.enc, at, skipValue(e.enc, at), s.scratch)
+	return s.splice(slot, r, start, end, s.scratch)
 }
 
 // setAlive writes the alive flag of a slot being written.
-func (s *State) setAlive(e *entity, alive bool) {
-	e.alive = alive
-	at := len(s.env.types[e.typ].name) + len(e.id) + 2
+func (s *State) setAlive(r rec, alive bool) {
+	r.setFlag(flagAlive, alive)
+	at := recHeader + r.fieldsAt() - 1
 	if alive {
-		e.enc[at] = 1
+		r[at] = 1
 	} else {
-		e.enc[at] = 0
+		r[at] = 0
 	}
 }
 
-// splice replaces b[start:end] by v, in place when b has the room (b is
-// a slot's own encoding: see mut).
-func splice(b []byte, start, end int, v []byte) []byte {
-	n := len(b) - (end - start) + len(v)
-	if n > cap(b) {
-		out := make([]byte, n, n+encSlack)
-		copy(out, b[:start])
-		copy(out[start+len(v):], b[end:])
-		copy(out[start:], v)
+// field decodes field fi of a slot. With alias a string shares the
+// record's bytes, for a read that ends before the state is next written
+// (a predicate, a count's filter); a value kept longer (a diff's before,
+// a tool's read, a rendering) is a copy.
+func (s *State) field(slot int32, fi int, alias bool) model.Value {
+	r := s.rec(slot)
+	start := fieldAt(r, fi)
+	var strs *strCache
+	if !alias {
+		strs = s.kept()
+	}
+	v, _ := decodeValue(r.enc(), start, alias, strs)
+	return v
+}
+
+// fields decodes all fields of a slot into out (see field for alias);
+// a slot that does not exist has none.
+func (s *State) fields(slot int32, alias bool, out []model.Value) []model.Value {
+	out = out[:0]
+	r := s.rec(slot)
+	if !r.exists() {
 		return out
 	}
-	out := b[:n]
-	copy(out[start+len(v):], b[end:])
-	copy(out[start:], v)
+	enc := r.enc()
+	for at := r.fieldsAt(); at < len(enc); {
+		var v model.Value
+		v, at = decodeValue(enc, at, alias, nil)
+		out = append(out, v)
+	}
 	return out
 }
 
@@ -345,38 +495,138 @@ func appendValue(b []byte, v model.Value) []byte {
 	return b
 }
 
+// strCache holds short strings decoded for values that are kept: most
+// are a few enum members met again and again (a diff's before), and a
+// string found here costs no allocation.
+type strCache [256]string
+
+func (c *strCache) get(b []byte) string {
+	if len(b) > 32 {
+		return string(b)
+	}
+	h := uint32(len(b))
+	for _, x := range b {
+		h = (h ^ uint32(x)) * 16777619
+	}
+	e := &c[h&255]
+	if *e != string(b) {
+		*e = string(b)
+	}
+	return *e
+}
+
+// kept is the cache of strings for values s hands out to keep.
+func (s *State) kept() *strCache {
+	if s.strs == nil {
+		s.strs = new(strCache)
+	}
+	return s.strs
+}
+
+// decodeValue reads the value appendValue wrote at b[at:] and the offset
+// past it. With alias its strings share b's bytes, for a read that ends
+// before the state is next written; otherwise they are its own, from
+// strs when it is not nil.
+func decodeValue(b []byte, at int, alias bool, strs *strCache) (model.Value, int) {
+	kind := model.ValueKind(b[at])
+	at++
+	switch kind {
+	case model.StringValue, model.JSONValue:
+		n, w := uvarint(b, at)
+		x := bytesString(b[at+w:at+w+n], alias, strs)
+		if kind == model.JSONValue {
+			return model.CanonicalJSON(x), at + w + n
+		}
+		return model.Str(x), at + w + n
+	case model.IntValue:
+		i, w := binary.Varint(b[at:])
+		return model.Int(i), at + w
+	case model.BoolValue:
+		return model.Bool(b[at] == 1), at + 1
+	case model.ListValue:
+		n, w := uvarint(b, at)
+		at += w
+		xs := make([]string, n)
+		for i := range xs {
+			m, w := uvarint(b, at)
+			xs[i] = bytesString(b[at+w:at+w+m], alias, strs)
+			at += w + m
+		}
+		return model.List(xs), at
+	}
+	return model.Null, at
+}
+
+// bytesString is decodeValue's string of x.
+func bytesString(x []byte, alias bool, strs *strCache) string {
+	switch {
+	case alias:
+		return unsafe.String(unsafe.SliceData(x), len(x))
+	case strs != nil:
+		return strs.get(x)
+	}
+	return string(x)
+}
+
+// uvarint reads the length appendValue wrote at b[at:] and its width;
+// most lengths are under 128, one byte.
+func uvarint(b []byte, at int) (int, int) {
+	if x := b[at]; x < 0x80 {
+		return int(x), 1
+	}
+	n, w := binary.Uvarint(b[at:])
+	return int(n), w
+}
+
 // skipValue is the offset past the value appendValue wrote at b[at:].
 func skipValue(b []byte, at int) int {
 	kind := model.ValueKind(b[at])
 	at++
 	switch kind {
 	case model.StringValue, model.JSONValue:
-		n, w := binary.Uvarint(b[at:])
-		return at + w + int(n)
+		n, w := uvarint(b, at)
+		return at + w + n
 	case model.IntValue:
 		_, w := binary.Varint(b[at:])
 		return at + w
 	case model.BoolValue:
 		return at + 1
 	case model.ListValue:
-		n, w := binary.Uvarint(b[at:])
+		n, w := uvarint(b, at)
 		at += w
 		for range n {
-			m, w := binary.Uvarint(b[at:])
-			at += w + int(m)
+			m, w := uvarint(b, at)
+			at += w + m
 		}
 	}
 	return at
 }
 
-// recount refreshes a slot's membership in every count expression.
-func (s *State) recount(slot int32) {
-	e := s.ent(slot)
+// slotFields are a slot's fields as a count's filter reads them,
+// decoded one at a time, sharing the record's bytes.
+type slotFields struct{ r rec }
+
+func (f *slotFields) Field(fi int) model.Value {
+	v, _ := decodeValue(f.r.enc(), fieldAt(f.r, fi), true, nil)
+	return v
+}
+
+// recount refreshes a slot's membership in every count expression that
+// reads one of the cells written (bit(f) for field f, bit(aliveField)).
+func (s *State) recount(slot int32, written uint64) {
+	var r rec
 	for ci, ce := range s.env.counts {
-		if ce.Type() != int(e.typ) {
+		if s.env.countReads[ci]&written == 0 {
 			continue
 		}
-		now := e.exists && e.alive && ce.Matches(e.fields)
+		if r == nil {
+			r = s.rec(slot)
+			s.counted.r = r
+		}
+		if ce.Type() != int(r.typ()) {
+			continue
+		}
+		now := r.exists() && r.alive() && ce.Matches(&s.counted)
 		if now != s.matches[ci][slot] {
 			s.matches[ci][slot] = now
 			if now {
@@ -449,7 +699,7 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 		idx = append(idx, fi)
 	}
 	slot, exists := s.lookup(ti, a.ID)
-	alive := exists && s.ent(slot).alive
+	alive := exists && s.rec(slot).alive()
 	switch a.Op {
 	case model.OpCreate, model.OpUpdate:
 		if a.Op == model.OpCreate && alive {
@@ -473,7 +723,7 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 				return diff, msg, false
 			}
 			if fd.Kind == model.KindRef && !f.Value.IsNull() {
-				if r, ok := s.lookup(env.typeIdx[fd.Target], f.Value.AsString()); !ok || !s.ent(r).alive {
+				if r, ok := s.lookup(env.typeIdx[fd.Target], f.Value.AsString()); !ok || !s.rec(r).alive() {
 					return diff, fmt.Sprintf("field %s: no alive %s %q to reference", fd.Name, fd.Target, f.Value.AsString()), false
 				}
 			}
@@ -486,7 +736,7 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 			before := model.Null
 			var old []model.Value
 			if exists {
-				before, old = model.Bool(false), s.ent(slot).fields
+				before, old = model.Bool(false), s.fields(slot, false, nil)
 			}
 			slot = s.place(int32(ti), a.ID, true, vals)
 			diff = append(diff, Change{Slot: slot, Field: aliveField, Before: before, After: model.Bool(true)})
@@ -501,19 +751,24 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 			}
 			return diff, "", false
 		}
-		e := s.ent(slot)
+		r := s.rec(slot)
 		n := len(diff)
+		var written uint64
 		for i, f := range a.Fields {
 			fi := idx[i]
-			if !e.fields[fi].Equal(f.Value) {
-				diff = append(diff, Change{Slot: slot, Field: int16(fi), Before: e.fields[fi], After: f.Value})
-				e = s.mut(slot)
-				s.setField(e, fi, f.Value)
+			start, end := fieldSpan(r, fi)
+			s.scratch = appendValue(s.scratch[:0], f.Value)
+			if string(r.enc()[start:end]) == string(s.scratch) { // encodings are equal just when values are
+				continue
 			}
+			before, _ := decodeValue(r.enc(), start, false, s.kept())
+			diff = append(diff, Change{Slot: slot, Field: int16(fi), Before: before, After: f.Value})
+			written |= bit(fi)
+			r = s.splice(slot, s.mut(slot), start, end, s.scratch)
 		}
 		if len(diff) > n {
-			s.rehash(e)
-			s.recount(slot)
+			s.rehash(r)
+			s.recount(slot, written)
 		}
 		return diff, "", false
 	case model.OpDelete, model.OpRestore:
@@ -530,10 +785,10 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 			}
 			return diff, "restore " + a.Type + " " + a.ID + ": it is not deleted", false
 		}
-		e := s.mut(slot)
-		s.setAlive(e, !want)
-		s.rehash(e)
-		s.recount(slot)
+		r := s.mut(slot)
+		s.setAlive(r, !want)
+		s.rehash(r)
+		s.recount(slot, bit(aliveField))
 		return append(diff, Change{Slot: slot, Field: aliveField, Before: model.Bool(want), After: model.Bool(!want)}), "", false
 	}
 	return diff, fmt.Sprintf("unknown op %q", a.Op), false
@@ -547,24 +802,28 @@ func (s *State) redo(c *Change, final *State) {
 		s.goal = g
 		return
 	}
-	if c.Slot >= s.n || !s.ent(c.Slot).exists {
-		fe := final.ent(c.Slot)
+	if c.Slot >= s.n || !s.rec(c.Slot).exists() {
 		for c.Slot >= s.n {
-			next := final.ent(s.n)
-			s.newSlot(next.typ, next.id)
+			s.newSlot(final.rec(s.n).typ(), final.idOf(s.n, false))
 		}
-		e := s.mut(c.Slot)
-		e.exists, e.fields = true, make([]model.Value, len(s.env.types[fe.typ].fields))
-		s.encode(e)
+		r := s.mut(c.Slot)
+		typ := r.typ()
+		b := s.env.appendHeader(s.scratch[:0], typ, s.idOf(c.Slot, true), r.alive())
+		for range s.env.types[typ].fields {
+			b = appendValue(b, model.Null)
+		}
+		s.scratch = b
+		r = s.splice(c.Slot, r, 0, r.n(), b)
+		r.setFlag(flagExists, true)
 	}
-	e := s.mut(c.Slot)
+	r := s.mut(c.Slot)
 	if c.Field == aliveField {
-		s.setAlive(e, c.After.AsBool())
+		s.setAlive(r, c.After.AsBool())
 	} else {
-		s.setField(e, int(c.Field), c.After)
+		r = s.setField(c.Slot, r, int(c.Field), c.After)
 	}
-	s.rehash(e)
-	s.recount(c.Slot)
+	s.rehash(r)
+	s.recount(c.Slot, ^uint64(0))
 }
 
 // warmAhead is how many steps State.warm reads ahead for.
@@ -576,15 +835,15 @@ const warmAhead = 16
 const warmFrom = 1 << 12
 
 // warm reads, for steps about to be applied, the lines their writes will
-// read: the index entry, the slot, its encoding and fields. On a state
-// larger than the caches each of these is a miss to memory, and a step
-// meets them one after another, each address known only from the line
-// before; read here for many steps at once, in one pass per link of that
-// chain, the misses of different steps overlap. It changes nothing.
+// read: the index entry, the slot's offset, its record. On a state larger
+// than the caches each of these is a miss to memory, and a step meets
+// them one after another, each address known only from the line before;
+// read here for many steps at once, in one pass per link of that chain,
+// the misses of different steps overlap. It changes nothing.
 func (s *State) warm(steps []model.Step) {
 	var (
 		h    [warmAhead]uint64
-		slot [warmAhead]int32
+		data [warmAhead][]byte
 		sink uint64
 	)
 	for i := range steps {
@@ -596,22 +855,14 @@ func (s *State) warm(steps []model.Step) {
 		}
 	}
 	for i := range steps {
-		slot[i] = s.index.guess(h[i])
-		if slot[i] >= 0 { // both ends of the slot: it may straddle two lines
-			e := s.ent(slot[i])
-			sink += uint64(e.typ) + e.digest[3]
+		if slot := s.index.guess(h[i]); slot >= 0 {
+			c := &s.chunks[slot>>chunkBits]
+			data[i] = c.data[c.at[slot&chunkMask]:]
 		}
 	}
 	for i := range steps {
-		if slot[i] < 0 {
-			continue
-		}
-		e := s.ent(slot[i])
-		for j := 0; j < len(e.enc); j += 64 {
-			sink += uint64(e.enc[j])
-		}
-		for j := 0; j < len(e.fields); j += 2 {
-			sink += uint64(e.fields[j].Kind())
+		for j := 0; j < len(data[i]) && j < 4*64; j += 64 {
+			sink += uint64(data[i][j])
 		}
 	}
 	s.warmed = sink

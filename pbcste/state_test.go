@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/predicate"
 )
 
 // encodingTask has a field of every kind, so that writes re-encode
@@ -24,7 +25,9 @@ func encodingTask() *model.Task {
 		},
 		Allowlist: model.Allowlist{Ops: []model.Op{model.OpCreate, model.OpUpdate, model.OpDelete, model.OpRestore},
 			Fields: map[string][]string{"thing": {"s", "n", "b", "l", "j"}}},
-		Goals: []model.GoalVersion{{Version: "v1"}},
+		Goals: []model.GoalVersion{{Version: "v1", Predicates: []model.Predicate{{ID: "true-things", Expr: model.Expr{
+			Kind: model.ExprCount, Type: "thing", Where: []model.Cond{{Field: "b", Cmp: model.CmpEq, Value: model.Bool(true)}}, Cmp: model.CmpGe,
+		}}}}},
 	}
 }
 
@@ -76,23 +79,38 @@ func checkEncodings(t *testing.T, step int, s *State) {
 	t.Helper()
 	sum := s.env.goalDigest(s.goal)
 	for slot := range s.slots() {
-		e := s.ent(slot)
-		want := s.env.appendHeader(nil, e.typ, e.id, e.alive)
-		for _, v := range e.fields {
-			want = appendValue(want, v)
-		}
-		if !e.exists {
+		r := s.rec(slot)
+		if !r.exists() {
 			continue
 		}
-		if !bytes.Equal(e.enc, want) {
-			t.Fatalf("step %d: slot %d (%s) keeps encoding %q, its fields encode as %q", step, slot, e.id, e.enc, want)
+		fields := s.fields(slot, false, nil)
+		if len(fields) != len(s.env.types[r.typ()].fields) {
+			t.Fatalf("step %d: slot %d decodes to %d fields, its type has %d", step, slot, len(fields), len(s.env.types[r.typ()].fields))
 		}
-		if e.digest != digest(want) {
+		want := s.env.appendHeader(nil, r.typ(), s.idOf(slot, false), r.alive())
+		for _, v := range fields {
+			want = appendValue(want, v)
+		}
+		if !bytes.Equal(r.enc(), want) {
+			t.Fatalf("step %d: slot %d (%s) keeps encoding %q, its fields encode as %q", step, slot, s.idOf(slot, false), r.enc(), want)
+		}
+		if r.digest() != digest(want) {
 			t.Fatalf("step %d: slot %d digest is not its encoding's", step, slot)
 		}
-		sum = sum.add(e.digest)
+		sum = sum.add(r.digest())
 	}
 	if sum != s.sum {
 		t.Fatalf("step %d: state hash %s, its slots sum to %s", step, s.sum, sum)
+	}
+	for ci, ce := range s.env.counts {
+		var n int64
+		for slot := range s.slots() {
+			if r := s.rec(slot); r.exists() && r.alive() && int(r.typ()) == ce.Type() && ce.Matches(predicate.Values(s.fields(slot, false, nil))) {
+				n++
+			}
+		}
+		if n != s.counts[ci] {
+			t.Fatalf("step %d: count %d is kept as %d, its slots give %d", step, ci, s.counts[ci], n)
+		}
 	}
 }

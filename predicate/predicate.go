@@ -129,11 +129,23 @@ func Compile(x *model.Expr, s Schema, addCount func(*Expr) int) (*Expr, error) {
 // expression names).
 func (c *Expr) Type() int { return c.typ }
 
+// Fields are an entity's field values by index, as a count expression's
+// filter reads them: only the fields it names are read.
+type Fields interface {
+	Field(f int) model.Value
+}
+
+// Values are fields held in a slice.
+type Values []model.Value
+
+// Field is field f.
+func (v Values) Field(f int) model.Value { return v[f] }
+
 // Matches reports whether an entity with these field values passes a
 // count expression's filter.
-func (c *Expr) Matches(fields []model.Value) bool {
+func (c *Expr) Matches(fields Fields) bool {
 	for _, w := range c.where {
-		if !model.Compare(fields[w.field], w.cmp, w.value, w.values) {
+		if !model.Compare(fields.Field(w.field), w.cmp, w.value, w.values) {
 			return false
 		}
 	}
