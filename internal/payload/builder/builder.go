@@ -248,8 +248,19 @@ func (v *view) schema() []payload.EntityType {
 // state redacts a trusted snapshot: public entities, public fields.
 func (v *view) state(s *pbcste.State) payload.State {
 	out := payload.State{GoalVersion: s.GoalVersion(), Entities: []payload.Entity{}}
-	keep := func(typ, id string) bool { return v.entityPublic(typ, id) && v.inScope(typ, id) }
-	for _, r := range s.EntitiesIn(keep) {
+	var ents []pbcste.EntityRecord
+	if v.scope != nil && len(v.scope.types) == 0 { // a few named entities of a large world: look them up
+		names := make([][2]string, 0, len(v.scope.ents))
+		for k := range v.scope.ents {
+			if v.entityPublic(k[0], k[1]) {
+				names = append(names, k)
+			}
+		}
+		ents = s.EntitiesNamed(names)
+	} else {
+		ents = s.EntitiesIn(func(typ, id string) bool { return v.entityPublic(typ, id) && v.inScope(typ, id) })
+	}
+	for _, r := range ents {
 		e := payload.Entity{Type: r.Type, ID: r.ID, Deleted: r.Deleted, Fields: payload.Fields{}}
 		for name, val := range r.Fields {
 			if mv, ok := val.(model.Value); ok && v.fields[r.Type][name] {
