@@ -461,10 +461,14 @@ func (s *State) fields(slot int32, alias bool, out []model.Value) []model.Value 
 	if !r.exists() {
 		return out
 	}
+	var strs *strCache
+	if !alias {
+		strs = s.kept()
+	}
 	enc := r.enc()
 	for at := r.fieldsAt(); at < len(enc); {
 		var v model.Value
-		v, at = decodeValue(enc, at, alias, nil)
+		v, at = decodeValue(enc, at, alias, strs)
 		out = append(out, v)
 	}
 	return out
