@@ -445,11 +445,7 @@ func (s *State) setAlive(r rec, alive bool) {
 func (s *State) field(slot int32, fi int, alias bool) model.Value {
 	r := s.rec(slot)
 	start := fieldAt(r, fi)
-	var strs *strCache
-	if !alias {
-		strs = s.kept()
-	}
-	v, _ := decodeValue(r.enc(), start, alias, strs)
+	v, _ := decodeValue(r.enc(), start, alias, nil)
 	return v
 }
 
@@ -461,14 +457,10 @@ func (s *State) fields(slot int32, alias bool, out []model.Value) []model.Value 
 	if !r.exists() {
 		return out
 	}
-	var strs *strCache
-	if !alias {
-		strs = s.kept()
-	}
 	enc := r.enc()
 	for at := r.fieldsAt(); at < len(enc); {
 		var v model.Value
-		v, at = decodeValue(enc, at, alias, strs)
+		v, at = decodeValue(enc, at, alias, nil)
 		out = append(out, v)
 	}
 	return out
@@ -519,7 +511,9 @@ func (c *strCache) get(b []byte) string {
 	return *e
 }
 
-// kept is the cache of strings for values s hands out to keep.
+// kept is the cache of strings for the values a write keeps (a diff's
+// before). Only writes use it: reading a state changes nothing in it, so
+// goroutines may read one state at once.
 func (s *State) kept() *strCache {
 	if s.strs == nil {
 		s.strs = new(strCache)
