@@ -293,7 +293,7 @@ func (s *State) entityRecord(slot int32) EntityRecord {
 	rc := s.rec(slot)
 	t := int(rc.typ())
 	r := EntityRecord{Type: s.env.TypeName(t), ID: s.idOf(slot, false), Deleted: !rc.alive(), Fields: map[string]any{}}
-	for fi, v := range s.fields(slot, false, nil) {
+	for fi, v := range s.fields(slot) {
 		if !v.IsNull() {
 			r.Fields[s.env.FieldName(t, fi)] = v
 		}

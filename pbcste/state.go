@@ -449,18 +449,18 @@ func (s *State) field(slot int32, fi int, alias bool) model.Value {
 	return v
 }
 
-// fields decodes all fields of a slot into out (see field for alias);
-// a slot that does not exist has none.
-func (s *State) fields(slot int32, alias bool, out []model.Value) []model.Value {
-	out = out[:0]
+// fields decodes copies of all fields of a slot; a slot that does not
+// exist has none.
+func (s *State) fields(slot int32) []model.Value {
 	r := s.rec(slot)
 	if !r.exists() {
-		return out
+		return nil
 	}
+	var out []model.Value
 	enc := r.enc()
 	for at := r.fieldsAt(); at < len(enc); {
 		var v model.Value
-		v, at = decodeValue(enc, at, alias, nil)
+		v, at = decodeValue(enc, at, false, nil)
 		out = append(out, v)
 	}
 	return out
@@ -734,7 +734,7 @@ func (s *State) apply(a *model.Action, diff []Change, agent bool) ([]Change, str
 			before := model.Null
 			var old []model.Value
 			if exists {
-				before, old = model.Bool(false), s.fields(slot, false, nil)
+				before, old = model.Bool(false), s.fields(slot)
 			}
 			slot = s.place(int32(ti), a.ID, true, vals)
 			diff = append(diff, Change{Slot: slot, Field: aliveField, Before: before, After: model.Bool(true)})

@@ -83,7 +83,7 @@ func checkEncodings(t *testing.T, step int, s *State) {
 		if !r.exists() {
 			continue
 		}
-		fields := s.fields(slot, false, nil)
+		fields := s.fields(slot)
 		if len(fields) != len(s.env.types[r.typ()].fields) {
 			t.Fatalf("step %d: slot %d decodes to %d fields, its type has %d", step, slot, len(fields), len(s.env.types[r.typ()].fields))
 		}
@@ -105,7 +105,7 @@ func checkEncodings(t *testing.T, step int, s *State) {
 	for ci, ce := range s.env.counts {
 		var n int64
 		for slot := range s.slots() {
-			if r := s.rec(slot); r.exists() && r.alive() && int(r.typ()) == ce.Type() && ce.Matches(predicate.Values(s.fields(slot, false, nil))) {
+			if r := s.rec(slot); r.exists() && r.alive() && int(r.typ()) == ce.Type() && ce.Matches(predicate.Values(s.fields(slot))) {
 				n++
 			}
 		}
