@@ -70,7 +70,7 @@ func (x *idIndex) put(s *State, slot int32) {
 }
 
 // guess is the first slot whose entry carries h's 32 bits, unchecked
-// (-1: none, or h is 0): where State.warm reads ahead.
+// (-1: none, or h is 0): where a lookahead prefetches.
 func (x *idIndex) guess(h uint64) int32 {
 	if h == 0 {
 		return -1

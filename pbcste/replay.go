@@ -97,9 +97,13 @@ type cause struct {
 // Replay is deterministic: the same task and steps give the same log.
 func (env *Env) Replay(steps []model.Step) *Log {
 	r := env.Begin(len(steps))
+	var la *lookahead
+	if r.state.n >= lookaheadFrom {
+		la = newLookahead(r.state, steps)
+	}
 	for i := range steps {
-		if i%warmAhead == 0 && r.state.n >= warmFrom {
-			r.state.warm(steps[i:min(i+warmAhead, len(steps))])
+		if la != nil && i%batchSteps == 0 {
+			la.advance(i / batchSteps)
 		}
 		r.Step(&steps[i])
 	}

@@ -172,7 +172,6 @@ type State struct {
 	scratch     []byte
 	counted     slotFields // the slot a count's filter reads
 	strs        *strCache  // strings decoded for values kept (see decodeValue)
-	warmed      uint64     // what warm read, kept so that its reads are not dropped
 }
 
 func newState(env *Env) *State {
@@ -822,46 +821,4 @@ func (s *State) redo(c *Change, final *State) {
 	}
 	s.rehash(r)
 	s.recount(c.Slot, ^uint64(0))
-}
-
-// warmAhead is how many steps State.warm reads ahead for.
-const warmAhead = 16
-
-// warmFrom is the number of slots from which Replay reads ahead: a
-// smaller state (under 2 MB or so) stays in a core's caches, and reading
-// ahead would only cost.
-const warmFrom = 1 << 12
-
-// warm reads, for steps about to be applied, the lines their writes will
-// read: the index entry, the slot's offset, its record. On a state larger
-// than the caches each of these is a miss to memory, and a step meets
-// them one after another, each address known only from the line before;
-// read here for many steps at once, in one pass per link of that chain,
-// the misses of different steps overlap. It changes nothing.
-func (s *State) warm(steps []model.Step) {
-	var (
-		h    [warmAhead]uint64
-		data [warmAhead][]byte
-		sink uint64
-	)
-	for i := range steps {
-		a := &steps[i].Action
-		t, ok := s.env.typeIdx[a.Type]
-		if opBit(a.Op) != 0 && ok {
-			h[i] = s.index.hash(int32(t), a.ID)
-			sink += s.index.table[h[i]&uint64(len(s.index.table)-1)]
-		}
-	}
-	for i := range steps {
-		if slot := s.index.guess(h[i]); slot >= 0 {
-			c := &s.chunks[slot>>chunkBits]
-			data[i] = c.data[c.at[slot&chunkMask]:]
-		}
-	}
-	for i := range steps {
-		for j := 0; j < len(data[i]) && j < 4*64; j += 64 {
-			sink += uint64(data[i][j])
-		}
-	}
-	s.warmed = sink
 }

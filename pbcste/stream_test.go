@@ -23,6 +23,10 @@ func TestStreamEqualsReplay(t *testing.T) {
 		{"example honest", ex, fixture.Trajectory(t, "honest.json").Steps},
 		{"example witness", ex, fixture.Trajectory(t, "witness.json").Steps},
 		{"churn", ex, fixture.Churn(20_000)},
+		// A state large enough that Replay looks ahead, with creations
+		// and deletions among the updates (slots the lookahead cannot
+		// know, records that move).
+		{"large state", fixture.BigEnv(t, 5_000), interleave(fixture.Churn(10_000), fixture.Spread(10_000, 5_000))},
 	}
 	runs, err := tauair.AgentRuns()
 	if err != nil {
@@ -80,4 +84,19 @@ func TestStreamEqualsReplay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// interleave alternates the steps of a and b, renumbered.
+func interleave(a, b []model.Step) []model.Step {
+	var out []model.Step
+	for i := range max(len(a), len(b)) {
+		for _, s := range [][]model.Step{a, b} {
+			if i < len(s) {
+				st := s[i]
+				st.Index = len(out)
+				out = append(out, st)
+			}
+		}
+	}
+	return out
 }
