@@ -1,6 +1,9 @@
 package pbcste
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"unsafe"
+)
 
 // idIndex finds the slot of an entity by type and id. It is an
 // open-addressing table with linear probing: each entry packs a slot with
@@ -28,7 +31,10 @@ func (x *idIndex) hash(typ int32, id string) uint64 {
 // find returns the slot of (typ, id), if it is in the index; s is a
 // state that holds every slot the index names.
 func (x *idIndex) find(s *State, typ int32, id string) (int32, bool) {
-	h := x.hash(typ, id)
+	h := s.hint.hash
+	if h == 0 || s.hint.id != unsafe.StringData(id) || s.hint.n != len(id) || s.hint.typ != typ {
+		h = x.hash(typ, id)
+	}
 	tag, mask := h>>32<<32, uint64(len(x.table)-1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		v := x.table[i]
@@ -82,4 +88,14 @@ func (x *idIndex) guess(h uint64) int32 {
 		}
 	}
 	return -1
+}
+
+// idHint is an id whose hash is known ahead (see lookahead): the id's
+// bytes, its type and the hash. find uses it when asked for that very
+// string, not merely an equal one.
+type idHint struct {
+	id   *byte
+	n    int
+	typ  int32
+	hash uint64
 }

@@ -33,8 +33,15 @@ type lookahead struct {
 	s     *State
 	steps []model.Step
 	hash  [depth][batchSteps]uint64 // 0: the step writes no known type
-	slot  [depth][batchSteps]int32  // -1: no slot guessed
+	typ   [depth][batchSteps]int32
+	slot  [depth][batchSteps]int32 // -1: no slot guessed
 	addrs []uintptr
+	// the type last named, and its index: a trajectory names few types
+	// and mostly one over and over, which a string compare finds
+	// sooner than a map.
+	lastType string
+	lastTyp  int32
+	lastOK   bool
 }
 
 func newLookahead(s *State, steps []model.Step) *lookahead {
@@ -70,17 +77,29 @@ func (la *lookahead) prefetchIndex(b int) {
 	if len(steps) == 0 {
 		return
 	}
-	hs, addrs := &la.hash[b%depth], la.addrs[:0]
+	hs, ts, addrs := &la.hash[b%depth], &la.typ[b%depth], la.addrs[:0]
 	mask := uint64(len(s.index.table) - 1)
 	for i := range steps {
 		a := &steps[i].Action
-		hs[i] = 0
-		if t, ok := s.env.typeIdx[a.Type]; ok && opBit(a.Op) != 0 {
-			hs[i] = s.index.hash(int32(t), a.ID)
+		if a.Type != la.lastType {
+			t, ok := s.env.typeIdx[a.Type]
+			la.lastType, la.lastTyp, la.lastOK = a.Type, int32(t), ok
+		}
+		hs[i], ts[i] = 0, la.lastTyp
+		if la.lastOK && opBit(a.Op) != 0 {
+			hs[i] = s.index.hash(la.lastTyp, a.ID)
 			addrs = append(addrs, uintptr(unsafe.Pointer(&s.index.table[hs[i]&mask])))
 		}
 	}
 	prefetch(addrs)
+}
+
+// hint is what the lookahead knows of step i's entity: its id's hash,
+// which the step's lookup need not compute again.
+func (la *lookahead) hint(i int) idHint {
+	b, k := i/batchSteps%depth, i%batchSteps
+	id := la.steps[i].Action.ID
+	return idHint{id: unsafe.StringData(id), n: len(id), typ: la.typ[b][k], hash: la.hash[b][k]}
 }
 
 func (la *lookahead) prefetchOffsets(b int) {

@@ -102,8 +102,11 @@ func (env *Env) Replay(steps []model.Step) *Log {
 		la = newLookahead(r.state, steps)
 	}
 	for i := range steps {
-		if la != nil && i%batchSteps == 0 {
-			la.advance(i / batchSteps)
+		if la != nil {
+			if i%batchSteps == 0 {
+				la.advance(i / batchSteps)
+			}
+			r.state.hint = la.hint(i)
 		}
 		r.Step(&steps[i])
 	}

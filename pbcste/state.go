@@ -172,6 +172,7 @@ type State struct {
 	scratch     []byte
 	counted     slotFields // the slot a count's filter reads
 	strs        *strCache  // strings decoded for values kept (see decodeValue)
+	hint        idHint     // the next step's id and its hash, when Replay knows them
 }
 
 func newState(env *Env) *State {
