@@ -53,6 +53,7 @@ func newStream(run *pbcste.Run) *stream { return &stream{run: run} }
 
 // add replays the next steps and holds each against its claims.
 func (s *stream) add(steps []model.Step) {
+	s.run.Expect(steps)
 	for i := range steps {
 		st := &steps[i]
 		at := s.added

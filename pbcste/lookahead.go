@@ -9,7 +9,8 @@ import (
 // A write to one of 50,000 entities meets three memory misses one after
 // another, each address known only from the line before: the index
 // entry names the slot, the chunk's offsets place its record, and the
-// record holds the fields. Replay hides them with a lookahead that walks
+// record holds the fields. A run told its next steps (Run.Expect, as
+// Replay and the certifier do) hides them with a lookahead that walks
 // that chain for steps yet to come, one link per batch of steps: while
 // batch b is applied, it prefetches the index lines of batch b+3, reads
 // batch b+2's (fetched a batch ago) and prefetches their offsets, and
@@ -22,7 +23,7 @@ const (
 	recLines   = 4  // lines of a record prefetched: a ticket's takes three or four
 )
 
-// lookaheadFrom is the number of slots from which Replay looks ahead: a
+// lookaheadFrom is the number of slots from which a run looks ahead: a
 // smaller state (a couple of megabytes) stays in a core's caches, and
 // looking ahead would only cost.
 const lookaheadFrom = 1 << 12
@@ -32,6 +33,7 @@ const lookaheadFrom = 1 << 12
 type lookahead struct {
 	s     *State
 	steps []model.Step
+	next  int                       // the step to be taken next
 	hash  [depth][batchSteps]uint64 // 0: the step writes no known type
 	typ   [depth][batchSteps]int32
 	slot  [depth][batchSteps]int32 // -1: no slot guessed
@@ -46,6 +48,23 @@ type lookahead struct {
 
 func newLookahead(s *State, steps []model.Step) *lookahead {
 	return &lookahead{s: s, steps: steps, addrs: make([]uintptr, 0, batchSteps*recLines)}
+}
+
+// before is called before step i is taken: at the start of its batch
+// it advances, and it hands the step's id hash to its lookup.
+func (la *lookahead) before(i int) {
+	if i%batchSteps == 0 {
+		la.advance(i / batchSteps)
+	}
+	la.s.hint = la.hint(i)
+}
+
+// hint is what the lookahead knows of step i's entity: its id's hash,
+// which the step's lookup need not compute again.
+func (la *lookahead) hint(i int) idHint {
+	b, k := i/batchSteps%depth, i%batchSteps
+	id := la.steps[i].Action.ID
+	return idHint{id: unsafe.StringData(id), n: len(id), typ: la.typ[b][k], hash: la.hash[b][k]}
 }
 
 // advance is called before batch b is applied (every batchSteps steps,
@@ -92,14 +111,6 @@ func (la *lookahead) prefetchIndex(b int) {
 		}
 	}
 	prefetch(addrs)
-}
-
-// hint is what the lookahead knows of step i's entity: its id's hash,
-// which the step's lookup need not compute again.
-func (la *lookahead) hint(i int) idHint {
-	b, k := i/batchSteps%depth, i%batchSteps
-	id := la.steps[i].Action.ID
-	return idHint{id: unsafe.StringData(id), n: len(id), typ: la.typ[b][k], hash: la.hash[b][k]}
 }
 
 func (la *lookahead) prefetchOffsets(b int) {

@@ -97,17 +97,8 @@ type cause struct {
 // Replay is deterministic: the same task and steps give the same log.
 func (env *Env) Replay(steps []model.Step) *Log {
 	r := env.Begin(len(steps))
-	var la *lookahead
-	if r.state.n >= lookaheadFrom {
-		la = newLookahead(r.state, steps)
-	}
+	r.Expect(steps)
 	for i := range steps {
-		if la != nil {
-			if i%batchSteps == 0 {
-				la.advance(i / batchSteps)
-			}
-			r.state.hint = la.hint(i)
-		}
 		r.Step(&steps[i])
 	}
 	return r.Finish()
@@ -115,11 +106,24 @@ func (env *Env) Replay(steps []model.Step) *Log {
 
 // Run is a replay in progress: agent steps are added one at a time, and a
 // run can be forked to explore alternatives from the same point, as the
-// search attacker does. Replay is Begin, Step for each step, Finish.
+// search attacker does. Replay is Begin, Expect, Step for each step,
+// Finish.
 type Run struct {
 	log   *Log
 	state *State
-	next  int // the next scripted event to fire
+	next  int        // the next scripted event to fire
+	ahead *lookahead // the steps Expect announced, while they are taken
+}
+
+// Expect announces the steps the run is about to take, in order, as
+// elements of this very slice: on a large state the run then fetches
+// their entities ahead of them (see lookahead). Stepping anything else
+// ends the announcement. Nothing a run computes depends on it.
+func (r *Run) Expect(steps []model.Step) {
+	r.ahead = nil
+	if r.state.n >= lookaheadFrom && len(steps) > 0 {
+		r.ahead = newLookahead(r.state, steps)
+	}
 }
 
 // Begin starts a replay; capacity is the number of agent steps expected.
@@ -165,6 +169,14 @@ func (r *Run) fire(taken int) {
 
 // Step takes one agent step, after the scripted events due before it.
 func (r *Run) Step(st *model.Step) {
+	if la := r.ahead; la != nil {
+		if la.next < len(la.steps) && st == &la.steps[la.next] {
+			la.before(la.next)
+			la.next++
+		} else {
+			r.ahead, r.state.hint = nil, idHint{}
+		}
+	}
 	r.fire(r.log.Steps)
 	illegal := ""
 	if st.Actor != "" && st.Actor != model.ActorAgent {

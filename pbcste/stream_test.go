@@ -100,3 +100,39 @@ func interleave(a, b []model.Step) []model.Step {
 	}
 	return out
 }
+
+// TestExpectChangesNothing: a run told its next steps (Run.Expect), then
+// stepped off them and told again, records exactly the events of a run
+// told nothing, on a state large enough to look ahead.
+func TestExpectChangesNothing(t *testing.T) {
+	env := fixture.BigEnv(t, 5_000)
+	steps := interleave(fixture.Churn(6_000), fixture.Spread(6_000, 5_000))
+	plain, told := env.Begin(len(steps)), env.Begin(len(steps))
+	told.Expect(steps)
+	for i := range steps {
+		plain.Step(&steps[i])
+		switch i {
+		case len(steps) / 3: // an equal step, not the announced one
+			st := steps[i]
+			told.Step(&st)
+		case len(steps) / 2:
+			told.Expect(steps[i:])
+			fallthrough
+		default:
+			told.Step(&steps[i])
+		}
+	}
+	a, b := plain.Finish(), told.Finish()
+	if len(a.Events) != len(b.Events) {
+		t.Fatalf("%d events, told %d", len(a.Events), len(b.Events))
+	}
+	for i := range a.Events {
+		x, y := &a.Events[i], &b.Events[i]
+		if x.OK != y.OK || x.Hash != y.Hash || x.CState != y.CState || x.CAgent != y.CAgent || x.DiffLen() != y.DiffLen() {
+			t.Fatalf("event %d: %+v, told %+v", i, *x, *y)
+		}
+	}
+	if a.LogHash() != b.LogHash() {
+		t.Errorf("log hash %s, told %s", a.LogHash(), b.LogHash())
+	}
+}
