@@ -98,6 +98,8 @@ func BenchmarkReplayLargeStateSlowdown(b *testing.B) {
 		tl += timed(large, largeSteps)
 	}
 	b.ReportMetric(100*(float64(tl)/float64(ts)-1), "%slower")
+	b.ReportMetric(float64(len(smallSteps)*b.N)/ts.Seconds(), "steps/s@1k")
+	b.ReportMetric(float64(len(largeSteps)*b.N)/tl.Seconds(), "steps/s@50k")
 }
 
 // TestSnapshotLatency keeps the snapshot bound honest outside benchmarks:

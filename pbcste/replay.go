@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash"
 	"slices"
+	"unsafe"
 
 	"github.com/parthack/parthack/model"
 )
@@ -242,6 +243,9 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	case seq%l.every == 0:
 		l.checks = append(l.checks, s.Clone())
 	}
+	if n := len(l.Events); n%eventsAhead == 0 && n+2*eventsAhead <= cap(l.Events) {
+		l.prefetchEvents(n + eventsAhead)
+	}
 	l.Events = append(l.Events, Event{Seq: seq, Step: step, Script: script, Actor: actor, Action: a})
 	ev := &l.Events[len(l.Events)-1] // filled in place: an event is copied nowhere
 	if illegal != "" {
@@ -292,6 +296,23 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 			l.hashBuf = l.hashBuf[:0]
 		}
 	}
+}
+
+// eventsAhead is how many events ahead of the one recorded record
+// fetches the lines the events will be written to.
+const eventsAhead = 16
+
+// prefetchEvents fetches the lines of events [from, from+eventsAhead),
+// within the events' capacity: a long log's events are written into
+// memory zeroed long before, which has left the caches, and each line
+// written would otherwise stall on its fetch.
+func (l *Log) prefetchEvents(from int) {
+	var addrs [eventsAhead * unsafe.Sizeof(Event{}) / 64]uintptr
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(l.Events))) + uintptr(from)*unsafe.Sizeof(Event{})
+	for i := range addrs {
+		addrs[i] = base + uintptr(i)*64
+	}
+	prefetch(addrs[:])
 }
 
 // newChunk makes c, empty with room to spare, the chunk that diffs are
