@@ -6,9 +6,11 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"testing"
+	"time"
 
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 )
 
 // BenchmarkCertify1M certifies a 1,000,000-step trajectory held in
@@ -104,4 +106,66 @@ func BenchmarkCertifyFile1M(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(1_000_000*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
 	b.ReportMetric(float64(peak)/(1<<20), "MB-peak-heap")
+}
+
+// BenchmarkCertifyLargeState is certify's work (a stream, in batches of
+// 4,096 steps) on the spread trajectory over 1,000 and over 50,000
+// entities, in turn and each on a collected heap, as
+// pbcste.BenchmarkReplayLargeStateSlowdown pairs its replays: single is
+// the primary certifier alone, double both side by side, as certify
+// runs. It reports how much slower the larger state certifies, and both
+// rates.
+func BenchmarkCertifyLargeState(b *testing.B) {
+	type size struct {
+		env *pbcste.Env
+		tr  *model.Trajectory
+	}
+	var sizes [2]size
+	for i, n := range []int{1_000, 50_000} {
+		env := fixture.BigEnv(b, n)
+		sizes[i] = size{env, &model.Trajectory{Task: env.Task.ID, Steps: fixture.Spread(500_000, n)}}
+	}
+	modes := []struct {
+		name    string
+		certify func(*pbcste.Env, *model.Trajectory) *model.Rejection
+	}{
+		{"stream-single", func(env *pbcste.Env, tr *model.Trajectory) *model.Rejection {
+			s := newStream(env.Stream())
+			for k := 0; k < len(tr.Steps); k += 4096 {
+				s.add(tr.Steps[k:min(k+4096, len(tr.Steps))])
+			}
+			_, rej := s.finish(tr)
+			return rej
+		}},
+		{"stream-double", func(env *pbcste.Env, tr *model.Trajectory) *model.Rejection {
+			_, rej, err := DoubleCertifyStream(env, batches(tr, 4096))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return rej
+		}},
+	}
+	for _, m := range modes {
+		b.Run(m.name, func(b *testing.B) {
+			var took [2]time.Duration
+			run := func(i int) time.Duration {
+				runtime.GC()
+				start := time.Now()
+				if rej := m.certify(sizes[i].env, sizes[i].tr); rej != nil {
+					b.Fatal(rej)
+				}
+				return time.Since(start)
+			}
+			run(0)
+			run(1)
+			b.ResetTimer()
+			for range b.N {
+				took[0] += run(0)
+				took[1] += run(1)
+			}
+			b.ReportMetric(100*(float64(took[1])/float64(took[0])-1), "%slower")
+			b.ReportMetric(float64(500_000*b.N)/took[0].Seconds(), "steps/s@1k")
+			b.ReportMetric(float64(500_000*b.N)/took[1].Seconds(), "steps/s@50k")
+		})
+	}
 }
