@@ -85,6 +85,7 @@ func (w *world) save(writes []model.Action) []saved {
 // restore undoes the writes of a refused call. Every entry was saved
 // before the first write, so an entity written twice is saved twice alike.
 func (w *world) restore(undo []saved) {
+	w.last = nil
 	for i := range undo {
 		s := &undo[i]
 		if s.own == nil {

@@ -180,6 +180,12 @@ type world struct {
 	sum   lanes     // the entities' digests as last hashed
 	stale []*entity // entities written since they were last hashed
 	buf   []byte    // scratch for entity encodings
+	// last is the entity get found last, (lastTyp, lastID): an event
+	// looks its entity up to write it, and to hold it before and after,
+	// and in a large world each lookup is a few misses to memory.
+	last    *entity
+	lastTyp int
+	lastID  string
 }
 
 // newWorld starts from the task's frozen initial snapshot.
@@ -194,10 +200,17 @@ func newWorld(task *model.Task) *world {
 
 // get finds an entity, alive or tombstoned; nil when it never existed.
 func (w *world) get(t int, id string) *entity {
-	if e := w.ents[t][id]; e != nil {
-		return e
+	if w.last != nil && w.lastTyp == t && w.lastID == id {
+		return w.last
 	}
-	return w.base.ents[t][id]
+	e := w.ents[t][id]
+	if e == nil {
+		e = w.base.ents[t][id]
+	}
+	if e != nil {
+		w.last, w.lastTyp, w.lastID = e, t, id
+	}
+	return e
 }
 
 // find is get by type name.
@@ -243,6 +256,7 @@ func (w *world) own(t int, id string, cur *entity) *entity {
 		w.ents[t] = map[string]*entity{}
 	}
 	w.ents[t][id] = e
+	w.last, w.lastTyp, w.lastID = e, t, id
 	return e
 }
 
