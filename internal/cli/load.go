@@ -108,10 +108,11 @@ func loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
 	if tr, ok, err := storedTrajectory(taskArg, path); ok || err != nil {
 		return tr, err
 	}
-	src, err := os.ReadFile(path)
+	src, release, err := mapFile(path)
 	if err != nil {
 		return nil, usageErr("read %s: %w", flag, err)
 	}
+	defer release()
 	tr, err := model.DecodeTrajectory(path, src)
 	if err != nil {
 		return nil, fmt.Errorf("%w", err)
@@ -166,10 +167,11 @@ func certifyInput(env *pbcste.Env, flag, taskArg, path string) (*model.Certifica
 		}
 		return res.Cert, rej, err
 	}
-	src, err := os.ReadFile(path)
+	src, release, err := mapFile(path)
 	if err != nil {
 		return nil, nil, usageErr("read %s: %w", flag, err)
 	}
+	defer release()
 	return certifier.DoubleCertifyStream(env, func(each func([]model.Step)) (*model.Trajectory, int, error) {
 		return model.StreamTrajectory(path, src, streamBatch, each)
 	})
