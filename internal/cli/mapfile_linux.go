@@ -11,6 +11,8 @@ import (
 // 80 MB, and reading it into the heap costs a page fault for each of its
 // 20,000 pages, which on a virtual machine is a third of certify's time.
 // The decoders copy what they keep, so the bytes may go once decoded.
+// As with any mapping, a file cut short by another process while it is
+// decoded would fault; inputs here are files at rest.
 func mapFile(path string) ([]byte, func(), error) {
 	f, err := os.Open(path)
 	if err != nil {
