@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
@@ -108,7 +109,7 @@ func loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
 	if tr, ok, err := storedTrajectory(taskArg, path); ok || err != nil {
 		return tr, err
 	}
-	src, release, err := mapFile(path)
+	src, release, err := mapfile.Read(path)
 	if err != nil {
 		return nil, usageErr("read %s: %w", flag, err)
 	}
@@ -167,7 +168,7 @@ func certifyInput(env *pbcste.Env, flag, taskArg, path string) (*model.Certifica
 		}
 		return res.Cert, rej, err
 	}
-	src, release, err := mapFile(path)
+	src, release, err := mapfile.Read(path)
 	if err != nil {
 		return nil, nil, usageErr("read %s: %w", flag, err)
 	}

@@ -1,4 +1,4 @@
-package cli
+package mapfile
 
 import (
 	"bytes"
@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestMapFile: mapFile gives exactly a file's bytes, whether it maps the
+// TestRead: mapFile gives exactly a file's bytes, whether it maps the
 // file (a regular one) or reads it (empty, or not a regular file), and
 // a clear error for a file that is not there.
-func TestMapFile(t *testing.T) {
+func TestRead(t *testing.T) {
 	dir := t.TempDir()
 	full := filepath.Join(dir, "full.json")
 	want := bytes.Repeat([]byte(`{"op":"update"}`), 10_000)
@@ -25,7 +25,7 @@ func TestMapFile(t *testing.T) {
 		path string
 		want []byte
 	}{{full, want}, {empty, nil}, {os.DevNull, nil}} {
-		src, release, err := mapFile(c.path)
+		src, release, err := Read(c.path)
 		if err != nil {
 			t.Fatalf("%s: %v", c.path, err)
 		}
@@ -34,7 +34,7 @@ func TestMapFile(t *testing.T) {
 		}
 		release()
 	}
-	if _, _, err := mapFile(filepath.Join(dir, "missing.json")); !os.IsNotExist(err) {
+	if _, _, err := Read(filepath.Join(dir, "missing.json")); !os.IsNotExist(err) {
 		t.Errorf("a missing file: %v, want not exist", err)
 	}
 }

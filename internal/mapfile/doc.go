@@ -1,0 +1,4 @@
+// Package mapfile gives a file's bytes to read without copying them into
+// the heap where the system allows: a trajectory file of millions of
+// steps is decoded straight from the page cache.
+package mapfile
