@@ -199,7 +199,9 @@ func (r *Run) Finish() *Log {
 // independently. Events already recorded are shared, never copied.
 func (r *Run) Fork() *Run {
 	l := *r.log
-	l.Events = slices.Clip(l.Events)
+	// A fork takes a few steps before it forks again: room for them,
+	// where appending to the shared events would double their array.
+	l.Events = append(make([]Event, 0, len(l.Events)+forkRoom), l.Events...)
 	l.checks = slices.Clip(l.checks)
 	l.rows = slices.Clip(l.rows)
 	l.truth = slices.Clone(l.truth)
@@ -209,6 +211,9 @@ func (r *Run) Fork() *Run {
 	l.sinceFork = 0
 	return &Run{log: &l, state: r.state.Clone(), next: r.next}
 }
+
+// forkRoom is the events a fork has room for before its array grows.
+const forkRoom = 4
 
 // Taken is the number of agent steps taken so far.
 func (r *Run) Taken() int { return r.log.Steps }
@@ -257,7 +262,7 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 			// Chunks grow with what this run recorded, so a search
 			// node forked off a long run allocates little and a long
 			// replay few times.
-			l.newChunk(make([]Change, 0, min(4096, 2*l.Env.maxDiff+4*l.sinceFork)))
+			l.newChunk(make([]Change, 0, min(4096, l.Env.maxDiff+4*l.sinceFork)))
 		}
 		var (
 			diff           []Change
