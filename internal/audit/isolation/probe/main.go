@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command probe is the capability probe of parthack's isolation audit.
 // Run as a scorer inside the worker it tries one thing the sandbox must
 // deny and answers as a scorer does: {"score":0,"rationale":"denied: …"}
