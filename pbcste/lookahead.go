@@ -20,11 +20,11 @@ import (
 const (
 	batchSteps = 16 // steps per lookahead batch
 	depth      = 4  // batches in flight: being applied, and three ahead
-	recLines   = 4  // lines of a record prefetched: a ticket's takes three or four
+	recLines   = 4  // lines of a record prefetched: one of a few fields spans three or four
 )
 
 // lookaheadFrom is the number of slots from which a run looks ahead: a
-// smaller state (a couple of megabytes) stays in a core's caches, and
+// smaller state (under a megabyte of records) stays in a core's caches, and
 // looking ahead would only cost.
 const lookaheadFrom = 1 << 12
 
