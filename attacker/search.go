@@ -453,7 +453,7 @@ func newHistory(env *pbcste.Env) history {
 func (h history) extend(events []pbcste.Event) history {
 	n := slices.Clone(h)
 	for i := range events {
-		n.visit(events[i].Goal, events[i].CState, events[i].CAgent)
+		n.visit(int(events[i].Goal), events[i].CState, events[i].CAgent)
 	}
 	return n
 }

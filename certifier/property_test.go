@@ -21,7 +21,7 @@ func terminal(t *testing.T, env *pbcste.Env, tr *model.Trajectory) (goal int, cs
 		t.Fatal("empty log")
 	}
 	last := log.Events[len(log.Events)-1]
-	return last.Goal, last.CState, last.CAgent
+	return int(last.Goal), last.CState, last.CAgent
 }
 
 // TestMatchedVectorInvariance is Proposition 1 as a property: over random

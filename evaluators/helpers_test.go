@@ -61,7 +61,7 @@ func score(t *testing.T, pub *model.Task, env *pbcste.Env, steps []model.Step) s
 func (s scored) vectors() (goal int, cstate, cagent uint64) {
 	if n := len(s.log.Events); n > 0 {
 		ev := &s.log.Events[n-1]
-		return ev.Goal, ev.CState, ev.CAgent
+		return int(ev.Goal), ev.CState, ev.CAgent
 	}
 	return 0, 0, 0
 }

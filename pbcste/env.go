@@ -85,6 +85,11 @@ func Compile(t *model.Task) (*Env, error) {
 	for _, op := range t.Allowlist.Ops {
 		env.ops |= opBit(op)
 	}
+	for i, ev := range t.Script {
+		if c := actorCode(ev.Actor); c == 0 || c == actorCode(model.ActorAgent) {
+			return nil, fmt.Errorf("task %s: scripted event %d: actor %q; a scripted event's actor is user, environment or system", t.ID, i+1, ev.Actor)
+		}
+	}
 	for i, et := range t.Schema.Types {
 		if len(et.Fields) > maxFields {
 			return nil, fmt.Errorf("task %s: type %s has %d fields; at most %d are supported", t.ID, et.Name, len(et.Fields), maxFields)

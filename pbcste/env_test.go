@@ -396,3 +396,24 @@ func TestSharedInitialSnapshot(t *testing.T) {
 		t.Error("the same steps from a shared and an own initial snapshot give different logs")
 	}
 }
+
+// TestCompileRefusesAScriptedActor: a scripted event is the user's, the
+// environment's or the system's; a task built in code that gives one to
+// the agent, or to no actor the method knows, does not compile.
+func TestCompileRefusesAScriptedActor(t *testing.T) {
+	for _, actor := range []model.Actor{model.ActorAgent, model.ActorInitial, "auditor", ""} {
+		task := *fixture.ExampleTask(t)
+		task.Script = []model.ScriptedEvent{{After: 0, Actor: actor, Action: model.Action{Op: model.OpDelete, Type: "ticket", ID: "T1"}}}
+		if _, err := pbcste.Compile(&task); err == nil || !strings.Contains(err.Error(), "scripted event 1") {
+			t.Errorf("actor %q: err = %v, want a refusal naming scripted event 1", actor, err)
+		}
+	}
+	for _, actor := range []model.Actor{model.ActorUser, model.ActorEnvironment, model.ActorSystem} {
+		task := *fixture.ExampleTask(t)
+		task.Script = []model.ScriptedEvent{{After: 0, Actor: actor, Action: model.Action{Op: model.OpDelete, Type: "ticket", ID: "T1"}}}
+		log := compile(t, &task).Replay(nil)
+		if got := log.Events[0].Actor(); got != actor {
+			t.Errorf("scripted event by %q recorded as %q", actor, got)
+		}
+	}
+}

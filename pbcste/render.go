@@ -57,7 +57,7 @@ type EventRecord struct {
 func (l *Log) Record(seq int) EventRecord {
 	ev := &l.Events[seq]
 	a := ev.Action
-	r := EventRecord{Seq: ev.Seq + 1, Time: ev.Time(), Actor: ev.Actor, Op: a.Op, Type: a.Type, ID: a.ID, Goal: a.Goal,
+	r := EventRecord{Seq: ev.Seq + 1, Time: ev.Time(), Actor: ev.Actor(), Op: a.Op, Type: a.Type, ID: a.ID, Goal: a.Goal,
 		Tool: a.Tool, OK: ev.OK, Reason: l.Reason(ev), Output: l.Output(ev), Diff: l.TypedDiff(ev), Version: l.Env.goals[ev.Goal].Version, StateHash: ev.Hash.String()}
 	if !a.Args.IsNull() {
 		r.Args = &a.Args
@@ -104,7 +104,7 @@ func (l *Log) LogHash() string {
 func appendEventHash(b []byte, ev *Event, reason string) []byte {
 	b = binary.BigEndian.AppendUint32(b, uint32(ev.Seq))
 	b = binary.BigEndian.AppendUint32(b, uint32(int32(ev.Step)))
-	b = append(b, actorCode(ev.Actor), opCode(ev.Action.Op))
+	b = append(b, ev.actor, opCode(ev.Action.Op))
 	if ev.OK {
 		b = append(b, 1)
 	} else {
@@ -158,7 +158,7 @@ func (l *Log) AppendRecord(b []byte, seq int) []byte {
 		b = append(b, `,"step":`...)
 		b = strconv.AppendInt(b, int64(ev.Step+1), 10)
 	}
-	b = appendKey(b, "actor", string(ev.Actor), false)
+	b = appendKey(b, "actor", string(ev.Actor()), false)
 	b = appendKey(b, "op", string(a.Op), false)
 	b = appendKey(b, "type", a.Type, true)
 	b = appendKey(b, "id", a.ID, true)

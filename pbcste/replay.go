@@ -17,25 +17,32 @@ import (
 // (Log.Diff, Log.Reason, Log.Output), and there is little in the events
 // for the garbage collector to scan.
 type Event struct {
-	Seq    int         // 0-based position in the log; logical time is Seq+1
-	Step   int         // 0-based agent step index, -1 for a scripted event
-	Script int         // index into the task's script, -1 for an agent step
-	Actor  model.Actor // assigned by the wrapper, never by the agent
+	Seq    int // 0-based position in the log; logical time is Seq+1
+	Step   int // 0-based agent step index, -1 for a scripted event
 	Action *model.Action
-	Goal   int  // active goal version after the event
 	Hash   Hash // state hash after the event
 	// CState and CAgent are the active goal version's predicate vectors
 	// after the event, bit j for predicate j.
 	CState, CAgent uint64
+	Script         int32  // index into the task's script, -1 for an agent step
+	Goal           int32  // active goal version after the event
 	diff           uint32 // the position of its diff's first change among the log's changes
 	ndiff          uint32 // the number of changes in its diff
 	text           uint32 // 1 + the index of its reason and output among the log's texts; 0: neither
+	actor          byte   // who acted, as actorCode numbers them (see Actor)
 	OK             bool
 	// Illegal marks an agent action outside the task's interface (op,
 	// type or field not allowlisted, or a non-agent actor): it fails and
 	// a certifier rejects the trajectory for it.
 	Illegal bool
 }
+
+// Actor is who acted, assigned by the wrapper, never by the agent: the
+// agent for an agent step, the scripted event's actor for the others.
+func (e *Event) Actor() model.Actor { return actorOf[e.actor] }
+
+// actorOf names the actors by their actorCode.
+var actorOf = [...]model.Actor{1: model.ActorAgent, 2: model.ActorUser, 3: model.ActorEnvironment, 4: model.ActorSystem}
 
 // Time is the event's logical timestamp: 1 + the number of earlier events.
 func (e *Event) Time() int { return e.Seq + 1 }
@@ -251,7 +258,7 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	if n := len(l.Events); n%eventsAhead == 0 && n+2*eventsAhead <= cap(l.Events) {
 		l.prefetchEvents(n + eventsAhead)
 	}
-	l.Events = append(l.Events, Event{Seq: seq, Step: step, Script: script, Actor: actor, Action: a})
+	l.Events = append(l.Events, Event{Seq: seq, Step: step, Script: int32(script), actor: actorCode(actor), Action: a})
 	ev := &l.Events[len(l.Events)-1] // filled in place: an event is copied nowhere
 	if illegal != "" {
 		ev.Illegal = true
@@ -290,7 +297,7 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 		}
 		l.track(s, ev, diff)
 	}
-	ev.Goal, ev.Hash = s.goal, s.sum
+	ev.Goal, ev.Hash = int32(s.goal), s.sum
 	ev.CState, ev.CAgent = l.vectors(s.goal)
 	l.n++
 	l.sinceFork++
@@ -454,7 +461,7 @@ func (l *Log) track(s *State, ev *Event, diff []Change) {
 		for p, m := range l.maskRow(s, c.Slot) {
 			if m&b != 0 && l.cause[p].seq != ev.Seq {
 				l.truth[p] = s.Eval(l.Env.preds[p])
-				l.cause[p] = cause{seq: ev.Seq, step: ev.Step, actor: ev.Actor}
+				l.cause[p] = cause{seq: ev.Seq, step: ev.Step, actor: ev.Actor()}
 			}
 		}
 	}

@@ -202,7 +202,7 @@ func (a *analysis) goalAt(k int) int {
 	if k == 0 {
 		return 0
 	}
-	return a.log.Events[k-1].Goal
+	return int(a.log.Events[k-1].Goal)
 }
 
 // bitsAt returns c_state and c_agent of the active goal after k events.
@@ -259,7 +259,7 @@ func describeAction(a *model.Action) string {
 
 // stepKey is a step's identity for alignment and search: its action.
 func stepKey(ev *pbcste.Event) string {
-	return string(ev.Actor) + " " + describeAction(ev.Action)
+	return string(ev.Actor()) + " " + describeAction(ev.Action)
 }
 
 // pair is a certified pair (H, A) or rollback (H, R) with both analyses.

@@ -41,7 +41,7 @@ func (c *common) detailLines(a *analysis, k, width int, whole bool) []string {
 		add(st.bold.Render("initial snapshot") + st.muted.Render(" · goal "+goals[g].Version))
 	} else {
 		ev := &log.Events[k-1]
-		who := st.actor(ev.Actor).Render(string(ev.Actor))
+		who := st.actor(ev.Actor()).Render(string(ev.Actor()))
 		if ev.Step >= 0 {
 			who += st.muted.Render(fmt.Sprintf(" step %d", ev.Step+1))
 		}
@@ -94,7 +94,7 @@ func (c *common) detailLines(a *analysis, k, width int, whole bool) []string {
 		cause := "initial"
 		causeSt := st.faint
 		if seq := a.causeAt(g, j, k); seq >= 0 {
-			actor := log.Events[seq].Actor
+			actor := log.Events[seq].Actor()
 			cause, causeSt = fmt.Sprintf("%s @%d", actorShort(actor), seq+1), st.actor(actor)
 		}
 		fin := st.faint.Render("      - -")

@@ -551,7 +551,7 @@ func (m *editor) resultLines(width int) []string {
 		// Scripted events the environment interleaves right after this step.
 		for s := seq + 1; s < len(m.cand.log.Events) && m.cand.log.Events[s].Step < 0; s++ {
 			e := &m.cand.log.Events[s]
-			out = append(out, fit("then "+st.actor(e.Actor).Render(string(e.Actor))+": "+describeAction(e.Action), width))
+			out = append(out, fit("then "+st.actor(e.Actor()).Render(string(e.Actor()))+": "+describeAction(e.Action), width))
 		}
 	}
 	return out

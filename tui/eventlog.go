@@ -61,7 +61,7 @@ func (c *common) eventRow(a *analysis, k, width int, mark rowMark) string {
 	if !ev.OK {
 		what += " — " + a.log.Reason(ev)
 	}
-	actor := fmt.Sprintf("%-5s", actorShort(ev.Actor))
+	actor := fmt.Sprintf("%-5s", actorShort(ev.Actor()))
 	if mark != markNone {
 		text := fmt.Sprintf("%s%*d %s %s %s", lead, digits, k, status, actor, what)
 		return c.markStyle(mark).Render(fit(text, width))
@@ -76,7 +76,7 @@ func (c *common) eventRow(a *analysis, k, width int, mark rowMark) string {
 	b.WriteByte(' ')
 	b.WriteString(stStyle.Render(status))
 	b.WriteByte(' ')
-	b.WriteString(c.st.actor(ev.Actor).Render(actor))
+	b.WriteString(c.st.actor(ev.Actor()).Render(actor))
 	b.WriteByte(' ')
 	// Truncate before styling: the row stays one cheap render whatever
 	// the action's length.

@@ -417,7 +417,7 @@ func history(log *pbcste.Log) hist {
 	visit(0, 0, bits0)
 	for i := range log.Events {
 		ev := &log.Events[i]
-		visit(ev.Seq+1, ev.Goal, ev.CState)
+		visit(ev.Seq+1, int(ev.Goal), ev.CState)
 	}
 	h.milestone = model.Frac{Num: -1, Den: 1}
 	for g, s := range seen {

@@ -53,7 +53,7 @@ func Build(pub *model.Task, log *pbcste.Log, transcript []payload.Turn) (*payloa
 	p.Provenance = make([]payload.Provenance, len(log.Events))
 	for seq := range log.Events {
 		p.Events[seq] = v.event(log, seq)
-		p.Provenance[seq] = payload.Provenance{Seq: seq + 1, Actor: log.Events[seq].Actor}
+		p.Provenance[seq] = payload.Provenance{Seq: seq + 1, Actor: log.Events[seq].Actor()}
 	}
 	p.Terminal = v.state(log.Final())
 	if transcript == nil {
@@ -328,7 +328,7 @@ func callArgs(args model.Value) payload.Fields {
 func (v *view) event(log *pbcste.Log, seq int) payload.Event {
 	ev := &log.Events[seq]
 	a := ev.Action
-	out := payload.Event{Seq: seq + 1, T: ev.Time(), Actor: ev.Actor, Op: a.Op, OK: ev.OK, Diff: []payload.Cell{},
+	out := payload.Event{Seq: seq + 1, T: ev.Time(), Actor: ev.Actor(), Op: a.Op, OK: ev.OK, Diff: []payload.Cell{},
 		GoalVersion: log.Env.Goals()[ev.Goal].Version}
 	if ev.Step >= 0 {
 		out.Step = ev.Step + 1
