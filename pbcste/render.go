@@ -129,17 +129,16 @@ func opCode(op model.Op) byte {
 	return opBit(op)
 }
 
-// actorCode is an actor class's byte in the log hash.
+// actorOf names the actor classes by their code: an event keeps the
+// code, and it is the actor's byte in the log hash.
+var actorOf = [...]model.Actor{1: model.ActorAgent, 2: model.ActorUser, 3: model.ActorEnvironment, 4: model.ActorSystem}
+
+// actorCode is an actor class's code (see actorOf); 0 for none of them.
 func actorCode(a model.Actor) byte {
-	switch a {
-	case model.ActorAgent:
-		return 1
-	case model.ActorUser:
-		return 2
-	case model.ActorEnvironment:
-		return 3
-	case model.ActorSystem:
-		return 4
+	for c := 1; c < len(actorOf); c++ {
+		if actorOf[c] == a {
+			return byte(c)
+		}
 	}
 	return 0
 }

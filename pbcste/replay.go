@@ -41,9 +41,6 @@ type Event struct {
 // agent for an agent step, the scripted event's actor for the others.
 func (e *Event) Actor() model.Actor { return actorOf[e.actor] }
 
-// actorOf names the actors by their actorCode.
-var actorOf = [...]model.Actor{1: model.ActorAgent, 2: model.ActorUser, 3: model.ActorEnvironment, 4: model.ActorSystem}
-
 // Time is the event's logical timestamp: 1 + the number of earlier events.
 func (e *Event) Time() int { return e.Seq + 1 }
 

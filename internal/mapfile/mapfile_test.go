@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestRead: mapFile gives exactly a file's bytes, whether it maps the
+// TestRead: Read gives exactly a file's bytes, whether it maps the
 // file (a regular one) or reads it (empty, or not a regular file), and
 // a clear error for a file that is not there.
 func TestRead(t *testing.T) {
