@@ -6,7 +6,14 @@
 # on a 1,000,000-step file, `parthack bench --domain tau-airline`,
 # `parthack bench` and `parthack bench --edits 3`.
 # Usage: scripts/bench.sh [go test -bench pattern]   (default: all)
+# A pattern no benchmark matches (NoSuchBenchmark) times the whole
+# commands only; SKIP_TAU_BENCH=1 and SKIP_EDITS3=1 leave out the two
+# slowest of them.
 set -euo pipefail
+if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+	exit 0
+fi
 cd "$(dirname "$0")/.."
 count="${COUNT:-10}"
 pattern="${1:-.}"
