@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // A Domain is a world with tools, plugged into PB-CSTE: a real
 // benchmark's database mapped to typed entities, and its tools as the
 // agent's actions. A tool reads the state only through a StateView and
@@ -13,6 +15,55 @@ type Domain interface {
 	// Call runs one tool. failure is the tool's error text ("" when the
 	// call succeeds); output is what the tool returns to the agent.
 	Call(v StateView, tool string, args Value) (writes []Action, output, failure string)
+	// EndsEpisode reports whether a call of this tool ends the episode,
+	// whatever its outcome (tau-bench's terminate_tools: the benchmark
+	// stops the run there). No step of a trajectory of the domain may
+	// follow such a call.
+	EndsEpisode(tool string) bool
+}
+
+// EpisodeEnd is the index of the step of steps that ended the episode
+// under the task's domain, and whether one did. A trajectory of the
+// domain has no step after it.
+func EpisodeEnd(t *Task, steps []Step) (int, bool) {
+	if t == nil || t.Domain == nil {
+		return 0, false
+	}
+	for i := range steps {
+		if steps[i].Op == OpCall && t.Domain.EndsEpisode(steps[i].Tool) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// CheckEpisode refuses a trajectory with a step after the call that ended
+// its episode, naming both steps (numbered from 1).
+func CheckEpisode(t *Task, steps []Step) error {
+	if end, ok := EpisodeEnd(t, steps); ok && end < len(steps)-1 {
+		next := &steps[end+1]
+		what := string(next.Op) + " " + next.Type + " " + next.ID
+		if next.Op == OpCall {
+			what = "call of " + next.Tool
+		}
+		return &EpisodeError{Domain: t.Domain.Name(), End: end + 1, Tool: steps[end].Tool, Step: end + 2, Line: next.Line, Next: what}
+	}
+	return nil
+}
+
+// EpisodeError is a step after the end of an episode.
+type EpisodeError struct {
+	Domain string
+	End    int    // the step that ended the episode, from 1
+	Tool   string // its tool
+	Step   int    // the first step after it, from 1
+	Next   string // what that step does
+	Line   int    // that step's line in its file, 0 when built in memory
+}
+
+func (e *EpisodeError) Error() string {
+	return fmt.Sprintf("step %d (%s) comes after step %d, a call of %s, which ends the episode in %s: no step may follow it",
+		e.Step, e.Next, e.End, e.Tool, e.Domain)
 }
 
 // StateView is read-only access to one state, as a domain's tools see it.

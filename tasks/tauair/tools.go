@@ -721,3 +721,8 @@ func (c *callCtx) calculate() (string, string) {
 	}
 	return string(model.AppendPyFloat(nil, roundHalfEven(v, 2))), ""
 }
+
+// EndsEpisode reports whether a call of the tool ends the episode: in
+// tau-bench's airline environment, transfer_to_human_agents is its one
+// terminate tool, and Env.step returns done on any call of it.
+func (d *Domain) EndsEpisode(tool string) bool { return tool == "transfer_to_human_agents" }
