@@ -9,7 +9,7 @@ import (
 // cannedDomain's tools make fixed writes, whatever the state.
 type cannedDomain map[string][]model.Action
 
-func (d cannedDomain) Name() string { return "canned" }
+func (d cannedDomain) Name() string            { return "canned" }
 func (d cannedDomain) EndsEpisode(string) bool { return false }
 
 func (d cannedDomain) Call(_ model.StateView, tool string, _ model.Value) ([]model.Action, string, string) {
