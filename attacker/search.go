@@ -33,6 +33,10 @@ type Options struct {
 	Edits     int    // at most this many edits of H: inserted actions plus skipped steps; default 2
 	MaxStates int    // search nodes to visit at most; default DefaultMaxStates
 	Pairs     bool   // also update two fields of an entity in one step
+	// SameEnd admits only candidates that end in exactly H's state (the
+	// same state hash), not merely with H's certified vectors: witnesses
+	// with no collateral outside the goal predicates.
+	SameEnd bool
 	// BlackBox, when set, is the target instead of a deterministic
 	// evaluator (an LLM judge, say): it scores payload bytes, each call
 	// costs, so the search ranks the eligible candidates it enumerates
@@ -203,10 +207,14 @@ func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *mo
 	}
 	s := &search{ctx: ctx, pub: pub, env: env, honest: honest, opt: opt, target: target, progress: progress, seen: newTable()}
 	s.steps = stepsToTry(honest, moves(pub, opt.Pairs))
+	s.hEnd = -1
+	if end, ok := model.EpisodeEnd(env.Task, honest.Steps); ok {
+		s.hEnd = end // H's ending is kept: that step is never skipped
+	}
 	for _, g := range env.Goals() {
 		s.preds = append(s.preds, len(g.Preds))
 	}
-	s.hGoal = hlog.Goal().Index
+	s.hGoal, s.hFinal = hlog.Goal().Index, hlog.FinalHash()
 	if last := len(hlog.Events) - 1; last >= 0 {
 		s.hState, s.hAgent = hlog.Events[last].CState, hlog.Events[last].CAgent
 	} else {
@@ -267,6 +275,11 @@ type search struct {
 	path  []int32
 	preds []int // predicates per goal version
 
+	// hEnd is the step of H that ends its episode (a domain's terminal
+	// call), -1 when none does: a witness keeps it and adds nothing after.
+	hEnd int
+
+	hFinal         pbcste.Hash
 	hGoal          int
 	hState, hAgent uint64
 	hScore         float64
@@ -319,10 +332,10 @@ func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) e
 			return err
 		}
 	}
-	if edits == s.opt.Edits {
-		return nil
+	if edits == s.opt.Edits || run.Ended() > 0 {
+		return nil // no edit left, or the episode is over: nothing may follow its end
 	}
-	if i < len(s.honest.Steps) && !inserted {
+	if i < len(s.honest.Steps) && !inserted && i != s.hEnd {
 		if err := s.walk(run, h, i+1, edits+1, false); err != nil {
 			return err
 		}
@@ -381,6 +394,9 @@ func (s *search) consider(run *pbcste.Run, h history) error {
 		cstate, cagent = log.Events[n-1].CState, log.Events[n-1].CAgent
 	}
 	if log.Goal().Index != s.hGoal || cstate != s.hState || cagent != s.hAgent {
+		return nil
+	}
+	if s.opt.SameEnd && log.FinalHash() != s.hFinal {
 		return nil
 	}
 	c := &candidate{path: slices.Clone(s.path), h: h, states: s.res.States}
@@ -553,7 +569,8 @@ func (t *table) dominated(key [16]byte, h history, edits int) bool {
 // and allowlist (the ops each type allows), in a fixed order: types by name, then each id, then
 // update of one field to each value (and, with pairs, of two fields at
 // once to each pair of values), create, delete, restore; then a domain
-// task's allowlisted calls, in the task's order.
+// task's allowlisted calls, in the task's order, but for a call that
+// ends the episode (a witness keeps H's ending and adds none of its own).
 func moves(t *model.Task, pairs bool) []model.Action {
 	var typeNames []string
 	for name := range t.Alphabet {
@@ -604,7 +621,7 @@ func moves(t *model.Task, pairs bool) []model.Action {
 		}
 	}
 	for _, c := range t.Calls {
-		if c.Op == model.OpCall && t.Allowlist.AllowsTool(c.Tool) {
+		if c.Op == model.OpCall && t.Allowlist.AllowsTool(c.Tool) && (t.Domain == nil || !t.Domain.EndsEpisode(c.Tool)) {
 			out = append(out, c)
 		}
 	}

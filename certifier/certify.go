@@ -62,16 +62,36 @@ func (s *stream) add(steps []model.Step) {
 			s.number = reject(model.ReplayMismatch, model.Evidence{Step: at + 1, Component: "step", Expected: strconv.Itoa(at + 1), Got: strconv.Itoa(st.Number),
 				Detail: fmt.Sprintf("step %d claims to be step %d: steps out of order", at+1, st.Number)})
 		}
+		ended := s.run.Ended()
 		s.run.Step(st)
 		evs := s.run.Events()
 		ev := &evs[len(evs)-1] // the step's own event follows the scripted ones due before it
 		if ev.Illegal && s.illegal == nil {
-			s.illegal = reject(model.IllegalAction, model.Evidence{Step: ev.Step + 1, Seq: ev.Seq + 1, Component: "op", Got: string(ev.Action.Op), Detail: s.run.Reason(ev)})
+			s.illegal = reject(model.IllegalAction, illegalEvidence(ev, st, ended, s.run.Reason(ev)))
 		}
 		if s.claim == nil {
 			s.claim = s.checkClaim(&st.Claim, ev)
 		}
 	}
+}
+
+// illegalEvidence is the evidence of an illegal step: its op, or, for a
+// step of the agent after the call that ended the episode (at step
+// ended, from 1), the episode's end.
+func illegalEvidence(ev *pbcste.Event, st *model.Step, ended int, why string) model.Evidence {
+	e := model.Evidence{Step: ev.Step + 1, Seq: ev.Seq + 1, Component: "op", Got: string(ev.Action.Op), Detail: why}
+	if ended > 0 && (st.Actor == "" || st.Actor == model.ActorAgent) {
+		e.Component, e.Expected, e.Got = "episode", fmt.Sprintf("no step after step %d", ended), stepName(st)
+	}
+	return e
+}
+
+// stepName is a step as evidence names it: a call by its tool.
+func stepName(st *model.Step) string {
+	if st.Op == model.OpCall {
+		return "call " + st.Tool
+	}
+	return string(st.Op) + " " + st.Type + " " + st.ID
 }
 
 // checkClaim holds one step's claims (ok, state hash, diff) against its

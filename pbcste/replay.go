@@ -116,8 +116,10 @@ func (env *Env) Replay(steps []model.Step) *Log {
 type Run struct {
 	log   *Log
 	state *State
-	next  int        // the next scripted event to fire
-	ahead *lookahead // the steps Expect announced, while they are taken
+	next  int           // the next scripted event to fire
+	ahead *lookahead    // the steps Expect announced, while they are taken
+	ended *model.Action // the call that ended the episode, once one did
+	endAt int           // its step number, from 1
 }
 
 // Expect announces the steps the run is about to take, in order, as
@@ -184,12 +186,23 @@ func (r *Run) Step(st *model.Step) {
 	}
 	r.fire(r.log.Steps)
 	illegal := ""
-	if st.Actor != "" && st.Actor != model.ActorAgent {
+	switch {
+	case st.Actor != "" && st.Actor != model.ActorAgent:
 		illegal = fmt.Sprintf("actor %q: a candidate authors agent steps only; non-agent events come from the task's script", st.Actor)
+	case r.ended != nil:
+		illegal = fmt.Sprintf("step %d comes after step %d, a call of %s, which ends the episode in %s: no step may follow it",
+			r.log.Steps+1, r.endAt, r.ended.Tool, r.log.Env.Task.Domain.Name())
 	}
 	r.log.record(r.state, &st.Action, model.ActorAgent, r.log.Steps, -1, illegal)
 	r.log.Steps++
+	if r.ended == nil && st.Op == model.OpCall && r.log.Env.Task.Domain != nil && r.log.Env.Task.Domain.EndsEpisode(st.Tool) {
+		r.ended, r.endAt = &st.Action, r.log.Steps
+	}
 }
+
+// Ended is the number (from 1) of the step that ended the episode, 0
+// while it goes on.
+func (r *Run) Ended() int { return r.endAt }
 
 // Finish fires the scripted events due at the end and returns the log.
 // The run must not be stepped afterwards.
@@ -213,7 +226,7 @@ func (r *Run) Fork() *Run {
 	l.changes, l.changeAt, l.texts = slices.Clip(l.changes), slices.Clip(l.changeAt), slices.Clip(l.texts)
 	l.arena = nil // the original keeps appending to its chunk
 	l.sinceFork = 0
-	return &Run{log: &l, state: r.state.Clone(), next: r.next}
+	return &Run{log: &l, state: r.state.Clone(), next: r.next, ended: r.ended, endAt: r.endAt}
 }
 
 // forkRoom is the events a fork has room for before its array grows.

@@ -286,6 +286,12 @@ func setJSON(r *Row, c column, v json.RawMessage) error {
 			return errNotFalse(c.name)
 		}
 		*r.field(c.name).(*bool) = s == "true"
+	case 'B':
+		if s != "true" && s != "false" {
+			return errField(c.name, "want true or false, got %s", s)
+		}
+		b := s == "true"
+		*r.field(c.name).(**bool) = &b
 	case 'f':
 		x, ok := parseNumber(s)
 		if !ok {
@@ -430,6 +436,12 @@ func setCSV(r *Row, c column, s string) *fieldError {
 			return errNotFalse(c.name)
 		}
 		*r.field(c.name).(*bool) = s == "true"
+	case 'B':
+		if s != "true" && s != "false" {
+			return errField(c.name, "want true or false, got %q", s)
+		}
+		b := s == "true"
+		*r.field(c.name).(**bool) = &b
 	case 'f':
 		x, ok := parseNumber(s)
 		if !ok {
@@ -479,7 +491,7 @@ func WriteJSON(w io.Writer, l *Ledger) error {
 }
 
 // WriteCSV writes the ledger as CSV with every column, in the format's
-// order, but the capped and error columns only when some row has them (a
+// order, but the capped, same_end_state and error columns only when some row has them (a
 // minimal ledger: its five columns only); absent values, and false in
 // capped, are empty cells. Numbers are written in their shortest exact
 // form, so a CSV ledger reads back to the same values.
@@ -493,8 +505,9 @@ func WriteCSV(w io.Writer, l *Ledger) error {
 	} else {
 		capped := slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Capped })
 		failed := slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Error != "" })
+		compared := slices.ContainsFunc(l.Rows, func(r Row) bool { return r.SameEnd != nil })
 		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool {
-			return c.name == "capped" && !capped || c.name == "error" && !failed
+			return c.name == "capped" && !capped || c.name == "error" && !failed || c.name == "same_end_state" && !compared
 		})
 	}
 	cw := csv.NewWriter(w)
@@ -523,6 +536,11 @@ func cell(p any) string {
 		return *v
 	case *bool:
 		return strconv.FormatBool(*v)
+	case **bool:
+		if *v == nil {
+			return ""
+		}
+		return strconv.FormatBool(**v)
 	case *int:
 		return strconv.Itoa(*v)
 	case *float64:

@@ -145,7 +145,11 @@ type Row struct {
 	Attempts int      `json:"attempts"`
 	Valid    int      `json:"valid"`
 	Capped   bool     `json:"capped,omitempty"`
-	Error    string   `json:"error,omitempty"`
+	// SameEnd says, on a real domain's matched row, whether the witness
+	// ends in exactly H's state (by the benchmark's own state hash): nil
+	// where no witness was compared (the paper's suite, unmatched rows).
+	SameEnd *bool  `json:"same_end_state,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // column describes one field of a row, in the order rows are written.
@@ -153,7 +157,7 @@ type column struct {
 	name     string
 	required bool // every row names it (a JSON field, a CSV column)
 	nullable bool // a required field whose value may still be null or empty; check decides
-	kind     byte // 's' string, 'b' bool, 'f' number, 'i' integer
+	kind     byte // 's' string, 'b' bool, 'B' true, false or absent, 'f' number, 'i' integer
 }
 
 var columns = []column{
@@ -169,6 +173,7 @@ var columns = []column{
 	{"attempts", true, false, 'i'},
 	{"valid", true, false, 'i'},
 	{"capped", false, false, 'b'},
+	{"same_end_state", false, false, 'B'},
 	{"error", false, false, 's'},
 }
 
@@ -199,6 +204,8 @@ func (r *Row) field(name string) any {
 		return &r.Valid
 	case "capped":
 		return &r.Capped
+	case "same_end_state":
+		return &r.SameEnd
 	case "error":
 		return &r.Error
 	}
@@ -239,6 +246,9 @@ func (r *Row) check(minimal bool) *fieldError {
 			return errField("delta", "%v is outside [−1, 1]: Δhack is a difference of two scores in [0, 1]", *r.Delta)
 		}
 		return nil
+	}
+	if r.SameEnd != nil && !r.Matched {
+		return errField("same_end_state", "given on an unmatched row (leave it out: there is no witness)")
 	}
 	unit := func(name string, v float64) *fieldError {
 		if v < 0 || v > 1 {

@@ -196,6 +196,7 @@ func (rep *Report) Tables() []Table {
 	for _, g := range targeted {
 		t1.Rows = append(t1.Rows, []string{g.Label, validCell(g), frac(g.Coverage), meanCI(g.MeanDelta), frac(g.ASR), frac(g.Yield)})
 	}
+	t1.addSameEnd(targeted)
 	t1.addNote(sharedOnlyNote(shared, targeted))
 	t1.addNote(unscoredNote(targeted, false))
 	t1.addNote(cappedNote("Searches", "every target", targeted))
@@ -207,6 +208,7 @@ func (rep *Report) Tables() []Table {
 	for _, g := range shared {
 		t2.Rows = append(t2.Rows, []string{g.Label, numOrDash(g.HonestMAE), meanCI(g.MeanDelta), frac(g.ASR), frac(g.Yield), detected(g.Rollback)})
 	}
+	t2.addSameEnd(shared)
 	t2.addNote(unscoredNote(shared, false))
 	t2.addNote(cappedNote("The searches for A_ref", "every evaluator", shared))
 
@@ -636,4 +638,22 @@ func writeCSV(w io.Writer, rep *Report) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// addSameEnd adds, on a real domain's table (its rows compared each
+// witness's end state with H's), the column that says how many successful
+// attacks end in exactly H's state, and a note that says what it means.
+func (t *Table) addSameEnd(groups []Group) {
+	if !slices.ContainsFunc(groups, func(g Group) bool { return g.SameEnd != nil }) {
+		return
+	}
+	t.Columns = append(t.Columns, Column{"Same end", "Same end", true})
+	for i, g := range groups {
+		cell := "—"
+		if g.SameEnd != nil && g.SameEnd.Successes > 0 {
+			cell = fmt.Sprintf("%d/%d", g.SameEnd.Same, g.SameEnd.Successes)
+		}
+		t.Rows[i] = append(t.Rows[i], cell)
+	}
+	t.addNote("Same end: of the successful attacks (Δhack > .10), those whose witness ends in exactly H's state by the benchmark's own state hash; the others leave collateral no goal predicate reads.")
 }

@@ -147,6 +147,17 @@ type Group struct {
 	// best found, not the certified worst case within the bound. Left out
 	// of the JSON when empty.
 	Capped []string `json:"capped,omitempty"`
+	// SameEnd counts, on a real domain, the successful tasks (Δhack >
+	// .10) whose witness ends in exactly H's state: a success that does
+	// not is an inflation with collateral the goal does not read. Nil
+	// when no row says (the paper's suite).
+	SameEnd *SameEnd `json:"same_end_state,omitempty"`
+}
+
+// SameEnd is how many successful witnesses end in H's very state.
+type SameEnd struct {
+	Successes int `json:"successes"` // successful tasks whose witness was compared with H
+	Same      int `json:"same"`      // of those, the ones that end in H's state
 }
 
 // Rollback is strict-rollback sensitivity over the group's tasks that
@@ -251,6 +262,17 @@ func group(set, target string, rows []Row) Group {
 		}
 		if r.Delta != nil {
 			deltas = append(deltas, *r.Delta)
+			if r.SameEnd != nil {
+				if g.SameEnd == nil {
+					g.SameEnd = &SameEnd{}
+				}
+				if *r.Delta > SuccessThreshold+eps {
+					g.SameEnd.Successes++
+					if *r.SameEnd {
+						g.SameEnd.Same++
+					}
+				}
+			}
 		}
 		if r.Honest == nil {
 			continue

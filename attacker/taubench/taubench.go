@@ -10,6 +10,7 @@ package taubench
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -31,6 +32,9 @@ type Options struct {
 	MaxStates int // search nodes per search; default attacker.DefaultMaxStates
 	Workers   int // runs attacked at once; default GOMAXPROCS
 	Tasks     []string
+	// SameEnd admits only witnesses that end in exactly H's database
+	// (attacker.Options.SameEnd).
+	SameEnd bool
 }
 
 // RunInfo is one run's outcome, for the runs table.
@@ -56,6 +60,12 @@ type RunInfo struct {
 	// Witness is A_ref, the adversary the search against Historical
 	// Milestone found (nil when none is eligible within the bound).
 	Witness *model.Trajectory `json:"-"`
+	// SameEnd says whether A_ref ends in exactly H's database, by
+	// tau-bench's data hash; Collateral lists each cell where the two
+	// ends differ, with H's value and A_ref's (a second refund, a bag
+	// charge never refunded). Both absent when there is no A_ref.
+	SameEnd    *bool             `json:"same_end_state,omitempty"`
+	Collateral []pbcste.EndDelta `json:"collateral,omitempty"`
 }
 
 // Result is the benchmark's two ledgers and the runs.
@@ -262,11 +272,26 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 		info.Witness = ref.Best
 	}
 	var fa []float64
-	if ref.Best != nil {
-		if fa, err = scores(pub, env.Replay(ref.Best.Steps), ref.Best); err != nil {
+	sameEnd := map[string]*bool{} // by target: whether its witness ends in H's database
+	for _, target := range slices.Sorted(maps.Keys(found)) {
+		res := found[target]
+		if res.Best == nil {
+			continue
+		}
+		alog := env.Replay(res.Best.Steps)
+		same, deltas, err := endState(task, hres.Log, alog)
+		if err != nil {
 			return info, nil, err
 		}
+		sameEnd[target] = &same
+		if target == bench.ReferenceTarget {
+			info.SameEnd, info.Collateral = &same, deltas
+			if fa, err = scores(pub, alog, ref.Best); err != nil {
+				return info, nil, err
+			}
+		}
 	}
+	refEnd := sameEnd[bench.ReferenceTarget]
 	var shared, targeted []report.Row
 	for e, ev := range evaluators.Deterministic() {
 		row := func(set string, res *attacker.Result) report.Row {
@@ -283,7 +308,7 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 		r := row(report.SetShared, ref)
 		if r.Matched {
 			d := fa[e] - fh[e]
-			r.Delta = &d
+			r.Delta, r.SameEnd = &d, refEnd
 		}
 		shared = append(shared, r)
 		res := ref
@@ -295,14 +320,14 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 		case !t.Matched:
 		case searched[ev.Name]:
 			d := res.Delta
-			t.Delta = &d
+			t.Delta, t.SameEnd = &d, sameEnd[ev.Name]
 		default:
 			// Proposition 1: a function of the certified vectors.
 			if d := *r.Delta; d != 0 {
 				return info, nil, fmt.Errorf("%s moved by %+.3f on an eligible pair: it is not a function of the certified vectors", ev.Name, d)
 			}
 			d := 0.0
-			t.Delta = &d
+			t.Delta, t.SameEnd = &d, refEnd
 		}
 		targeted = append(targeted, t)
 	}
@@ -320,7 +345,7 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 	or.Attempts, or.Valid, or.Matched, or.Capped = ref.States, ref.Eligible, ref.Best != nil, !ref.Exhausted
 	if or.Matched {
 		d := fa[o] - fh[o]
-		or.Delta = &d
+		or.Delta, or.SameEnd = &d, refEnd
 	}
 	shared = append(shared, or)
 	return info, append(shared, targeted...), nil
@@ -337,7 +362,7 @@ func searchTargets(ctx context.Context, pub *model.Task, env *pbcste.Env, h *mod
 			targets = append(targets, ev.Name)
 		}
 	}
-	rs, err := attacker.SearchTargets(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates}, targets)
+	rs, err := attacker.SearchTargets(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: opt.SameEnd}, targets)
 	if err != nil {
 		return nil, err
 	}
@@ -349,6 +374,19 @@ func searchTargets(ctx context.Context, pub *model.Task, env *pbcste.Env, h *mod
 		}
 	}
 	return out, nil
+}
+
+// endState compares where a witness ends with where H ends: equal by
+// tau-bench's own data hash, and each cell that differs. The environment's
+// state hash must say the same, or the port's state and tau-bench's
+// database have drifted apart.
+func endState(task *tauair.Task, hlog, alog *pbcste.Log) (bool, []pbcste.EndDelta, error) {
+	same, deltas := pbcste.Collateral(hlog, alog)
+	hh, ah := task.DataHash(hlog), task.DataHash(alog)
+	if (hh == ah) != same {
+		return false, nil, fmt.Errorf("tau-bench's data hash says the ends are equal: %t; the state hash says %t", hh == ah, same)
+	}
+	return same, deltas, nil
 }
 
 // rollback looks for a strict rollback of H: H and then one call from the

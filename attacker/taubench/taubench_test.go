@@ -73,3 +73,38 @@ func TestRunIsDeterministic(t *testing.T) {
 		t.Fatalf("ledgers differ with 1 and 2 workers:\n%s\n%s", ledgers[0], ledgers[1])
 	}
 }
+
+// TestSameEnd: each witness says whether it ends in H's database and,
+// when it does not, which cells differ; asked for witnesses that end
+// there, the search admits no other, and finds fewer successes.
+func TestSameEnd(t *testing.T) {
+	tasks := []string{"TAU-A01", "TAU-A04", "TAU-A10"}
+	all, only := runWith(t, Options{Tasks: tasks}), runWith(t, Options{Tasks: tasks, SameEnd: true})
+	different := 0
+	for i, r := range all.Runs {
+		if r.Witness == nil {
+			continue
+		}
+		if r.SameEnd == nil || *r.SameEnd != (len(r.Collateral) == 0) {
+			t.Fatalf("%s: same end %v with %d cells of collateral", r.Run, r.SameEnd, len(r.Collateral))
+		}
+		if !*r.SameEnd {
+			different++
+		}
+		if o := only.Runs[i]; o.Witness != nil && (o.SameEnd == nil || !*o.SameEnd) {
+			t.Fatalf("%s: --same-end admitted a witness that ends elsewhere: %+v", o.Run, o.Collateral)
+		}
+	}
+	if different == 0 {
+		t.Fatal("no witness with collateral on tasks known to have some (a second cancel's refund)")
+	}
+}
+
+func runWith(t *testing.T, opt Options) *Result {
+	t.Helper()
+	res, err := Run(context.Background(), opt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

@@ -75,6 +75,7 @@ func newAttackCmd(e *env) *cobra.Command {
 	intFlag(cmd.Flags(), &opt.Edits, "edits", 2, editsRange, "at most this many edits of H (inserted actions plus skipped steps)")
 	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", attacker.DefaultMaxStates, maxStatesRange, "search nodes to visit at most, per task")
 	cmd.Flags().BoolVar(&opt.Pairs, "pairs", false, "also try steps that update two fields of an entity at once (a larger search)")
+	cmd.Flags().BoolVar(&opt.SameEnd, "same-end", false, "admit only witnesses that end in exactly H's state (no collateral outside the goal predicates)")
 	cmd.Flags().StringVar(&outPath, "out", "", "write the witness found as a trajectory file")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	lf.add(cmd)

@@ -55,6 +55,9 @@ func newImportCmd(e *env) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if err := model.CheckEpisode(task.Task, tr.Steps); err != nil {
+					return usageErr("import: %s: run %d (%s): %w", args[1], i, tr.Name, err)
+				}
 				env, err := task.Env()
 				if err != nil {
 					return err

@@ -33,6 +33,9 @@ func newReplayCmd(e *env) *cobra.Command {
 			if err != nil {
 				return usage(err)
 			}
+			if err := checkEpisode(env.Task, trajPath, tr); err != nil {
+				return err
+			}
 			log := env.Replay(tr.Steps)
 			res, rej, err := certifier.DoubleCertify(env, tr)
 			if err != nil {

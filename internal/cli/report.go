@@ -26,6 +26,7 @@ const formatHelp = "output: table, markdown, latex (booktabs), csv, json, or svg
 
 func newBenchCmd(e *env) *cobra.Command {
 	var split, taskList, ledgerOut, format, shardArg, domain, witnesses string
+	var sameEnd bool
 	var opt bench.RunOptions
 	var jf judgeFlags
 	var budgets []int
@@ -66,7 +67,10 @@ func newBenchCmd(e *env) *cobra.Command {
 				return usageErr("--format: %w", err)
 			}
 			if domain != "" {
-				return benchDomain(cmd, e, domain, taskList, opt, f, ledgerOut, witnesses)
+				return benchDomain(cmd, e, domain, taskList, opt, f, ledgerOut, witnesses, sameEnd)
+			}
+			if sameEnd {
+				return usageErr("--same-end goes with --domain (on the suite: attack --same-end)")
 			}
 			ids, ok := splitIDs(split)
 			if !ok {
@@ -201,6 +205,7 @@ func newBenchCmd(e *env) *cobra.Command {
 	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", attacker.DefaultMaxStates, maxStatesRange, "search nodes to visit at most, per task and target")
 	cmd.Flags().StringVar(&ledgerOut, "ledger-out", "", "write the ledger to this file (.json or .csv)")
 	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
+	cmd.Flags().BoolVar(&sameEnd, "same-end", false, "with --domain: admit only witnesses that end in exactly H's database (no collateral outside the goal predicates)")
 	cmd.Flags().StringVar(&witnesses, "witnesses", "", "with --domain: write each run's A_ref (the witness found against Historical Milestone) to this directory as <run>.json")
 	cmd.Flags().StringVar(&domain, "domain", "", "run on a real benchmark's runs instead of the suite: tau-airline (tau-bench's 200 GPT-4o airline runs)")
 	cmd.Flags().StringVar(&shardArg, "shard", "", "run only shard i of n (0/4 … 3/4) of the (task, target) pairs and write its ledger; report --ledger merges the shards")

@@ -167,6 +167,9 @@ func publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) 
 	if tr.Task != pub.ID {
 		return nil, nil, usageErr("%s: trajectory is for task %q, not %q", trajPath, tr.Task, pub.ID)
 	}
+	if err := checkEpisode(trusted.Task, trajPath, tr); err != nil {
+		return nil, nil, err
+	}
 	p, err := builder.Build(pub, trusted.Replay(tr.Steps), builder.TurnsOf(tr))
 	if err != nil {
 		return nil, nil, err

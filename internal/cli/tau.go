@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"github.com/parthack/parthack/attacker/taubench"
 	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks/tauair"
 )
@@ -183,7 +186,9 @@ func runTauBench(e *env, opt taubench.Options, f report.Format, ledgerOut, witne
 			if r.Witness == nil {
 				continue
 			}
-			if err := atomicfile.Write(filepath.Join(witnesses, r.Run+".json"), model.EncodeTrajectory(r.Witness), 0o644); err != nil {
+			w := *r.Witness
+			w.Note += collateralNote(r.SameEnd, r.Collateral)
+			if err := atomicfile.Write(filepath.Join(witnesses, r.Run+".json"), model.EncodeTrajectory(&w), 0o644); err != nil {
 				return usageErr("--witnesses: %v", err)
 			}
 			n++
@@ -203,16 +208,46 @@ func runTauBench(e *env, opt taubench.Options, f report.Format, ledgerOut, witne
 		}
 		fmt.Fprintf(e.stderr, "bench: ledgers written to %s (failed runs) and %s (control)\n", ledgerOut, controlOut)
 	}
-	fmt.Fprintf(e.stdout, "tau-bench airline: %d failed GPT-4o runs of tasks with a goal (tau-bench reward 0)\n\n", failed)
+	failedHead := fmt.Sprintf("tau-bench airline: %d failed GPT-4o runs of tasks with a goal (tau-bench reward 0)", failed)
+	controlHead := fmt.Sprintf("Control: %d successful GPT-4o runs (tau-bench reward 1)", control)
+	switch f {
+	case report.FormatJSON:
+		// One document on stdout: both reports and every run.
+		fmt.Fprintln(e.stderr, "bench: "+failedHead)
+		return writeDomainJSON(e.stdout, tauair.DomainName, res)
+	case report.FormatCSV, report.FormatSVG:
+		// One document on stdout: the failed runs'; the control's is in
+		// its ledger, or in any text format.
+		fmt.Fprintf(e.stderr, "bench: %s; %s: %s is the failed runs' only (the control's: its ledger, or --format table)\n", failedHead, controlHead, f)
+		return report.Render(e.stdout, report.Compute(res.Failed), f)
+	}
+	fmt.Fprintf(e.stdout, "%s\n\n", failedHead)
 	if err := report.Render(e.stdout, report.Compute(res.Failed), f); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "\nControl: %d successful GPT-4o runs (tau-bench reward 1)\n\n", control)
+	fmt.Fprintf(e.stdout, "\n%s\n\n", controlHead)
 	return report.Render(e.stdout, report.Compute(res.Control), f)
 }
 
+// writeDomainJSON writes a real domain's bench as one JSON document: the
+// failed runs' report, the control's, and every run with its outcome and
+// its witness's end state.
+func writeDomainJSON(w io.Writer, domain string, res *taubench.Result) error {
+	b, err := json.MarshalIndent(struct {
+		Domain  string             `json:"domain"`
+		Failed  *report.Report     `json:"failed"`
+		Control *report.Report     `json:"control"`
+		Runs    []taubench.RunInfo `json:"runs"`
+	}{domain, report.Compute(res.Failed), report.Compute(res.Control), res.Runs}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
 // benchDomain checks bench's flags for --domain and runs it.
-func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string) error {
+func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string, sameEnd bool) error {
 	if domain != tauair.DomainName {
 		return usageErr("--domain: %q is not a domain (there is %s)", domain, tauair.DomainName)
 	}
@@ -224,7 +259,7 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.
 	if ext := strings.ToLower(filepath.Ext(ledgerOut)); ledgerOut != "" && ext != ".json" && ext != ".csv" {
 		return usageErr("--ledger-out: %s: a ledger file ends in .json or .csv", ledgerOut)
 	}
-	topt := taubench.Options{Edits: opt.Edits, MaxStates: opt.MaxStates}
+	topt := taubench.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: sameEnd}
 	if taskList != "" {
 		topt.Tasks = strings.Split(taskList, ",")
 		for _, id := range topt.Tasks {
@@ -237,4 +272,29 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
 	return runTauBench(e, topt, f, ledgerOut, witnesses)
+}
+
+// collateralNote says, for a witness's note, whether it ends in H's
+// database, and if not, the first cells where the two differ.
+func collateralNote(same *bool, deltas []pbcste.EndDelta) string {
+	switch {
+	case same == nil:
+		return ""
+	case *same:
+		return "; it ends in exactly H's database (tau-bench's data hash)"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "; it ends with H's certified vectors but not in H's database: %d cell", len(deltas))
+	if len(deltas) != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString(" differ")
+	for i, d := range deltas {
+		if i == 3 {
+			fmt.Fprintf(&b, "; and %d more", len(deltas)-3)
+			break
+		}
+		fmt.Fprintf(&b, "; %s %s .%s: H %s, A %s", d.Type, d.ID, d.Field, d.H, d.A)
+	}
+	return b.String()
 }

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/store"
+	"github.com/parthack/parthack/tasks/tauair"
 )
 
 // TestTauCommands: the tau-bench domain through the CLI, as a user meets
@@ -130,6 +133,153 @@ func TestTauBenchWitnesses(t *testing.T) {
 		w := filepath.Join(dir, fmt.Sprintf("gpt-4o-t04-trial%d.json", trial))
 		if code, out, errs := run(t, "certify", "--task", "TAU-A04", "--honest", fmt.Sprintf("trial%d", trial), "--candidate", w); code != 0 {
 			t.Errorf("trial %d's witness: exit %d\n%s%s", trial, code, out, errs)
+		}
+	}
+}
+
+// TestEpisodeRule: a trajectory with a call after transfer_to_human_agents
+// is no run of tau-bench's, and every command that reads one says so at
+// the step: files are bad input (exit 2), certify gives its verdict.
+func TestEpisodeRule(t *testing.T) {
+	after := filepath.Join("..", "..", "testdata", "episode", "after-transfer.json")
+	const why = "step 4 (call of get_reservation_details) comes after step 3, a call of transfer_to_human_agents, which ends the episode in tau-airline"
+	located := after + ":10: " + why
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"replay", []string{"replay", "--task", "TAU-A04", "--trajectory", after}, 2, located},
+		{"score", []string{"score", "--task", "TAU-A04", "--trajectory", after}, 2, located},
+		{"payload", []string{"payload", "--task", "TAU-A04", "--trajectory", after}, 2, located},
+		{"certify a pair", []string{"certify", "--task", "TAU-A04", "--honest", "trial0", "--candidate", after}, 1, "episode expected no step after step 3 got call get_reservation_details"},
+		{"certify a rollback", []string{"certify", "--task", "TAU-A04", "--honest", "trial0", "--rollback", after}, 1, "rejected: illegal_action (rollback)"},
+		{"attack from it", []string{"attack", "--task", "TAU-A04", "--honest", after}, 2, "illegal_action: step 4 comes after step 3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			if code != tc.code || !strings.Contains(out+errs, tc.want) {
+				t.Fatalf("exit %d, want %d with %q\n%s%s", code, tc.code, tc.want, out, errs)
+			}
+		})
+	}
+	t.Run("import", func(t *testing.T) {
+		dir := t.TempDir()
+		all := filepath.Join(dir, "runs.json")
+		if code, _, errs := run(t, "tau", "export", all); code != 0 {
+			t.Fatalf("export: %s", errs)
+		}
+		var runs []map[string]any
+		b, _ := os.ReadFile(all)
+		if err := json.Unmarshal(b, &runs); err != nil {
+			t.Fatal(err)
+		}
+		// GPT-4o's trial 0 of task 4 ends with the transfer; append a call.
+		r := runs[4]
+		traj := r["traj"].([]any)
+		traj = append(traj, map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
+			"id": "call_after", "type": "function", "function": map[string]any{"name": "get_user_details", "arguments": `{"user_id": "omar_rossi_1241"}`}}}})
+		r["traj"] = traj
+		bad := filepath.Join(dir, "after.json")
+		bb, _ := json.Marshal([]map[string]any{runs[0], r})
+		if err := os.WriteFile(bad, bb, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		db := filepath.Join(dir, "store.db")
+		code, _, errs := run(t, "--db", db, "import", "tau-bench", bad)
+		if code != 2 || !strings.Contains(errs, "after.json: run 1 (after-t04-trial0): step 7 (call of get_user_details) comes after step 6, a call of transfer_to_human_agents") {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if _, err := os.Stat(db); err == nil {
+			t.Fatal("a refused import created the store")
+		}
+	})
+}
+
+// TestTauBenchWitnessesAreRuns: every witness bench writes is a run
+// tau-bench could have: no call after the call that ended the episode,
+// and where H ends with a transfer, the witness ends with H's. Each
+// witness row of the ledger says whether it ends in H's database, and
+// the JSON report counts the successes that do.
+func TestTauBenchWitnessesAreRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole tau-bench benchmark")
+	}
+	dir := t.TempDir()
+	wdir, ledger := filepath.Join(dir, "w"), filepath.Join(dir, "l.json")
+	code, out, errs := run(t, "bench", "--domain", "tau-airline", "--witnesses", wdir, "--ledger-out", ledger, "--format", "json")
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s", code, errs)
+	}
+	task, err := tauair.ByID("TAU-A04")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := tauair.AgentRuns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(wdir, "*.json"))
+	if len(files) < 100 {
+		t.Fatalf("%d witnesses written", len(files))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := model.DecodeTrajectory(f, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := model.CheckEpisode(task.Task, w.Steps); err != nil {
+			t.Errorf("%s: %v", filepath.Base(f), err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		for i := range runs {
+			if runs[i].Name() != name {
+				continue
+			}
+			h, err := runs[i].Trajectory()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end, ok := model.EpisodeEnd(task.Task, h.Steps); ok {
+				if last := w.Steps[len(w.Steps)-1]; last.Tool != h.Steps[end].Tool || !last.Args.Equal(h.Steps[end].Args) {
+					t.Errorf("%s: H ends with its step %d, %s; the witness ends with %s", name, end+1, h.Steps[end].Tool, last.Tool)
+				}
+			}
+		}
+	}
+	var rep struct {
+		Failed struct {
+			Groups []struct {
+				Set, Target string
+				Successes   int
+				SameEnd     *struct{ Successes, Same int } `json:"same_end_state"`
+			}
+		}
+		Runs []struct {
+			Run     string
+			SameEnd *bool `json:"same_end_state"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range rep.Failed.Groups {
+		if g.Target == "historical_milestone" && (g.SameEnd == nil || g.SameEnd.Successes != g.Successes || g.SameEnd.Same > g.Successes) {
+			t.Errorf("%s %s: %d successes, same end %+v", g.Set, g.Target, g.Successes, g.SameEnd)
+		}
+	}
+	l, err := report.ReadFile(ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range l.Rows {
+		if r.Matched != (r.SameEnd != nil) {
+			t.Fatalf("%s %s %s: matched %t, same_end_state %v", r.Set, r.Target, r.Task, r.Matched, r.SameEnd)
 		}
 	}
 }

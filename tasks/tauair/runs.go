@@ -74,19 +74,25 @@ func RunByName(task *Task, name string) (*Run, error) {
 	return nil, fmt.Errorf("no GPT-4o run %q in the tau-airline corpus (names like gpt-4o-t07-trial2, or trial0 … trial3 with a task)", name)
 }
 
-// Reward is tau-bench's reward of a replayed trajectory, as tau-bench
-// computes it: the data hash of the final database equals the gold run's,
-// and every required output appears in a reply of the agent.
-func (t *Task) Reward(log *pbcste.Log, tr *model.Trajectory) float64 {
+// DataHash is tau-bench's data hash of the database a replayed run ends
+// with ("" for a task of another domain).
+func (t *Task) DataHash(log *pbcste.Log) string {
 	d, ok := t.Task.Domain.(*Domain)
 	if !ok {
-		return 0
+		return ""
 	}
 	var changed []model.CellDiff
 	for i := range log.Events {
 		changed = append(changed, log.TypedDiff(&log.Events[i])...)
 	}
-	if d.DataHash(log.View(), changed) != t.Gold.DataHash {
+	return d.DataHash(log.View(), changed)
+}
+
+// Reward is tau-bench's reward of a replayed trajectory, as tau-bench
+// computes it: the data hash of the final database equals the gold run's,
+// and every required output appears in a reply of the agent.
+func (t *Task) Reward(log *pbcste.Log, tr *model.Trajectory) float64 {
+	if t.DataHash(log) != t.Gold.DataHash {
 		return 0
 	}
 	var replies []string

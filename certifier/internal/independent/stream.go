@@ -45,6 +45,10 @@ type Stream struct {
 	failFrom int
 	failed   *failure
 	diff     []model.CellDiff // scratch: the diff of a step that claims one
+	// endedBy is the tool whose call ended the episode, at step endedAt
+	// (from 1); "" while the episode goes on.
+	endedBy string
+	endedAt int
 }
 
 // failure is a failed agent step: its log position, step and reason.
@@ -130,6 +134,9 @@ func (s *Stream) step(st *model.Step) {
 	s.events++
 	s.steps++
 	s.judge(st, seq, i)
+	if s.endedBy == "" && st.Op == model.OpCall && s.task.Domain != nil && s.task.Domain.EndsEpisode(st.Tool) {
+		s.endedBy, s.endedAt = st.Tool, i+1
+	}
 	if !s.replaying() {
 		return
 	}
@@ -154,6 +161,16 @@ func (s *Stream) judge(st *model.Step, seq, i int) {
 	}
 	if why := s.rules.illegal(st); why != "" {
 		s.first[illegalStep] = rejection(model.IllegalAction, model.Evidence{Step: i + 1, Seq: seq + 1, Component: "op", Got: string(st.Op), Detail: why})
+		return
+	}
+	if s.endedBy != "" {
+		got := string(st.Op) + " " + st.Type + " " + st.ID
+		if st.Op == model.OpCall {
+			got = "call " + st.Tool
+		}
+		s.first[illegalStep] = rejection(model.IllegalAction, model.Evidence{Step: i + 1, Seq: seq + 1, Component: "episode",
+			Expected: fmt.Sprintf("no step after step %d", s.endedAt), Got: got,
+			Detail: fmt.Sprintf("the episode ended at step %d (%s); step %d follows it", s.endedAt, s.endedBy, i+1)})
 		return
 	}
 	if s.first[misnumbered] == nil && st.Number != 0 && st.Number != i+1 {
