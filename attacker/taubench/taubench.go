@@ -440,7 +440,8 @@ func scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, 
 }
 
 // Validate holds every task of the domain to the suite's properties: its
-// gold run double-certifies without a failed call; a task with a goal
+// gold run keeps the episode rule (no call after a transfer) and
+// double-certifies without a failed call; a task with a goal
 // starts with no predicate held and its gold ends at m/m with P_state =
 // P_agent and no transient peak (every historical evaluator, scored from
 // the payload, equals the final P_state) and passes the benchmark's own
@@ -456,6 +457,9 @@ func Validate() (int, error) {
 		env, err := t.Env()
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", t.ID, err)
+		}
+		if err := model.CheckEpisode(t.Task, t.GoldTrajectory.Steps); err != nil {
+			return 0, fmt.Errorf("%s: gold: %w", t.ID, err)
 		}
 		res, rej, err := certifier.DoubleCertify(env, t.GoldTrajectory)
 		if err != nil {
