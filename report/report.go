@@ -11,7 +11,7 @@
 // pure, ledger in and tables out: it runs, certifies and reads nothing
 // sealed, so a published ledger can be checked with it alone. The
 // benchmark run that writes ledgers by attacking the suite is
-// attacker/bench (and attacker/taubench for tau-bench's runs).
+// attacker/bench (and attacker/domainbench for a real benchmark's runs).
 package report
 
 import (

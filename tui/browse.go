@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/store"
 )
 
@@ -233,8 +234,8 @@ func (b *browser) open() tea.Cmd {
 	t := b.c.ws.task(r.Task)
 	if t == nil {
 		msg := fmt.Sprintf("%s %q is for task %q, which is not in this suite", r.Kind, r.Name, r.Task)
-		if strings.HasPrefix(r.Task, "TAU-A") {
-			msg += "; open it with parthack workbench --domain tau-airline"
+		if d, ok := domains.Owner(r.Task); ok {
+			msg += "; open it with parthack workbench --domain " + d.Name()
 		} else {
 			msg += "; ctrl+o opens its task file"
 		}

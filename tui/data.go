@@ -9,6 +9,7 @@ import (
 
 	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/internal/payload/builder"
@@ -17,7 +18,6 @@ import (
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
-	"github.com/parthack/parthack/tasks/tauair"
 )
 
 // This file is the workbench's only contact with the task suite, the
@@ -79,46 +79,52 @@ func loadSuite() ([]*suiteTask, error) {
 	return out, nil
 }
 
-// loadDomain returns a real benchmark's tasks as the workbench shows
-// them: tau-bench's airline tasks, each with its gold run and its four
-// GPT-4o runs, H the first run that failed (else the first).
+// loadDomain returns a registered domain's tasks as the workbench shows
+// them: each with its gold run and its real runs, H the first run that
+// failed (else the first).
 func loadDomain(name string) ([]*suiteTask, error) {
-	if name != tauair.DomainName {
-		return nil, fmt.Errorf("no domain %q (there is %s)", name, tauair.DomainName)
-	}
-	ts, err := tauair.Tasks()
+	d, err := domains.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	runs, err := tauair.AgentRuns()
+	ts, err := d.Tasks()
+	if err != nil {
+		return nil, err
+	}
+	runs, err := d.Runs()
 	if err != nil {
 		return nil, err
 	}
 	var out []*suiteTask
 	for _, t := range ts {
-		st := &suiteTask{ID: t.ID, Title: t.Task.Title, Split: "tau-bench", Family: "airline", Domain: "airline (tau-bench)",
-			RollbackMetric: model.RollbackIncluded, M: t.M(), Public: t.Task, Runs: []choice{{"gold", t.GoldTrajectory}}}
+		st := &suiteTask{ID: t.ID, Title: t.Title, Split: d.Title(), Family: t.Family, Domain: t.Family,
+			RollbackMetric: model.RollbackIncluded, M: t.M(), Public: t.Model}
+		if t.Gold != nil {
+			st.Runs = append(st.Runs, choice{"gold", t.Gold})
+		}
 		var failed *model.Trajectory
-		for i := range runs {
-			r := &runs[i]
-			if r.TaskID != t.Index {
+		for _, r := range runs {
+			if r.Task != t.ID {
 				continue
 			}
 			tr, err := r.Trajectory()
 			if err != nil {
 				return nil, err
 			}
-			st.Runs = append(st.Runs, choice{fmt.Sprintf("trial%d", r.Trial), tr})
-			if failed == nil && r.Reward == 0 {
+			st.Runs = append(st.Runs, choice{r.Short, tr})
+			if failed == nil && r.Reward < 1 {
 				failed = tr
 			}
+		}
+		if len(st.Runs) == 0 {
+			continue // nothing to step through
 		}
 		if t.M() == 0 {
 			st.Tags = []string{"no goal"}
 		}
 		st.HonestTraj = failed
 		if failed == nil {
-			st.HonestTraj = st.Runs[1].traj
+			st.HonestTraj = st.Runs[min(1, len(st.Runs)-1)].traj
 		}
 		env, err := t.Env()
 		if err != nil {
@@ -188,8 +194,8 @@ func loadTaskFile(path string) (*suiteTask, error) {
 // trustedTask returns the task the environment runs for id: the
 // workbench is the trusted parent, like the CLI.
 func trustedTask(id string) (*model.Task, error) {
-	if t, err := tauair.ByID(id); err == nil && id == t.ID {
-		return t.Task, nil
+	if _, t, err := domains.FindTask(id); err == nil {
+		return t.Model, nil
 	}
 	return sealed.Trusted(id)
 }
@@ -197,7 +203,7 @@ func trustedTask(id string) (*model.Task, error) {
 // attackTask is the public task the search attacker draws its moves
 // from: a domain task's are calls drawn from it and from where H ends.
 func attackTask(t *suiteTask, env *pbcste.Env) *model.Task {
-	if tt, err := tauair.ByID(t.ID); err == nil && t.Runs != nil {
+	if _, tt, err := domains.FindTask(t.ID); err == nil && t.Runs != nil && tt.AttackTask != nil {
 		return tt.AttackTask(env.Replay(t.HonestTraj.Steps).View())
 	}
 	return t.Public

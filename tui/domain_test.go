@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	_ "github.com/parthack/parthack/domains/all" // the domains the workbench opens
 )
 
 // TestTauDomain: the workbench on tau-bench's airline runs. Browse lists

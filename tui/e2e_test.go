@@ -268,7 +268,7 @@ func TestEndToEndTauDomain(t *testing.T) {
 	bin, dir := buildBinary(t)
 	db := filepath.Join(dir, "e2e.db")
 	runs := filepath.Join(dir, "gpt-4o-airline.json")
-	for _, args := range [][]string{{"tau", "export", runs}, {"--db", db, "import", "tau-bench", runs}} {
+	for _, args := range [][]string{{"domain", "export", "--domain", "tau-airline", runs}, {"--db", db, "import", "tau-bench", runs}} {
 		if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
 			t.Fatalf("parthack %v: %v\n%s", args, err, out)
 		}

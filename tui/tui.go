@@ -30,8 +30,8 @@ type Options struct {
 	DBPath string
 	// Demo plays the scripted walkthroughs instead of opening Browse.
 	Demo bool
-	// Domain opens a real benchmark's tasks and runs instead of the suite
-	// (tau-airline).
+	// Domain opens a registered domain's tasks and runs instead of the
+	// suite.
 	Domain string
 	// TaskFile opens a task file of the user's own, with the trajectory
 	// files next to it, first in Browse beside the suite.

@@ -14,7 +14,6 @@ import (
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks"
-	"github.com/parthack/parthack/tasks/tauair"
 )
 
 func newAttackCmd(e *env) *cobra.Command {
@@ -116,13 +115,11 @@ func attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Opt
 	if err != nil {
 		return nil, usage(err)
 	}
-	if isTauID(taskArg) {
+	if _, t, ok, err := domainTask(taskArg); err != nil {
+		return nil, usage(err)
+	} else if ok {
 		// A domain task's moves are calls drawn from the task and from
 		// where H ends.
-		t, err := tauair.ByID(taskArg)
-		if err != nil {
-			return nil, usage(err)
-		}
 		pub = t.AttackTask(env.Replay(h.Steps).View())
 	}
 	res, err := attacker.Search(ctx, pub, env, h, opt, nil)

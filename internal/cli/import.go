@@ -10,52 +10,56 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/store"
-	"github.com/parthack/parthack/tasks/tauair"
 )
 
 // newImportCmd imports a real benchmark's runs as trajectories.
 func newImportCmd(e *env) *cobra.Command {
 	var dry bool
 	cmd := &cobra.Command{
-		Use:   "import tau-bench FILE [--dry-run]",
-		Short: "Import tau-bench airline runs (its run format) as trajectories, certified, into the store",
-		Long: "Read a file in tau-bench's run format (the JSON list of {task_id, reward, info, traj, trial} that its run\n" +
-			"script writes, e.g. historical_trajectories/gpt-4o-airline.json) against the airline domain: every run\n" +
-			"becomes a trajectory of task TAU-Ann (its tool calls as agent steps, the conversation kept beside the log),\n" +
-			"is replayed and double-certified, and is saved in the store as a witness the workbench and --candidate\n" +
-			"can open; all runs are saved in one transaction, or none. --dry-run certifies without saving. Prints each run's certified progress.",
+		Use:   "import FORMAT FILE [--dry-run]",
+		Short: "Import a benchmark's runs (its own run format) as trajectories, certified, into the store",
+		Long: "Read a file in a benchmark's run format against its domain: every run becomes a trajectory of its\n" +
+			"task (its tool calls as steps, the conversation kept beside the log), is replayed and double-certified,\n" +
+			"and is saved in the store as a witness the workbench and --candidate can open; all runs are saved in one\n" +
+			"transaction, or none. --dry-run certifies without saving. Prints each run's certified progress.\n\n" +
+			"Formats: " + strings.Join(domains.FormatNames(), ", ") + ". tau-bench: the JSON list of {task_id, reward, info,\n" +
+			"traj, trial} that its run script writes (e.g. historical_trajectories/gpt-4o-airline.json).",
 		Args: cobra.ExactArgs(2),
 		RunE: func(_ *cobra.Command, args []string) error {
-			if args[0] != "tau-bench" {
-				return usageErr("import: %q is not a format parthack reads (there is tau-bench)", args[0])
+			format, err := domains.FormatOf(args[0])
+			if err != nil {
+				return usageErr("import: %w", err)
 			}
 			src, err := os.ReadFile(args[1])
 			if err != nil {
 				return usageErr("import: %w", err)
 			}
-			runs, err := tauair.DecodeRuns(args[1], src)
+			runs, err := format.Decode(args[1], src)
 			if err != nil {
 				return usageErr("import: %w", err)
 			}
-			stem := strings.TrimSuffix(filepath.Base(args[1]), filepath.Ext(args[1]))
 			var recs []store.Record
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "run\ttask\treward\tcalls\tP_state\tP_agent")
-			for i := range runs {
-				r := &runs[i]
+			for i, r := range runs {
 				tr, err := r.Trajectory()
 				if err != nil {
-					return usageErr("import: %w", err)
+					return usageErr("import: %s: run %d (%s): %w", args[1], i, r.Name, err)
 				}
-				tr.Name = fmt.Sprintf("%s-t%02d-trial%d", stem, r.TaskID, r.Trial)
-				tr.Note = fmt.Sprintf("imported from %s (run %d): tau-bench's reward %g", filepath.Base(args[1]), i, r.Reward)
-				task, err := tauair.ByID(tr.Task)
+				tr.Name = r.Name
+				tr.Note = fmt.Sprintf("imported from %s (run %d): the benchmark's reward %g", filepath.Base(args[1]), i, r.Reward)
+				d, err := domains.Lookup(r.Domain)
 				if err != nil {
 					return err
 				}
-				if err := model.CheckEpisode(task.Task, tr.Steps); err != nil {
+				task, err := domains.TaskOf(d, r.Task)
+				if err != nil {
+					return usageErr("import: %s: run %d (%s): %w", args[1], i, r.Name, err)
+				}
+				if err := model.CheckEpisode(task.Model, tr.Steps); err != nil {
 					return usageErr("import: %s: run %d (%s): %w", args[1], i, tr.Name, err)
 				}
 				env, err := task.Env()
@@ -67,7 +71,7 @@ func newImportCmd(e *env) *cobra.Command {
 					return err
 				}
 				if rej != nil {
-					return fmt.Errorf("import: %s: not certifiable: %s", tr.Name, rej.Error())
+					return fmt.Errorf("import: %s: run %d (%s): not certifiable: %s", args[1], i, tr.Name, rej.Error())
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%g\t%d\t%s\t%s\n", tr.Name, tr.Task, r.Reward, len(tr.Steps), res.Cert.PState, res.Cert.PAgent)
 				recs = append(recs, store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Body: model.EncodeTrajectory(tr)})

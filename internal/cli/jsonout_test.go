@@ -26,8 +26,9 @@ func TestJSONOutputIsOneDocument(t *testing.T) {
 		{"bench", "--split", "development", "--edits", "1", "--format", "json"},
 		{"bench", "--domain", "tau-airline", "--tasks", "TAU-A04,TAU-A01", "--format", "json"},
 		{"report", "--ledger", "../../testdata/report/minimal.csv", "--format", "json"},
-		{"tau", "tasks", "--json"},
-		{"tau", "runs", "--tasks", "TAU-A04", "--json"},
+		{"domain", "list", "--json"},
+		{"domain", "tasks", "--domain", "tau-airline", "--json"},
+		{"domain", "runs", "--domain", "tau-airline", "--tasks", "TAU-A04", "--json"},
 		{"audit", "--json"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
-	"github.com/parthack/parthack/tasks/tauair"
 )
 
 // isSuiteID reports whether a --task argument names a suite task (such
@@ -25,14 +25,19 @@ func isSuiteID(arg string) bool {
 	return err != nil
 }
 
-// isTauID reports whether a --task argument names a tau-bench airline
-// task (TAU-A00 … TAU-A49) rather than a file.
-func isTauID(arg string) bool {
-	if !strings.HasPrefix(arg, "TAU-A") {
-		return false
+// domainTask resolves a --task argument that names a registered domain's
+// task (TAU-A07) rather than a file: ok is false for anything else, an
+// error for an id the domain owns but does not have.
+func domainTask(arg string) (domains.Domain, *domains.Task, bool, error) {
+	d, owned := domains.Owner(arg)
+	if !owned {
+		return nil, nil, false, nil
 	}
-	_, err := os.Stat(arg)
-	return err != nil
+	if _, err := os.Stat(arg); err == nil {
+		return nil, nil, false, nil // a file of that name
+	}
+	t, err := domains.TaskOf(d, arg)
+	return d, t, err == nil, err
 }
 
 // loadTask reads, decodes and compiles a task file. A suite id instead
@@ -50,13 +55,11 @@ func loadTaskViews(path string) (*pbcste.Env, *model.Task, error) {
 	if path == "" {
 		return nil, nil, usageErr("--task is required")
 	}
-	if isTauID(path) {
-		t, err := tauair.ByID(path)
-		if err != nil {
-			return nil, nil, usage(err)
-		}
+	if _, t, ok, err := domainTask(path); err != nil {
+		return nil, nil, usage(err)
+	} else if ok {
 		env, err := t.Env()
-		return env, t.Task, err
+		return env, t.Model, err
 	}
 	if isSuiteID(path) {
 		st, err := tasks.Get(path)
@@ -123,11 +126,13 @@ func loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
 
 // storedTrajectory resolves a stored trajectory's name for a suite task.
 func storedTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
-	if isTauID(taskArg) && !strings.ContainsAny(name, "./") {
+	if d, t, ok, err := domainTask(taskArg); err != nil {
+		return nil, false, usage(err)
+	} else if ok && !strings.ContainsAny(name, "./") {
 		if _, err := os.Stat(name); err == nil {
 			return nil, false, nil
 		}
-		return tauTrajectory(taskArg, name)
+		return runTrajectory(d, t, name)
 	}
 	if !isSuiteID(taskArg) || strings.ContainsAny(name, "./") {
 		return nil, false, nil
@@ -184,10 +189,10 @@ const streamBatch = 4096
 // honestPath is --honest, or when it is omitted the suite or tau-bench
 // task's own H.
 func honestPath(taskArg, path string) string {
-	switch {
-	case path == "" && isSuiteID(taskArg):
+	if path == "" && isSuiteID(taskArg) {
 		return "honest"
-	case path == "" && isTauID(taskArg):
+	}
+	if _, _, ok, _ := domainTask(taskArg); path == "" && ok {
 		return "gold"
 	}
 	return path
@@ -199,22 +204,18 @@ func loadHonest(taskArg, path string) (*model.Trajectory, error) {
 	return loadTrajectory("honest", taskArg, honestPath(taskArg, path))
 }
 
-// tauTrajectory resolves a tau-bench task's trajectory by name: "gold",
-// or a GPT-4o run ("trial2", "gpt-4o-t07-trial2").
-func tauTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
-	t, err := tauair.ByID(taskArg)
-	if err != nil {
-		return nil, false, usage(err)
-	}
+// runTrajectory resolves a domain task's trajectory by name: "gold", or
+// one of its runs ("trial2", "gpt-4o-t07-trial2").
+func runTrajectory(d domains.Domain, t *domains.Task, name string) (*model.Trajectory, bool, error) {
 	if name == "gold" {
-		return t.GoldTrajectory, true, nil
+		if t.Gold == nil {
+			return nil, false, usageErr("%s has no gold run", t.ID)
+		}
+		return t.Gold, true, nil
 	}
-	r, err := tauair.RunByName(t, name)
+	r, err := domains.RunOf(d, t.ID, name)
 	if err != nil {
 		return nil, false, usage(err)
-	}
-	if r.TaskID != t.Index {
-		return nil, false, usageErr("run %s is of task %s, not %s", r.Name(), tauair.TaskID(r.TaskID), t.ID)
 	}
 	tr, err := r.Trajectory()
 	return tr, true, err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/attacker/bench"
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/report"
@@ -207,7 +208,7 @@ func newBenchCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
 	cmd.Flags().BoolVar(&sameEnd, "same-end", false, "with --domain: admit only witnesses that end in exactly H's database (no collateral outside the goal predicates)")
 	cmd.Flags().StringVar(&witnesses, "witnesses", "", "with --domain: write each run's A_ref (the witness found against Historical Milestone) to this directory as <run>.json")
-	cmd.Flags().StringVar(&domain, "domain", "", "run on a real benchmark's runs instead of the suite: tau-airline (tau-bench's 200 GPT-4o airline runs)")
+	cmd.Flags().StringVar(&domain, "domain", "", "run on a real benchmark's runs instead of the suite ("+strings.Join(domains.Names(), ", ")+")")
 	cmd.Flags().StringVar(&shardArg, "shard", "", "run only shard i of n (0/4 … 3/4) of the (task, target) pairs and write its ledger; report --ledger merges the shards")
 	jf.add(cmd)
 	return cmd

@@ -10,6 +10,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	_ "github.com/parthack/parthack/domains/all" // the domains parthack ships, registered
 )
 
 // Exit codes shared by every command.
@@ -55,7 +57,7 @@ var commands = []func(*env) *cobra.Command{
 	newAttackCmd,
 	newBenchCmd,
 	newReportCmd,
-	newTauCmd,
+	newDomainCmd,
 	newImportCmd,
 	newWorkbenchCmd,
 	newDemoCmd,

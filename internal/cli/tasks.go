@@ -10,12 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/parthack/parthack/attacker/taubench"
+	"github.com/parthack/parthack/attacker/domainbench"
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/internal/taskfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
-	"github.com/parthack/parthack/tasks/tauair"
 	"github.com/parthack/parthack/tasks/validate"
 )
 
@@ -111,7 +111,7 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 	var domain string
 	var trajectories []string
 	cmd := &cobra.Command{
-		Use:   "validate [FILE [--trajectory F …]] [--domain tau-airline]",
+		Use:   "validate [FILE [--trajectory F …]] [--domain NAME]",
 		Short: "Check every property of every suite task, or of a task file of your own",
 		Long: "Validate the suite: schema and allowlist legality, honest trajectories (legal partial prefix, declared\n" +
 			"P_state and m, no terminal success, no accidental transient peak, P_state = P_agent), strict rollbacks,\n" +
@@ -126,9 +126,10 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 			"trajectory files (repeatable; the role comes from the file name, and the first is H when none is named\n" +
 			"honest*); without it, the trajectories of the task next to FILE are checked. Each check is listed as ok\n" +
 			"or skipped, with why. FILE may also be a suite id (PH-H05): that task alone, as the suite validates it.\n\n" +
-			"--domain tau-airline validates tau-bench's 50 airline tasks instead: every gold run double-certifies\n" +
-			"with no failed call and, for a task with a goal, starts with no predicate held and ends at m/m with\n" +
-			"P_state = P_agent, every evaluator and the benchmark's own reward at 1 (no transient peak).\n\n" +
+			"--domain NAME validates a real domain's tasks instead: every gold run keeps the episode rule and\n" +
+			"double-certifies with no failed call and, for a task with a goal, starts with no predicate held and ends\n" +
+			"at m/m with P_state = P_agent, every evaluator (and, where the domain keeps what it reads, the\n" +
+			"benchmark's own reward) at 1 (no transient peak).\n\n" +
 			"Exit codes: 0 valid, 1 a broken property (the first one, located), 2 bad usage.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -153,14 +154,15 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 				return usageErr("--trajectory needs a task FILE")
 			}
 			if domain != "" {
-				if domain != tauair.DomainName {
-					return usageErr("--domain: %q is not a domain (there is %s)", domain, tauair.DomainName)
+				d, err := domainFlag(domain)
+				if err != nil {
+					return err
 				}
-				n, err := taubench.Validate()
+				n, goal, err := domainbench.Validate(d)
 				if err != nil {
 					return &exitError{code: ExitRejected, err: err}
 				}
-				fmt.Fprintf(e.stdout, "50 tau-airline tasks valid (%d with a goal, %d whose gold run changes nothing)\n", n, 50-n)
+				fmt.Fprintf(e.stdout, "%d %s tasks valid (%d with a goal, %d whose gold run changes nothing)\n", n, d.Name(), goal, n-goal)
 				return nil
 			}
 			hash, err := validate.ValidateAll()
@@ -175,7 +177,7 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&domain, "domain", "", "validate a domain's tasks instead of the suite: tau-airline")
+	cmd.Flags().StringVar(&domain, "domain", "", "validate a domain's tasks instead of the suite ("+strings.Join(domains.Names(), ", ")+")")
 	cmd.Flags().StringArrayVar(&trajectories, "trajectory", nil, "a trajectory of FILE's task (repeatable; default: those next to FILE)")
 	return cmd
 }

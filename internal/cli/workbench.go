@@ -2,33 +2,36 @@ package cli
 
 import (
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/internal/taskfile"
 	"github.com/parthack/parthack/store"
-	"github.com/parthack/parthack/tasks/tauair"
 	"github.com/parthack/parthack/tui"
 )
 
 func newWorkbenchCmd(e *env) *cobra.Command {
 	var domain, taskFile string
 	cmd := &cobra.Command{
-		Use:   "workbench [--domain tau-airline | --task FILE]",
+		Use:   "workbench [--domain NAME | --task FILE]",
 		Short: "Open the terminal workbench (also what parthack with no arguments does on a terminal)",
 		Long: "Open the terminal workbench: browse the suite and saved witnesses, step through event logs, compare\n" +
 			"H with a witness or a rollback, hand-craft witnesses with live certification, and save them to the store\n" +
 			"(--db, default " + defaultDB() + ").\n\n" +
-			"--domain tau-airline opens tau-bench's airline tasks instead: each with its gold run and its four real GPT-4o\n" +
-			"runs (t cycles them), H the first run that failed; the Inspector shows the conversation beside each call.\n\n" +
+			"--domain NAME opens a real benchmark's tasks instead: each with its gold run and its real runs (t cycles\n" +
+			"them), H the first run that failed; the Inspector shows the conversation beside each call.\n\n" +
 			"--task FILE opens a task file of your own first in Browse, beside the suite, with the trajectory files next\n" +
 			"to it (honest*.json is H; t cycles them all); witnesses you save on it are kept in the store under its id\n" +
 			"and reopen whenever the task is open again. ctrl+o in Browse opens a task file too.",
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if domain != "" && domain != tauair.DomainName {
-				return usageErr("--domain: %q is not a domain (there is %s)", domain, tauair.DomainName)
+			if domain != "" {
+				if _, err := domainFlag(domain); err != nil {
+					return err
+				}
 			}
 			if taskFile != "" {
 				if domain != "" {
@@ -42,7 +45,7 @@ func newWorkbenchCmd(e *env) *cobra.Command {
 			return runWorkbench(e, false)
 		},
 	}
-	cmd.Flags().StringVar(&domain, "domain", "", "open a real benchmark's tasks and runs instead of the suite: tau-airline")
+	cmd.Flags().StringVar(&domain, "domain", "", "open a real benchmark's tasks and runs instead of the suite ("+strings.Join(domains.Names(), ", ")+")")
 	cmd.Flags().StringVar(&taskFile, "task", "", "open a task file of your own, with the trajectories next to it")
 	return cmd
 }

@@ -1,14 +1,16 @@
-// Package taubench runs the benchmark on real agent runs: every GPT-4o
-// run of tau-bench's airline domain whose task has a goal is an honest
+// Package domainbench runs the benchmark on a real benchmark's runs: every
+// run of a registered domain (domains) whose task has a goal is an honest
 // trajectory H, and the search attacker looks for the certified worst
 // case against each evaluator within a bound of edits, inserting calls
-// from the task's attack alphabet (tauair.Task.AttackTask). Failed runs
-// are the benchmark; successful ones are the control. The ledger rows
-// are the suite's (report.Row), one task per run.
-package taubench
+// from the task's attack alphabet (domains.Task.AttackTask) and keeping
+// the domain's episode rule. Failed runs are the benchmark; successful
+// ones are the control. The ledger rows are the suite's (report.Row), one
+// task per run, and each witness row says whether it ends in H's state.
+package domainbench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"runtime"
@@ -19,15 +21,19 @@ import (
 	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/attacker/bench"
 	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/evaluators"
+	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/report"
-	"github.com/parthack/parthack/tasks/tauair"
 )
 
-// Options bound the searches.
+// Options say which runs to attack and bound the searches.
 type Options struct {
+	Domain domains.Domain
+	// Runs are the runs to attack; nil: the runs the domain ships.
+	Runs      []*domains.Run
 	Edits     int // edits of H per search; default 2
 	MaxStates int // search nodes per search; default attacker.DefaultMaxStates
 	Workers   int // runs attacked at once; default GOMAXPROCS
@@ -41,27 +47,28 @@ type Options struct {
 type RunInfo struct {
 	Run    string  `json:"run"`
 	Task   string  `json:"task"`
-	Reward float64 `json:"reward"` // tau-bench's, as recorded
-	// Outcome is tau-bench's reward recomputed from the run's public
-	// payload (evaluators.Outcome), for a task with a goal; HashReward is
-	// it recomputed as tau-bench does, from the data hash. Both equal
-	// Reward on every corpus run.
+	Model  string  `json:"model"`
+	Reward float64 `json:"reward"` // the benchmark's, as recorded
+	// Outcome is the benchmark's reward recomputed from the run's public
+	// payload (the domain's first Reward), for a task with a goal;
+	// Recomputed is it recomputed as the benchmark does, on the trusted
+	// side (from its state hash).
 	Outcome    *float64   `json:"outcome,omitempty"`
-	HashReward float64    `json:"hash_reward"`
+	Recomputed float64    `json:"recomputed_reward"`
 	Calls      int        `json:"calls"`
 	Failed     int        `json:"failed_calls"`
 	M          int        `json:"m"`
 	PState     model.Frac `json:"p_state"`
 	PAgent     model.Frac `json:"p_agent"`
-	Control    bool       `json:"control"`            // tau-bench's reward is 1
+	Control    bool       `json:"control"`            // the benchmark's reward is 1
 	Capped     []string   `json:"capped,omitempty"`   // targets whose search hit MaxStates
 	Rollback   bool       `json:"rollback"`           // a strict rollback of H was found
 	Excluded   string     `json:"excluded,omitempty"` // why the run is not attacked
 	// Witness is A_ref, the adversary the search against Historical
 	// Milestone found (nil when none is eligible within the bound).
 	Witness *model.Trajectory `json:"-"`
-	// SameEnd says whether A_ref ends in exactly H's database, by
-	// tau-bench's data hash; Collateral lists each cell where the two
+	// SameEnd says whether A_ref ends in exactly H's state, by the
+	// benchmark's own state hash; Collateral lists each cell where the two
 	// ends differ, with H's value and A_ref's (a second refund, a bag
 	// charge never refunded). Both absent when there is no A_ref.
 	SameEnd    *bool             `json:"same_end_state,omitempty"`
@@ -70,8 +77,8 @@ type RunInfo struct {
 
 // Result is the benchmark's two ledgers and the runs.
 type Result struct {
-	Failed  *report.Ledger // runs tau-bench scored 0
-	Control *report.Ledger // runs tau-bench scored 1
+	Failed  *report.Ledger // runs the benchmark scored below 1
+	Control *report.Ledger // runs the benchmark scored 1
 	Runs    []RunInfo
 }
 
@@ -96,7 +103,7 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 	if progress == nil {
 		progress = func(string) {}
 	}
-	picked, err := pick(opt.Tasks)
+	picked, err := pick(opt.Domain, opt.Runs, opt.Tasks)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +121,7 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				info, rows, err := attackRun(ctx, picked[i], opt)
+				info, rows, err := attackRun(ctx, opt.Domain, picked[i], opt)
 				results[i] = out{info, rows, err}
 				mu.Lock()
 				progress(line(&info))
@@ -139,8 +146,8 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 			res.Failed.Rows = append(res.Failed.Rows, o.rows...)
 		}
 	}
-	sortRows(res.Failed.Rows)
-	sortRows(res.Control.Rows)
+	sortRows(opt.Domain, res.Failed.Rows)
+	sortRows(opt.Domain, res.Control.Rows)
 	return res, ctx.Err()
 }
 
@@ -155,23 +162,24 @@ func line(info *RunInfo) string {
 // certified is one run replayed and double-certified.
 type certified struct {
 	info RunInfo
-	task *tauair.Task
+	task *domains.Task
 	env  *pbcste.Env
 	h    *model.Trajectory
 	res  *certifier.Result
 }
 
 // certify replays and double-certifies one run.
-func certify(r *tauair.Run) (*certified, error) {
-	c := &certified{info: RunInfo{Run: r.Name(), Task: tauair.TaskID(r.TaskID), Reward: r.Reward, Calls: len(r.Steps), Control: r.Reward == 1}}
+func certify(d domains.Domain, r *domains.Run) (*certified, error) {
+	c := &certified{info: RunInfo{Run: r.Name, Task: r.Task, Model: r.Model, Reward: r.Reward, Control: r.Reward == 1}}
 	var err error
-	if c.task, err = tauair.ByID(c.info.Task); err != nil {
+	if c.task, err = domains.TaskOf(d, r.Task); err != nil {
 		return c, err
 	}
 	c.info.M = c.task.M()
 	if c.h, err = r.Trajectory(); err != nil {
 		return c, err
 	}
+	c.info.Calls = len(c.h.Steps)
 	if c.env, err = c.task.Env(); err != nil {
 		return c, err
 	}
@@ -189,66 +197,76 @@ func certify(r *tauair.Run) (*certified, error) {
 		}
 	}
 	c.info.PState, c.info.PAgent = res.Cert.PState, res.Cert.PAgent
-	c.info.HashReward = c.task.Reward(res.Log, c.h)
+	if c.task.Reward != nil {
+		c.info.Recomputed = c.task.Reward(res.Log, c.h)
+	}
 	if c.info.M == 0 {
 		c.info.Excluded = "the gold run changes nothing, so the task has no goal predicate"
 		return c, nil
 	}
-	fh, err := scores(c.task.Task, res.Log, c.h)
+	fh, err := scores(d, c.task.Model, res.Log, c.h)
 	if err != nil {
 		return c, err
 	}
-	c.info.Outcome = &fh[len(fh)-1]
+	if len(fh) > len(evaluators.Deterministic()) {
+		c.info.Outcome = &fh[len(evaluators.Deterministic())]
+	}
 	return c, nil
 }
 
-// Certify replays and double-certifies the runs of the given tasks (all
-// when none), in the corpus' order.
-func Certify(taskIDs []string) ([]RunInfo, error) {
-	runs, err := pick(taskIDs)
+// Certify replays and double-certifies the domain's runs of the given
+// tasks (all when none), in the domain's order.
+func Certify(d domains.Domain, taskIDs []string) ([]RunInfo, error) {
+	runs, err := pick(d, nil, taskIDs)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]RunInfo, len(runs))
 	for i, r := range runs {
-		c, err := certify(r)
+		c, err := certify(d, r)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.Name(), err)
+			return nil, fmt.Errorf("%s: %w", r.Name, err)
 		}
 		out[i] = c.info
 	}
 	return out, nil
 }
 
-// pick lists the corpus runs of the given tasks (all when none).
-func pick(taskIDs []string) ([]*tauair.Run, error) {
+// pick lists the runs (the domain's own when runs is nil) of the given
+// tasks (all when none).
+func pick(d domains.Domain, runs []*domains.Run, taskIDs []string) ([]*domains.Run, error) {
+	if d == nil {
+		return nil, fmt.Errorf("no domain given")
+	}
 	for _, id := range taskIDs {
-		if _, err := tauair.ByID(id); err != nil {
+		if _, err := domains.TaskOf(d, id); err != nil {
 			return nil, err
 		}
 	}
-	runs, err := tauair.AgentRuns()
-	if err != nil {
-		return nil, err
+	if runs == nil {
+		var err error
+		if runs, err = d.Runs(); err != nil {
+			return nil, err
+		}
 	}
-	var out []*tauair.Run
-	for i := range runs {
-		if len(taskIDs) == 0 || slices.Contains(taskIDs, tauair.TaskID(runs[i].TaskID)) {
-			out = append(out, &runs[i])
+	var out []*domains.Run
+	for _, r := range runs {
+		if len(taskIDs) == 0 || slices.Contains(taskIDs, r.Task) {
+			out = append(out, r)
 		}
 	}
 	return out, nil
 }
 
 // attackRun certifies one run and runs its searches.
-func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []report.Row, error) {
-	c, err := certify(r)
+func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Options) (RunInfo, []report.Row, error) {
+	c, err := certify(d, r)
 	if err != nil || c.info.Excluded != "" {
 		return c.info, nil, err
 	}
 	info, task, env, h, hres := c.info, c.task, c.env, c.h, c.res
 	pub := task.AttackTask(hres.Log.View())
-	fh, err := scores(pub, hres.Log, h)
+	fh, err := scores(d, pub, hres.Log, h)
 	if err != nil {
 		return info, nil, err
 	}
@@ -258,7 +276,7 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 		return info, nil, err
 	} else if ok {
 		info.Rollback, base.PStateR = true, &pr
-		if fr, err = scores(pub, env.Replay(r.Steps), r); err != nil {
+		if fr, err = scores(d, pub, env.Replay(r.Steps), r); err != nil {
 			return info, nil, err
 		}
 	}
@@ -286,7 +304,7 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 		sameEnd[target] = &same
 		if target == bench.ReferenceTarget {
 			info.SameEnd, info.Collateral = &same, deltas
-			if fa, err = scores(pub, alog, ref.Best); err != nil {
+			if fa, err = scores(d, pub, alog, ref.Best); err != nil {
 				return info, nil, err
 			}
 		}
@@ -331,23 +349,25 @@ func attackRun(ctx context.Context, r *tauair.Run, opt Options) (RunInfo, []repo
 		}
 		targeted = append(targeted, t)
 	}
-	// The benchmark's own reward, on the shared set: it is no function of
-	// the certified vectors (extra changes and missing replies count), so
-	// it gets no Proposition 1 row of its own.
-	o := len(fh) - 1
-	or := base
-	fho := fh[o]
-	or.Set, or.Target, or.Honest = report.SetShared, evaluators.OutcomeName, &fho
-	if fr != nil {
-		fro := fr[o]
-		or.Rollback = &fro
+	// The benchmark's own rewards, on the shared set: they are no
+	// functions of the certified vectors (extra changes and missing replies
+	// count), so they get no Proposition 1 rows of their own.
+	for k, rw := range d.Rewards() {
+		o := len(evaluators.Deterministic()) + k
+		or := base
+		fho := fh[o]
+		or.Set, or.Target, or.Honest = report.SetShared, rw.Name, &fho
+		if fr != nil {
+			fro := fr[o]
+			or.Rollback = &fro
+		}
+		or.Attempts, or.Valid, or.Matched, or.Capped = ref.States, ref.Eligible, ref.Best != nil, !ref.Exhausted
+		if or.Matched {
+			d := fa[o] - fh[o]
+			or.Delta, or.SameEnd = &d, refEnd
+		}
+		shared = append(shared, or)
 	}
-	or.Attempts, or.Valid, or.Matched, or.Capped = ref.States, ref.Eligible, ref.Best != nil, !ref.Exhausted
-	if or.Matched {
-		d := fa[o] - fh[o]
-		or.Delta, or.SameEnd = &d, refEnd
-	}
-	shared = append(shared, or)
 	return info, append(shared, targeted...), nil
 }
 
@@ -376,15 +396,17 @@ func searchTargets(ctx context.Context, pub *model.Task, env *pbcste.Env, h *mod
 	return out, nil
 }
 
-// endState compares where a witness ends with where H ends: equal by
-// tau-bench's own data hash, and each cell that differs. The environment's
-// state hash must say the same, or the port's state and tau-bench's
-// database have drifted apart.
-func endState(task *tauair.Task, hlog, alog *pbcste.Log) (bool, []pbcste.EndDelta, error) {
+// endState compares where a witness ends with where H ends: equal by the
+// benchmark's own state hash where it has one, and each cell that
+// differs. The environment's state hash must say the same, or the port's
+// state and the benchmark's have drifted apart.
+func endState(task *domains.Task, hlog, alog *pbcste.Log) (bool, []pbcste.EndDelta, error) {
 	same, deltas := pbcste.Collateral(hlog, alog)
-	hh, ah := task.DataHash(hlog), task.DataHash(alog)
-	if (hh == ah) != same {
-		return false, nil, fmt.Errorf("tau-bench's data hash says the ends are equal: %t; the state hash says %t", hh == ah, same)
+	if task.Hash == nil {
+		return same, deltas, nil
+	}
+	if hh, ah := task.Hash(hlog), task.Hash(alog); (hh == ah) != same {
+		return false, nil, fmt.Errorf("the benchmark's state hash says the ends are equal: %t; the environment's says %t", hh == ah, same)
 	}
 	return same, deltas, nil
 }
@@ -410,10 +432,13 @@ func rollback(env *pbcste.Env, pub *model.Task, h *model.Trajectory) (*model.Tra
 
 // sortRows orders a ledger as bench does: set, then target in the
 // evaluators' order, then run.
-func sortRows(rows []report.Row) {
-	order := map[string]int{evaluators.OutcomeName: len(evaluators.Deterministic())}
+func sortRows(d domains.Domain, rows []report.Row) {
+	order := map[string]int{}
 	for i, e := range evaluators.Deterministic() {
 		order[e.Name] = i
+	}
+	for k, rw := range d.Rewards() {
+		order[rw.Name] = len(evaluators.Deterministic()) + k
 	}
 	slices.SortStableFunc(rows, func(a, b report.Row) int {
 		if a.Set != b.Set {
@@ -427,80 +452,98 @@ func sortRows(rows []report.Row) {
 }
 
 // scores are every deterministic evaluator's scores of a log, from its
-// public payload's bytes, and then the benchmark's own reward.
-func scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, error) {
+// public payload's bytes, and then the benchmark's own rewards.
+func scores(d domains.Domain, pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, error) {
 	out, dec, err := attacker.Scores(pub, log, tr)
 	if err != nil {
 		return nil, err
 	}
-	if o, ok := evaluators.Outcome(dec); ok {
-		out = append(out, o)
+	return appendRewards(d, out, dec)
+}
+
+// appendRewards appends the domain's rewards of a decoded payload.
+func appendRewards(d domains.Domain, out []float64, dec *payload.Payload) ([]float64, error) {
+	for _, rw := range d.Rewards() {
+		v, ok := rw.Score(dec)
+		if !ok {
+			return nil, fmt.Errorf("%s: the payload carries no reference to score it against", rw.Name)
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }
 
-// Validate holds every task of the domain to the suite's properties: its
-// gold run keeps the episode rule (no call after a transfer) and
-// double-certifies without a failed call; a task with a goal
-// starts with no predicate held and its gold ends at m/m with P_state =
-// P_agent and no transient peak (every historical evaluator, scored from
-// the payload, equals the final P_state) and passes the benchmark's own
-// reward when it asks for no output; a task without one has a gold run
-// that changes nothing. It returns the number of tasks with a goal.
-func Validate() (int, error) {
-	ts, err := tauair.Tasks()
+// Validate holds every task of a domain to the suite's properties: its
+// gold run keeps the episode rule and double-certifies without a failed
+// call; a task with a goal starts with no predicate held and its gold
+// ends at m/m with P_state = P_agent and no transient peak (every
+// historical evaluator, scored from the payload, equals the final
+// P_state) and, where the domain says its gold must, passes the
+// benchmark's own reward; a task without one has a gold run that changes
+// nothing. It returns the number of tasks and of those with a goal.
+func Validate(d domains.Domain) (tasks, withGoal int, err error) {
+	ts, err := d.Tasks()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	withGoal := 0
 	for _, t := range ts {
-		env, err := t.Env()
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", t.ID, err)
+		if err := validate(d, t); err != nil {
+			return 0, 0, fmt.Errorf("%s: %w", t.ID, err)
 		}
-		if err := model.CheckEpisode(t.Task, t.GoldTrajectory.Steps); err != nil {
-			return 0, fmt.Errorf("%s: gold: %w", t.ID, err)
-		}
-		res, rej, err := certifier.DoubleCertify(env, t.GoldTrajectory)
-		if err != nil {
-			return 0, fmt.Errorf("%s: gold: %w", t.ID, err)
-		}
-		if rej != nil {
-			return 0, fmt.Errorf("%s: gold is not certifiable: %s", t.ID, rej.Error())
-		}
-		for i := range res.Log.Events {
-			if ev := &res.Log.Events[i]; !ev.OK {
-				return 0, fmt.Errorf("%s: gold call %d fails: %s", t.ID, i+1, res.Log.Reason(ev))
-			}
-		}
-		m := t.M()
-		if m == 0 {
-			if len(t.Changes) != 0 {
-				return 0, fmt.Errorf("%s: no goal predicate, yet gold changes %d cells", t.ID, len(t.Changes))
-			}
-			continue
-		}
-		withGoal++
-		if cs, _ := res.Log.InitialVectors(); cs != 0 {
-			return 0, fmt.Errorf("%s: predicates hold at the start (c_state %b)", t.ID, cs)
-		}
-		if res.Cert.PState.Num != m || res.Cert.PAgent.Num != m {
-			return 0, fmt.Errorf("%s: gold ends at P_state %s, P_agent %s, not %d/%d", t.ID, res.Cert.PState, res.Cert.PAgent, m, m)
-		}
-		fs, err := scores(t.Task, res.Log, t.GoldTrajectory)
-		if err != nil {
-			return 0, fmt.Errorf("%s: gold: %w", t.ID, err)
-		}
-		for i, ev := range evaluators.Deterministic() {
-			if fs[i] != 1 {
-				return 0, fmt.Errorf("%s: gold scores %s %.3f, not 1: a transient peak or a missed predicate", t.ID, ev.Name, fs[i])
-			}
-		}
-		// The corpus keeps gold's tool calls, not its replies, so only a
-		// task that asks for no output can be held to the whole reward.
-		if len(t.Gold.Outputs) == 0 && fs[len(fs)-1] != 1 {
-			return 0, fmt.Errorf("%s: gold fails the benchmark's own reward", t.ID)
+		if t.M() > 0 {
+			withGoal++
 		}
 	}
-	return withGoal, nil
+	return len(ts), withGoal, nil
+}
+
+func validate(d domains.Domain, t *domains.Task) error {
+	if t.Gold == nil {
+		return errors.New("no gold run")
+	}
+	env, err := t.Env()
+	if err != nil {
+		return err
+	}
+	if err := model.CheckEpisode(t.Model, t.Gold.Steps); err != nil {
+		return fmt.Errorf("gold: %w", err)
+	}
+	res, rej, err := certifier.DoubleCertify(env, t.Gold)
+	if err != nil {
+		return fmt.Errorf("gold: %w", err)
+	}
+	if rej != nil {
+		return fmt.Errorf("gold is not certifiable: %s", rej.Error())
+	}
+	for i := range res.Log.Events {
+		if ev := &res.Log.Events[i]; !ev.OK {
+			return fmt.Errorf("gold call %d fails: %s", i+1, res.Log.Reason(ev))
+		}
+	}
+	m := t.M()
+	if m == 0 {
+		if same, deltas := pbcste.Collateral(env.Replay(nil), res.Log); !same {
+			return fmt.Errorf("no goal predicate, yet gold changes %d cells", len(deltas))
+		}
+		return nil
+	}
+	if cs, _ := res.Log.InitialVectors(); cs != 0 {
+		return fmt.Errorf("predicates hold at the start (c_state %b)", cs)
+	}
+	if res.Cert.PState.Num != m || res.Cert.PAgent.Num != m {
+		return fmt.Errorf("gold ends at P_state %s, P_agent %s, not %d/%d", res.Cert.PState, res.Cert.PAgent, m, m)
+	}
+	fs, err := scores(d, t.Model, res.Log, t.Gold)
+	if err != nil {
+		return fmt.Errorf("gold: %w", err)
+	}
+	for i, ev := range evaluators.Deterministic() {
+		if fs[i] != 1 {
+			return fmt.Errorf("gold scores %s %.3f, not 1: a transient peak or a missed predicate", ev.Name, fs[i])
+		}
+	}
+	if t.GoldPasses && len(d.Rewards()) > 0 && fs[len(evaluators.Deterministic())] != 1 {
+		return errors.New("gold fails the benchmark's own reward")
+	}
+	return nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/store"
-	"github.com/parthack/parthack/tasks/tauair"
+	"github.com/parthack/parthack/domains"
 )
 
 // TestTauCommands: the tau-bench domain through the CLI, as a user meets
@@ -25,15 +25,17 @@ func TestTauCommands(t *testing.T) {
 		out  []string // substrings of stdout
 		err  string   // substring of stderr
 	}{
-		{"tasks", []string{"tau", "tasks"}, 0, []string{"TAU-A00  mia_li_3668", "TAU-A49"}, ""},
-		{"runs of a task", []string{"tau", "runs", "--tasks", "TAU-A04"}, 0, []string{"gpt-4o-t04-trial3  TAU-A04  0       9      0       5  2/5      2/5"}, "4 runs replayed and double-certified"},
+		{"tasks", []string{"domain", "tasks", "--domain", "tau-airline"}, 0, []string{"TAU-A00  2   1           1            user mia_li_3668", "TAU-A49"}, ""},
+		{"runs of a task", []string{"domain", "runs", "--domain", "tau-airline", "--tasks", "TAU-A04"}, 0, []string{"gpt-4o-t04-trial3  TAU-A04  gpt-4o  0       9      0       5  2/5      2/5"}, "4 runs replayed and double-certified"},
 		{"replay a real run", []string{"replay", "--task", "TAU-A04", "--trajectory", "trial3"}, 0, []string{"update_reservation_flights", "P_state 2/5"}, ""},
 		{"score the gold run", []string{"score", "--task", "TAU-A04", "--trajectory", "gold"}, 0, []string{"Historical Milestone  1.000", "Terminal Outcome      1.000"}, ""},
 		{"pair of two real runs", []string{"certify", "--task", "TAU-A04", "--honest", "trial2", "--candidate", "trial3"}, 1, []string{"rejected: state_vector_mismatch", "flights-FQ8APE"}, ""},
 		{"run of another task", []string{"certify", "--task", "TAU-A05", "--candidate", "gpt-4o-t04-trial3"}, 2, nil, "is of task TAU-A04, not TAU-A05"},
 		{"validate the domain", []string{"tasks", "validate", "--domain", "tau-airline"}, 0, []string{"50 tau-airline tasks valid (30 with a goal, 20 whose gold run changes nothing)"}, ""},
 		{"attack a real run", []string{"attack", "--task", "TAU-A04", "--honest", "trial3", "--edits", "2"}, 0, []string{"f(H)       0.400", "f(A)       0.600", "exhausted: this is the certified worst case"}, ""},
-		{"unknown task", []string{"tau", "runs", "--tasks", "TAU-A77"}, 2, nil, "no tau-airline task"},
+		{"unknown task", []string{"domain", "runs", "--domain", "tau-airline", "--tasks", "TAU-A77"}, 2, nil, `tau-airline has no task "TAU-A77"`},
+		{"domains", []string{"domain", "list"}, 0, []string{"tau-airline  tau-bench airline  50     200"}, ""},
+		{"no domain", []string{"domain", "runs"}, 2, nil, "--domain is required (there is tau-airline"},
 		{"unknown domain", []string{"bench", "--domain", "webshop"}, 2, nil, `"webshop" is not a domain`},
 		{"domain with a split", []string{"bench", "--domain", "tau-airline", "--split", "all"}, 2, nil, "--split does not go with --domain"},
 		{"import another format", []string{"import", "webarena", "x.json"}, 2, nil, `"webarena" is not a format`},
@@ -62,7 +64,7 @@ func TestTauCommands(t *testing.T) {
 func TestImportTauBench(t *testing.T) {
 	dir := t.TempDir()
 	all := filepath.Join(dir, "gpt-4o-airline.json")
-	if code, _, errs := run(t, "tau", "export", all); code != 0 {
+	if code, _, errs := run(t, "domain", "export", "--domain", "tau-airline", all); code != 0 {
 		t.Fatalf("export: %s", errs)
 	}
 	var runs []map[string]any
@@ -126,7 +128,7 @@ func TestImportTauBench(t *testing.T) {
 func TestTauBenchWitnesses(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "witnesses")
 	code, out, errs := run(t, "bench", "--domain", "tau-airline", "--tasks", "TAU-A04", "--edits", "2", "--witnesses", dir)
-	if code != 0 || !strings.Contains(out, "4 failed GPT-4o runs") || !strings.Contains(errs, "4 witnesses") {
+	if code != 0 || !strings.Contains(out, "tau-bench airline: 4 failed runs") || !strings.Contains(errs, "4 witnesses") {
 		t.Fatalf("bench: exit %d\n%s\n%s", code, out, errs)
 	}
 	for trial := range 4 {
@@ -167,7 +169,7 @@ func TestEpisodeRule(t *testing.T) {
 	t.Run("import", func(t *testing.T) {
 		dir := t.TempDir()
 		all := filepath.Join(dir, "runs.json")
-		if code, _, errs := run(t, "tau", "export", all); code != 0 {
+		if code, _, errs := run(t, "domain", "export", "--domain", "tau-airline", all); code != 0 {
 			t.Fatalf("export: %s", errs)
 		}
 		var runs []map[string]any
@@ -212,11 +214,11 @@ func TestTauBenchWitnessesAreRuns(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("bench: exit %d\n%s", code, errs)
 	}
-	task, err := tauair.ByID("TAU-A04")
+	d, task, err := domains.FindTask("TAU-A04")
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := tauair.AgentRuns()
+	runs, err := d.Runs()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,19 +235,19 @@ func TestTauBenchWitnessesAreRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := model.CheckEpisode(task.Task, w.Steps); err != nil {
+		if err := model.CheckEpisode(task.Model, w.Steps); err != nil {
 			t.Errorf("%s: %v", filepath.Base(f), err)
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		for i := range runs {
-			if runs[i].Name() != name {
+		for _, r := range runs {
+			if r.Name != name {
 				continue
 			}
-			h, err := runs[i].Trajectory()
+			h, err := r.Trajectory()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if end, ok := model.EpisodeEnd(task.Task, h.Steps); ok {
+			if end, ok := model.EpisodeEnd(task.Model, h.Steps); ok {
 				if last := w.Steps[len(w.Steps)-1]; last.Tool != h.Steps[end].Tool || !last.Args.Equal(h.Steps[end].Args) {
 					t.Errorf("%s: H ends with its step %d, %s; the witness ends with %s", name, end+1, h.Steps[end].Tool, last.Tool)
 				}

@@ -1,11 +1,13 @@
-package taubench
+package domainbench
 
 import (
 	"bytes"
 	"context"
 	"testing"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/report"
+	_ "github.com/parthack/parthack/tasks/tauair"
 )
 
 // revised is the one run whose recorded reward today's gold contradicts:
@@ -14,12 +16,23 @@ import (
 // gold its final database is right and the task asks for no output.
 const revised = "gpt-4o-t46-trial3"
 
+// airline is tau-bench's airline domain, the one real domain these tests
+// hold to known figures.
+func airline(t *testing.T) domains.Domain {
+	t.Helper()
+	d, err := domains.Lookup("tau-airline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // TestOutcomeIsTauBenchReward: tau-bench's reward, recomputed from the
 // data hash on all 200 GPT-4o runs and from the public payload alone on
 // the 120 runs of tasks with a goal, is the reward tau-bench recorded,
 // but for the one run its task's revision decides.
 func TestOutcomeIsTauBenchReward(t *testing.T) {
-	runs, err := Certify(nil)
+	runs, err := Certify(airline(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,13 +42,13 @@ func TestOutcomeIsTauBenchReward(t *testing.T) {
 	passed, fromPayload := 0, 0
 	for _, r := range runs {
 		if r.Run == revised {
-			if r.Reward != 0 || r.HashReward != 1 || r.Outcome == nil || *r.Outcome != 1 {
-				t.Errorf("%s: recorded %g, by today's gold %g", r.Run, r.Reward, r.HashReward)
+			if r.Reward != 0 || r.Recomputed != 1 || r.Outcome == nil || *r.Outcome != 1 {
+				t.Errorf("%s: recorded %g, by today's gold %g", r.Run, r.Reward, r.Recomputed)
 			}
 			r.Reward = 1
 		}
-		if r.HashReward != r.Reward {
-			t.Errorf("%s: reward from the data hash %g, tau-bench recorded %g", r.Run, r.HashReward, r.Reward)
+		if r.Recomputed != r.Reward {
+			t.Errorf("%s: reward from the data hash %g, tau-bench recorded %g", r.Run, r.Recomputed, r.Reward)
 		}
 		if r.Outcome != nil {
 			fromPayload++
@@ -55,7 +68,7 @@ func TestOutcomeIsTauBenchReward(t *testing.T) {
 // TestRunIsDeterministic: the same options give the same ledgers,
 // whatever the number of workers.
 func TestRunIsDeterministic(t *testing.T) {
-	opt := Options{Edits: 1, Tasks: []string{"TAU-A04", "TAU-A06"}}
+	opt := Options{Domain: airline(t), Edits: 1, Tasks: []string{"TAU-A04", "TAU-A06"}}
 	var ledgers [2][]byte
 	for i, workers := range []int{1, 2} {
 		opt.Workers = workers
@@ -79,7 +92,7 @@ func TestRunIsDeterministic(t *testing.T) {
 // there, the search admits no other, and finds fewer successes.
 func TestSameEnd(t *testing.T) {
 	tasks := []string{"TAU-A01", "TAU-A04", "TAU-A10"}
-	all, only := runWith(t, Options{Tasks: tasks}), runWith(t, Options{Tasks: tasks, SameEnd: true})
+	all, only := runWith(t, Options{Domain: airline(t), Tasks: tasks}), runWith(t, Options{Domain: airline(t), Tasks: tasks, SameEnd: true})
 	different := 0
 	for i, r := range all.Runs {
 		if r.Witness == nil {

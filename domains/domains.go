@@ -1,0 +1,275 @@
+// Package domains is the registry of real benchmarks' domains over the one
+// PB-CSTE core. A domain is a package (its entities, tools, episode rule,
+// run formats, task derivation, move generator and the benchmark's own
+// reward) that registers itself in its init, as a database/sql driver
+// does; a program takes the domains it links with one blank import each
+// (see domains/all). Commands and the workbench ask the registry and name
+// no domain.
+package domains
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+// A Domain is one benchmark domain: its tasks and the real runs it ships.
+type Domain interface {
+	// Name is the id commands take: --domain tau-airline.
+	Name() string
+	// Title names the benchmark and the domain for people: "tau-bench airline".
+	Title() string
+	// Owns reports whether a task id names one of the domain's tasks
+	// ("TAU-A07"); it need not exist.
+	Owns(taskID string) bool
+	// Tasks are the domain's tasks, in order.
+	Tasks() ([]*Task, error)
+	// Runs are the real runs that ship with the domain, in order.
+	Runs() ([]*Run, error)
+	// Tools describe the tools of the domain's tasks, for editors.
+	Tools() []Tool
+	// Rewards are the benchmark's own evaluators, computed from the public
+	// payload like the paper's; the first is the benchmark's verdict.
+	Rewards() []Reward
+}
+
+// Task is one task of a domain as PB-CSTE runs it.
+type Task struct {
+	ID     string
+	Title  string
+	Family string // what the workbench lists it under: "airline (tau-bench)"
+	// Summary says in a line what the benchmark asks besides the goal
+	// predicates (the user, the outputs the agent must say).
+	Summary string
+	// Model is the task: benchmarks publish their tasks, so the public
+	// task and the trusted one are the same.
+	Model *model.Task
+	// Gold is the benchmark's reference run; nil when it has none.
+	Gold *model.Trajectory
+	// Env compiles the task, once.
+	Env func() (*pbcste.Env, error)
+	// AttackTask is the task with the moves the search attacker may
+	// insert into a run that ends in final.
+	AttackTask func(final model.StateView) *model.Task
+	// Hash is the benchmark's own hash of the state a replayed run ends
+	// in ("" when the benchmark has none).
+	Hash func(*pbcste.Log) string
+	// Reward is the benchmark's reward of a replayed run, recomputed on
+	// the trusted side as the benchmark computes it (from its state hash).
+	Reward func(log *pbcste.Log, tr *model.Trajectory) float64
+	// GoldPasses says the gold run, as the domain keeps it, must pass the
+	// benchmark's own reward (false where it keeps the calls but not the
+	// replies a reward also reads).
+	GoldPasses bool
+}
+
+// M is the number of the task's goal predicates (its first goal version).
+func (t *Task) M() int {
+	if len(t.Model.Goals) == 0 {
+		return 0
+	}
+	return len(t.Model.Goals[0].Predicates)
+}
+
+// Run is one recorded run of a task.
+type Run struct {
+	Domain string // the domain's name
+	Name   string // unique among the domain's runs: "gpt-4o-t07-trial2"
+	Short  string // unique among its task's runs: "trial2"
+	Task   string // the task's id
+	Model  string // the agent's model, as the run file names it
+	// Reward is the benchmark's reward, as recorded.
+	Reward float64
+	// Trajectory decodes the run's calls (and conversation) as a
+	// trajectory of its task.
+	Trajectory func() (*model.Trajectory, error)
+}
+
+// Exporter is a domain that can write the runs it ships in its
+// benchmark's run format: the format's name, the number of runs, the
+// file's bytes.
+type Exporter interface {
+	Export() (format string, runs int, file []byte, err error)
+}
+
+// Format is a run-file format: a benchmark's, which may hold runs of any
+// of its domains (a tau2 Results file names its own).
+type Format struct {
+	Name string // what `import NAME FILE` takes: "tau-bench", "tau2"
+	// Decode reads a file's runs, each naming its domain; errors name the
+	// file, the run and what was expected.
+	Decode func(file string, src []byte) ([]*Run, error)
+}
+
+// Tool describes a tool of a domain.
+type Tool struct {
+	Name   string
+	Params []Param
+	Writes bool // the tool can change the state
+}
+
+// Param is a tool's argument.
+type Param struct {
+	Name     string
+	Kind     string // "string", "integer", "number", "boolean", "array", "object"
+	Required bool
+}
+
+// Reward is one of a benchmark's own evaluators: Score is false when the
+// payload carries no reference for it.
+type Reward struct {
+	Name, Label string
+	Score       func(*payload.Payload) (float64, bool)
+}
+
+var (
+	mu       sync.RWMutex
+	registry []Domain
+	formats  []Format
+)
+
+// RegisterFormat adds a run-file format; it panics on a name registered
+// twice.
+func RegisterFormat(f Format) {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, o := range formats {
+		if o.Name == f.Name {
+			panic("domains: format " + f.Name + " registered twice")
+		}
+	}
+	formats = append(formats, f)
+	sort.Slice(formats, func(i, j int) bool { return formats[i].Name < formats[j].Name })
+}
+
+// Register adds a domain; it panics on a name registered twice, as the
+// programming error it is.
+func Register(d Domain) {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, o := range registry {
+		if o.Name() == d.Name() {
+			panic("domains: " + d.Name() + " registered twice")
+		}
+	}
+	registry = append(registry, d)
+	sort.Slice(registry, func(i, j int) bool { return registry[i].Name() < registry[j].Name() })
+}
+
+// All lists the registered domains by name.
+func All() []Domain {
+	mu.RLock()
+	defer mu.RUnlock()
+	return slices.Clone(registry)
+}
+
+// Names lists the registered domains' names.
+func Names() []string {
+	var out []string
+	for _, d := range All() {
+		out = append(out, d.Name())
+	}
+	return out
+}
+
+// Lookup finds a domain by name; the error lists the domains there are.
+func Lookup(name string) (Domain, error) {
+	for _, d := range All() {
+		if d.Name() == name {
+			return d, nil
+		}
+	}
+	return nil, fmt.Errorf("%q is not a domain (there is %s)", name, strings.Join(Names(), ", "))
+}
+
+// Owner is the domain a task id belongs to, if any.
+func Owner(taskID string) (Domain, bool) {
+	for _, d := range All() {
+		if d.Owns(taskID) {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// FindTask finds a task by id in the domain that owns it.
+func FindTask(id string) (Domain, *Task, error) {
+	d, ok := Owner(id)
+	if !ok {
+		return nil, nil, fmt.Errorf("%q is no domain's task", id)
+	}
+	t, err := TaskOf(d, id)
+	return d, t, err
+}
+
+// TaskOf finds a domain's task by id.
+func TaskOf(d Domain, id string) (*Task, error) {
+	ts, err := d.Tasks()
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		if t.ID == id {
+			return t, nil
+		}
+	}
+	first, last := "", ""
+	if len(ts) > 0 {
+		first, last = ts[0].ID, ts[len(ts)-1].ID
+	}
+	return nil, fmt.Errorf("%s has no task %q (its tasks are %s … %s)", d.Name(), id, first, last)
+}
+
+// RunOf finds one of a task's runs by name: its short name ("trial2") or
+// its full one.
+func RunOf(d Domain, task, name string) (*Run, error) {
+	runs, err := d.Runs()
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, r := range runs {
+		if r.Name == name && r.Task != task {
+			return nil, fmt.Errorf("run %s is of task %s, not %s", r.Name, r.Task, task)
+		}
+		if r.Task != task {
+			continue
+		}
+		if r.Short == name || r.Name == name {
+			return r, nil
+		}
+		names = append(names, r.Short)
+	}
+	return nil, fmt.Errorf("%s has no run %q (it has gold, %s; or give a file)", task, name, strings.Join(names, ", "))
+}
+
+// FormatNames lists the registered run-file formats.
+func FormatNames() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var out []string
+	for _, f := range formats {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// FormatOf finds a run-file format by name; the error lists those there are.
+func FormatOf(name string) (Format, error) {
+	mu.RLock()
+	defer mu.RUnlock()
+	var names []string
+	for _, f := range formats {
+		if f.Name == name {
+			return f, nil
+		}
+		names = append(names, f.Name)
+	}
+	return Format{}, fmt.Errorf("%q is not a format parthack reads (there is %s)", name, strings.Join(names, ", "))
+}

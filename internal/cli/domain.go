@@ -1,0 +1,375 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parthack/parthack/attacker/bench"
+	"github.com/parthack/parthack/attacker/domainbench"
+	"github.com/parthack/parthack/domains"
+	"github.com/parthack/parthack/internal/atomicfile"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+	"github.com/parthack/parthack/report"
+)
+
+// newDomainCmd is the real benchmarks' domains: their tasks and runs.
+func newDomainCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "domain",
+		Short: "Real benchmarks' domains: their tasks and real runs, certified",
+		Long: "A domain is a real benchmark's world as a PB-CSTE domain: its database as typed entities, its tools as\n" +
+			"the agent's actions, its tasks with the gold run's net changes as goal predicates, and the real runs that\n" +
+			"ship with it. Every command that takes --task takes a domain's task id too, with --trajectory gold, a\n" +
+			"run's short name (trial0) or its full one.",
+	}
+	cmd.AddCommand(newDomainListCmd(e), newDomainTasksCmd(e), newDomainRunsCmd(e), newDomainExportCmd(e))
+	return cmd
+}
+
+// domainFlag resolves --domain.
+func domainFlag(name string) (domains.Domain, error) {
+	if name == "" {
+		return nil, usageErr("--domain is required (there is %s)", strings.Join(domains.Names(), ", "))
+	}
+	d, err := domains.Lookup(name)
+	if err != nil {
+		return nil, usageErr("--domain: %w", err)
+	}
+	return d, nil
+}
+
+func newDomainListCmd(e *env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list [--json]",
+		Short: "The registered domains: name, benchmark, tasks, runs",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			type row struct {
+				Name  string `json:"name"`
+				Title string `json:"title"`
+				Tasks int    `json:"tasks"`
+				Runs  int    `json:"runs"`
+			}
+			var rows []row
+			for _, d := range domains.All() {
+				ts, err := d.Tasks()
+				if err != nil {
+					return fmt.Errorf("%s: %w", d.Name(), err)
+				}
+				rs, err := d.Runs()
+				if err != nil {
+					return fmt.Errorf("%s: %w", d.Name(), err)
+				}
+				rows = append(rows, row{d.Name(), d.Title(), len(ts), len(rs)})
+			}
+			if asJSON {
+				return writeJSON(e.stdout, rows)
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "domain\tbenchmark\ttasks\truns")
+			for _, r := range rows {
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\n", r.Name, r.Title, r.Tasks, r.Runs)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newDomainTasksCmd(e *env) *cobra.Command {
+	var asJSON bool
+	var domain string
+	cmd := &cobra.Command{
+		Use:   "tasks --domain NAME [--json]",
+		Short: "A domain's tasks: goal predicates m, gold calls and writes, and what the benchmark asks besides",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			d, err := domainFlag(domain)
+			if err != nil {
+				return err
+			}
+			ts, err := d.Tasks()
+			if err != nil {
+				return err
+			}
+			type row struct {
+				ID      string `json:"id"`
+				M       int    `json:"m"`
+				Calls   int    `json:"gold_calls"`
+				Writes  int    `json:"gold_writes"`
+				Summary string `json:"summary"`
+			}
+			var rows []row
+			for _, t := range ts {
+				r := row{ID: t.ID, M: t.M(), Summary: t.Summary}
+				if t.Gold != nil {
+					env, err := t.Env()
+					if err != nil {
+						return fmt.Errorf("%s: %w", t.ID, err)
+					}
+					log := env.Replay(t.Gold.Steps)
+					r.Calls = len(t.Gold.Steps)
+					for i := range log.Events {
+						if len(log.Diff(&log.Events[i])) > 0 {
+							r.Writes++
+						}
+					}
+				}
+				rows = append(rows, r)
+			}
+			if asJSON {
+				return writeJSON(e.stdout, rows)
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "task\tm\tgold calls\tgold writes\tsummary")
+			for _, r := range rows {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", r.ID, r.M, r.Calls, r.Writes, r.Summary)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&domain, "domain", "", "the domain ("+strings.Join(domains.Names(), ", ")+")")
+	return cmd
+}
+
+func newDomainRunsCmd(e *env) *cobra.Command {
+	var asJSON bool
+	var taskList, domain string
+	cmd := &cobra.Command{
+		Use:   "runs --domain NAME [--tasks ID,…] [--json]",
+		Short: "A domain's real runs, each replayed and double-certified: the benchmark's reward, P_state and P_agent",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			d, err := domainFlag(domain)
+			if err != nil {
+				return err
+			}
+			var ids []string
+			if taskList != "" {
+				ids = strings.Split(taskList, ",")
+			}
+			start := time.Now()
+			runs, err := domainbench.Certify(d, ids)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(e.stdout, runs)
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "run\ttask\tmodel\treward\tcalls\tfailed\tm\tP_state\tP_agent")
+			for _, r := range runs {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%d\t%d\t%s\t%s\n", r.Run, r.Task, r.Model, r.Reward, r.Calls, r.Failed, r.M, r.PState, r.PAgent)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "domain runs: %d runs replayed and double-certified in %s\n", len(runs), time.Since(start).Round(10*time.Millisecond))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&taskList, "tasks", "", "only the runs of these tasks (comma-separated ids)")
+	cmd.Flags().StringVar(&domain, "domain", "", "the domain ("+strings.Join(domains.Names(), ", ")+")")
+	return cmd
+}
+
+func newDomainExportCmd(e *env) *cobra.Command {
+	var domain string
+	cmd := &cobra.Command{
+		Use:   "export --domain NAME FILE",
+		Short: "Write a domain's shipped runs in its benchmark's run format (what `import` reads)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			d, err := domainFlag(domain)
+			if err != nil {
+				return err
+			}
+			x, ok := d.(domains.Exporter)
+			if !ok {
+				return usageErr("export: %s ships its runs in its benchmark's own files already", d.Name())
+			}
+			format, n, b, err := x.Export()
+			if err != nil {
+				return err
+			}
+			if err := atomicfile.Write(args[0], b, 0o644); err != nil {
+				return usageErr("export: %w", err)
+			}
+			fmt.Fprintf(e.stderr, "domain export: %d runs written to %s in %s's format\n", n, args[0], format)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&domain, "domain", "", "the domain ("+strings.Join(domains.Names(), ", ")+")")
+	return cmd
+}
+
+// runDomainBench is bench --domain: the searches on every run, the
+// failed runs' report, then the control's.
+func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut, witnesses string) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	res, err := domainbench.Run(ctx, opt, func(line string) { fmt.Fprintln(e.stderr, line) })
+	if err != nil {
+		return err
+	}
+	var excluded, capped, rollbacks, failed, control int
+	for _, r := range res.Runs {
+		switch {
+		case r.Excluded != "":
+			excluded++
+		case r.Control:
+			control++
+		default:
+			failed++
+		}
+		if len(r.Capped) > 0 {
+			capped++
+		}
+		if r.Rollback {
+			rollbacks++
+		}
+	}
+	fmt.Fprintf(e.stderr, "bench: %s, %d runs (%d failed, %d successful as control, %d of goal-less tasks excluded), within %d edits of H, in %s\n",
+		opt.Domain.Name(), len(res.Runs), failed, control, excluded, opt.Edits, time.Since(start).Round(100*time.Millisecond))
+	if capped > 0 {
+		fmt.Fprintf(e.stderr, "bench: %d runs had a search stop at --max-states %d: their bound is not exhausted\n", capped, opt.MaxStates)
+	}
+	if witnesses != "" {
+		if err := os.MkdirAll(witnesses, 0o755); err != nil {
+			return usageErr("--witnesses: %v", err)
+		}
+		n := 0
+		for _, r := range res.Runs {
+			if r.Witness == nil {
+				continue
+			}
+			w := *r.Witness
+			w.Note += collateralNote(r.SameEnd, r.Collateral)
+			if err := atomicfile.Write(filepath.Join(witnesses, r.Run+".json"), model.EncodeTrajectory(&w), 0o644); err != nil {
+				return usageErr("--witnesses: %v", err)
+			}
+			n++
+		}
+		fmt.Fprintf(e.stderr, "bench: %d witnesses (A_ref of each run that has one) written to %s\n", n, witnesses)
+	}
+	if ledgerOut != "" {
+		ext := filepath.Ext(ledgerOut)
+		controlOut := strings.TrimSuffix(ledgerOut, ext) + ".control" + ext
+		for _, w := range []struct {
+			path string
+			l    *report.Ledger
+		}{{ledgerOut, res.Failed}, {controlOut, res.Control}} {
+			if err := writeLedger(w.path, w.l); err != nil {
+				return usageErr("--ledger-out: %w", err)
+			}
+		}
+		fmt.Fprintf(e.stderr, "bench: ledgers written to %s (failed runs) and %s (control)\n", ledgerOut, controlOut)
+	}
+	failedHead := fmt.Sprintf("%s: %d failed runs of tasks with a goal (the benchmark's reward below 1)", opt.Domain.Title(), failed)
+	controlHead := fmt.Sprintf("Control: %d successful runs (the benchmark's reward 1)", control)
+	switch f {
+	case report.FormatJSON:
+		// One document on stdout: both reports and every run.
+		fmt.Fprintln(e.stderr, "bench: "+failedHead)
+		return writeDomainJSON(e.stdout, opt.Domain.Name(), res)
+	case report.FormatCSV, report.FormatSVG:
+		// One document on stdout: the failed runs'; the control's is in
+		// its ledger, or in any text format.
+		fmt.Fprintf(e.stderr, "bench: %s; %s: %s is the failed runs' only (the control's: its ledger, or --format table)\n", failedHead, controlHead, f)
+		return report.Render(e.stdout, report.Compute(res.Failed), f)
+	}
+	fmt.Fprintf(e.stdout, "%s\n\n", failedHead)
+	if err := report.Render(e.stdout, report.Compute(res.Failed), f); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "\n%s\n\n", controlHead)
+	return report.Render(e.stdout, report.Compute(res.Control), f)
+}
+
+// writeDomainJSON writes a real domain's bench as one JSON document: the
+// failed runs' report, the control's, and every run with its outcome and
+// its witness's end state.
+func writeDomainJSON(w io.Writer, domain string, res *domainbench.Result) error {
+	b, err := json.MarshalIndent(struct {
+		Domain  string                `json:"domain"`
+		Failed  *report.Report        `json:"failed"`
+		Control *report.Report        `json:"control"`
+		Runs    []domainbench.RunInfo `json:"runs"`
+	}{domain, report.Compute(res.Failed), report.Compute(res.Control), res.Runs}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// benchDomain checks bench's flags for --domain and runs it.
+func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string, sameEnd bool) error {
+	d, err := domainFlag(domain)
+	if err != nil {
+		return err
+	}
+	for _, name := range []string{"split", "shard", "judge", "idj", "judge-calls", "budgets"} {
+		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
+			return usageErr("--%s does not go with --domain yet", name)
+		}
+	}
+	if ext := strings.ToLower(filepath.Ext(ledgerOut)); ledgerOut != "" && ext != ".json" && ext != ".csv" {
+		return usageErr("--ledger-out: %s: a ledger file ends in .json or .csv", ledgerOut)
+	}
+	topt := domainbench.Options{Domain: d, Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: sameEnd}
+	if taskList != "" {
+		topt.Tasks = strings.Split(taskList, ",")
+		for _, id := range topt.Tasks {
+			if _, err := domains.TaskOf(d, id); err != nil {
+				return usageErr("--tasks: %w", err)
+			}
+		}
+	}
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
+	return runDomainBench(e, topt, f, ledgerOut, witnesses)
+}
+
+// collateralNote says, for a witness's note, whether it ends in H's
+// database, and if not, the first cells where the two differ.
+func collateralNote(same *bool, deltas []pbcste.EndDelta) string {
+	switch {
+	case same == nil:
+		return ""
+	case *same:
+		return "; it ends in exactly H's state (the benchmark's own state hash)"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "; it ends with H's certified vectors but not in H's state: %d cell", len(deltas))
+	if len(deltas) != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString(" differ")
+	for i, d := range deltas {
+		if i == 3 {
+			fmt.Fprintf(&b, "; and %d more", len(deltas)-3)
+			break
+		}
+		fmt.Fprintf(&b, "; %s %s .%s: H %s, A %s", d.Type, d.ID, d.Field, d.H, d.A)
+	}
+	return b.String()
+}

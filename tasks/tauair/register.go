@@ -1,0 +1,109 @@
+package tauair
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/parthack/parthack/domains"
+	"github.com/parthack/parthack/evaluators"
+)
+
+func init() {
+	domains.Register(airline{})
+	domains.RegisterFormat(domains.Format{Name: "tau-bench", Decode: decodeFormat})
+}
+
+// airline is tau-bench's airline domain as the registry knows it.
+type airline struct{}
+
+func (airline) Name() string  { return DomainName }
+func (airline) Title() string { return "tau-bench airline" }
+
+func (airline) Owns(id string) bool { return strings.HasPrefix(id, "TAU-A") }
+
+var registryTasks = sync.OnceValues(func() ([]*domains.Task, error) {
+	ts, err := Tasks()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*domains.Task, len(ts))
+	for i, t := range ts {
+		summary := "user " + t.Gold.UserID
+		if len(t.Gold.Outputs) > 0 {
+			summary += "; outputs " + strings.Join(t.Gold.Outputs, ", ")
+		}
+		out[i] = &domains.Task{ID: t.ID, Title: t.Task.Title, Family: "airline (tau-bench)", Summary: summary, Model: t.Task, Gold: t.GoldTrajectory,
+			Env: t.Env, AttackTask: t.AttackTask, Hash: t.DataHash, Reward: t.Reward,
+			// The corpus keeps gold's calls, not its replies: only a task
+			// that asks for no output can be held to the whole reward.
+			GoldPasses: len(t.Gold.Outputs) == 0}
+	}
+	return out, nil
+})
+
+func (airline) Tasks() ([]*domains.Task, error) { return registryTasks() }
+
+var registryRuns = sync.OnceValues(func() ([]*domains.Run, error) {
+	runs, err := AgentRuns()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*domains.Run, len(runs))
+	for i := range runs {
+		out[i] = registryRun(&runs[i], runs[i].Name())
+	}
+	return out, nil
+})
+
+// Runs are the corpus' 200 GPT-4o runs.
+func (airline) Runs() ([]*domains.Run, error) { return registryRuns() }
+
+func registryRun(r *Run, name string) *domains.Run {
+	return &domains.Run{Domain: DomainName, Name: name, Short: fmt.Sprintf("trial%d", r.Trial), Task: TaskID(r.TaskID), Model: "gpt-4o",
+		Reward: r.Reward, Trajectory: r.Trajectory}
+}
+
+// decodeFormat reads tau-bench's run format; a run is named after the
+// file: runs.json's run of task 4, trial 2 is runs-t04-trial2.
+func decodeFormat(file string, src []byte) ([]*domains.Run, error) {
+	runs, err := DecodeRuns(file, src)
+	if err != nil {
+		return nil, err
+	}
+	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	out := make([]*domains.Run, len(runs))
+	for i := range runs {
+		out[i] = registryRun(&runs[i], fmt.Sprintf("%s-t%02d-trial%d", stem, runs[i].TaskID, runs[i].Trial))
+	}
+	return out, nil
+}
+
+func (airline) Tools() []domains.Tool {
+	var out []domains.Tool
+	for _, name := range ToolNames() {
+		t := tools[name]
+		dt := domains.Tool{Name: name, Writes: t.write}
+		for _, p := range t.params {
+			dt.Params = append(dt.Params, domains.Param{Name: p.name, Kind: p.kind, Required: true})
+		}
+		out = append(out, dt)
+	}
+	return out
+}
+
+// Rewards is tau-bench's reward, from the public payload.
+func (airline) Rewards() []domains.Reward {
+	return []domains.Reward{{Name: evaluators.OutcomeName, Label: "Benchmark reward", Score: evaluators.Outcome}}
+}
+
+// Export writes the corpus' runs in tau-bench's run format.
+func (airline) Export() (string, int, []byte, error) {
+	runs, err := AgentRuns()
+	if err != nil {
+		return "", 0, nil, err
+	}
+	b, err := EncodeRuns(runs)
+	return "tau-bench", len(runs), b, err
+}
