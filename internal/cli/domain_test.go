@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/store"
-	"github.com/parthack/parthack/domains"
 )
 
 // TestTauCommands: the tau-bench domain through the CLI, as a user meets
