@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -9,9 +10,11 @@ import (
 	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
+	"github.com/parthack/parthack/store"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
 	"github.com/parthack/parthack/tasks/tauair"
+	"github.com/parthack/parthack/tui"
 )
 
 // isSuiteID reports whether a --task argument names a suite task (such
@@ -82,10 +85,11 @@ func loadTaskViews(path string) (*pbcste.Env, *model.Task, error) {
 
 // loadTaskFile reads, decodes and compiles a task file.
 func loadTaskFile(path string) (*pbcste.Env, error) {
-	src, err := os.ReadFile(path)
+	src, release, err := mapfile.Read(path)
 	if err != nil {
 		return nil, usageErr("read task: %w", err)
 	}
+	defer release()
 	t, err := model.DecodeTask(path, src)
 	if err != nil {
 		return nil, usage(err)
@@ -102,16 +106,16 @@ func loadTaskFile(path string) (*pbcste.Env, error) {
 // rollback, attribution) that is not a file gives that trajectory. A file
 // that does not decode is bad input (exit 2) here; the certify command
 // turns it into a malformed_schema verdict instead.
-func loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
+func (e *env) loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
 	if path == "" {
 		return nil, usageErr("--%s is required", flag)
 	}
-	if tr, ok, err := storedTrajectory(taskArg, path); ok || err != nil {
+	if tr, ok, err := e.storedTrajectory(taskArg, path); ok || err != nil {
 		return tr, err
 	}
 	src, release, err := mapfile.Read(path)
 	if err != nil {
-		return nil, usageErr("read %s: %w", flag, err)
+		return nil, usageErr("read %s: %w%s", flag, err, e.notInStore(path))
 	}
 	defer release()
 	tr, err := model.DecodeTrajectory(path, src)
@@ -121,44 +125,77 @@ func loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
 	return tr, nil
 }
 
-// storedTrajectory resolves a stored trajectory's name for a suite task.
-func storedTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
-	if isTauID(taskArg) && !strings.ContainsAny(name, "./") {
-		if _, err := os.Stat(name); err == nil {
-			return nil, false, nil
-		}
-		return tauTrajectory(taskArg, name)
-	}
-	if !isSuiteID(taskArg) || strings.ContainsAny(name, "./") {
-		return nil, false, nil
-	}
+// trajectoryArgHelp says how a trajectory argument resolves, for --help.
+const trajectoryArgHelp = "A trajectory argument is, in this order: a file of that name (JSON, gzipped or not); with a suite task,\n" +
+	"one of its stored trajectories (honest, witness, …); with a TAU task, gold, trial0 … trial3 or a GPT-4o run's\n" +
+	"name; else a witness or run saved in the store (--db), by its name or as KIND:KEY (witness:3; a run gives its\n" +
+	"candidate). `parthack store ls` lists them."
+
+// storedTrajectory resolves a trajectory argument that is not a file:
+// a suite task's stored trajectory (honest, witness, rollback,
+// attribution), a tau-bench task's gold run or GPT-4o run, or else a
+// witness or run saved in the store (--db) by name or as KIND:KEY. A
+// file of that name always wins. ok is false when the argument is to be
+// read as a file.
+func (e *env) storedTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
 	if _, err := os.Stat(name); err == nil {
 		return nil, false, nil
 	}
-	t, err := tasks.Get(taskArg)
-	if err != nil {
-		return nil, false, usage(err)
-	}
-	var names []string
-	for _, n := range t.Trajectories() {
-		stem := strings.TrimSuffix(n.File, ".json")
-		if stem == name {
-			return n.Trajectory, true, nil
+	var taskErr error
+	switch {
+	case isTauID(taskArg) && !strings.ContainsAny(name, "./"):
+		tr, ok, err := tauTrajectory(taskArg, name)
+		if ok || !errors.Is(err, tauair.ErrNoRun) {
+			return tr, ok, err
 		}
-		names = append(names, stem)
+		taskErr = err
+	case isSuiteID(taskArg) && !strings.ContainsAny(name, "./"):
+		t, err := tasks.Get(taskArg)
+		if err != nil {
+			return nil, false, usage(err)
+		}
+		var names []string
+		for _, n := range t.Trajectories() {
+			stem := strings.TrimSuffix(n.File, ".json")
+			if stem == name {
+				return n.Trajectory, true, nil
+			}
+			names = append(names, stem)
+		}
+		taskErr = fmt.Errorf("%s has no stored trajectory %q (it has %s; or give a file, or a name in the store)", taskArg, name, strings.Join(names, ", "))
 	}
-	return nil, false, usageErr("%s has no stored trajectory %q (it has %s; or give a file)", taskArg, name, strings.Join(names, ", "))
+	r, ok, err := e.storeRecord(name, store.KindWitness, store.KindRun)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case ok:
+		tr, err := recordTrajectory(r)
+		return tr, true, err
+	case taskErr != nil:
+		return nil, false, usage(taskErr)
+	}
+	return nil, false, nil
+}
+
+// recordTrajectory is the trajectory a stored record holds: a witness's,
+// or the candidate of a run the workbench saved.
+func recordTrajectory(r store.Record) (*model.Trajectory, error) {
+	if r.Kind == store.KindRun {
+		_, _, a, err := tui.DecodeRun(r)
+		return a, err
+	}
+	return tui.DecodeWitness(r)
 }
 
 // certifyInput double-certifies a trajectory named on the command line:
 // a stored one from memory, a file as it is decoded (DoubleCertifyStream),
 // so a trajectory of millions of steps is never held whole. A file that
 // does not decode gives its *model.DecodeError.
-func certifyInput(env *pbcste.Env, flag, taskArg, path string) (*model.Certificate, *model.Rejection, error) {
+func (e *env) certifyInput(env *pbcste.Env, flag, taskArg, path string) (*model.Certificate, *model.Rejection, error) {
 	if path == "" {
 		return nil, nil, usageErr("--%s is required", flag)
 	}
-	if tr, ok, err := storedTrajectory(taskArg, path); ok || err != nil {
+	if tr, ok, err := e.storedTrajectory(taskArg, path); ok || err != nil {
 		if err != nil {
 			return nil, nil, err
 		}
@@ -170,7 +207,7 @@ func certifyInput(env *pbcste.Env, flag, taskArg, path string) (*model.Certifica
 	}
 	src, release, err := mapfile.Read(path)
 	if err != nil {
-		return nil, nil, usageErr("read %s: %w", flag, err)
+		return nil, nil, usageErr("read %s: %w%s", flag, err, e.notInStore(path))
 	}
 	defer release()
 	return certifier.DoubleCertifyStream(env, func(each func([]model.Step)) (*model.Trajectory, int, error) {
@@ -195,8 +232,8 @@ func honestPath(taskArg, path string) string {
 
 // loadHonest reads --honest; when it is omitted and --task is a suite id,
 // H is the suite task's stored honest trajectory.
-func loadHonest(taskArg, path string) (*model.Trajectory, error) {
-	return loadTrajectory("honest", taskArg, honestPath(taskArg, path))
+func (e *env) loadHonest(taskArg, path string) (*model.Trajectory, error) {
+	return e.loadTrajectory("honest", taskArg, honestPath(taskArg, path))
 }
 
 // tauTrajectory resolves a tau-bench task's trajectory by name: "gold",
@@ -211,7 +248,7 @@ func tauTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
 	}
 	r, err := tauair.RunByName(t, name)
 	if err != nil {
-		return nil, false, usage(err)
+		return nil, false, err
 	}
 	if r.TaskID != t.Index {
 		return nil, false, usageErr("run %s is of task %s, not %s", r.Name(), tauair.TaskID(r.TaskID), t.ID)

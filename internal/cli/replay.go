@@ -22,14 +22,14 @@ func newReplayCmd(e *env) *cobra.Command {
 		Short: "Replay a trajectory: event log, typed diffs, certified vectors",
 		Long: "Replay a trajectory from the task's frozen initial snapshot, interleaving the task's scripted events.\n" +
 			"Prints every event (logical time, actor, op, ok or failed with the reason), its typed state diff,\n" +
-			"and the certified vectors at termination.",
+			"and the certified vectors at termination.\n\n" + trajectoryArgHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			env, err := loadTask(taskPath)
 			if err != nil {
 				return err
 			}
-			tr, err := loadTrajectory("trajectory", taskPath, trajPath)
+			tr, err := e.loadTrajectory("trajectory", taskPath, trajPath)
 			if err != nil {
 				return usage(err)
 			}
@@ -46,7 +46,7 @@ func newReplayCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&taskPath, "task", "", "task file (JSON) or suite task id (PH-H05)")
-	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory file (JSON)")
+	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory: a file (JSON, gzipped or not), or a stored name")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	return cmd
 }

@@ -57,6 +57,7 @@ var commands = []func(*env) *cobra.Command{
 	newReportCmd,
 	newTauCmd,
 	newImportCmd,
+	newStoreCmd,
 	newWorkbenchCmd,
 	newDemoCmd,
 }

@@ -45,7 +45,7 @@ func newScoreCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tr, b, err := publicPayload(taskArg, trajPath)
+			tr, b, err := e.publicPayload(taskArg, trajPath)
 			if err != nil {
 				return err
 			}
@@ -101,7 +101,7 @@ func newScoreCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&taskArg, "task", "", "suite task id (PH-D01 … PH-H18) or task file (JSON)")
-	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory file (JSON)")
+	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory: a file (JSON, gzipped or not), or a stored name")
 	cmd.Flags().BoolVar(&steps, "steps", false, "score every prefix of the log")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	jf.add(cmd)
@@ -124,7 +124,7 @@ func newPayloadCmd(e *env) *cobra.Command {
 			if projection != "" && projection != "idj" {
 				return usageErr("--projection: unknown projection %q (the one projection is idj)", projection)
 			}
-			_, b, err := publicPayload(taskArg, trajPath)
+			_, b, err := e.publicPayload(taskArg, trajPath)
 			if err != nil {
 				return err
 			}
@@ -147,7 +147,7 @@ func newPayloadCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&taskArg, "task", "", "suite task id (PH-D01 … PH-H18) or task file (JSON)")
-	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory file (JSON)")
+	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory: a file (JSON, gzipped or not), or a stored name")
 	cmd.Flags().StringVar(&projection, "projection", "", "print a projection instead of the payload: idj")
 	return cmd
 }
@@ -155,12 +155,12 @@ func newPayloadCmd(e *env) *cobra.Command {
 // publicPayload is the trusted half of both commands: resolve the task,
 // replay the trajectory on the trusted task and serialize the public
 // payload. Only its bytes leave this function.
-func publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) {
+func (e *env) publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) {
 	trusted, pub, err := loadTaskViews(taskArg)
 	if err != nil {
 		return nil, nil, err
 	}
-	tr, err := loadTrajectory("trajectory", taskArg, trajPath)
+	tr, err := e.loadTrajectory("trajectory", taskArg, trajPath)
 	if err != nil {
 		return nil, nil, usage(err)
 	}

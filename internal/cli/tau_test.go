@@ -105,7 +105,7 @@ func TestImportTauBench(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs = run(t, "--db", db, "import", "tau-bench", bad)
-	if code != 2 || !strings.Contains(errs, "bad.json: run 1: task_id 50: the airline test tasks are 0 … 49") {
+	if code != 2 || !strings.Contains(errs, "bad.json:1:15592: run 1 (bad-t50-trial1): $[1].task_id: task_id 50: the airline test tasks are 0 … 49") {
 		t.Fatalf("bad import: exit %d: %s", code, errs)
 	}
 	s, err = store.Open(db)
