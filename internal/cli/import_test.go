@@ -155,3 +155,51 @@ func TestImportRepeats(t *testing.T) {
 		t.Errorf("stored %v, want %s", names, want)
 	}
 }
+
+// TestStoreCommands: what import saved is listed, shown, exported, opened
+// by name by certify, and removed, from the command line.
+func TestStoreCommands(t *testing.T) {
+	runs := tauRuns(t)
+	dir := t.TempDir()
+	f := filepath.Join(dir, "some.json")
+	b, _ := json.Marshal([]map[string]any{runs[4], runs[154]}) // task 4, trials 0 and 3
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "store.db")
+	if code, _, errs := run(t, "--db", db, "import", "tau-bench", f); code != 0 {
+		t.Fatalf("import: %s", errs)
+	}
+	code, out, _ := run(t, "--db", db, "store", "ls")
+	if code != 0 || !strings.Contains(out, "witness:2  TAU-A04  some-t04-trial3  imported from some.json (run 1): tau-bench's reward 0") {
+		t.Fatalf("store ls: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, "--db", db, "store", "show", "some-t04-trial3", "--json")
+	var shown struct {
+		Ref  string
+		Body struct{ Transcript []any }
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &shown) != nil || shown.Ref != "witness:2" || len(shown.Body.Transcript) == 0 {
+		t.Fatalf("store show --json: exit %d\n%s", code, out)
+	}
+	exported := filepath.Join(dir, "trial3.json")
+	if code, _, errs := run(t, "--db", db, "store", "export", "witness:2", exported); code != 0 {
+		t.Fatalf("store export: %s", errs)
+	}
+	if code, out, errs := run(t, "--db", db, "certify", "--task", "TAU-A04", "--honest", exported, "--candidate", "some-t04-trial3"); code != 0 || !strings.Contains(out, "eligible") {
+		t.Fatalf("certify by stored name: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := run(t, "--db", db, "replay", "--task", "TAU-A04", "--trajectory", "some-t04-trial3"); code != 0 || !strings.Contains(out, "update_reservation_flights") {
+		t.Fatalf("replay by stored name: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs := run(t, "--db", db, "store", "rm", "some-t04-trial3"); code != 0 || !strings.Contains(errs, `removed witness:2 "some-t04-trial3" (task TAU-A04)`) {
+		t.Fatalf("store rm: exit %d: %s", code, errs)
+	}
+	code, _, errs := run(t, "--db", db, "score", "--task", "TAU-A04", "--trajectory", "some-t04-trial3")
+	if code != 2 || !strings.Contains(errs, `no GPT-4o run "some-t04-trial3"`) {
+		t.Fatalf("a removed name still resolves: exit %d: %s", code, errs)
+	}
+	if code, _, errs := run(t, "--db", db, "store", "show", "nothing"); code != 2 || !strings.Contains(errs, `no record named "nothing"`) {
+		t.Fatalf("store show of a missing name: exit %d: %s", code, errs)
+	}
+}
