@@ -192,6 +192,19 @@ func recordTrajectory(r store.Record) (*model.Trajectory, error) {
 // so a trajectory of millions of steps is never held whole. A file that
 // does not decode gives its *model.DecodeError.
 func (e *env) certifyInput(env *pbcste.Env, flag, taskArg, path string) (*model.Certificate, *model.Rejection, error) {
+	steps, release, err := e.trajectorySteps(flag, taskArg, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	return certifier.DoubleCertifyStream(env, steps)
+}
+
+// trajectorySteps gives a trajectory named on the command line as a
+// stream of steps: a stored one from memory, a file as it is decoded
+// (model.StreamTrajectory), which may be streamed any number of times
+// until release is called.
+func (e *env) trajectorySteps(flag, taskArg, path string) (certifier.Steps, func(), error) {
 	if path == "" {
 		return nil, nil, usageErr("--%s is required", flag)
 	}
@@ -199,20 +212,22 @@ func (e *env) certifyInput(env *pbcste.Env, flag, taskArg, path string) (*model.
 		if err != nil {
 			return nil, nil, err
 		}
-		res, rej, err := certifier.DoubleCertify(env, tr)
-		if res == nil {
-			return nil, rej, err
-		}
-		return res.Cert, rej, err
+		return func(each func([]model.Step)) (*model.Trajectory, int, error) {
+			head := *tr
+			head.Steps = nil
+			if len(tr.Steps) > 0 {
+				each(tr.Steps)
+			}
+			return &head, len(tr.Steps), nil
+		}, func() {}, nil
 	}
 	src, release, err := mapfile.Read(path)
 	if err != nil {
 		return nil, nil, usageErr("read %s: %w%s", flag, err, e.notInStore(path))
 	}
-	defer release()
-	return certifier.DoubleCertifyStream(env, func(each func([]model.Step)) (*model.Trajectory, int, error) {
+	return func(each func([]model.Step)) (*model.Trajectory, int, error) {
 		return model.StreamTrajectory(path, src, streamBatch, each)
-	})
+	}, release, nil
 }
 
 // streamBatch is how many decoded steps the certifiers are handed at once.
