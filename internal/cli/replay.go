@@ -69,7 +69,7 @@ func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON boo
 	var t replayTable
 	measure := func(r *pbcste.Run, ev *pbcste.Event) {
 		if !asJSON {
-			t.measure(r.Record(ev))
+			t.measure(r, ev)
 		}
 	}
 	var log *pbcste.Log
@@ -134,83 +134,153 @@ func replayEvents(env *pbcste.Env, steps certifier.Steps, each func([]model.Step
 type replayTable struct {
 	widths    [6]int
 	irregular bool // a cell would split or end a tabwriter line
-	cells     [7]string
+	cells     cells
 }
+
+// cells are one table line's seven cells, in one buffer reused from line
+// to line: cell j is buf[end[j-1]:end[j]].
+type cells struct {
+	buf []byte
+	end [7]int
+}
+
+func (c *cells) cell(j int) []byte {
+	if j == 0 {
+		return c.buf[:c.end[0]]
+	}
+	return c.buf[c.end[j-1]:c.end[j]]
+}
+
+// next ends cell j.
+func (c *cells) next(j int) { c.end[j] = len(c.buf) }
 
 var replayHead = [7]string{"seq", "t", "actor", "step", "op", "target", "result"}
 
-// eventCells are the cells of an event's line, then of each diff line.
-func eventCells(r *pbcste.EventRecord, out *[7]string, diff func(cells *[7]string)) {
-	step := "-"
-	if r.Step > 0 {
-		step = strconv.Itoa(r.Step)
-	}
-	target := r.Type + " " + r.ID
-	switch r.Op {
-	case model.OpReviseGoal:
-		target = "goal " + r.Goal
-	case model.OpCall:
-		target = r.Tool + r.Args.String()
-		if r := []rune(target); len(r) > 100 {
-			target = string(r[:99]) + "…"
-		}
-	}
-	result := "ok"
-	if !r.OK {
-		result = "FAILED: " + r.Reason
-	}
-	*out = [7]string{strconv.Itoa(r.Seq), strconv.Itoa(r.Time), string(r.Actor), step, string(r.Op), target, result}
-	diff(out)
-	for _, d := range r.Diff {
-		*out = [7]string{"", "", "", "", "", "  " + describeCell(d), fmt.Sprintf("%s → %s", d.Before, d.After)}
-		diff(out)
+func (c *cells) set(strs *[7]string) {
+	c.buf = c.buf[:0]
+	for j, s := range strs {
+		c.buf = append(c.buf, s...)
+		c.next(j)
 	}
 }
 
-func (t *replayTable) fit(cells *[7]string) {
-	for j, c := range cells {
-		if strings.ContainsAny(c, "\t\n\v\f") {
-			t.irregular = true
+// eventCells writes the cells of an event's line, then of each diff
+// line, into c, handing each line to line; r is the run that recorded the
+// event.
+func eventCells(r *pbcste.Run, ev *pbcste.Event, c *cells, line func(*cells)) {
+	a := ev.Action
+	b := strconv.AppendInt(c.buf[:0], int64(ev.Seq+1), 10)
+	c.buf = b
+	c.next(0)
+	c.buf = strconv.AppendInt(c.buf, int64(ev.Time()), 10)
+	c.next(1)
+	c.buf = append(c.buf, ev.Actor()...)
+	c.next(2)
+	if ev.Step >= 0 {
+		c.buf = strconv.AppendInt(c.buf, int64(ev.Step+1), 10)
+	} else {
+		c.buf = append(c.buf, '-')
+	}
+	c.next(3)
+	c.buf = append(c.buf, a.Op...)
+	c.next(4)
+	switch a.Op {
+	case model.OpReviseGoal:
+		c.buf = append(append(c.buf, "goal "...), a.Goal...)
+	case model.OpCall:
+		start := len(c.buf)
+		c.buf = a.Args.AppendJSON(append(c.buf, a.Tool...))
+		if t := c.buf[start:]; len(t) > 100 && utf8.RuneCount(t) > 100 {
+			cut := start
+			for range 99 {
+				_, size := utf8.DecodeRune(c.buf[cut:])
+				cut += size
+			}
+			c.buf = append(c.buf[:cut], "…"...)
+		}
+	default:
+		c.buf = append(append(append(c.buf, a.Type...), ' '), a.ID...)
+	}
+	c.next(5)
+	if ev.OK {
+		c.buf = append(c.buf, "ok"...)
+	} else {
+		c.buf = append(append(c.buf, "FAILED: "...), r.Reason(ev)...)
+	}
+	c.next(6)
+	line(c)
+	if ev.DiffLen() == 0 {
+		return
+	}
+	for _, d := range r.TypedDiff(ev) {
+		c.buf = c.buf[:0]
+		for j := range 5 {
+			c.next(j)
+		}
+		c.buf = append(c.buf, "  "...)
+		if d.Field == model.GoalField {
+			c.buf = append(c.buf, "goal version"...)
+		} else {
+			c.buf = append(append(append(append(append(c.buf, d.Type...), ' '), d.ID...), " ."...), strings.TrimPrefix(d.Field, "@")...)
+		}
+		c.next(5)
+		c.buf = d.After.AppendJSON(append(d.Before.AppendJSON(c.buf), " → "...))
+		c.next(6)
+		line(c)
+	}
+}
+
+func (t *replayTable) fit(c *cells) {
+	for j := range 7 {
+		cell := c.cell(j)
+		for _, b := range cell {
+			if b == '\t' || b == '\n' || b == '\v' || b == '\f' {
+				t.irregular = true
+			}
 		}
 		if j < len(t.widths) {
-			t.widths[j] = max(t.widths[j], utf8.RuneCountInString(c))
+			t.widths[j] = max(t.widths[j], utf8.RuneCount(cell))
 		}
 	}
 }
 
-func (t *replayTable) measure(r pbcste.EventRecord) {
+func (t *replayTable) measure(r *pbcste.Run, ev *pbcste.Event) {
 	if t.widths[0] == 0 {
 		head := replayHead
-		t.fit(&head)
+		t.cells.set(&head)
+		t.fit(&t.cells)
 	}
-	eventCells(&r, &t.cells, t.fit)
+	eventCells(r, ev, &t.cells, t.fit)
 }
+
+// spaces pads cells, a slice of it at a time.
+var spaces = strings.Repeat(" ", 256)
 
 // line writes one table line, each cell but the last padded to its
 // column's width and 2 more.
-func (t *replayTable) line(w *bufio.Writer, cells *[7]string) {
-	for j, c := range cells[:6] {
-		w.WriteString(c)
-		for range t.widths[j] + 2 - utf8.RuneCountInString(c) {
-			w.WriteByte(' ')
+func (t *replayTable) line(w *bufio.Writer, c *cells) {
+	for j := range 6 {
+		cell := c.cell(j)
+		w.Write(cell)
+		for pad := t.widths[j] + 2 - utf8.RuneCount(cell); pad > 0; pad -= len(spaces) {
+			w.WriteString(spaces[:min(pad, len(spaces))])
 		}
 	}
-	w.WriteString(cells[6])
+	w.Write(c.cell(6))
 	w.WriteByte('\n')
 }
 
 func (t *replayTable) write(w *bufio.Writer, env *pbcste.Env, steps certifier.Steps, log *pbcste.Log, cert *model.Certificate, rej *model.Rejection) error {
+	head := replayHead
+	t.cells.set(&head)
 	if t.widths[0] == 0 {
-		head := replayHead
-		t.fit(&head)
+		t.fit(&t.cells)
 	}
 	fmt.Fprintf(w, "task %s   goal %s   agent steps %d   events %d\n\n", env.Task.ID, log.Goal().Version, log.Steps, log.Len())
-	head := replayHead
-	t.line(w, &head)
-	print := func(cells *[7]string) { t.line(w, cells) }
+	t.line(w, &t.cells)
+	print := func(c *cells) { t.line(w, c) }
 	if _, _, _, err := replayEvents(env, steps, nil, func(r *pbcste.Run, ev *pbcste.Event) {
-		rec := r.Record(ev)
-		eventCells(&rec, &t.cells, print)
+		eventCells(r, ev, &t.cells, print)
 	}); err != nil {
 		return err
 	}
@@ -225,10 +295,16 @@ func writeReplayText(w io.Writer, env *pbcste.Env, steps certifier.Steps, log *p
 	fmt.Fprintf(w, "task %s   goal %s   agent steps %d   events %d\n\n", env.Task.ID, log.Goal().Version, log.Steps, log.Len())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(replayHead[:], "\t"))
-	var cells [7]string
+	var c cells
 	if _, _, _, err := replayEvents(env, steps, nil, func(r *pbcste.Run, ev *pbcste.Event) {
-		rec := r.Record(ev)
-		eventCells(&rec, &cells, func(c *[7]string) { fmt.Fprintln(tw, strings.Join(c[:], "\t")) })
+		eventCells(r, ev, &c, func(c *cells) {
+			for j := range 6 {
+				tw.Write(c.cell(j))
+				tw.Write([]byte{'\t'})
+			}
+			tw.Write(c.cell(6))
+			tw.Write([]byte{'\n'})
+		})
 	}); err != nil {
 		return err
 	}
@@ -308,13 +384,6 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-func describeCell(d model.CellDiff) string {
-	if d.Field == model.GoalField {
-		return "goal version"
-	}
-	return fmt.Sprintf("%s %s .%s", d.Type, d.ID, strings.TrimPrefix(d.Field, "@"))
 }
 
 func vec(v []int) string {
