@@ -86,7 +86,7 @@ func TestReadCSVErrors(t *testing.T) {
 		{"valid above attempts", csvHead + "csps,shared,PH-H07,true,0,0.5,0.5,,,3,4\n", `column "valid": 4 is outside [0, attempts = 3]`},
 		{"matched with no valid", csvHead + "csps,shared,PH-H07,true,0,0.5,0.5,,,3,0\n", `column "valid": 0 on a matched row`},
 		{"repeated row", csvHead + ok + ok, `ledger.csv:3: row 2: repeats row 1 (set shared, target csps, task PH-H04)`},
-		{"invalid UTF-8", csvHead + "csps,shared,PH-H07\xfe,true,0,0.5,0.5,,,3,1\n", `ledger.csv:2:18: invalid UTF-8: byte 0xFE`},
+		{"invalid UTF-8", csvHead + "csps,shared,PH-H07\xfe,true,0,0.5,0.5,,,3,1\n", `ledger.csv:2:19: invalid UTF-8: byte 0xFE`},
 		{"short record", csvHead + "csps,shared\n", `ledger.csv: record on line 2: wrong number of fields`},
 		{"capped false", csvHeadCapped + "csps,shared,PH-H07,true,0,0.5,0.5,,,3,1,false\n", `ledger.csv:2: row 1, column "capped": must not be false (leave it out)`},
 		{"capped not a bool", csvHeadCapped + "csps,shared,PH-H07,true,0,0.5,0.5,,,3,1,yes\n", `ledger.csv:2: row 1, column "capped": want true or false, got "yes"`},
