@@ -203,3 +203,29 @@ func TestStoreCommands(t *testing.T) {
 		t.Fatalf("store show of a missing name: exit %d: %s", code, errs)
 	}
 }
+
+// TestGzippedInputs: a gzipped task or trajectory file is read by its
+// bytes, whatever its name, to the same output as the plain file.
+func TestGzippedInputs(t *testing.T) {
+	dir := t.TempDir()
+	gz := func(src string) string {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(b)
+		zw.Close()
+		p := filepath.Join(dir, filepath.Base(src))
+		if err := os.WriteFile(p, z.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	_, want, _ := run(t, "replay", "--task", example("task.json"), "--trajectory", example("witness.json"))
+	code, got, errs := run(t, "replay", "--task", gz(example("task.json")), "--trajectory", gz(example("witness.json")))
+	if code != 0 || got != want {
+		t.Fatalf("gzipped replay: exit %d\n%s\n%s", code, got, errs)
+	}
+}
