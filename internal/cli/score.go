@@ -34,6 +34,7 @@ func newScoreCmd(e *env) *cobra.Command {
 			"(flags or PARTHACK_JUDGE_* / PARTHACK_IDJ_*); with none configured they say \"not configured\".\n" +
 			"--record keeps every request and response; --replay answers from such a recording, offline.\n\n" +
 			"--scorer adds your own scorer program, run sandboxed on the payload bytes (see `parthack audit --probes`).\n\n" +
+			trajectoryArgHelp + "\n\n" +
 			"Exit codes: 0 scored, 2 bad input or usage, or an LLM judge or the scorer that gave no score.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -118,6 +119,7 @@ func newPayloadCmd(e *env) *cobra.Command {
 			"receives it: the canonical JSON bytes on stdout, with no trailing newline, so that\n" +
 			"`parthack payload … | sha256sum` reproduces the hash. The sha256 goes to stderr as \"sha256 <hex>\".\n" +
 			"--projection idj prints the schema-free projection the IDJ judge reads instead (no goal schema).\n\n" +
+			trajectoryArgHelp + "\n\n" +
 			"Exit codes: 0 printed, 2 bad input or usage.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
