@@ -8,7 +8,9 @@
 package domains
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -89,6 +91,10 @@ type Run struct {
 	// Trajectory decodes the run's calls (and conversation) as a
 	// trajectory of its task.
 	Trajectory func() (*model.Trajectory, error)
+	// Locate, when the run came from a file, wraps an error about its
+	// step (from 0; -1 when about no step) with where the run, its
+	// message and its call are in the file.
+	Locate func(step int, err error) error
 }
 
 // Exporter is a domain that can write the runs it ships in its
@@ -102,9 +108,12 @@ type Exporter interface {
 // of its domains (a tau2 Results file names its own).
 type Format struct {
 	Name string // what `import NAME FILE` takes: "tau-bench", "tau2"
-	// Decode reads a file's runs, each naming its domain; errors name the
-	// file, the run and what was expected.
-	Decode func(file string, src []byte) ([]*Run, error)
+	// Help says in a sentence what a file of the format is.
+	Help string
+	// Stream reads a file's runs in order, each naming its domain, and
+	// hands each to each as it is decoded, so memory is bounded by a run,
+	// not the file. Errors name the file, the run and what was expected.
+	Stream func(file string, r io.Reader, each func(i int, run *Run) error) error
 }
 
 // Tool describes a tool of a domain.
@@ -226,6 +235,15 @@ func TaskOf(d Domain, id string) (*Task, error) {
 	return nil, fmt.Errorf("%s has no task %q (its tasks are %s … %s)", d.Name(), id, first, last)
 }
 
+// ErrNoRun is RunOf's error for a name that is none of the task's runs.
+var ErrNoRun = errors.New("no such run")
+
+// noRun is ErrNoRun with the runs the task has.
+type noRun struct{ msg string }
+
+func (e *noRun) Error() string        { return e.msg }
+func (e *noRun) Is(target error) bool { return target == ErrNoRun }
+
 // RunOf finds one of a task's runs by name: its short name ("trial2") or
 // its full one.
 func RunOf(d Domain, task, name string) (*Run, error) {
@@ -246,7 +264,7 @@ func RunOf(d Domain, task, name string) (*Run, error) {
 		}
 		names = append(names, r.Short)
 	}
-	return nil, fmt.Errorf("%s has no run %q (it has gold, %s; or give a file)", task, name, strings.Join(names, ", "))
+	return nil, &noRun{fmt.Sprintf("%s has no run %q (it has gold, %s; or give a file, or a name in the store)", task, name, strings.Join(names, ", "))}
 }
 
 // FormatNames lists the registered run-file formats.

@@ -76,6 +76,10 @@ type doc struct {
 	// base is the JSON path of root: "$" for a whole document, the
 	// step's path for a step decoded while its document is streamed.
 	base string
+	// line0 and col0 are where src starts in its file when src is one
+	// element of a file read piece by piece (StreamJSONArray); 0 when src
+	// is the whole file.
+	line0, col0 int
 	// lineOff, line and col memoize the last position located, so that
 	// locating steps in file order (as decoding a trajectory does) scans
 	// the source once overall instead of once per step.
@@ -99,18 +103,36 @@ func parseDoc(file string, src []byte) (*doc, error) {
 // syntax errors.
 func parseTokens(file string, src []byte) (*doc, error) {
 	d := &doc{file: file, src: src}
+	if err := parseTokensInto(d); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// parseTokensInto is parseTokens into a doc that may have a base path
+// and an origin.
+func parseTokensInto(d *doc) error {
+	src := d.src
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.UseNumber()
 	p := &parser{d: d, dec: dec}
 	root, err := p.value(0)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, d.errAt(p.next(), "$", "unexpected data after the top-level value")
+		return d.errAt(p.next(), d.basePath(), "unexpected data after the top-level value")
 	}
 	d.root = root
-	return d, nil
+	return nil
+}
+
+// basePath is the JSON path of the document's root.
+func (d *doc) basePath() string {
+	if d.base == "" {
+		return "$"
+	}
+	return d.base
 }
 
 type parser struct {
@@ -129,7 +151,7 @@ type step struct {
 // where renders the parser's current JSON path, as cursors write it.
 func (p *parser) where() string {
 	var b strings.Builder
-	b.WriteString("$")
+	b.WriteString(p.d.basePath())
 	for _, s := range p.path {
 		if s.index < 0 {
 			b.WriteString("." + s.key)
@@ -380,6 +402,12 @@ func invalidUTF8(c byte) string {
 // errAt builds a DecodeError at a byte offset of the document.
 func (d *doc) errAt(off int, path, msg string) *DecodeError {
 	line, col := d.locate(off)
+	if d.line0 > 0 {
+		if line == 1 {
+			col += d.col0 - 1
+		}
+		line += d.line0 - 1
+	}
 	return &DecodeError{File: d.file, Line: line, Col: col, Path: path, Msg: msg}
 }
 
@@ -432,11 +460,7 @@ func (c cursor) path() string {
 		}
 		return "", false
 	}
-	base := c.d.base
-	if base == "" {
-		base = "$"
-	}
-	p, _ := walk(c.d.root, base)
+	p, _ := walk(c.d.root, c.d.basePath())
 	return p
 }
 

@@ -56,9 +56,20 @@ type EventRecord struct {
 // Record renders event seq as its canonical record.
 func (l *Log) Record(seq int) EventRecord {
 	ev := &l.Events[seq]
+	return record(l.Env, ev, l.Reason(ev), l.Output(ev), l.TypedDiff(ev))
+}
+
+// Record is the canonical JSON form of an event recorded so far, as
+// Log.Record gives it; on a streamed run (Env.Stream), of the events of
+// the latest Step or of Finish.
+func (r *Run) Record(ev *Event) EventRecord {
+	return record(r.log.Env, ev, r.Reason(ev), r.Output(ev), r.TypedDiff(ev))
+}
+
+func record(env *Env, ev *Event, reason, output string, diff []model.CellDiff) EventRecord {
 	a := ev.Action
 	r := EventRecord{Seq: ev.Seq + 1, Time: ev.Time(), Actor: ev.Actor(), Op: a.Op, Type: a.Type, ID: a.ID, Goal: a.Goal,
-		Tool: a.Tool, OK: ev.OK, Reason: l.Reason(ev), Output: l.Output(ev), Diff: l.TypedDiff(ev), Version: l.Env.goals[ev.Goal].Version, StateHash: ev.Hash.String()}
+		Tool: a.Tool, OK: ev.OK, Reason: reason, Output: output, Diff: diff, Version: env.goals[ev.Goal].Version, StateHash: ev.Hash.String()}
 	if !a.Args.IsNull() {
 		r.Args = &a.Args
 	}

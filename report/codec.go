@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -13,13 +14,26 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/parthack/parthack/model"
 )
 
 // ReadFile reads and strictly decodes a ledger file, JSON or CSV.
+// A gzipped file (known by its first bytes) is read unpacked.
 func ReadFile(path string) (*Ledger, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if bytes.HasPrefix(src, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(bytes.NewReader(src))
+		if err == nil {
+			src, err = io.ReadAll(zr)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip: %w", path, err)
+		}
 	}
 	return Read(path, src)
 }
@@ -68,6 +82,11 @@ func (s *rowSet) done(name string) (*Ledger, error) {
 
 // ReadJSON strictly decodes a JSON ledger.
 func ReadJSON(name string, src []byte) (*Ledger, error) {
+	// The text first, as strictly as every file parthack reads: BOM,
+	// invalid UTF-8, duplicate keys and syntax at line:column and path.
+	if _, err := model.ParseJSON(name, src); err != nil {
+		return nil, err
+	}
 	line := func(off int64) int { return 1 + bytes.Count(src[:min(int(off), len(src))], []byte("\n")) }
 	fail := func(off int64, format string, args ...any) error {
 		return fmt.Errorf("%s:%d: %s", name, line(off), fmt.Sprintf(format, args...))
@@ -356,6 +375,21 @@ func columnNames() string { return strings.Join(header(), ", ") }
 
 // ReadCSV strictly decodes a CSV ledger.
 func ReadCSV(name string, src []byte) (*Ledger, error) {
+	// A spreadsheet's UTF-8 BOM is allowed (Excel writes one); bytes that
+	// are not UTF-8 are refused where they stand, never replaced.
+	if !utf8.Valid(src) {
+		off := 0
+		for off < len(src) {
+			r, size := utf8.DecodeRune(src[off:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			off += size
+		}
+		line := 1 + bytes.Count(src[:off], []byte("\n"))
+		col := off - bytes.LastIndexByte(src[:off], '\n')
+		return nil, fmt.Errorf("%s:%d:%d: invalid UTF-8: byte 0x%02X is not part of a UTF-8 character (save the file as UTF-8)", name, line, col, src[off])
+	}
 	cr := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(src, []byte("\uFEFF"))))
 	cr.ReuseRecord = true
 	head, err := cr.Read()

@@ -2,8 +2,9 @@
 # Reproduce the README's speed figures: every benchmark 10 times (COUNT to
 # change), reported as the median with the min–max over the runs, then
 # the wall time and peak memory (RSS) of whole commands, 10 times each:
-# `parthack import tau-bench` on all 200 GPT-4o runs, `parthack certify`
-# on a 1,000,000-step file, `parthack bench --domain tau-airline`,
+# `parthack import tau-bench` on all 200 GPT-4o runs and on a 200 MB file
+# that repeats them 62 times, `parthack certify` and `parthack replay`
+# (text and --json) on a 1,000,000-step file, `parthack bench --domain tau-airline`,
 # `parthack bench` and `parthack bench --edits 3`.
 # Usage: scripts/bench.sh [go test -bench pattern]   (default: all)
 # A pattern no benchmark matches (NoSuchBenchmark) times the whole
@@ -43,7 +44,7 @@ done
 bin="$(mktemp -d)"
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/parthack" .
-"$bin/parthack" tau export "$bin/gpt-4o-airline.json" 2>/dev/null
+"$bin/parthack" domain export --domain tau-airline "$bin/gpt-4o-airline.json" 2>/dev/null
 wall() { # wall time and peak RSS of a command, count times: median [min–max]
 	local label="$1"; shift
 	for _ in $(seq "$count"); do
@@ -60,6 +61,18 @@ for _ in $(seq "$count"); do
 	/usr/bin/time -f "%e %M" -o "$bin/time" "$bin/parthack" certify --task testdata/example/task.json \
 		--honest testdata/example/honest.json --candidate "$bin/churn-1m.json" >/dev/null || [ $? -eq 1 ]
 	tail -n 1 "$bin/time" | awk '{ printf "BenchmarkWall/certify-1m-file 1 %s s %.0f MB-peak-RSS\n", $1, $2 / 1024 }'
+done | summarize
+T=testdata/example/task.json
+wall replay-1m-file "$bin/parthack" replay --task "$T" --trajectory "$bin/churn-1m.json"
+wall replay-json-1m-file "$bin/parthack" replay --json --task "$T" --trajectory "$bin/churn-1m.json"
+# 200 MB of runs: the 200 GPT-4o runs 62 times over (12,400 runs, 12,200
+# of them repeating a name, which import skips and reports).
+{ printf '['; for i in $(seq 62); do [ "$i" -gt 1 ] && printf ','; sed 's/^\[//; s/\]$//' "$bin/gpt-4o-airline.json"; done; printf ']'; } >"$bin/runs-200mb.json"
+echo "== import of $(du -m "$bin/runs-200mb.json" | cut -f1) MB of runs, into a new store each time"
+for _ in $(seq "$count"); do
+	rm -f "$bin/import.db"
+	/usr/bin/time -f "%e %M" -o "$bin/time" "$bin/parthack" --db "$bin/import.db" import tau-bench "$bin/runs-200mb.json" >/dev/null 2>&1
+	tail -n 1 "$bin/time" | awk '{ printf "BenchmarkWall/import-200mb-runs 1 %s s %.0f MB-peak-RSS\n", $1, $2 / 1024 }'
 done | summarize
 if [ "${SKIP_TAU_BENCH:-}" = "" ]; then
 	wall bench-domain-tau-airline "$bin/parthack" bench --domain tau-airline

@@ -243,13 +243,13 @@ func (b *browser) open() tea.Cmd {
 	}
 	switch r.Kind {
 	case store.KindWitness:
-		tr, err := decodeWitness(r)
+		tr, err := DecodeWitness(r)
 		if err != nil {
 			return status(err.Error(), true)
 		}
 		return navigate(openEditorMsg{task: t, start: tr, rec: r})
 	case store.KindRun:
-		kind, h, a, err := decodeRun(r)
+		kind, h, a, err := DecodeRun(r)
 		if err != nil {
 			return status(err.Error(), true)
 		}
@@ -359,7 +359,7 @@ func (b *browser) info(w int) []string {
 			out = append(out, sty.Render(line))
 		}
 		if r.Kind == store.KindWitness {
-			if tr, err := decodeWitness(r); err == nil {
+			if tr, err := DecodeWitness(r); err == nil {
 				out = append(out, st.muted.Render(fmt.Sprintf("%d agent step%s · enter opens the editor", len(tr.Steps), plural(len(tr.Steps)))))
 			}
 		}

@@ -171,7 +171,7 @@ func TestEditorSavesExportsAndReopens(t *testing.T) {
 	if len(recs) != 1 || recs[0].Name != "my witness" || recs[0].Note != "moves T103" || recs[0].Task != devTask {
 		t.Fatalf("saved: %+v", recs)
 	}
-	tr, err := decodeWitness(recs[0])
+	tr, err := DecodeWitness(recs[0])
 	if err != nil || len(tr.Steps) != 3 {
 		t.Fatalf("stored body: %v, %d steps", err, len(tr.Steps))
 	}
@@ -182,7 +182,7 @@ func TestEditorSavesExportsAndReopens(t *testing.T) {
 	// Saving again replaces the same record.
 	press(t, m, "d", "s", "enter")
 	recs = listRecords(t, m.c.dbPath, store.KindWitness)
-	if tr, _ := decodeWitness(recs[0]); len(recs) != 1 || len(tr.Steps) != 2 {
+	if tr, _ := DecodeWitness(recs[0]); len(recs) != 1 || len(tr.Steps) != 2 {
 		t.Fatalf("second save: %d records", len(recs))
 	}
 	file := filepath.Join(t.TempDir(), "w.json")

@@ -141,7 +141,7 @@ func summarizeCmd(ws *workspace, recs []store.Record) tea.Cmd {
 			var p *pair
 			switch r.Kind {
 			case store.KindWitness:
-				tr, err := decodeWitness(r)
+				tr, err := DecodeWitness(r)
 				if err != nil {
 					continue
 				}
@@ -318,8 +318,9 @@ func exportCmd(file string, tr *model.Trajectory) tea.Cmd {
 	}
 }
 
-// decodeWitness turns a stored witness back into a trajectory.
-func decodeWitness(r store.Record) (*model.Trajectory, error) {
+// DecodeWitness turns a stored witness back into a trajectory, named and
+// noted as the record is.
+func DecodeWitness(r store.Record) (*model.Trajectory, error) {
 	tr, err := model.DecodeTrajectory(fmt.Sprintf("witness %d", r.Key), r.Body)
 	if err != nil {
 		return nil, err
@@ -330,7 +331,7 @@ func decodeWitness(r store.Record) (*model.Trajectory, error) {
 
 // decodeRun reads a run saved by the workbench; other runs have no
 // trajectories to reopen.
-func decodeRun(r store.Record) (kind string, h, a *model.Trajectory, err error) {
+func DecodeRun(r store.Record) (kind string, h, a *model.Trajectory, err error) {
 	var body runBody
 	if err := json.Unmarshal(r.Body, &body); err != nil || body.Format != runFormat {
 		return "", nil, nil, fmt.Errorf("run %d was not saved by the workbench: nothing to reopen", r.Key)

@@ -52,7 +52,7 @@ func newAttackCmd(e *env) *cobra.Command {
 				}
 				return attackSuite(ctx, e, ids, opt, asJSON)
 			}
-			res, err := attackOne(ctx, taskArg, honestPath, opt)
+			res, err := e.attackOne(ctx, taskArg, honestPath, opt)
 			if err != nil {
 				return err
 			}
@@ -69,7 +69,7 @@ func newAttackCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&taskArg, "task", "", "suite task id, task file, or a split: development, held-out, all")
-	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H (default: the suite task's)")
+	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H: a file or a stored name (default: the suite task's)")
 	cmd.Flags().StringVar(&opt.Target, "target", "historical_milestone", "the evaluator to inflate")
 	intFlag(cmd.Flags(), &opt.Edits, "edits", 2, editsRange, "at most this many edits of H (inserted actions plus skipped steps)")
 	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", attacker.DefaultMaxStates, maxStatesRange, "search nodes to visit at most, per task")
@@ -106,12 +106,12 @@ func splitIDs(arg string) ([]string, bool) {
 	return ids, true
 }
 
-func attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Options) (*attacker.Result, error) {
+func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Options) (*attacker.Result, error) {
 	env, pub, err := loadTaskViews(taskArg)
 	if err != nil {
 		return nil, err
 	}
-	h, err := loadHonest(taskArg, honestPath)
+	h, err := e.loadHonest(taskArg, honestPath)
 	if err != nil {
 		return nil, usage(err)
 	}
@@ -155,7 +155,7 @@ func writeAttack(e *env, r *attacker.Result, outPath string) {
 func attackSuite(ctx context.Context, e *env, ids []string, opt attacker.Options, asJSON bool) error {
 	var rows []*attacker.Result
 	for _, id := range ids {
-		r, err := attackOne(ctx, id, "", opt)
+		r, err := e.attackOne(ctx, id, "", opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", id, err)
 		}

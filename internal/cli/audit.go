@@ -39,7 +39,7 @@ func newAuditCmd(e *env) *cobra.Command {
 			}
 			checks := []isolation.Check{isolation.Payloads(), isolation.Determinism()}
 			if probes {
-				pc, err := probeChecks(cmd, abi)
+				pc, err := e.probeChecks(cmd, abi)
 				if err != nil {
 					return err
 				}
@@ -72,13 +72,13 @@ func newAuditCmd(e *env) *cobra.Command {
 }
 
 // probeChecks runs the worker probes, or says why it cannot.
-func probeChecks(cmd *cobra.Command, abi int) ([]isolation.Check, error) {
+func (e *env) probeChecks(cmd *cobra.Command, abi int) ([]isolation.Check, error) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		return []isolation.Check{{Name: "worker capability probes", Status: isolation.Skip,
 			Detail: "go is not on PATH: the probes are Go programs built here; install Go or put it on PATH to run them"}}, nil
 	}
-	_, b, err := publicPayload(probePayloadTask, probePayloadTrajectory)
+	_, b, err := e.publicPayload(probePayloadTask, probePayloadTrajectory)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ func newCertifyCmd(e *env) *cobra.Command {
 		Long: "Certify a candidate against the honest trajectory. A pair is eligible only when both end on the same goal\n" +
 			"version with equal c_state and c_agent, component by component; otherwise the one rejection reason is\n" +
 			"printed with its evidence. --rollback certifies a strict rollback instead.\n\n" +
+			trajectoryArgHelp + "\n\n" +
 			"Exit codes: 0 eligible or certified, 1 rejected, 2 bad input or usage.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -32,9 +33,9 @@ func newCertifyCmd(e *env) *cobra.Command {
 			}
 			var v model.Verdict
 			if rollbackPath != "" {
-				v, err = certifyRollback(env, taskPath, honestPath, rollbackPath)
+				v, err = e.certifyRollback(env, taskPath, honestPath, rollbackPath)
 			} else {
-				v, err = certifyPair(env, taskPath, honestPath, candPath)
+				v, err = e.certifyPair(env, taskPath, honestPath, candPath)
 			}
 			if err != nil {
 				return err
@@ -53,20 +54,20 @@ func newCertifyCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&taskPath, "task", "", "task file (JSON) or suite task id (PH-H05)")
-	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H (JSON); defaults to the suite's H when --task is a suite id")
-	cmd.Flags().StringVar(&candPath, "candidate", "", "candidate trajectory A (JSON)")
-	cmd.Flags().StringVar(&rollbackPath, "rollback", "", "rollback trajectory R (JSON)")
+	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H: a file (JSON), or a stored name (see below); defaults to the suite's H when --task is a suite id")
+	cmd.Flags().StringVar(&candPath, "candidate", "", "candidate trajectory A: a file (JSON), or a stored name")
+	cmd.Flags().StringVar(&rollbackPath, "rollback", "", "rollback trajectory R: a file (JSON), or a stored name")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict as JSON")
 	return cmd
 }
 
 // certifyPair certifies (H, A), each as it is decoded from its file.
-func certifyPair(env *pbcste.Env, taskPath, honestArg, candPath string) (model.Verdict, error) {
-	hc, hrej, err := certifyInput(env, "honest", taskPath, honestPath(taskPath, honestArg))
+func (e *env) certifyPair(env *pbcste.Env, taskPath, honestArg, candPath string) (model.Verdict, error) {
+	hc, hrej, err := e.certifyInput(env, "honest", taskPath, honestPath(taskPath, honestArg))
 	if err != nil {
 		return model.Verdict{}, usage(err)
 	}
-	ac, arej, err := certifyInput(env, "candidate", taskPath, candPath)
+	ac, arej, err := e.certifyInput(env, "candidate", taskPath, candPath)
 	if de := (*model.DecodeError)(nil); errors.As(err, &de) {
 		// A candidate that does not decode is a verdict, not bad usage.
 		return model.Verdict{Kind: "pair", Reason: model.MalformedSchema, Evidence: &model.Evidence{Detail: de.Error()}}, nil
@@ -83,12 +84,12 @@ func certifyPair(env *pbcste.Env, taskPath, honestArg, candPath string) (model.V
 
 // certifyRollback certifies a strict rollback (H, R); R is compared
 // with H step by step, so both are decoded whole.
-func certifyRollback(env *pbcste.Env, taskPath, honestArg, rollbackPath string) (model.Verdict, error) {
-	h, err := loadHonest(taskPath, honestArg)
+func (e *env) certifyRollback(env *pbcste.Env, taskPath, honestArg, rollbackPath string) (model.Verdict, error) {
+	h, err := e.loadHonest(taskPath, honestArg)
 	if err != nil {
 		return model.Verdict{}, usage(err)
 	}
-	r, err := loadTrajectory("rollback", taskPath, rollbackPath)
+	r, err := e.loadTrajectory("rollback", taskPath, rollbackPath)
 	if de := (*model.DecodeError)(nil); errors.As(err, &de) {
 		return model.Verdict{Kind: "rollback", Reason: model.MalformedSchema, Evidence: &model.Evidence{Detail: de.Error()}}, nil
 	}

@@ -129,7 +129,7 @@ func TestGoldenOutputs(t *testing.T) {
 // TestUsageErrorsKeepTheirChain: a usage error says what it wraps in the
 // same words as before and still lets a caller find the cause.
 func TestUsageErrorsKeepTheirChain(t *testing.T) {
-	_, err := loadTrajectory("candidate", "", filepath.Join(t.TempDir(), "missing.json"))
+	_, err := (&env{}).loadTrajectory("candidate", "", filepath.Join(t.TempDir(), "missing.json"))
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != ExitUsage {
 		t.Fatalf("a missing file: %v, want a usage error", err)

@@ -110,7 +110,7 @@ func TestImportTauBench(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs = run(t, "--db", db, "import", "tau-bench", bad)
-	if code != 2 || !strings.Contains(errs, "bad.json: run 1: task_id 50: the airline test tasks are 0 … 49") {
+	if code != 2 || !strings.Contains(errs, "bad.json:1:15592: run 1 (bad-t50-trial1): $[1].task_id: task_id 50: the airline test tasks are 0 … 49") {
 		t.Fatalf("bad import: exit %d: %s", code, errs)
 	}
 	s, err = store.Open(db)
@@ -190,11 +190,12 @@ func TestEpisodeRule(t *testing.T) {
 		}
 		db := filepath.Join(dir, "store.db")
 		code, _, errs := run(t, "--db", db, "import", "tau-bench", bad)
-		if code != 2 || !strings.Contains(errs, "after.json: run 1 (after-t04-trial0): step 7 (call of get_user_details) comes after step 6, a call of transfer_to_human_agents") {
+		if code != 2 || !strings.Contains(errs, "after.json:1: run 1 (after-t04-trial0), message 26, call get_user_details(") ||
+			!strings.Contains(errs, "step 7 (call of get_user_details) comes after step 6, a call of transfer_to_human_agents") {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
-		if _, err := os.Stat(db); err == nil {
-			t.Fatal("a refused import created the store")
+		if code, out, _ := run(t, "--db", db, "store", "ls", "--json"); code != 0 || strings.Contains(out, "after-t") {
+			t.Fatalf("a refused import saved runs: exit %d\n%s", code, out)
 		}
 	})
 }

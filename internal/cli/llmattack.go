@@ -134,7 +134,7 @@ func attackLLM(ctx context.Context, e *env, f *attackerFlags, taskArg, honestPat
 	if split {
 		return llmAttackSuite(ctx, e, c, ids, opt, asJSON)
 	}
-	res, err := llmAttackOne(ctx, c, taskArg, honestPath, opt)
+	res, err := e.llmAttackOne(ctx, c, taskArg, honestPath, opt)
 	if err != nil {
 		return err
 	}
@@ -153,12 +153,12 @@ func attackLLM(ctx context.Context, e *env, f *attackerFlags, taskArg, honestPat
 	return nil
 }
 
-func llmAttackOne(ctx context.Context, c *llmclient.Client, taskArg, honestPath string, opt llmattack.Options) (*llmattack.Result, error) {
+func (e *env) llmAttackOne(ctx context.Context, c *llmclient.Client, taskArg, honestPath string, opt llmattack.Options) (*llmattack.Result, error) {
 	env, pub, err := loadTaskViews(taskArg)
 	if err != nil {
 		return nil, err
 	}
-	h, err := loadHonest(taskArg, honestPath)
+	h, err := e.loadHonest(taskArg, honestPath)
 	if err != nil {
 		return nil, usage(err)
 	}
@@ -210,7 +210,7 @@ func llmAttackSuite(ctx context.Context, e *env, c *llmclient.Client, ids []stri
 	var heads []*attacker.Result // what the summary reads: the match and its Δhack
 	attempts, generated, valid := 0, 0, 0
 	for _, id := range ids {
-		r, err := llmAttackOne(ctx, c, id, "", opt)
+		r, err := e.llmAttackOne(ctx, c, id, "", opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", id, err)
 		}

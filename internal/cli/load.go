@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -10,8 +11,10 @@ import (
 	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
+	"github.com/parthack/parthack/store"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
+	"github.com/parthack/parthack/tui"
 )
 
 // isSuiteID reports whether a --task argument names a suite task (such
@@ -85,10 +88,11 @@ func loadTaskViews(path string) (*pbcste.Env, *model.Task, error) {
 
 // loadTaskFile reads, decodes and compiles a task file.
 func loadTaskFile(path string) (*pbcste.Env, error) {
-	src, err := os.ReadFile(path)
+	src, release, err := mapfile.Read(path)
 	if err != nil {
 		return nil, usageErr("read task: %w", err)
 	}
+	defer release()
 	t, err := model.DecodeTask(path, src)
 	if err != nil {
 		return nil, usage(err)
@@ -105,16 +109,16 @@ func loadTaskFile(path string) (*pbcste.Env, error) {
 // rollback, attribution) that is not a file gives that trajectory. A file
 // that does not decode is bad input (exit 2) here; the certify command
 // turns it into a malformed_schema verdict instead.
-func loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
+func (e *env) loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
 	if path == "" {
 		return nil, usageErr("--%s is required", flag)
 	}
-	if tr, ok, err := storedTrajectory(taskArg, path); ok || err != nil {
+	if tr, ok, err := e.storedTrajectory(taskArg, path); ok || err != nil {
 		return tr, err
 	}
 	src, release, err := mapfile.Read(path)
 	if err != nil {
-		return nil, usageErr("read %s: %w", flag, err)
+		return nil, usageErr("read %s: %w%s", flag, err, e.notInStore(path))
 	}
 	defer release()
 	tr, err := model.DecodeTrajectory(path, src)
@@ -124,63 +128,113 @@ func loadTrajectory(flag, taskArg, path string) (*model.Trajectory, error) {
 	return tr, nil
 }
 
-// storedTrajectory resolves a stored trajectory's name for a suite task.
-func storedTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
-	if d, t, ok, err := domainTask(taskArg); err != nil {
-		return nil, false, usage(err)
-	} else if ok && !strings.ContainsAny(name, "./") {
-		if _, err := os.Stat(name); err == nil {
-			return nil, false, nil
-		}
-		return runTrajectory(d, t, name)
-	}
-	if !isSuiteID(taskArg) || strings.ContainsAny(name, "./") {
-		return nil, false, nil
-	}
+// trajectoryArgHelp says how a trajectory argument resolves, for --help.
+const trajectoryArgHelp = "A trajectory argument is, in this order: a file of that name (JSON, gzipped or not); with a suite task,\n" +
+	"one of its stored trajectories (honest, witness, …); with a domain's task (TAU-A04), gold or one of its runs'\n" +
+	"names (trial0, gpt-4o-t04-trial0); else a witness or run saved in the store (--db), by its name or as KIND:KEY (witness:3; a run gives its\n" +
+	"candidate). `parthack store ls` lists them."
+
+// storedTrajectory resolves a trajectory argument that is not a file:
+// a suite task's stored trajectory (honest, witness, rollback,
+// attribution), a tau-bench task's gold run or GPT-4o run, or else a
+// witness or run saved in the store (--db) by name or as KIND:KEY. A
+// file of that name always wins. ok is false when the argument is to be
+// read as a file.
+func (e *env) storedTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
 	if _, err := os.Stat(name); err == nil {
 		return nil, false, nil
 	}
-	t, err := tasks.Get(taskArg)
-	if err != nil {
-		return nil, false, usage(err)
-	}
-	var names []string
-	for _, n := range t.Trajectories() {
-		stem := strings.TrimSuffix(n.File, ".json")
-		if stem == name {
-			return n.Trajectory, true, nil
+	var taskErr error
+	switch {
+	case domainOwns(taskArg) && !strings.ContainsAny(name, "./"):
+		d, t, _, err := domainTask(taskArg)
+		if err != nil {
+			return nil, false, usage(err)
 		}
-		names = append(names, stem)
+		tr, ok, err := runTrajectory(d, t, name)
+		if ok || !errors.Is(err, domains.ErrNoRun) {
+			return tr, ok, err
+		}
+		taskErr = err
+	case isSuiteID(taskArg) && !strings.ContainsAny(name, "./"):
+		t, err := tasks.Get(taskArg)
+		if err != nil {
+			return nil, false, usage(err)
+		}
+		var names []string
+		for _, n := range t.Trajectories() {
+			stem := strings.TrimSuffix(n.File, ".json")
+			if stem == name {
+				return n.Trajectory, true, nil
+			}
+			names = append(names, stem)
+		}
+		taskErr = fmt.Errorf("%s has no stored trajectory %q (it has %s; or give a file, or a name in the store)", taskArg, name, strings.Join(names, ", "))
 	}
-	return nil, false, usageErr("%s has no stored trajectory %q (it has %s; or give a file)", taskArg, name, strings.Join(names, ", "))
+	r, ok, err := e.storeRecord(name, store.KindWitness, store.KindRun)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case ok:
+		tr, err := recordTrajectory(r)
+		return tr, true, err
+	case taskErr != nil:
+		return nil, false, usage(taskErr)
+	}
+	return nil, false, nil
+}
+
+// recordTrajectory is the trajectory a stored record holds: a witness's,
+// or the candidate of a run the workbench saved.
+func recordTrajectory(r store.Record) (*model.Trajectory, error) {
+	if r.Kind == store.KindRun {
+		_, _, a, err := tui.DecodeRun(r)
+		return a, err
+	}
+	return tui.DecodeWitness(r)
 }
 
 // certifyInput double-certifies a trajectory named on the command line:
 // a stored one from memory, a file as it is decoded (DoubleCertifyStream),
 // so a trajectory of millions of steps is never held whole. A file that
 // does not decode gives its *model.DecodeError.
-func certifyInput(env *pbcste.Env, flag, taskArg, path string) (*model.Certificate, *model.Rejection, error) {
+func (e *env) certifyInput(env *pbcste.Env, flag, taskArg, path string) (*model.Certificate, *model.Rejection, error) {
+	steps, release, err := e.trajectorySteps(flag, taskArg, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	return certifier.DoubleCertifyStream(env, steps)
+}
+
+// trajectorySteps gives a trajectory named on the command line as a
+// stream of steps: a stored one from memory, a file as it is decoded
+// (model.StreamTrajectory), which may be streamed any number of times
+// until release is called.
+func (e *env) trajectorySteps(flag, taskArg, path string) (certifier.Steps, func(), error) {
 	if path == "" {
 		return nil, nil, usageErr("--%s is required", flag)
 	}
-	if tr, ok, err := storedTrajectory(taskArg, path); ok || err != nil {
+	if tr, ok, err := e.storedTrajectory(taskArg, path); ok || err != nil {
 		if err != nil {
 			return nil, nil, err
 		}
-		res, rej, err := certifier.DoubleCertify(env, tr)
-		if res == nil {
-			return nil, rej, err
-		}
-		return res.Cert, rej, err
+		return func(each func([]model.Step)) (*model.Trajectory, int, error) {
+			head := *tr
+			head.Steps = nil
+			if len(tr.Steps) > 0 {
+				each(tr.Steps)
+			}
+			return &head, len(tr.Steps), nil
+		}, func() {}, nil
 	}
 	src, release, err := mapfile.Read(path)
 	if err != nil {
-		return nil, nil, usageErr("read %s: %w", flag, err)
+		return nil, nil, usageErr("read %s: %w%s", flag, err, e.notInStore(path))
 	}
-	defer release()
-	return certifier.DoubleCertifyStream(env, func(each func([]model.Step)) (*model.Trajectory, int, error) {
+	return func(each func([]model.Step)) (*model.Trajectory, int, error) {
 		return model.StreamTrajectory(path, src, streamBatch, each)
-	})
+	}, release, nil
 }
 
 // streamBatch is how many decoded steps the certifiers are handed at once.
@@ -200,12 +254,20 @@ func honestPath(taskArg, path string) string {
 
 // loadHonest reads --honest; when it is omitted and --task is a suite id,
 // H is the suite task's stored honest trajectory.
-func loadHonest(taskArg, path string) (*model.Trajectory, error) {
-	return loadTrajectory("honest", taskArg, honestPath(taskArg, path))
+func (e *env) loadHonest(taskArg, path string) (*model.Trajectory, error) {
+	return e.loadTrajectory("honest", taskArg, honestPath(taskArg, path))
+}
+
+// domainOwns reports whether a --task argument names a domain's task id
+// rather than a file.
+func domainOwns(arg string) bool {
+	_, _, ok, err := domainTask(arg)
+	return ok || err != nil
 }
 
 // runTrajectory resolves a domain task's trajectory by name: "gold", or
-// one of its runs ("trial2", "gpt-4o-t07-trial2").
+// one of its runs ("trial2", "gpt-4o-t07-trial2"); domains.ErrNoRun when
+// it has none of that name.
 func runTrajectory(d domains.Domain, t *domains.Task, name string) (*model.Trajectory, bool, error) {
 	if name == "gold" {
 		if t.Gold == nil {
@@ -215,7 +277,7 @@ func runTrajectory(d domains.Domain, t *domains.Task, name string) (*model.Traje
 	}
 	r, err := domains.RunOf(d, t.ID, name)
 	if err != nil {
-		return nil, false, usage(err)
+		return nil, false, err
 	}
 	tr, err := r.Trajectory()
 	return tr, true, err

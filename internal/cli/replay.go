@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -22,34 +26,23 @@ func newReplayCmd(e *env) *cobra.Command {
 		Short: "Replay a trajectory: event log, typed diffs, certified vectors",
 		Long: "Replay a trajectory from the task's frozen initial snapshot, interleaving the task's scripted events.\n" +
 			"Prints every event (logical time, actor, op, ok or failed with the reason), its typed state diff,\n" +
-			"and the certified vectors at termination.",
+			"and the certified vectors at termination.\n\n" + trajectoryArgHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			env, err := loadTask(taskPath)
 			if err != nil {
 				return err
 			}
-			tr, err := loadTrajectory("trajectory", taskPath, trajPath)
+			steps, release, err := e.trajectorySteps("trajectory", taskPath, trajPath)
 			if err != nil {
 				return usage(err)
 			}
-			if err := checkEpisode(env.Task, trajPath, tr); err != nil {
-				return err
-			}
-			log := env.Replay(tr.Steps)
-			res, rej, err := certifier.DoubleCertify(env, tr)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return writeReplayJSON(e.stdout, log, res, rej)
-			}
-			writeReplayText(e.stdout, log, res, rej)
-			return nil
+			defer release()
+			return writeReplay(e.stdout, env, episodeSteps(env.Task, trajPath, steps), asJSON)
 		},
 	}
 	cmd.Flags().StringVar(&taskPath, "task", "", "task file (JSON) or suite task id (PH-H05)")
-	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory file (JSON)")
+	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory: a file (JSON, gzipped or not), or a stored name")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	return cmd
 }
@@ -67,18 +60,323 @@ type rejectionJSON struct {
 	Evidence model.Evidence `json:"evidence"`
 }
 
-func writeReplayJSON(w io.Writer, log *pbcste.Log, res *certifier.Result, rej *model.Rejection) error {
-	out := replayJSON{Task: log.Env.Task.ID, GoalVersion: log.Goal().Version, Events: make([]pbcste.EventRecord, len(log.Events))}
-	for i := range log.Events {
-		out.Events[i] = log.Record(i)
+// writeReplay replays a trajectory and prints its events, each with its
+// typed diff, then its certificate or why it has none. The trajectory is
+// streamed twice and never held: first to certify it and to measure the
+// table's columns (the header names the final goal and the counts), then
+// to print its events as they are replayed, through a buffer.
+func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON bool) error {
+	var t replayTable
+	measure := func(r *pbcste.Run, ev *pbcste.Event) {
+		if !asJSON {
+			t.measure(r, ev)
+		}
 	}
-	if res != nil {
-		out.Certificate = res.Cert
+	var log *pbcste.Log
+	cert, rej, err := certifier.DoubleCertifyStream(env, func(each func([]model.Step)) (*model.Trajectory, int, error) {
+		var tr *model.Trajectory
+		var n int
+		var err error
+		log, tr, n, err = replayEvents(env, steps, each, measure)
+		return tr, n, err
+	})
+	if err != nil {
+		return usage(err)
+	}
+	if !asJSON && t.irregular {
+		// A cell with a tab or a line break in it: tabwriter lays the
+		// table out as it always has, holding it whole.
+		return writeReplayText(w, env, steps, log, cert, rej)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if asJSON {
+		err = writeReplayJSON(bw, env, steps, log, cert, rej)
+	} else {
+		err = t.write(bw, env, steps, log, cert, rej)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// replayEvents replays the trajectory on a streamed run, handing each
+// batch of steps on to each (when not nil) and every event, in order, to
+// fn. It returns the finished log (its Events the last ones only).
+func replayEvents(env *pbcste.Env, steps certifier.Steps, each func([]model.Step), fn func(*pbcste.Run, *pbcste.Event)) (*pbcste.Log, *model.Trajectory, int, error) {
+	run := env.Stream()
+	tr, n, err := steps(func(batch []model.Step) {
+		if each != nil {
+			each(batch)
+		}
+		for i := range batch {
+			run.Step(&batch[i])
+			evs := run.Events()
+			for j := range evs {
+				fn(run, &evs[j])
+			}
+		}
+	})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	log := run.Finish()
+	for j := range log.Events {
+		fn(run, &log.Events[j])
+	}
+	return log, tr, n, nil
+}
+
+// replayTable is the replay's event table, laid out as a tabwriter with
+// padding 2 lays it out, but written line by line: every line has the
+// same seven cells, so a column's width is its widest cell's, measured
+// on a first pass.
+type replayTable struct {
+	widths    [6]int
+	irregular bool // a cell would split or end a tabwriter line
+	cells     cells
+}
+
+// cells are one table line's seven cells, in one buffer reused from line
+// to line: cell j is buf[end[j-1]:end[j]].
+type cells struct {
+	buf []byte
+	end [7]int
+}
+
+func (c *cells) cell(j int) []byte {
+	if j == 0 {
+		return c.buf[:c.end[0]]
+	}
+	return c.buf[c.end[j-1]:c.end[j]]
+}
+
+// next ends cell j.
+func (c *cells) next(j int) { c.end[j] = len(c.buf) }
+
+var replayHead = [7]string{"seq", "t", "actor", "step", "op", "target", "result"}
+
+func (c *cells) set(strs *[7]string) {
+	c.buf = c.buf[:0]
+	for j, s := range strs {
+		c.buf = append(c.buf, s...)
+		c.next(j)
+	}
+}
+
+// eventCells writes the cells of an event's line, then of each diff
+// line, into c, handing each line to line; r is the run that recorded the
+// event.
+func eventCells(r *pbcste.Run, ev *pbcste.Event, c *cells, line func(*cells)) {
+	a := ev.Action
+	b := strconv.AppendInt(c.buf[:0], int64(ev.Seq+1), 10)
+	c.buf = b
+	c.next(0)
+	c.buf = strconv.AppendInt(c.buf, int64(ev.Time()), 10)
+	c.next(1)
+	c.buf = append(c.buf, ev.Actor()...)
+	c.next(2)
+	if ev.Step >= 0 {
+		c.buf = strconv.AppendInt(c.buf, int64(ev.Step+1), 10)
+	} else {
+		c.buf = append(c.buf, '-')
+	}
+	c.next(3)
+	c.buf = append(c.buf, a.Op...)
+	c.next(4)
+	switch a.Op {
+	case model.OpReviseGoal:
+		c.buf = append(append(c.buf, "goal "...), a.Goal...)
+	case model.OpCall:
+		start := len(c.buf)
+		c.buf = a.Args.AppendJSON(append(c.buf, a.Tool...))
+		if t := c.buf[start:]; len(t) > 100 && utf8.RuneCount(t) > 100 {
+			cut := start
+			for range 99 {
+				_, size := utf8.DecodeRune(c.buf[cut:])
+				cut += size
+			}
+			c.buf = append(c.buf[:cut], "…"...)
+		}
+	default:
+		c.buf = append(append(append(c.buf, a.Type...), ' '), a.ID...)
+	}
+	c.next(5)
+	if ev.OK {
+		c.buf = append(c.buf, "ok"...)
+	} else {
+		c.buf = append(append(c.buf, "FAILED: "...), r.Reason(ev)...)
+	}
+	c.next(6)
+	line(c)
+	if ev.DiffLen() == 0 {
+		return
+	}
+	for _, d := range r.TypedDiff(ev) {
+		c.buf = c.buf[:0]
+		for j := range 5 {
+			c.next(j)
+		}
+		c.buf = append(c.buf, "  "...)
+		if d.Field == model.GoalField {
+			c.buf = append(c.buf, "goal version"...)
+		} else {
+			c.buf = append(append(append(append(append(c.buf, d.Type...), ' '), d.ID...), " ."...), strings.TrimPrefix(d.Field, "@")...)
+		}
+		c.next(5)
+		c.buf = d.After.AppendJSON(append(d.Before.AppendJSON(c.buf), " → "...))
+		c.next(6)
+		line(c)
+	}
+}
+
+func (t *replayTable) fit(c *cells) {
+	for j := range 7 {
+		cell := c.cell(j)
+		for _, b := range cell {
+			if b == '\t' || b == '\n' || b == '\v' || b == '\f' {
+				t.irregular = true
+			}
+		}
+		if j < len(t.widths) {
+			t.widths[j] = max(t.widths[j], utf8.RuneCount(cell))
+		}
+	}
+}
+
+func (t *replayTable) measure(r *pbcste.Run, ev *pbcste.Event) {
+	if t.widths[0] == 0 {
+		head := replayHead
+		t.cells.set(&head)
+		t.fit(&t.cells)
+	}
+	eventCells(r, ev, &t.cells, t.fit)
+}
+
+// spaces pads cells, a slice of it at a time.
+var spaces = strings.Repeat(" ", 256)
+
+// line writes one table line, each cell but the last padded to its
+// column's width and 2 more.
+func (t *replayTable) line(w *bufio.Writer, c *cells) {
+	for j := range 6 {
+		cell := c.cell(j)
+		w.Write(cell)
+		for pad := t.widths[j] + 2 - utf8.RuneCount(cell); pad > 0; pad -= len(spaces) {
+			w.WriteString(spaces[:min(pad, len(spaces))])
+		}
+	}
+	w.Write(c.cell(6))
+	w.WriteByte('\n')
+}
+
+func (t *replayTable) write(w *bufio.Writer, env *pbcste.Env, steps certifier.Steps, log *pbcste.Log, cert *model.Certificate, rej *model.Rejection) error {
+	head := replayHead
+	t.cells.set(&head)
+	if t.widths[0] == 0 {
+		t.fit(&t.cells)
+	}
+	fmt.Fprintf(w, "task %s   goal %s   agent steps %d   events %d\n\n", env.Task.ID, log.Goal().Version, log.Steps, log.Len())
+	t.line(w, &t.cells)
+	print := func(c *cells) { t.line(w, c) }
+	if _, _, _, err := replayEvents(env, steps, nil, func(r *pbcste.Run, ev *pbcste.Event) {
+		eventCells(r, ev, &t.cells, print)
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	writeOutcome(w, cert, rej)
+	return nil
+}
+
+// writeReplayText lays the table out with tabwriter, holding it whole,
+// for the tables replayTable cannot write line by line.
+func writeReplayText(w io.Writer, env *pbcste.Env, steps certifier.Steps, log *pbcste.Log, cert *model.Certificate, rej *model.Rejection) error {
+	fmt.Fprintf(w, "task %s   goal %s   agent steps %d   events %d\n\n", env.Task.ID, log.Goal().Version, log.Steps, log.Len())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(replayHead[:], "\t"))
+	var c cells
+	if _, _, _, err := replayEvents(env, steps, nil, func(r *pbcste.Run, ev *pbcste.Event) {
+		eventCells(r, ev, &c, func(c *cells) {
+			for j := range 6 {
+				tw.Write(c.cell(j))
+				tw.Write([]byte{'\t'})
+			}
+			tw.Write(c.cell(6))
+			tw.Write([]byte{'\n'})
+		})
+	}); err != nil {
+		return err
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	writeOutcome(w, cert, rej)
+	return nil
+}
+
+func writeOutcome(w io.Writer, cert *model.Certificate, rej *model.Rejection) {
+	if rej != nil {
+		fmt.Fprintf(w, "not certifiable: %s\n  %s\n", rej.Reason, describeEvidence(&rej.Evidence))
+		return
+	}
+	writeCertificate(w, "certified", cert)
+}
+
+// writeReplayJSON writes the replay as one JSON document, its events as
+// they are replayed, byte for byte what writeJSON writes of a replayJSON.
+func writeReplayJSON(w *bufio.Writer, env *pbcste.Env, steps certifier.Steps, log *pbcste.Log, cert *model.Certificate, rej *model.Rejection) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	value := func(prefix string, v any) error {
+		buf.Reset()
+		enc.SetIndent(prefix, "  ")
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		return nil
+	}
+	w.WriteString("{\n  \"task\": ")
+	value("  ", env.Task.ID)
+	w.WriteString(",\n  \"goal_version\": ")
+	value("  ", log.Goal().Version)
+	w.WriteString(",\n  \"events\": [")
+	n := 0
+	var encErr error
+	if _, _, _, err := replayEvents(env, steps, nil, func(r *pbcste.Run, ev *pbcste.Event) {
+		if n > 0 {
+			w.WriteString(",")
+		}
+		w.WriteString("\n    ")
+		if err := value("    ", r.Record(ev)); err != nil && encErr == nil {
+			encErr = err
+		}
+		n++
+	}); err != nil {
+		return err
+	}
+	if encErr != nil {
+		return encErr
+	}
+	if n > 0 {
+		w.WriteString("\n  ")
+	}
+	w.WriteString("]")
+	if cert != nil {
+		w.WriteString(",\n  \"certificate\": ")
+		if err := value("  ", cert); err != nil {
+			return err
+		}
 	}
 	if rej != nil {
-		out.Rejection = &rejectionJSON{Reason: rej.Reason, Evidence: rej.Evidence}
+		w.WriteString(",\n  \"rejection\": ")
+		if err := value("  ", rejectionJSON{Reason: rej.Reason, Evidence: rej.Evidence}); err != nil {
+			return err
+		}
 	}
-	return writeJSON(w, out)
+	w.WriteString("\n}\n")
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -86,51 +384,6 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-func writeReplayText(w io.Writer, log *pbcste.Log, res *certifier.Result, rej *model.Rejection) {
-	fmt.Fprintf(w, "task %s   goal %s   agent steps %d   events %d\n\n", log.Env.Task.ID, log.Goal().Version, log.Steps, len(log.Events))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "seq\tt\tactor\tstep\top\ttarget\tresult")
-	for i := range log.Events {
-		r := log.Record(i)
-		step := "-"
-		if r.Step > 0 {
-			step = fmt.Sprint(r.Step)
-		}
-		target := r.Type + " " + r.ID
-		switch r.Op {
-		case model.OpReviseGoal:
-			target = "goal " + r.Goal
-		case model.OpCall:
-			target = r.Tool + r.Args.String()
-			if r := []rune(target); len(r) > 100 {
-				target = string(r[:99]) + "…"
-			}
-		}
-		result := "ok"
-		if !r.OK {
-			result = "FAILED: " + r.Reason
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Seq, r.Time, r.Actor, step, r.Op, target, result)
-		for _, d := range r.Diff {
-			fmt.Fprintf(tw, "\t\t\t\t\t  %s\t%s → %s\n", describeCell(d), d.Before, d.After)
-		}
-	}
-	tw.Flush()
-	fmt.Fprintln(w)
-	if rej != nil {
-		fmt.Fprintf(w, "not certifiable: %s\n  %s\n", rej.Reason, describeEvidence(&rej.Evidence))
-		return
-	}
-	writeCertificate(w, "certified", res.Cert)
-}
-
-func describeCell(d model.CellDiff) string {
-	if d.Field == model.GoalField {
-		return "goal version"
-	}
-	return fmt.Sprintf("%s %s .%s", d.Type, d.ID, strings.TrimPrefix(d.Field, "@"))
 }
 
 func vec(v []int) string {

@@ -59,6 +59,7 @@ var commands = []func(*env) *cobra.Command{
 	newReportCmd,
 	newDomainCmd,
 	newImportCmd,
+	newStoreCmd,
 	newWorkbenchCmd,
 	newDemoCmd,
 }

@@ -34,6 +34,7 @@ func newScoreCmd(e *env) *cobra.Command {
 			"(flags or PARTHACK_JUDGE_* / PARTHACK_IDJ_*); with none configured they say \"not configured\".\n" +
 			"--record keeps every request and response; --replay answers from such a recording, offline.\n\n" +
 			"--scorer adds your own scorer program, run sandboxed on the payload bytes (see `parthack audit --probes`).\n\n" +
+			trajectoryArgHelp + "\n\n" +
 			"Exit codes: 0 scored, 2 bad input or usage, or an LLM judge or the scorer that gave no score.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -45,7 +46,7 @@ func newScoreCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tr, b, err := publicPayload(taskArg, trajPath)
+			tr, b, err := e.publicPayload(taskArg, trajPath)
 			if err != nil {
 				return err
 			}
@@ -101,7 +102,7 @@ func newScoreCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&taskArg, "task", "", "suite task id (PH-D01 … PH-H18) or task file (JSON)")
-	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory file (JSON)")
+	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory: a file (JSON, gzipped or not), or a stored name")
 	cmd.Flags().BoolVar(&steps, "steps", false, "score every prefix of the log")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	jf.add(cmd)
@@ -118,13 +119,14 @@ func newPayloadCmd(e *env) *cobra.Command {
 			"receives it: the canonical JSON bytes on stdout, with no trailing newline, so that\n" +
 			"`parthack payload … | sha256sum` reproduces the hash. The sha256 goes to stderr as \"sha256 <hex>\".\n" +
 			"--projection idj prints the schema-free projection the IDJ judge reads instead (no goal schema).\n\n" +
+			trajectoryArgHelp + "\n\n" +
 			"Exit codes: 0 printed, 2 bad input or usage.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if projection != "" && projection != "idj" {
 				return usageErr("--projection: unknown projection %q (the one projection is idj)", projection)
 			}
-			_, b, err := publicPayload(taskArg, trajPath)
+			_, b, err := e.publicPayload(taskArg, trajPath)
 			if err != nil {
 				return err
 			}
@@ -147,7 +149,7 @@ func newPayloadCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&taskArg, "task", "", "suite task id (PH-D01 … PH-H18) or task file (JSON)")
-	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory file (JSON)")
+	cmd.Flags().StringVar(&trajPath, "trajectory", "", "trajectory: a file (JSON, gzipped or not), or a stored name")
 	cmd.Flags().StringVar(&projection, "projection", "", "print a projection instead of the payload: idj")
 	return cmd
 }
@@ -155,12 +157,12 @@ func newPayloadCmd(e *env) *cobra.Command {
 // publicPayload is the trusted half of both commands: resolve the task,
 // replay the trajectory on the trusted task and serialize the public
 // payload. Only its bytes leave this function.
-func publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) {
+func (e *env) publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) {
 	trusted, pub, err := loadTaskViews(taskArg)
 	if err != nil {
 		return nil, nil, err
 	}
-	tr, err := loadTrajectory("trajectory", taskArg, trajPath)
+	tr, err := e.loadTrajectory("trajectory", taskArg, trajPath)
 	if err != nil {
 		return nil, nil, usage(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"syscall"
 )
 
-// Read gives a file's bytes to read, and a release to call once
+// readRaw gives a file's bytes to read, and a release to call once
 // nothing decoded from them is read any more. A regular file is mapped
 // with its pages populated in one call: a 1,000,000-step trajectory is
 // 80 MB, and reading it into the heap costs a page fault for each of its
@@ -13,7 +13,7 @@ import (
 // The decoders copy what they keep, so the bytes may go once decoded.
 // As with any mapping, a file cut short by another process while it is
 // decoded would fault; inputs here are files at rest.
-func Read(path string) ([]byte, func(), error) {
+func readRaw(path string) ([]byte, func(), error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err

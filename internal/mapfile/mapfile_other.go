@@ -4,8 +4,8 @@ package mapfile
 
 import "os"
 
-// Read reads a file whole (on Linux it is mapped instead).
-func Read(path string) ([]byte, func(), error) {
+// readRaw reads a file whole (on Linux it is mapped instead).
+func readRaw(path string) ([]byte, func(), error) {
 	src, err := os.ReadFile(path)
 	return src, func() {}, err
 }

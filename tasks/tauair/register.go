@@ -2,7 +2,7 @@ package tauair
 
 import (
 	"fmt"
-	"path/filepath"
+	"io"
 	"strings"
 	"sync"
 
@@ -12,7 +12,8 @@ import (
 
 func init() {
 	domains.Register(airline{})
-	domains.RegisterFormat(domains.Format{Name: "tau-bench", Decode: decodeFormat})
+	domains.RegisterFormat(domains.Format{Name: "tau-bench", Stream: streamFormat,
+		Help: "the JSON list of {task_id, reward, info, traj, trial} that tau-bench's run script writes (e.g. historical_trajectories/gpt-4o-airline.json)"})
 }
 
 // airline is tau-bench's airline domain as the registry knows it.
@@ -65,19 +66,23 @@ func registryRun(r *Run, name string) *domains.Run {
 		Reward: r.Reward, Trajectory: r.Trajectory}
 }
 
-// decodeFormat reads tau-bench's run format; a run is named after the
-// file: runs.json's run of task 4, trial 2 is runs-t04-trial2.
-func decodeFormat(file string, src []byte) ([]*domains.Run, error) {
-	runs, err := DecodeRuns(file, src)
-	if err != nil {
-		return nil, err
-	}
-	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-	out := make([]*domains.Run, len(runs))
-	for i := range runs {
-		out[i] = registryRun(&runs[i], fmt.Sprintf("%s-t%02d-trial%d", stem, runs[i].TaskID, runs[i].Trial))
-	}
-	return out, nil
+// streamFormat reads tau-bench's run format run by run; a run is named
+// after the file (ImportedName) and its errors are located by RunError.
+func streamFormat(file string, in io.Reader, each func(int, *domains.Run) error) error {
+	return StreamRuns(file, in, func(i int, r *Run) error {
+		name := ImportedName(file, r)
+		dr := registryRun(r, name)
+		dr.Locate = func(step int, err error) error {
+			re := &RunError{File: file, Index: i, Name: name, Message: -1, Err: err}
+			if step >= 0 {
+				var m int
+				m, re.Call = r.CallAt(step)
+				re.At(r, m)
+			}
+			return re
+		}
+		return each(i, dr)
+	})
 }
 
 func (airline) Tools() []domains.Tool {

@@ -2,7 +2,10 @@ package tauair
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/parthack/parthack/model"
@@ -38,7 +41,7 @@ func (r *Run) Trajectory() (*model.Trajectory, error) {
 				c := Call{Name: tc.Function.Name, Kwargs: json.RawMessage(tc.Function.Arguments), Turn: turn}
 				st, err := StepOf(&c, len(tr.Steps))
 				if err != nil {
-					return nil, fmt.Errorf("%s: message %d: %w", r.Name(), turn, err)
+					return nil, &MessageError{Message: turn, Call: tc.Function.Name + "(" + tc.Function.Arguments + ")", Err: err}
 				}
 				tr.Steps = append(tr.Steps, st)
 				text := fmt.Sprintf("%s(%s) → %s", tc.Function.Name, tc.Function.Arguments, outputs[tc.ID])
@@ -50,13 +53,16 @@ func (r *Run) Trajectory() (*model.Trajectory, error) {
 		default:
 			role := m.Role
 			if role != "system" && role != "user" && role != "assistant" {
-				return nil, fmt.Errorf("%s: message %d: unknown role %q", r.Name(), turn, m.Role)
+				return nil, &MessageError{Message: turn, Err: fmt.Errorf("unknown role %q (a message is system, user, assistant or tool)", m.Role)}
 			}
 			tr.Transcript = append(tr.Transcript, model.Turn{Role: role, Content: content})
 		}
 	}
 	return tr, nil
 }
+
+// ErrNoRun is RunByName's error for a name no run of the corpus has.
+var ErrNoRun = errors.New("no GPT-4o run")
 
 // RunByName finds a GPT-4o run of the corpus by its name
 // ("gpt-4o-t07-trial2") or, given its task, by "trial2".
@@ -71,7 +77,7 @@ func RunByName(task *Task, name string) (*Run, error) {
 			return r, nil
 		}
 	}
-	return nil, fmt.Errorf("no GPT-4o run %q in the tau-airline corpus (names like gpt-4o-t07-trial2, or trial0 … trial3 with a task)", name)
+	return nil, fmt.Errorf("%w %q in the tau-airline corpus (names like gpt-4o-t07-trial2, or trial0 … trial3 with a task)", ErrNoRun, name)
 }
 
 // DataHash is tau-bench's data hash of the database a replayed run ends
@@ -107,55 +113,273 @@ func (t *Task) Reward(log *pbcste.Log, tr *model.Trajectory) float64 {
 	return 1
 }
 
-// DecodeRuns reads tau-bench's run format: the JSON list of
+// StreamRuns reads tau-bench's run format: the JSON list of
 // {"task_id", "reward", "info", "traj", "trial"} that tau-bench's run
 // script writes and historical_trajectories/*.json hold. traj is the
-// conversation; the calls are read from it. Errors name the file, the
-// run and what was expected.
-func DecodeRuns(file string, src []byte) ([]Run, error) {
-	var raw []map[string]json.RawMessage
-	if err := json.Unmarshal(src, &raw); err != nil {
-		return nil, fmt.Errorf("%s: not tau-bench's run format (a JSON list of runs): %w", file, err)
-	}
+// conversation; the calls are read from it. The file is read run by run
+// (model.StreamJSONArray), as strictly as a trajectory file, and each run
+// is handed to each with its index; run is valid only during the call.
+// A run that does not decode gives a *RunError; an error of each is
+// returned as it is.
+func StreamRuns(file string, r io.Reader, each func(i int, run *Run) error) error {
 	ts, err := Tasks()
+	if err != nil {
+		return err
+	}
+	err = model.StreamJSONArray(file, r, func(i int, v model.JSON) error {
+		run, err := decodeRun(v, len(ts))
+		if err != nil {
+			re := &RunError{File: file, Index: i, Message: -1, Err: err}
+			if run != nil {
+				re.Name = ImportedName(file, run)
+			}
+			return re
+		}
+		if _, err := run.Trajectory(); err != nil {
+			re := &RunError{File: file, Index: i, Name: ImportedName(file, run), Message: -1, Err: err}
+			if me := (*MessageError)(nil); errors.As(err, &me) {
+				re.At(run, me.Message)
+				re.Call, re.Err = me.Call, me.Err
+			}
+			return re
+		}
+		return each(i, run)
+	})
+	de, re := (*model.DecodeError)(nil), (*RunError)(nil)
+	if errors.As(err, &re) || !errors.As(err, &de) {
+		return err
+	}
+	if de.Path == "$" {
+		return fmt.Errorf("not tau-bench's run format (a JSON list of runs): %w", err)
+	}
+	// The file's text is wrong inside a run: name the run by its index.
+	var i int
+	if _, serr := fmt.Sscanf(de.Path, "$[%d]", &i); serr == nil {
+		return &RunError{File: file, Index: i, Message: -1, Err: err}
+	}
+	return err
+}
+
+// ImportedName is the name a run of a file is imported under: the file's
+// stem, the task and the trial ("gpt-4o-airline-t07-trial2").
+func ImportedName(file string, r *Run) string {
+	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	if ext := filepath.Ext(stem); ext == ".json" {
+		stem = strings.TrimSuffix(stem, ext) // name.json.gz
+	}
+	return fmt.Sprintf("%s-t%02d-trial%d", stem, r.TaskID, r.Trial)
+}
+
+// RunError is a run of a file that cannot be imported: the file, the
+// run's index and name, the message and the call when it is about one,
+// and why.
+type RunError struct {
+	File    string
+	Index   int    // the run's index in the file, from 0
+	Name    string // the name it would be imported under; "" when its task_id or trial is unreadable
+	Message int    // the index of the message in traj, -1 when not about one
+	Call    string // the call, name(arguments), when about one
+	Line    int    // the message's line in the file, 0 when unknown
+	Err     error
+}
+
+func (e *RunError) Error() string {
+	where := fmt.Sprintf("run %d", e.Index)
+	if e.Name != "" {
+		where += " (" + e.Name + ")"
+	}
+	if e.Message >= 0 {
+		where += fmt.Sprintf(", message %d", e.Message)
+	}
+	if e.Call != "" {
+		where += ", call " + e.Call
+	}
+	if de := (*model.DecodeError)(nil); errors.As(e.Err, &de) && de.File == e.File && de.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s: %s: %s", de.File, de.Line, de.Col, where, de.Path, de.Msg)
+	}
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s: %v", e.File, e.Line, where, e.Err)
+	}
+	return fmt.Sprintf("%s: %s: %v", e.File, where, e.Err)
+}
+
+// At fills in the message the error is about, from its index.
+func (e *RunError) At(r *Run, message int) {
+	e.Message = message
+	if message >= 0 && message < len(r.Messages) {
+		e.Line = r.Messages[message].Line
+	}
+}
+
+func (e *RunError) Unwrap() error { return e.Err }
+
+// MessageError is a message of a run's conversation that does not make
+// a trajectory: its index, the call when it is about one, and why.
+type MessageError struct {
+	Message int
+	Call    string
+	Err     error
+}
+
+func (e *MessageError) Error() string {
+	if e.Call != "" {
+		return fmt.Sprintf("message %d, call %s: %v", e.Message, e.Call, e.Err)
+	}
+	return fmt.Sprintf("message %d: %v", e.Message, e.Err)
+}
+
+func (e *MessageError) Unwrap() error { return e.Err }
+
+// CallAt is the message that made the step-th call (from 0) and the call
+// as the agent wrote it, name(arguments); -1 and "" past the last call.
+func (r *Run) CallAt(step int) (int, string) {
+	k := 0
+	for turn, m := range r.Messages {
+		for _, tc := range m.ToolCalls {
+			if k == step {
+				return turn, tc.Function.Name + "(" + tc.Function.Arguments + ")"
+			}
+			k++
+		}
+	}
+	return -1, ""
+}
+
+// decodeRun decodes one run. With an error, the run is returned too when
+// its task_id and trial were read, to name it.
+func decodeRun(v model.JSON, ntasks int) (*Run, error) {
+	o, err := v.Object("task_id", "reward", "info", "traj", "trial")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Run, 0, len(raw))
-	for i, r := range raw {
-		where := fmt.Sprintf("%s: run %d", file, i)
-		for _, k := range []string{"task_id", "reward", "traj", "trial"} {
-			if _, ok := r[k]; !ok {
-				return nil, fmt.Errorf("%s: missing %q (a run has task_id, reward, info, traj, trial)", where, k)
-			}
+	var run Run
+	task, err := o.Need("task_id")
+	if err != nil {
+		return nil, err
+	}
+	id, err := task.Int()
+	if err != nil {
+		return nil, err
+	}
+	trial, err := o.Need("trial")
+	if err != nil {
+		return nil, err
+	}
+	tn, err := trial.Int()
+	if err != nil {
+		return nil, err
+	}
+	run.TaskID, run.Trial = int(id), int(tn)
+	if id < 0 || id >= int64(ntasks) {
+		return &run, task.Errorf("task_id %d: the airline test tasks are 0 … %d", id, ntasks-1)
+	}
+	fail := func(err error) (*Run, error) { return &run, err }
+	reward, err := o.Need("reward")
+	if err != nil {
+		return fail(err)
+	}
+	if run.Reward, err = reward.Float(); err != nil {
+		return fail(err)
+	}
+	traj, err := o.Need("traj")
+	if err != nil {
+		return fail(err)
+	}
+	msgs, err := traj.Array()
+	if err != nil {
+		return fail(err)
+	}
+	run.Messages = make([]Message, len(msgs))
+	for k, m := range msgs {
+		run.Messages[k].Line, _ = m.Pos()
+		if err := decodeMessage(m, &run.Messages[k]); err != nil {
+			return fail(err)
 		}
-		for k := range r {
-			if k != "task_id" && k != "reward" && k != "info" && k != "traj" && k != "trial" {
-				return nil, fmt.Errorf("%s: unknown field %q (a run has task_id, reward, info, traj, trial)", where, k)
-			}
+	}
+	return &run, nil
+}
+
+// decodeMessage decodes one message of a conversation, OpenAI-style as
+// tau-bench keeps it; null stands for an absent field, as litellm writes.
+func decodeMessage(v model.JSON, m *Message) error {
+	o, err := v.Object("role", "content", "tool_calls", "name", "tool_call_id")
+	if err != nil {
+		return err
+	}
+	role, err := o.Need("role")
+	if err != nil {
+		return err
+	}
+	if m.Role, err = role.Str(); err != nil {
+		return err
+	}
+	if c, ok := o.Get("content"); ok && !c.IsNull() {
+		s, err := c.Str()
+		if err != nil {
+			return err
 		}
-		var run Run
+		m.Content = &s
+	}
+	if err := optString(o, "name", &m.Name); err != nil {
+		return err
+	}
+	if err := optString(o, "tool_call_id", &m.ToolCallID); err != nil {
+		return err
+	}
+	calls, ok := o.Get("tool_calls")
+	if !ok || calls.IsNull() {
+		return nil
+	}
+	items, err := calls.Array()
+	if err != nil {
+		return err
+	}
+	m.ToolCalls = make([]ToolCall, len(items))
+	for k, it := range items {
+		tc := &m.ToolCalls[k]
+		co, err := it.Object("id", "type", "function")
+		if err != nil {
+			return err
+		}
+		if err := optString(co, "id", &tc.ID); err != nil {
+			return err
+		}
+		if err := optString(co, "type", &tc.Type); err != nil {
+			return err
+		}
+		fn, err := co.Need("function")
+		if err != nil {
+			return err
+		}
+		fo, err := fn.Object("name", "arguments")
+		if err != nil {
+			return err
+		}
 		for _, f := range []struct {
 			key string
-			dst any
-		}{{"task_id", &run.TaskID}, {"reward", &run.Reward}, {"trial", &run.Trial}, {"traj", &run.Messages}} {
-			dec := json.NewDecoder(strings.NewReader(string(r[f.key])))
-			if f.key == "traj" {
-				dec.DisallowUnknownFields()
+			dst *string
+		}{{"name", &tc.Function.Name}, {"arguments", &tc.Function.Arguments}} {
+			v, err := fo.Need(f.key)
+			if err != nil {
+				return err
 			}
-			if err := dec.Decode(f.dst); err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", where, f.key, err)
+			if *f.dst, err = v.Str(); err != nil {
+				return err
 			}
 		}
-		if run.TaskID < 0 || run.TaskID >= len(ts) {
-			return nil, fmt.Errorf("%s: task_id %d: the airline test tasks are 0 … %d", where, run.TaskID, len(ts)-1)
-		}
-		if _, err := run.Trajectory(); err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
-		}
-		out = append(out, run)
 	}
-	return out, nil
+	return nil
+}
+
+// optString reads an optional string member; null is absent.
+func optString(o model.JSONObject, key string, dst *string) error {
+	v, ok := o.Get(key)
+	if !ok || v.IsNull() {
+		return nil
+	}
+	s, err := v.Str()
+	*dst = s
+	return err
 }
 
 // EncodeRuns writes runs in tau-bench's run format, as its run script

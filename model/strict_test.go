@@ -1,0 +1,81 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStreamJSONArray: a list read element by element is parsed as
+// strictly as a whole file, its errors at the file's line and column
+// with the element's path; good elements arrive in order.
+func TestStreamJSONArray(t *testing.T) {
+	cases := []struct {
+		name, src string
+		n         int    // elements handed on before the error
+		err       string // "" when the file is good
+	}{
+		{"good", "[\n {\"a\": 1},\n [2, \"x\"],\n 3, \"s\", null\n]\n", 5, ""},
+		{"empty", "[ ]", 0, ""},
+		{"not an array", "{\"a\": 1}", 0, "f.json:1:1: $: expected an array, got an object"},
+		{"empty file", "", 0, "f.json:1:1: $: malformed JSON: unexpected end of input"},
+		{"bom", "\xef\xbb\xbf[]", 0, "f.json:1:1: $: the file starts with a UTF-8 byte order mark"},
+		{"duplicate key on line 3", "[\n {},\n   {\"a\": 1, \"a\": 2}]", 1, "f.json:3:13: $[1].a: duplicate key \"a\""},
+		{"invalid UTF-8", "[{}, {\"k\": \"\xff\"}]", 1, "f.json:1:13: $[1].k: invalid UTF-8: byte 0xFF"},
+		{"truncated", "[{}, {\"k\": [1, 2", 1, "f.json:1:17: $[1]: malformed JSON: unexpected end of input"},
+		{"mismatched bracket", "[{\"k\": [1}]", 0, "f.json:1:10: $[0].k: malformed JSON: invalid character '}' after array element"},
+		{"trailing comma", "[1,]", 1, "f.json:1:4: $[1]: malformed JSON: invalid character ']'"},
+		{"missing comma", "[1 2]", 1, "f.json:1:4: $[0]: malformed JSON: expected ',' or ']' after element 0, got '2'"},
+		{"data after", "[1] x", 1, "f.json:1:5: $: malformed JSON: unexpected data after the top-level value: 'x'"},
+		{"too deep", "[" + strings.Repeat("[", 300), 0, "nesting deeper than 200"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := 0
+			err := StreamJSONArray("f.json", strings.NewReader(c.src), func(i int, v JSON) error {
+				if i != n {
+					t.Errorf("element %d handed on as %d", n, i)
+				}
+				n++
+				return nil
+			})
+			if n != c.n {
+				t.Errorf("%d elements handed on, want %d", n, c.n)
+			}
+			switch {
+			case c.err == "" && err != nil:
+				t.Errorf("error %v", err)
+			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+				t.Errorf("error %v, want it to contain %q", err, c.err)
+			}
+		})
+	}
+}
+
+// TestJSONReads: the typed reads of the strict cursor fail at the value.
+func TestJSONReads(t *testing.T) {
+	v, err := ParseJSON("f.json", []byte("{\n  \"n\": 1.5,\n  \"s\": 2\n}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := v.Object("n", "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := o.Need("n")
+	if f, err := n.Float(); err != nil || f != 1.5 {
+		t.Errorf("Float: %v %v", f, err)
+	}
+	if _, err := n.Int(); err == nil || err.Error() != "f.json:2:8: $.n: expected an integer, got 1.5" {
+		t.Errorf("Int: %v", err)
+	}
+	s, _ := o.Need("s")
+	if _, err := s.Str(); err == nil || err.Error() != "f.json:3:8: $.s: expected string, got number 2" {
+		t.Errorf("Str: %v", err)
+	}
+	if _, err := o.Need("x"); err == nil || !strings.Contains(err.Error(), `missing required field "x"`) {
+		t.Errorf("Need: %v", err)
+	}
+	if _, err := v.Object("n"); err == nil || !strings.Contains(err.Error(), `$.s: unknown field "s"`) {
+		t.Errorf("Object: %v", err)
+	}
+}
