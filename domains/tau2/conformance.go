@@ -62,10 +62,11 @@ func Trajectory(w World, r *Results, sim *Simulation, task *Task) (*model.Trajec
 					return nil, &Error{File: r.File, Path: fmt.Sprintf("simulations[%d].messages[%d].tool_calls[%d]", sim.Index, j, k), SimID: sim.ID, Message: err.Error()}
 				}
 				tr.Steps = append(tr.Steps, st)
-				text := fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[tc.ID])
 				if k == 0 && strings.TrimSpace(content) != "" {
-					text = "(the " + m.Role + ", with this call) " + content + "\n" + text
+					// tau2's COMMUNICATE check reads the text beside calls too.
+					tr.Transcript = append(tr.Transcript, model.Turn{Role: m.Role, Content: content})
 				}
+				text := fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[tc.ID])
 				tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: text, Step: len(tr.Steps)})
 			}
 		default:

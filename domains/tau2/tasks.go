@@ -3,6 +3,7 @@ package tau2
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
@@ -24,6 +25,20 @@ type Derived struct {
 	Changes []model.CellDiff
 	// GoldHash is tau2's DB hash after the gold calls.
 	GoldHash string
+
+	envOnce sync.Once
+	env     *pbcste.Env
+	envErr  error
+}
+
+// M is the number of goal predicates; 0 when the gold calls change
+// nothing (a task scored on what the agent says or reads).
+func (d *Derived) M() int { return len(d.Task.Goals[0].Predicates) }
+
+// Env is the task compiled for replay, once.
+func (d *Derived) Env() (*pbcste.Env, error) {
+	d.envOnce.Do(func() { d.env, d.envErr = pbcste.Compile(d.Task) })
+	return d.env, d.envErr
 }
 
 // TaskID is the parthack id of a tau2 task of a world: "T2R-5".
