@@ -16,8 +16,9 @@ type Score struct {
 	NoCriteria bool // the task has no criteria: tau2 gives 1
 	DBMatch    bool
 	DB         float64 // 1 when DBMatch
-	Hash       string  // tau2's DB hash of the run's end state
-	GoldHash   string  // and after the gold calls
+	// Hash and GoldHash are tau2's DB hashes of the run's end state and of
+	// the gold calls', when the checker computes them (Checker.Hashes).
+	Hash, GoldHash string
 	// Actions holds, per gold call, whether some call of the run matches
 	// it (anywhere, any number of times: tau2's ACTION check).
 	Actions []bool
@@ -39,10 +40,10 @@ type Score struct {
 func premature(reason string) bool { return reason != "agent_stop" && reason != "user_stop" }
 
 // ScoreRun is tau2's evaluate_simulation (evaluation type ALL) of a run
-// of a task, given the DB hashes of its end state and of the gold end
-// state.
-func ScoreRun(sim *Simulation, t *Task, hash, goldHash string) *Score {
-	s := &Score{Hash: hash, GoldHash: goldHash, Partial: -1}
+// of a task, given whether its end state is the gold calls' (tau2: the
+// two DB hashes are equal).
+func ScoreRun(sim *Simulation, t *Task, dbMatch bool) *Score {
+	s := &Score{Partial: -1}
 	if premature(sim.TerminationReason) {
 		s.Premature = true
 		return s
@@ -52,7 +53,7 @@ func ScoreRun(sim *Simulation, t *Task, hash, goldHash string) *Score {
 		s.NoCriteria, s.Reward = true, 1
 		return s
 	}
-	s.DBMatch = hash == goldHash
+	s.DBMatch = dbMatch
 	if c.ActionsNull && c.EnvAssertions == nil {
 		s.DBMatch = true // tau2: nothing to replay, the DB check passes
 	}

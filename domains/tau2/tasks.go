@@ -23,7 +23,8 @@ type Derived struct {
 	Gold *model.Trajectory
 	// Changes are the gold calls' net changes, cell by cell.
 	Changes []model.CellDiff
-	// GoldHash is tau2's DB hash after the gold calls.
+	// GoldHash is tau2's DB hash after the gold calls, when the checker
+	// that derived the task computes hashes.
 	GoldHash string
 
 	envOnce sync.Once
@@ -44,9 +45,10 @@ func (d *Derived) Env() (*pbcste.Env, error) {
 // TaskID is the parthack id of a tau2 task of a world: "T2R-5".
 func TaskID(w World, tau2ID string) string { return w.Prefix() + "-" + tau2ID }
 
-// Derive makes a parthack task of a tau2 task over a world's database.
-// env is the world's base task compiled (Env compiles it once).
-func Derive(w World, env *pbcste.Env, t *Task) (*Derived, error) {
+// Derive makes a parthack task of a tau2 task over a world's database,
+// with the gold end state's DB hash when hash. env is the world's base
+// task compiled.
+func Derive(w World, env *pbcste.Env, t *Task, hash bool) (*Derived, error) {
 	d := &Derived{ID: TaskID(w, t.ID), Source: t}
 	tr := &model.Trajectory{Task: d.ID, Name: "gold", Note: "tau2's gold actions for task " + t.ID}
 	if t.Criteria != nil {
@@ -63,7 +65,9 @@ func Derive(w World, env *pbcste.Env, t *Task) (*Derived, error) {
 	// A gold call that fails is kept: tau2 logs it and goes on, and its
 	// DB check compares against the state the others leave.
 	d.Changes = netChanges(log)
-	d.GoldHash = w.Hash(log.View(), d.Changes)
+	if hash {
+		d.GoldHash = w.Hash(log.View(), d.Changes)
+	}
 	task := *w.Base()
 	task.ID = d.ID
 	task.Title = fmt.Sprintf("tau2 %s task %s", w.Name(), t.ID)
@@ -98,6 +102,27 @@ func StepOf(name, requestor string, args []byte, index int) (model.Step, error) 
 		return model.Step{}, fmt.Errorf("call %d (%s): a call by the %s: only the assistant calls tools in this domain", index+1, name, requestor)
 	}
 	return model.Step{Index: index, Action: model.Action{Op: model.OpCall, Tool: name, Args: v}}, nil
+}
+
+// sameChanges reports whether two lists of net changes are one set: the
+// same end state, which is what tau2's equal DB hashes say (a state maps
+// to its database one to one).
+func sameChanges(a, b []model.CellDiff) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	type key struct{ typ, id, field string }
+	m := make(map[key]model.Value, len(a))
+	for _, c := range a {
+		m[key{c.Type, c.ID, c.Field}] = c.After
+	}
+	for _, c := range b {
+		v, ok := m[key{c.Type, c.ID, c.Field}]
+		if !ok || !v.Equal(c.After) {
+			return false
+		}
+	}
+	return true
 }
 
 // netChanges are the cells whose value at the end differs from the

@@ -22,11 +22,12 @@ func checker(t testing.TB) *tau2.Checker {
 // and holds every result string, reward, db_match, action check and
 // communicate check to what tau2 recorded.
 func TestConformance(t *testing.T) {
+	c := checker(t)
+	c.Hashes = true // db_match by tau2's hashes; TestDBMatchByChanges holds the cheaper verdict to it
 	// The mini file was made at ade3949, whose task_ids are wrong: all but
 	// one of its runs are scored against another task (tau2.Remap).
 	wantCalls := map[string]int{"runs/retail-gpt-4.1-mini.json.gz": 873, "runs/retail-gpt-4.1.json.gz": 299}
 	wantRemapped := map[string]int{"runs/retail-gpt-4.1-mini.json.gz": 113, "runs/retail-gpt-4.1.json.gz": 0}
-	c := checker(t)
 	for _, name := range tau2.RunFiles("retail") {
 		src, err := tau2.RunFile(name)
 		if err != nil {
@@ -50,6 +51,33 @@ func TestConformance(t *testing.T) {
 		for i, d := range rep.Disagreements {
 			if i < 15 {
 				t.Errorf("%s: sim %d %s call %d %s: got %.300q want %.300q", name, d.Index, d.Sim, d.Call, d.What, d.Got, d.Want)
+			}
+		}
+	}
+}
+
+// TestDBMatchByChanges: deciding db_match by the end states' net changes
+// gives tau2's verdict by hashes on every shipped retail run.
+func TestDBMatchByChanges(t *testing.T) {
+	byHash, byChanges := checker(t), checker(t)
+	byHash.Hashes = true
+	for _, name := range tau2.RunFiles("retail") {
+		src, _ := tau2.RunFile(name)
+		r, err := tau2.Decode(name, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sim := range r.Simulations {
+			a, err := byHash.Replay(r, sim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := byChanges.Replay(r, sim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Score.DBMatch != b.Score.DBMatch || a.Score.Hash == "" || b.Score.Hash != "" {
+				t.Errorf("%s %s: db_match %t by hashes, %t by changes", name, sim.ID, a.Score.DBMatch, b.Score.DBMatch)
 			}
 		}
 	}

@@ -25,6 +25,7 @@ func TestDump(t *testing.T) {
 		GoldHash string   `json:"gold_hash"`
 	}
 	c := checker(t)
+	c.Hashes = true
 	out := map[string][]run{}
 	for _, name := range tau2.RunFiles("retail") {
 		src, _ := tau2.RunFile(name)

@@ -1,6 +1,7 @@
 package retail
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -454,13 +455,24 @@ func toAny(xs []string) []any {
 
 func (c *call) findByNameZip() (any, string) {
 	first, last, zip := strings.ToLower(c.text("first_name")), strings.ToLower(c.text("last_name")), c.text("zip")
+	needle := string(model.Str(zip).AppendJSON(nil))
 	for _, u := range c.r.db.users {
 		if !c.r.v.Alive(TypeUser, u) {
 			continue
 		}
-		name := asObj(c.r.py(TypeUser, u, "name"))
-		addr := asObj(c.r.py(TypeUser, u, "address"))
-		if strings.ToLower(name.Str("first_name")) == first && strings.ToLower(name.Str("last_name")) == last && addr.Str("zip") == zip {
+		var addr struct{ Zip string }
+		var name struct {
+			First string `json:"first_name"`
+			Last  string `json:"last_name"`
+		}
+		// The zip first, on the address's canonical text: it rules out all
+		// but a few users before any decoding.
+		text := c.r.field(TypeUser, u, "address").AsString()
+		if !strings.Contains(text, needle) || json.Unmarshal([]byte(text), &addr) != nil || addr.Zip != zip {
+			continue
+		}
+		if json.Unmarshal(c.r.field(TypeUser, u, "name").AppendJSON(nil), &name) == nil &&
+			strings.ToLower(name.First) == first && strings.ToLower(name.Last) == last {
 			return u, ""
 		}
 	}
