@@ -19,33 +19,8 @@ func Outcome(p *payload.Payload) (score float64, ok bool) {
 	if p.Reference == nil {
 		return 0, false
 	}
-	type key struct{ typ, id, field string }
-	type change struct{ before, after model.Value }
-	net := map[key]change{}
-	for i := range p.Events {
-		for _, c := range p.Events[i].Diff {
-			k := key{c.Type, c.ID, c.Field}
-			if prev, seen := net[k]; seen {
-				net[k] = change{prev.before, c.After}
-			} else {
-				net[k] = change{c.Before, c.After}
-			}
-		}
-	}
-	changed := 0
-	for _, c := range net {
-		if !c.before.Equal(c.after) {
-			changed++
-		}
-	}
-	if changed != len(p.Reference.Changes) {
+	if !sameNet(p) {
 		return 0, true
-	}
-	for _, r := range p.Reference.Changes {
-		c, seen := net[key{r.Type, r.ID, r.Field}]
-		if !seen || !c.after.Equal(r.After) || !c.before.Equal(r.Before) {
-			return 0, true
-		}
 	}
 	var replies []string
 	for _, t := range p.Transcript {

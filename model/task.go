@@ -243,6 +243,25 @@ type Task struct {
 type Reference struct {
 	Changes []CellDiff
 	Outputs []string
+	// Basis, Actions and Assertions are tau2's criteria beyond the end
+	// state and the outputs (tau2's communicate_info): the reward basis
+	// (DB, ENV_ASSERTION, COMMUNICATE, ACTION, NL_ASSERTION), the gold
+	// calls its ACTION check looks for, and the assertions its LLM judge
+	// reads. Empty for tau-bench.
+	Basis      []string
+	Actions    []RefCall
+	Assertions []string
+}
+
+// RefCall is one gold call of a tau2 task: who makes it, the tool, its
+// arguments (a JSON object) and which of them a matching call must
+// equal: CompareArgs, or every argument the call passes when AllArgs.
+type RefCall struct {
+	Requestor   string
+	Tool        string
+	Args        Value
+	CompareArgs []string
+	AllArgs     bool
 }
 
 // Goal finds a goal version by name.

@@ -127,6 +127,11 @@ func (p *Payload) check() error {
 				return fmt.Errorf("reference.changes[%d]: %w", j, err)
 			}
 		}
+		for j, a := range p.Reference.Actions {
+			if _, ok := model.Members(a.Args); !ok && a.Args.String() != "{}" {
+				return fmt.Errorf("reference.actions[%d]: args must be a JSON object, got %s", j, a.Args)
+			}
+		}
 	}
 	if err := c.state("initial", &p.Initial); err != nil {
 		return err

@@ -24,7 +24,16 @@ func (p *Payload) appendJSON(b []byte) []byte {
 	b = appendList(append(b, `,"goals":`...), p.Goals, appendGoal)
 	if p.Reference != nil {
 		b = appendList(append(b, `,"reference":{"changes":`...), p.Reference.Changes, appendCell)
-		b = appendList(append(b, `,"outputs":`...), p.Reference.Outputs, func(b []byte, s *string) []byte { return appendStr(b, *s) })
+		b = appendList(append(b, `,"outputs":`...), p.Reference.Outputs, appendStrElem)
+		if len(p.Reference.Basis) > 0 {
+			b = appendList(append(b, `,"basis":`...), p.Reference.Basis, appendStrElem)
+		}
+		if len(p.Reference.Actions) > 0 {
+			b = appendList(append(b, `,"actions":`...), p.Reference.Actions, appendRefCall)
+		}
+		if len(p.Reference.Assertions) > 0 {
+			b = appendList(append(b, `,"assertions":`...), p.Reference.Assertions, appendStrElem)
+		}
 		b = append(b, '}')
 	}
 	return appendTail(b, &p.Initial, p.Events, &p.Terminal, p.Provenance, p.Transcript)
@@ -191,4 +200,15 @@ func appendValue(b []byte, v model.Value) []byte {
 		return appendList(b, v.AsList(), func(b []byte, s *string) []byte { return appendStr(b, *s) })
 	}
 	return v.AppendJSON(b)
+}
+
+func appendStrElem(b []byte, s *string) []byte { return appendStr(b, *s) }
+
+func appendRefCall(b []byte, c *RefCall) []byte {
+	b = appendStr(append(b, `{"requestor":`...), c.Requestor)
+	b = appendStr(append(b, `,"tool":`...), c.Tool)
+	b = appendValue(append(b, `,"args":`...), c.Args)
+	b = appendList(append(b, `,"compare_args":`...), c.CompareArgs, appendStrElem)
+	b = strconv.AppendBool(append(b, `,"all_args":`...), c.AllArgs)
+	return append(b, '}')
 }

@@ -329,6 +329,15 @@ func (r *parser) payload() *Payload {
 		p.Reference.Changes = list(r, (*parser).cell)
 		r.lit(`,"outputs":`)
 		p.Reference.Outputs = list(r, (*parser).str)
+		if r.opt(`,"basis":`) {
+			p.Reference.Basis = nonEmpty(r, "reference.basis", list(r, (*parser).str))
+		}
+		if r.opt(`,"actions":`) {
+			p.Reference.Actions = nonEmpty(r, "reference.actions", list(r, (*parser).refCall))
+		}
+		if r.opt(`,"assertions":`) {
+			p.Reference.Assertions = nonEmpty(r, "reference.assertions", list(r, (*parser).str))
+		}
 		r.lit("}")
 	}
 	r.lit(`,"initial":`)
@@ -482,6 +491,31 @@ func (r *parser) cell() Cell {
 	c.Before = r.value()
 	r.lit(`,"after":`)
 	c.After = r.value()
+	r.lit("}")
+	return c
+}
+
+// nonEmpty refuses an optional list written empty: the canonical form
+// leaves it out.
+func nonEmpty[T any](r *parser, what string, xs []T) []T {
+	if len(xs) == 0 && r.err == nil {
+		r.fail("%s: an empty list is left out, not written", what)
+	}
+	return xs
+}
+
+func (r *parser) refCall() RefCall {
+	var c RefCall
+	r.lit(`{"requestor":`)
+	c.Requestor = r.str()
+	r.lit(`,"tool":`)
+	c.Tool = r.str()
+	r.lit(`,"args":`)
+	c.Args = r.value()
+	r.lit(`,"compare_args":`)
+	c.CompareArgs = list(r, (*parser).str)
+	r.lit(`,"all_args":`)
+	c.AllArgs = r.boolean()
 	r.lit("}")
 	return c
 }

@@ -14,7 +14,9 @@
 //	{"payload_version": 1, "task": "PH-H05", "title": "…", "instruction": "…",
 //	 "schema": [{"name": "ticket", "fields": [{"name": "status", "kind": "enum", "values": [...]}, …]}, …],
 //	 "goals": [{"version": "v1", "predicates": [{"id": "g1", "text": "…", "expr": {…task file syntax…}}, …]}, …],
-//	 "reference"?: {"changes": [{"type", "id", "field", "before", "after"}, …], "outputs": ["…", …]},
+//	 "reference"?: {"changes": [{"type", "id", "field", "before", "after"}, …], "outputs": ["…", …],
+//	                "basis"?: ["DB", …], "actions"?: [{"requestor", "tool", "args", "compare_args": […], "all_args": false}, …],
+//	                "assertions"?: ["…", …]},
 //	 "initial":  {"goal_version": "v1", "entities": [{"type", "id", "deleted"?, "fields": {…}}, …]},
 //	 "events": [{"seq": 1, "t": 1, "step"?: 1, "actor": "agent", "op": "update", "type"?, "id"?,
 //	             "tool"?: "cancel_reservation", "args"?: {…}, "goal"?: "v2", "ok": true, "reason"?: "…",
@@ -74,6 +76,24 @@ type Payload struct {
 type Reference struct {
 	Changes []Cell   `json:"changes"`
 	Outputs []string `json:"outputs"`
+	// A tau2 task's criteria besides: its reward basis, its gold calls and
+	// its NL assertions; each key left out when empty, so a payload
+	// without them is byte for byte what it was before they existed.
+	Basis      []string  `json:"basis,omitempty"`
+	Actions    []RefCall `json:"actions,omitempty"`
+	Assertions []string  `json:"assertions,omitempty"`
+}
+
+// RefCall is one gold call of a tau2 task: who calls, the tool, its
+// arguments (a JSON object) and the arguments a matching call must equal:
+// compare_args, or every argument the call passes when all_args (tau2's
+// compare_args null).
+type RefCall struct {
+	Requestor   string      `json:"requestor"`
+	Tool        string      `json:"tool"`
+	Args        model.Value `json:"args"`
+	CompareArgs []string    `json:"compare_args"`
+	AllArgs     bool        `json:"all_args"`
 }
 
 // EntityType is one public entity type and its public fields.

@@ -74,6 +74,34 @@ func TestDecodeRoundTrip(t *testing.T) {
 	}
 }
 
+// TestTau2ReferenceRoundTrip: a tau2 task's criteria in the reference
+// encode canonically and decode back to the same bytes.
+func TestTau2ReferenceRoundTrip(t *testing.T) {
+	env := fixture.ExampleEnv(t)
+	p := build(t, env.Task, env, fixture.Trajectory(t, "honest.json").Steps)
+	p.Reference = &payload.Reference{Changes: []payload.Cell{}, Outputs: []string{"60"}, Basis: []string{"DB", "COMMUNICATE"},
+		Actions: []payload.RefCall{
+			{Requestor: "assistant", Tool: "get_user_details", Args: model.MustJSON(`{"user_id":"u1"}`), CompareArgs: []string{}, AllArgs: true},
+			{Requestor: "user", Tool: "toggle_data", Args: model.MustJSON(`{}`), CompareArgs: []string{"on"}},
+		},
+		Assertions: []string{"the agent apologises"}}
+	b := p.Bytes()
+	if canon, err := model.Canonical(p); err != nil || !bytes.Equal(canon, b) {
+		t.Fatalf("Bytes is not model.Canonical of the payload (%v):\n%s\n%s", err, b, canon)
+	}
+	q, err := payload.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(q.Bytes(), b) || !q.Reference.Actions[0].AllArgs || q.Reference.Basis[1] != "COMMUNICATE" {
+		t.Errorf("decoded payload does not re-encode to the same bytes")
+	}
+	empty := replace(t, b, `"basis":["DB","COMMUNICATE"]`, `"basis":[]`)
+	if _, err := payload.Decode(empty); err == nil {
+		t.Error("an empty basis, which the canonical form leaves out, decodes")
+	}
+}
+
 // replace makes a mutation of payload bytes, failing when old is absent.
 func replace(t *testing.T, b []byte, old, new string) []byte {
 	t.Helper()

@@ -40,6 +40,12 @@ func Build(pub *model.Task, log *pbcste.Log, transcript []payload.Turn) (*payloa
 		for _, c := range ref.Changes {
 			p.Reference.Changes = append(p.Reference.Changes, payload.Cell{Type: c.Type, ID: c.ID, Field: c.Field, Before: c.Before, After: c.After})
 		}
+		p.Reference.Basis = slices.Clone(ref.Basis)
+		p.Reference.Assertions = slices.Clone(ref.Assertions)
+		for _, a := range ref.Actions {
+			p.Reference.Actions = append(p.Reference.Actions, payload.RefCall{Requestor: a.Requestor, Tool: a.Tool, Args: a.Args,
+				CompareArgs: slices.Clone(a.CompareArgs), AllArgs: a.AllArgs})
+		}
 	}
 	if log.Env.Task.Domain != nil {
 		v.scope = scopeOf(pub, log)

@@ -1,0 +1,301 @@
+package tau2
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+// Checker replays runs of one world and scores them as tau2 does.
+type Checker struct {
+	World World
+	Env   *pbcste.Env // the world's base task, compiled once
+	// Hashes makes the checker compute tau2's DB hashes of end states and
+	// decide db_match by them, as tau2 does; otherwise db_match is the
+	// equality of the two end states' net changes, which is the same
+	// verdict (a state maps to its database one to one) without writing
+	// the whole database out twice per run.
+	Hashes bool
+	gold   map[*Task]*Derived
+}
+
+// NewChecker compiles a world's base task.
+func NewChecker(w World) (*Checker, error) {
+	env, err := pbcste.Compile(w.Base())
+	if err != nil {
+		return nil, fmt.Errorf("tau2 %s: %w", w.Name(), err)
+	}
+	return &Checker{World: w, Env: env, gold: map[*Task]*Derived{}}, nil
+}
+
+// Derive is the task derived from a tau2 task, once per task.
+func (c *Checker) Derive(t *Task) (*Derived, error) {
+	if d, ok := c.gold[t]; ok {
+		return d, nil
+	}
+	d, err := Derive(c.World, c.Env, t, c.Hashes)
+	if err != nil {
+		return nil, err
+	}
+	c.gold[t] = d
+	return d, nil
+}
+
+// Trajectory is a run as a trajectory of its task: every tool call a
+// step, the conversation beside it, each call's result tied to its step.
+func Trajectory(w World, r *Results, sim *Simulation, task *Task) (*model.Trajectory, error) {
+	tr := &model.Trajectory{Task: TaskID(w, task.ID), Name: sim.ID, File: r.File,
+		Note: fmt.Sprintf("%s run of tau2 %s task %s, trial %d (%s)", r.Info.AgentLLM, w.Name(), task.ID, sim.Trial, sim.TerminationReason)}
+	results := map[string]string{}
+	for _, m := range sim.Messages {
+		if m.Role == "tool" {
+			results[m.ID] = *m.Content
+		}
+	}
+	for j, m := range sim.Messages {
+		content := ""
+		if m.Content != nil {
+			content = *m.Content
+		}
+		switch {
+		case m.Role == "tool":
+		case len(m.ToolCalls) > 0:
+			for k, tc := range m.ToolCalls {
+				st, err := StepOf(tc.Name, tc.Requestor, tc.Arguments, len(tr.Steps))
+				if err != nil {
+					return nil, &Error{File: r.File, Path: fmt.Sprintf("simulations[%d].messages[%d].tool_calls[%d]", sim.Index, j, k), SimID: sim.ID, Message: err.Error()}
+				}
+				tr.Steps = append(tr.Steps, st)
+				if k == 0 && strings.TrimSpace(content) != "" {
+					// tau2's COMMUNICATE check reads the text beside calls too.
+					tr.Transcript = append(tr.Transcript, model.Turn{Role: m.Role, Content: content})
+				}
+				text := fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[tc.ID])
+				tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: text, Step: len(tr.Steps)})
+			}
+		default:
+			tr.Transcript = append(tr.Transcript, model.Turn{Role: m.Role, Content: content})
+		}
+	}
+	return tr, nil
+}
+
+// Remap is the task a run was scored against: the task it names, unless
+// its stored checks (the gold calls of its action checks, the strings of
+// its communicate checks, none when tau2 found nothing to check; a run
+// ended early has no checks and keeps its task) are not that task's (the ade3949 files' wrong
+// task_ids), and then the first task of the file whose they are. Tasks
+// with the same gold calls and communicate_info score a run alike, so
+// the choice among them does not change a score. remapped says whether
+// the task differs from the named one.
+func Remap(r *Results, sim *Simulation) (task *Task, remapped bool) {
+	named, _ := r.TaskByID(sim.TaskID)
+	ri := sim.RewardInfo
+	if ri == nil || ri.RewardBasis == nil || sameChecks(named, ri) {
+		return named, false
+	}
+	for _, t := range r.Tasks {
+		if sameChecks(t, ri) {
+			return t, true
+		}
+	}
+	return named, false
+}
+
+// sameChecks reports whether a run's stored checks are a task's.
+func sameChecks(t *Task, ri *RewardInfo) bool {
+	if !sameGold(t, ri.ActionChecks) || len(ri.CommunicateChecks) != len(t.Criteria.CommunicateInfo) {
+		return false
+	}
+	for i, cc := range ri.CommunicateChecks {
+		if cc.Info != t.Criteria.CommunicateInfo[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameGold reports whether a task's gold calls are the checks' calls.
+func sameGold(t *Task, checks []ActionCheck) bool {
+	if t.Criteria == nil || len(t.Criteria.Actions) != len(checks) {
+		return false
+	}
+	for i, a := range t.Criteria.Actions {
+		b := checks[i].Action
+		if a.Name != b.Name || !MatchArgs(asObj(mustArgs(a.Arguments)), nil, true, asObj(mustArgs(b.Arguments))) ||
+			!MatchArgs(asObj(mustArgs(b.Arguments)), nil, true, asObj(mustArgs(a.Arguments))) {
+			return false
+		}
+	}
+	return true
+}
+
+func mustArgs(b []byte) any { x, _ := ParsePy(b); return x }
+
+// Replayed is one run replayed and scored.
+type Replayed struct {
+	Sim      *Simulation
+	Task     *Derived
+	Remapped bool
+	Traj     *model.Trajectory
+	Log      *pbcste.Log
+	Outputs  []string // each call's result string, as the port returns it
+	Recorded []string // and as tau2 recorded it
+	Score    *Score
+}
+
+// Replay replays a run on the world's database and scores it.
+func (c *Checker) Replay(r *Results, sim *Simulation) (*Replayed, error) {
+	t, remapped := Remap(r, sim)
+	d, err := c.Derive(t)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := Trajectory(c.World, r, sim, t)
+	if err != nil {
+		return nil, err
+	}
+	log := c.Env.Replay(tr.Steps)
+	out := &Replayed{Sim: sim, Task: d, Remapped: remapped, Traj: tr, Log: log}
+	results := map[string]string{}
+	for _, m := range sim.Messages {
+		if m.Role == "tool" {
+			results[m.ID] = *m.Content
+		}
+	}
+	for _, m := range sim.Messages {
+		for _, tc := range m.ToolCalls {
+			out.Recorded = append(out.Recorded, results[tc.ID])
+		}
+	}
+	for i := range log.Events {
+		ev := &log.Events[i]
+		text := log.Output(ev)
+		if text == "" && !ev.OK {
+			text = log.Reason(ev)
+		}
+		out.Outputs = append(out.Outputs, text)
+	}
+	changes := netChanges(log)
+	match := sameChanges(changes, d.Changes)
+	var hash string
+	if c.Hashes {
+		hash = c.World.Hash(log.View(), changes)
+		match = hash == d.GoldHash
+	}
+	out.Score = ScoreRun(sim, t, match)
+	out.Score.Hash, out.Score.GoldHash = hash, d.GoldHash
+	return out, nil
+}
+
+// Report is a file's conformance: how much of what tau2 recorded the
+// port reproduces, and every disagreement.
+type Report struct {
+	File         string `json:"file"`
+	Domain       string `json:"domain"`
+	Commit       string `json:"git_commit"`
+	Runs         int    `json:"runs"`
+	Calls        int    `json:"calls"`
+	CallsEqual   int    `json:"calls_equal"`
+	RewardsEqual int    `json:"rewards_equal"`
+	// DB: runs with a recorded db_check, and those whose recomputed
+	// db_match equals it.
+	DBChecks int `json:"db_checks"`
+	DBEqual  int `json:"db_equal"`
+	// Action and communicate checks recorded, and those reproduced.
+	ActionChecks      int `json:"action_checks"`
+	ActionEqual       int `json:"action_equal"`
+	CommunicateChecks int `json:"communicate_checks"`
+	CommunicateEqual  int `json:"communicate_equal"`
+	// Remapped counts runs scored against another task than their
+	// task_id names (see Remap).
+	Remapped int `json:"remapped"`
+	// Skipped counts runs whose basis holds a component not computed
+	// (NL_ASSERTION), said once here.
+	Skipped       int            `json:"skipped"`
+	Disagreements []Disagreement `json:"disagreements"`
+}
+
+// Disagreement is one thing the port computes differently from the file.
+type Disagreement struct {
+	Sim   string `json:"simulation"`
+	Index int    `json:"index"` // the simulation's position in the file
+	Call  int    `json:"call,omitempty"`
+	What  string `json:"what"` // call, reward, db_match, action_check, communicate_check
+	Got   string `json:"got"`
+	Want  string `json:"want"`
+	Cause string `json:"cause"`
+}
+
+// Conform replays every run of a file and holds each call's result
+// string and each recomputed score to the recorded ones.
+func (c *Checker) Conform(r *Results) (*Report, error) {
+	rep := &Report{File: r.File, Domain: c.World.Name(), Commit: r.Info.GitCommit, Runs: len(r.Simulations), Disagreements: []Disagreement{}}
+	cause := fmt.Sprintf("the file was made at tau2 %s; the port is of a2c0247", short(r.Info.GitCommit))
+	for _, sim := range r.Simulations {
+		rp, err := c.Replay(r, sim)
+		if err != nil {
+			return nil, err
+		}
+		if rp.Remapped {
+			rep.Remapped++
+		}
+		if len(rp.Score.Skipped) > 0 {
+			rep.Skipped++
+		}
+		add := func(call int, what, got, want, why string) {
+			rep.Disagreements = append(rep.Disagreements, Disagreement{Sim: sim.ID, Index: sim.Index, Call: call, What: what, Got: got, Want: want, Cause: why})
+		}
+		for i, out := range rp.Outputs {
+			rep.Calls++
+			if out == rp.Recorded[i] {
+				rep.CallsEqual++
+			} else {
+				add(i+1, "call "+rp.Traj.Steps[i].Tool, out, rp.Recorded[i], cause)
+			}
+		}
+		ri, s := sim.RewardInfo, rp.Score
+		if ri == nil {
+			continue
+		}
+		if s.Reward == ri.Reward {
+			rep.RewardsEqual++
+		} else {
+			add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward), cause)
+		}
+		if ri.DBCheck != nil {
+			rep.DBChecks++
+			if s.DBMatch == ri.DBCheck.DBMatch && !s.Premature {
+				rep.DBEqual++
+			} else {
+				add(0, "db_match", fmt.Sprint(s.DBMatch), fmt.Sprint(ri.DBCheck.DBMatch), cause)
+			}
+		}
+		for i, ac := range ri.ActionChecks {
+			rep.ActionChecks++
+			if i < len(s.Actions) && s.Actions[i] == ac.ActionMatch {
+				rep.ActionEqual++
+			} else {
+				add(0, fmt.Sprintf("action_check %d (%s)", i, ac.Action.Name), fmt.Sprint(i < len(s.Actions) && s.Actions[i]), fmt.Sprint(ac.ActionMatch), cause)
+			}
+		}
+		for i, cc := range ri.CommunicateChecks {
+			rep.CommunicateChecks++
+			if i < len(s.Communicate) && s.Communicate[i] == cc.Met {
+				rep.CommunicateEqual++
+			} else {
+				add(0, fmt.Sprintf("communicate_check %d (%q)", i, cc.Info), fmt.Sprint(i < len(s.Communicate) && s.Communicate[i]), fmt.Sprint(cc.Met), cause)
+			}
+		}
+	}
+	return rep, nil
+}
+
+func short(commit string) string {
+	if len(commit) > 7 {
+		return commit[:7]
+	}
+	return commit
+}

@@ -1,0 +1,328 @@
+package tau2
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/parthack/parthack/model"
+)
+
+// A Python value as tau2's tools see it once JSON is loaded: nil, bool,
+// string, int64 (a Python int), float64 (a Python float), []any, or Obj
+// (a dict, keys in insertion order).
+
+// Obj is a Python dict: its members in insertion order.
+type Obj []Member
+
+// Member is one key of a dict and its value.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// Get is a dict's value for a key.
+func (o Obj) Get(key string) (any, bool) {
+	for _, m := range o {
+		if m.Key == key {
+			return m.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Str is a dict's string value for a key, "" when absent or not a string.
+func (o Obj) Str(key string) string { v, _ := o.Get(key); s, _ := v.(string); return s }
+
+// Set replaces a key's value, or appends the key.
+func (o Obj) Set(key string, v any) Obj {
+	for i := range o {
+		if o[i].Key == key {
+			o[i].Value = v
+			return o
+		}
+	}
+	return append(o, Member{key, v})
+}
+
+// Order returns the dict with the named keys first, in that order, as a
+// pydantic model dumps its fields; other keys follow as they were.
+func (o Obj) Order(keys ...string) Obj {
+	out := make(Obj, 0, len(o))
+	for _, k := range keys {
+		if v, ok := o.Get(k); ok {
+			out = append(out, Member{k, v})
+		}
+	}
+	for _, m := range o {
+		if !slices.Contains(keys, m.Key) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// ParsePy loads JSON text as Python's json.loads does: objects keep their
+// key order, an integer literal is an int and any other number a float.
+func ParsePy(src []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber()
+	x, err := parseValue(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("text after the JSON value")
+	}
+	return x, nil
+}
+
+// MustPy is ParsePy of a value known to be valid JSON (a model value).
+func MustPy(v model.Value) any {
+	x, err := ParsePy(v.AppendJSON(nil))
+	if err != nil {
+		panic(fmt.Sprintf("tau2: model value %s is not JSON: %v", v, err))
+	}
+	return x
+}
+
+func parseValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '[' {
+			out := []any{}
+			for dec.More() {
+				x, err := parseValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, x)
+			}
+			_, err := dec.Token()
+			return out, err
+		}
+		out := Obj{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			x, err := parseValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			out = out.Set(kt.(string), x) // a repeated key keeps its first place and last value, as a dict does
+		}
+		_, err := dec.Token()
+		return out, err
+	case json.Number:
+		s := string(t)
+		if !strings.ContainsAny(s, ".eE") {
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return i, nil
+			}
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("number %s is out of range", s)
+		}
+		return f, nil
+	}
+	return tok, nil // string, bool or nil
+}
+
+// AppendDumps appends json.dumps(x) as Python writes it with its default
+// separators (", " and ": ") and ensure_ascii, keys sorted when sortKeys
+// (json.dumps(x, sort_keys=True)).
+func AppendDumps(b []byte, x any, sortKeys bool) []byte {
+	switch v := x.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		if v {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case string:
+		return appendPyStr(b, v)
+	case int64:
+		return strconv.AppendInt(b, v, 10)
+	case int:
+		return strconv.AppendInt(b, int64(v), 10)
+	case float64:
+		switch {
+		case math.IsNaN(v):
+			return append(b, "NaN"...)
+		case math.IsInf(v, 1):
+			return append(b, "Infinity"...)
+		case math.IsInf(v, -1):
+			return append(b, "-Infinity"...)
+		}
+		return model.AppendPyFloat(b, v)
+	case []any:
+		b = append(b, '[')
+		for i, it := range v {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = AppendDumps(b, it, sortKeys)
+		}
+		return append(b, ']')
+	case []string:
+		b = append(b, '[')
+		for i, it := range v {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendPyStr(b, it)
+		}
+		return append(b, ']')
+	case Obj:
+		ms := v
+		if sortKeys && !slices.IsSortedFunc(v, cmpMember) {
+			ms = slices.Clone(v)
+			slices.SortStableFunc(ms, cmpMember)
+		}
+		b = append(b, '{')
+		for i, m := range ms {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendPyStr(b, m.Key)
+			b = append(b, ": "...)
+			b = AppendDumps(b, m.Value, sortKeys)
+		}
+		return append(b, '}')
+	case Raw:
+		return append(b, v...)
+	}
+	panic(fmt.Sprintf("tau2: no Python JSON for %T", x))
+}
+
+// Raw is text already written by AppendDumps, spliced in as it is.
+type Raw []byte
+
+// cmpMember orders keys as Python sorts str: by code point, which is
+// UTF-8's byte order.
+func cmpMember(a, b Member) int { return strings.Compare(a.Key, b.Key) }
+
+// Dumps is AppendDumps as a string.
+func Dumps(x any, sortKeys bool) string { return string(AppendDumps(nil, x, sortKeys)) }
+
+const hexDigits = "0123456789abcdef"
+
+// appendPyStr writes a string as json.dumps does with ensure_ascii: the
+// short escapes, \u00XX for other control characters, \uXXXX (a
+// surrogate pair above the BMP) for everything not ASCII.
+func appendPyStr(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"':
+				b = append(b, '\\', '"')
+			case '\\':
+				b = append(b, '\\', '\\')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				if c < 0x20 || c == 0x7f {
+					b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+				} else {
+					b = append(b, c)
+				}
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if r >= 0x10000 {
+			r -= 0x10000
+			b = appendU(b, 0xd800|(r>>10))
+			r = 0xdc00 | (r & 0x3ff)
+		}
+		b = appendU(b, r)
+	}
+	return append(b, '"')
+}
+
+func appendU(b []byte, r rune) []byte {
+	return append(b, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
+}
+
+// PyEqual is Python's == on loaded JSON values: ints, floats and bools
+// compare as numbers (1 == 1.0 == True), dicts regardless of key order.
+func PyEqual(a, b any) bool {
+	if x, ok := pyNumber(a); ok {
+		y, ok := pyNumber(b)
+		return ok && x == y
+	}
+	switch v := a.(type) {
+	case nil:
+		return b == nil
+	case string:
+		w, ok := b.(string)
+		return ok && v == w
+	case []any:
+		w, ok := b.([]any)
+		if !ok || len(v) != len(w) {
+			return false
+		}
+		for i := range v {
+			if !PyEqual(v[i], w[i]) {
+				return false
+			}
+		}
+		return true
+	case Obj:
+		w, ok := b.(Obj)
+		if !ok || len(v) != len(w) {
+			return false
+		}
+		for _, m := range v {
+			y, ok := w.Get(m.Key)
+			if !ok || !PyEqual(m.Value, y) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// pyNumber is a number's value; large ints lose precision, which no
+// tau2 argument reaches.
+func pyNumber(x any) (float64, bool) {
+	switch v := x.(type) {
+	case bool:
+		if v {
+			return 1, true
+		}
+		return 0, true
+	case int64:
+		return float64(v), true
+	case float64:
+		return v, true
+	}
+	return 0, false
+}

@@ -1,0 +1,83 @@
+package tau2
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// pyCases are values with the text Python's json.dumps gives them
+// (sort_keys=True), checked by hand against Python 3.11.
+var pyCases = []struct {
+	json, want string
+}{
+	{`{"b": [1, 2.5, null, true], "a": "x"}`, `{"a": "x", "b": [1, 2.5, null, true]}`},
+	{`[100.0, 1e16, 1e-05, 0.1, 123456789.125, -0.0, 1.5e300]`, `[100.0, 1e+16, 1e-05, 0.1, 123456789.125, -0.0, 1.5e+300]`},
+	{`"caf\u00e9 \ud83d\ude00 \"q\" \\ \n\t\u0001\u007f/"`, `"caf\u00e9 \ud83d\ude00 \"q\" \\ \n\t\u0001\u007f/"`},
+	{`{"é": 1, "z": 2, "A": 3}`, `{"A": 3, "z": 2, "\u00e9": 1}`},
+	{`{}`, `{}`},
+}
+
+func TestDumps(t *testing.T) {
+	for _, c := range pyCases {
+		x, err := ParsePy([]byte(c.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Dumps(x, true); got != c.want {
+			t.Errorf("dumps(%s) = %s, want %s", c.json, got, c.want)
+		}
+	}
+}
+
+// TestDumpsAgainstPython holds Dumps to Python's own json.dumps, when
+// python3 is installed.
+func TestDumpsAgainstPython(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	var inputs []string
+	for _, c := range pyCases {
+		inputs = append(inputs, c.json)
+	}
+	inputs = append(inputs, `[0.30000000000000004, 2.675, 1234.5678, 5e-324, 9007199254740993, "\u2028\u00a0", {"k": {"j": [1.0, "x"]}}]`)
+	src, _ := json.Marshal(inputs)
+	cmd := exec.Command(py, "-c", `import json,sys
+for s in json.load(sys.stdin): print(json.dumps(json.loads(s), sort_keys=True))`)
+	cmd.Stdin = strings.NewReader(string(src))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	for i, in := range inputs {
+		x, err := ParsePy([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Dumps(x, true); got != lines[i] {
+			t.Errorf("dumps(%s) = %s, Python %s", in, got, lines[i])
+		}
+	}
+}
+
+func TestPyEqual(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		eq   bool
+	}{
+		{`{"n": 1, "s": "x"}`, `{"s": "x", "n": 1.0}`, true},
+		{`[true]`, `[1]`, true},
+		{`{"n": 1}`, `{"n": "1"}`, false},
+		{`{"n": 1}`, `{"n": 1, "m": 2}`, false},
+		{`[1, 2]`, `[2, 1]`, false},
+	} {
+		a, _ := ParsePy([]byte(c.a))
+		b, _ := ParsePy([]byte(c.b))
+		if PyEqual(a, b) != c.eq {
+			t.Errorf("%s == %s: want %t", c.a, c.b, c.eq)
+		}
+	}
+}

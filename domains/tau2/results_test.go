@@ -1,0 +1,66 @@
+package tau2
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func gz(s string) []byte {
+	var b bytes.Buffer
+	z := gzip.NewWriter(&b)
+	z.Write([]byte(s))
+	z.Close()
+	return b.Bytes()
+}
+
+const okFile = `{"timestamp": "t", "info": {"git_commit": "abc", "agent_info": {"llm": "m"}}, "tasks": [{"id": "1", "evaluation_criteria": {"actions": [{"name": "x", "arguments": {"a": 1}, "compare_args": null}], "reward_basis": ["DB"]}}],
+ "simulations": [{"id": "s1", "task_id": "1", "termination_reason": "user_stop", "extra": {"any": "thing"}, "messages": [
+  {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "name": "x", "arguments": {"a": 1}, "requestor": "assistant"}]},
+  {"role": "tool", "id": "c1", "content": "ok", "requestor": "assistant", "error": false}],
+  "reward_info": {"reward": 1.0, "db_check": {"db_match": true, "db_reward": 1.0}, "reward_basis": ["DB"]}}]}`
+
+// TestDecode reads a small file plain and gzipped, and refuses bad input
+// with an error that says where.
+func TestDecode(t *testing.T) {
+	for _, src := range [][]byte{[]byte(okFile), gz(okFile)} {
+		r, err := Decode("f.json", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Info.GitCommit != "abc" || r.Info.AgentLLM != "m" || len(r.Simulations) != 1 || r.Calls() != 1 ||
+			r.Tasks[0].Criteria.Actions[0].CompareArgs != nil || !r.Simulations[0].RewardInfo.DBCheck.DBMatch {
+			t.Fatalf("decoded %+v", r)
+		}
+	}
+	full := gz(okFile)
+	for _, c := range []struct {
+		name string
+		src  []byte
+		want string
+	}{
+		{"not JSON", []byte("hello"), "f.json: not a tau2 Results file"},
+		{"a list", []byte(`[1, 2]`), "f.json: not a tau2 Results file"},
+		{"no simulations", []byte(`{"info": {}, "tasks": []}`), `no "simulations"`},
+		{"truncated gzip", full[:len(full)/2], "f.json: truncated gzip"},
+		{"unknown task", []byte(strings.Replace(okFile, `"task_id": "1"`, `"task_id": "9"`, 1)),
+			`f.json: simulations[0].task_id (simulation s1): task "9" is not among the file's 1 tasks`},
+		{"reward not a number", []byte(strings.Replace(okFile, `"reward": 1.0`, `"reward": "high"`, 1)),
+			`simulations[0].reward_info.reward (simulation s1): expected a number, got JSON string`},
+		{"arguments a string", []byte(strings.Replace(okFile, `"tool_calls": [{"id": "c1", "name": "x", "arguments": {"a": 1}`, `"tool_calls": [{"id": "c1", "name": "x", "arguments": "a=1"`, 1)),
+			`simulations[0].messages[0].tool_calls[0].arguments (simulation s1): expected an object`},
+		{"unanswered call", []byte(strings.Replace(okFile, `"id": "c1", "content"`, `"id": "c2", "content"`, 1)),
+			`simulations[0].messages[0].tool_calls[0] (simulation s1): call "c1" (x) has no tool message`},
+		{"bad role", []byte(strings.Replace(okFile, `"role": "tool"`, `"role": "robot"`, 1)), `messages[1].role (simulation s1): unknown role "robot"`},
+		{"bad basis", []byte(strings.Replace(okFile, `"reward_basis": ["DB"]}}]`, `"reward_basis": ["VIBES"]}}]`, 1)), `tasks[0].evaluation_criteria.reward_basis[0]: unknown reward type "VIBES"`},
+		{"bad requestor", []byte(strings.Replace(okFile, `"requestor": "assistant"}`, `"requestor": "robot"}`, 1)), `tool_calls[0].requestor (simulation s1): expected "assistant" or "user"`},
+	} {
+		_, err := Decode("f.json", c.src)
+		var e *Error
+		if err == nil || !errors.As(err, &e) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,238 @@
+package evaluators
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/model"
+)
+
+// tau2-bench's evaluators, as parthack targets, computed from the public
+// payload of a tau2 task (its reference carries tau2's reward basis and
+// gold calls).
+const (
+	Tau2RewardName        = "tau2_reward"         // the product over the task's reward basis: tau2's verdict
+	Tau2DBName            = "tau2_db"             // the end state equals the gold calls' end state
+	Tau2CommunicateName   = "tau2_communicate"    // every communicate_info string said by the agent
+	Tau2ActionName        = "tau2_action"         // every gold call matched by some call
+	Tau2PartialActionName = "tau2_partial_action" // the fraction of gold calls matched
+)
+
+// Tau2Names lists tau2's evaluators in report order.
+func Tau2Names() []string {
+	return []string{Tau2RewardName, Tau2DBName, Tau2CommunicateName, Tau2ActionName, Tau2PartialActionName}
+}
+
+// Tau2Score is tau2's scoring of one payload.
+type Tau2Score struct {
+	Reward, DB, Communicate, Action, PartialAction float64
+	// Skipped names the basis components not computed: NL_ASSERTION (an
+	// LLM judge's) and ENV_ASSERTION; Reward is the product of the others.
+	Skipped []string
+}
+
+// Get is one evaluator's score by name.
+func (s *Tau2Score) Get(name string) float64 {
+	switch name {
+	case Tau2RewardName:
+		return s.Reward
+	case Tau2DBName:
+		return s.DB
+	case Tau2CommunicateName:
+		return s.Communicate
+	case Tau2ActionName:
+		return s.Action
+	}
+	return s.PartialAction
+}
+
+// Tau2 scores a payload as tau2's evaluator (evaluation type ALL) scores
+// a run that ended normally: DB, the net changes of the trajectory are
+// exactly the gold calls' (tau2 compares the two end states' hashes);
+// COMMUNICATE, each communicate_info string is in some message of the
+// agent, lower-cased and without commas; ACTION, each gold call is
+// matched by some call anywhere in the trajectory, by anyone, whatever it
+// returned (compare_args: the named arguments equal as Python compares
+// them; null: every argument the call passes) — historical, so a call
+// undone later still counts; the partial action credit is the fraction
+// matched (1 when the task has no gold call). ok is false when the
+// payload has no tau2 reference (no reward basis).
+func Tau2(p *payload.Payload) (s Tau2Score, ok bool) {
+	ref := p.Reference
+	if ref == nil || len(ref.Basis) == 0 {
+		return s, false
+	}
+	s.DB = b2f(sameNet(p))
+	var replies []string
+	for _, t := range p.Transcript {
+		if t.Role == "assistant" && strings.TrimSpace(t.Content) != "" {
+			replies = append(replies, t.Content)
+		}
+	}
+	s.Communicate = b2f(model.SaidAll(replies, ref.Outputs))
+	matched := 0
+	for i := range ref.Actions {
+		if goldMatched(&ref.Actions[i], p.Events) {
+			matched++
+		}
+	}
+	s.Action, s.PartialAction = 1, 1
+	if n := len(ref.Actions); n > 0 {
+		s.Action = b2f(matched == n)
+		s.PartialAction = float64(matched) / float64(n)
+	}
+	s.Reward = 1
+	for _, b := range ref.Basis {
+		switch b {
+		case "DB":
+			s.Reward *= s.DB
+		case "COMMUNICATE":
+			s.Reward *= s.Communicate
+		case "ACTION":
+			s.Reward *= s.Action
+		default:
+			s.Skipped = append(s.Skipped, b)
+		}
+	}
+	return s, true
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sameNet reports whether a payload's net changes to the initial state
+// are exactly its reference's: the same cells, the same values, none more.
+func sameNet(p *payload.Payload) bool {
+	type key struct{ typ, id, field string }
+	type change struct{ before, after model.Value }
+	net := map[key]change{}
+	for i := range p.Events {
+		for _, c := range p.Events[i].Diff {
+			k := key{c.Type, c.ID, c.Field}
+			if prev, seen := net[k]; seen {
+				net[k] = change{prev.before, c.After}
+			} else {
+				net[k] = change{c.Before, c.After}
+			}
+		}
+	}
+	changed := 0
+	for _, c := range net {
+		if !c.before.Equal(c.after) {
+			changed++
+		}
+	}
+	if changed != len(p.Reference.Changes) {
+		return false
+	}
+	for _, r := range p.Reference.Changes {
+		c, seen := net[key{r.Type, r.ID, r.Field}]
+		if !seen || !c.after.Equal(r.After) || !c.before.Equal(r.Before) {
+			return false
+		}
+	}
+	return true
+}
+
+// goldMatched reports whether some call of the log matches a gold call.
+func goldMatched(g *payload.RefCall, events []payload.Event) bool {
+	gold, _ := pyObject(g.Args.AppendJSON(nil))
+	for i := range events {
+		ev := &events[i]
+		if ev.Op != model.OpCall || ev.Tool != g.Tool {
+			continue
+		}
+		args, _ := ev.Args.MarshalJSON()
+		call, ok := pyObject(args)
+		if !ok {
+			continue
+		}
+		keys := g.CompareArgs
+		if g.AllArgs {
+			keys = keys[:0:0]
+			for k := range call {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) == 0 || pyEqual(pick(call, keys), pick(gold, keys)) {
+			return true
+		}
+	}
+	return false
+}
+
+func pick(o map[string]any, keys []string) map[string]any {
+	out := map[string]any{}
+	for _, k := range keys {
+		if v, ok := o[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// pyObject loads a JSON object as Python would, numbers kept exact.
+func pyObject(b []byte) (map[string]any, bool) {
+	if string(b) == "null" || len(b) == 0 {
+		return map[string]any{}, true
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, false
+	}
+	return m, m != nil
+}
+
+// pyEqual is Python's == on loaded JSON: numbers and booleans compare by
+// value (1 == 1.0 == True), dicts regardless of key order.
+func pyEqual(a, b any) bool {
+	if x, ok := pyNum(a); ok {
+		y, ok := pyNum(b)
+		return ok && x == y
+	}
+	switch v := a.(type) {
+	case []any:
+		w, ok := b.([]any)
+		if !ok || len(v) != len(w) {
+			return false
+		}
+		for i := range v {
+			if !pyEqual(v[i], w[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		w, ok := b.(map[string]any)
+		if !ok || len(v) != len(w) {
+			return false
+		}
+		for k, x := range v {
+			y, ok := w[k]
+			if !ok || !pyEqual(x, y) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+func pyNum(x any) (float64, bool) {
+	switch v := x.(type) {
+	case json.Number:
+		f, err := v.Float64()
+		return f, err == nil
+	case bool:
+		return b2f(v), true
+	}
+	return 0, false
+}
