@@ -57,8 +57,9 @@ type Task struct {
 	// Env compiles the task, once.
 	Env func() (*pbcste.Env, error)
 	// AttackTask is the task with the moves the search attacker may
-	// insert into a run that ends in final.
-	AttackTask func(final model.StateView) *model.Task
+	// insert into a run h that ends in final; nil when the domain has no
+	// move generator.
+	AttackTask func(h *model.Trajectory, final model.StateView) *model.Task
 	// Hash is the benchmark's own hash of the state a replayed run ends
 	// in ("" when the benchmark has none).
 	Hash func(*pbcste.Log) string
@@ -88,6 +89,9 @@ type Run struct {
 	Model  string // the agent's model, as the run file names it
 	// Reward is the benchmark's reward, as recorded.
 	Reward float64
+	// Embedded is the task as the run's own file has it, where files embed
+	// their tasks (tau2's); nil: the domain's task of that id.
+	Embedded *Task
 	// Trajectory decodes the run's calls (and conversation) as a
 	// trajectory of its task.
 	Trajectory func() (*model.Trajectory, error)

@@ -25,6 +25,13 @@ func Tau2Names() []string {
 	return []string{Tau2RewardName, Tau2DBName, Tau2CommunicateName, Tau2ActionName, Tau2PartialActionName}
 }
 
+// Tau2Label is an evaluator's label in tables, "" for a name that is not
+// one of tau2's.
+func Tau2Label(name string) string {
+	return map[string]string{Tau2RewardName: "tau2 reward", Tau2DBName: "tau2 DB", Tau2CommunicateName: "tau2 COMMUNICATE",
+		Tau2ActionName: "tau2 ACTION", Tau2PartialActionName: "tau2 partial ACTION"}[name]
+}
+
 // Tau2Score is tau2's scoring of one payload.
 type Tau2Score struct {
 	Reward, DB, Communicate, Action, PartialAction float64

@@ -203,6 +203,9 @@ func Label(target string) string {
 	if target == evaluators.OutcomeName {
 		return "Benchmark reward"
 	}
+	if l := evaluators.Tau2Label(target); l != "" {
+		return l
+	}
 	return target
 }
 

@@ -204,7 +204,7 @@ func trustedTask(id string) (*model.Task, error) {
 // from: a domain task's are calls drawn from it and from where H ends.
 func attackTask(t *suiteTask, env *pbcste.Env) *model.Task {
 	if _, tt, err := domains.FindTask(t.ID); err == nil && t.Runs != nil && tt.AttackTask != nil {
-		return tt.AttackTask(env.Replay(t.HonestTraj.Steps).View())
+		return tt.AttackTask(t.HonestTraj, env.Replay(t.HonestTraj.Steps).View())
 	}
 	return t.Public
 }

@@ -172,8 +172,10 @@ type certified struct {
 func certify(d domains.Domain, r *domains.Run) (*certified, error) {
 	c := &certified{info: RunInfo{Run: r.Name, Task: r.Task, Model: r.Model, Reward: r.Reward, Control: r.Reward == 1}}
 	var err error
-	if c.task, err = domains.TaskOf(d, r.Task); err != nil {
-		return c, err
+	if c.task = r.Embedded; c.task == nil {
+		if c.task, err = domains.TaskOf(d, r.Task); err != nil {
+			return c, err
+		}
 	}
 	c.info.M = c.task.M()
 	if c.h, err = r.Trajectory(); err != nil {
@@ -265,7 +267,10 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		return c.info, nil, err
 	}
 	info, task, env, h, hres := c.info, c.task, c.env, c.h, c.res
-	pub := task.AttackTask(hres.Log.View())
+	pub := task.Model
+	if task.AttackTask != nil {
+		pub = task.AttackTask(h, hres.Log.View())
+	}
 	fh, err := scores(d, pub, hres.Log, h)
 	if err != nil {
 		return info, nil, err

@@ -117,10 +117,10 @@ func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt att
 	}
 	if _, t, ok, err := domainTask(taskArg); err != nil {
 		return nil, usage(err)
-	} else if ok {
+	} else if ok && t.AttackTask != nil {
 		// A domain task's moves are calls drawn from the task and from
 		// where H ends.
-		pub = t.AttackTask(env.Replay(h.Steps).View())
+		pub = t.AttackTask(h, env.Replay(h.Steps).View())
 	}
 	res, err := attacker.Search(ctx, pub, env, h, opt, nil)
 	if err != nil {

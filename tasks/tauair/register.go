@@ -8,6 +8,7 @@ import (
 
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/evaluators"
+	"github.com/parthack/parthack/model"
 )
 
 func init() {
@@ -36,7 +37,7 @@ var registryTasks = sync.OnceValues(func() ([]*domains.Task, error) {
 			summary += "; outputs " + strings.Join(t.Gold.Outputs, ", ")
 		}
 		out[i] = &domains.Task{ID: t.ID, Title: t.Task.Title, Family: "airline (tau-bench)", Summary: summary, Model: t.Task, Gold: t.GoldTrajectory,
-			Env: t.Env, AttackTask: t.AttackTask, Hash: t.DataHash, Reward: t.Reward,
+			Env: t.Env, AttackTask: func(_ *model.Trajectory, final model.StateView) *model.Task { return t.AttackTask(final) }, Hash: t.DataHash, Reward: t.Reward,
 			// The corpus keeps gold's calls, not its replies: only a task
 			// that asks for no output can be held to the whole reward.
 			GoldPasses: len(t.Gold.Outputs) == 0}

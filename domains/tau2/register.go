@@ -1,0 +1,276 @@
+package tau2
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/parthack/parthack/domains"
+	"github.com/parthack/parthack/evaluators"
+	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+// Attacker is a world's move generator: the task with the calls an
+// attacker may insert into a run h that ends in final.
+type Attacker func(t *Derived, h *model.Trajectory, final model.StateView) *model.Task
+
+// registered are the tau2 worlds registered, by tau2's domain name
+// ("retail"), for the Results format to find a file's world.
+var (
+	registeredMu sync.Mutex
+	registered   = map[string]*registry{}
+	formatOnce   sync.Once
+)
+
+// Domain is what a tau2 world registers: its names, and how to make the
+// world (called once, when the domain is first used, so a command that
+// does not use it never loads its database).
+type Domain struct {
+	Name     string // parthack's: "tau2-retail"
+	Tau2Name string // tau2's, as a Results file's info names it: "retail"
+	Title    string // "tau2-bench retail"
+	Prefix   string // of its task ids: "T2R"
+	World    func() (World, error)
+	Attack   Attacker // nil: no move generator
+}
+
+// Register adds a tau2 world to parthack's registry; the tau2 Results
+// format is registered with the first one.
+func Register(dom Domain) {
+	r := &registry{dom: dom}
+	registeredMu.Lock()
+	registered[dom.Tau2Name] = r
+	registeredMu.Unlock()
+	domains.Register(r)
+	formatOnce.Do(func() {
+		domains.RegisterFormat(domains.Format{Name: "tau2", Stream: streamResults,
+			Help: "a tau2 Results file as `tau2 run` writes it ({timestamp, info, tasks, simulations}, gzipped or not); its info names the domain"})
+	})
+}
+
+// registry is one tau2 world as a registered domain: its tasks are those
+// the shipped run files embed, its runs theirs.
+type registry struct {
+	dom Domain
+
+	once      sync.Once
+	worldOnce sync.Once
+	w         World
+	werr      error
+	tasks     []*domains.Task
+	runs      []*domains.Run
+	err       error
+}
+
+func (r *registry) Name() string        { return r.dom.Name }
+func (r *registry) Title() string       { return r.dom.Title }
+func (r *registry) Owns(id string) bool { return strings.HasPrefix(id, r.dom.Prefix+"-") }
+
+// world makes the world once.
+func (r *registry) world() (World, error) {
+	r.worldOnce.Do(func() { r.w, r.werr = r.dom.World() })
+	return r.w, r.werr
+}
+
+func (r *registry) Tasks() ([]*domains.Task, error) { r.once.Do(r.load); return r.tasks, r.err }
+func (r *registry) Runs() ([]*domains.Run, error)   { r.once.Do(r.load); return r.runs, r.err }
+
+// load reads the shipped run files: every run, and each task the first
+// time a file embeds it (files in name order).
+func (r *registry) load() {
+	if _, r.err = r.world(); r.err != nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, name := range RunFiles(r.dom.Tau2Name) {
+		src, err := RunFile(name)
+		if err != nil {
+			r.err = err
+			return
+		}
+		res, err := Decode(name, src)
+		if err != nil {
+			r.err = err
+			return
+		}
+		runs, tasks, err := r.runsOf(res)
+		if err != nil {
+			r.err = err
+			return
+		}
+		for _, t := range tasks {
+			if !seen[t.ID] {
+				seen[t.ID] = true
+				r.tasks = append(r.tasks, t)
+			}
+		}
+		r.runs = append(r.runs, runs...)
+	}
+	slices.SortStableFunc(r.tasks, func(a, b *domains.Task) int { return compareIDs(a.ID, b.ID) })
+}
+
+// compareIDs orders task ids by their tau2 id, numerically where both are
+// numbers.
+func compareIDs(a, b string) int {
+	var x, y int
+	_, ex := fmt.Sscanf(a[strings.LastIndexByte(a, '-')+1:], "%d", &x)
+	_, ey := fmt.Sscanf(b[strings.LastIndexByte(b, '-')+1:], "%d", &y)
+	if ex == nil && ey == nil && x != y {
+		return x - y
+	}
+	return strings.Compare(a, b)
+}
+
+// runsOf turns a Results file's simulations into runs, each scored
+// against the task as its file embeds it (re-mapped where the file's
+// task ids are wrong, see Remap), and the file's tasks.
+func (r *registry) runsOf(res *Results) ([]*domains.Run, []*domains.Task, error) {
+	if _, err := r.world(); err != nil {
+		return nil, nil, err
+	}
+	c, err := NewChecker(r.w)
+	if err != nil {
+		return nil, nil, err
+	}
+	var tasks []*domains.Task
+	byID := map[*Task]*domains.Task{}
+	taskOf := func(t *Task) (*domains.Task, error) {
+		if dt, ok := byID[t]; ok {
+			return dt, nil
+		}
+		d, err := c.Derive(t)
+		if err != nil {
+			return nil, err
+		}
+		dt := r.task(d)
+		byID[t] = dt
+		tasks = append(tasks, dt)
+		return dt, nil
+	}
+	for _, t := range res.Tasks {
+		if _, err := taskOf(t); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", res.File, err)
+		}
+	}
+	agent := res.Info.AgentLLM
+	if i := strings.LastIndexByte(agent, '/'); i >= 0 {
+		agent = agent[i+1:] // "openai/gpt-4.1" → "gpt-4.1"
+	}
+	var runs []*domains.Run
+	for _, sim := range res.Simulations {
+		t, _ := Remap(res, sim)
+		dt, err := taskOf(t)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", res.File, err)
+		}
+		reward := 0.0
+		if sim.RewardInfo != nil {
+			reward = sim.RewardInfo.Reward
+		}
+		sim, res, t := sim, res, t
+		short := fmt.Sprintf("%s-trial%d", agent, sim.Trial)
+		runs = append(runs, &domains.Run{Domain: r.Name(), Name: dt.ID + "-" + short, Short: short, Task: dt.ID, Model: agent,
+			Reward: reward, Embedded: dt,
+			Trajectory: func() (*model.Trajectory, error) {
+				tr, err := Trajectory(r.w, res, sim, t)
+				if err == nil {
+					tr.Name = dt.ID + "-" + short
+				}
+				return tr, err
+			},
+			Locate: func(step int, err error) error {
+				if step >= 0 {
+					return fmt.Errorf("%s: simulation %d (%s), call %d: %w", res.File, sim.Index, sim.ID, step+1, err)
+				}
+				return fmt.Errorf("%s: simulation %d (%s): %w", res.File, sim.Index, sim.ID, err)
+			}})
+	}
+	return runs, tasks, nil
+}
+
+// task is a derived tau2 task as the registry knows it.
+func (r *registry) task(d *Derived) *domains.Task {
+	summary := ""
+	if c := d.Source.Criteria; c != nil {
+		summary = "basis " + strings.Join(c.RewardBasis, "+")
+		if len(c.CommunicateInfo) > 0 {
+			summary += "; communicate " + strings.Join(c.CommunicateInfo, ", ")
+		}
+	}
+	t := &domains.Task{ID: d.ID, Title: d.Task.Title, Family: r.dom.Title, Summary: summary, Model: d.Task, Gold: d.Gold, Env: d.Env,
+		Hash: func(log *pbcste.Log) string { return r.w.Hash(log.View(), netChanges(log)) },
+		// The gold calls are kept, the agent's replies are not: only a
+		// task scored on the database alone is held to the whole reward.
+		GoldPasses: d.Source.Criteria != nil && slices.Equal(d.Source.Criteria.RewardBasis, []string{"DB"}),
+	}
+	if r.dom.Attack != nil {
+		t.AttackTask = func(h *model.Trajectory, final model.StateView) *model.Task { return r.dom.Attack(d, h, final) }
+	}
+	return t
+}
+
+func (r *registry) Tools() []domains.Tool {
+	w, err := r.world()
+	if err != nil {
+		return nil
+	}
+	if x, ok := w.(interface{ Tools() []domains.Tool }); ok {
+		return x.Tools()
+	}
+	return nil
+}
+
+// Rewards are tau2's reward and its components, from the public payload.
+func (r *registry) Rewards() []domains.Reward {
+	var out []domains.Reward
+	for _, name := range evaluators.Tau2Names() {
+		name := name
+		out = append(out, domains.Reward{Name: name, Label: evaluators.Tau2Label(name), Score: func(p *payload.Payload) (float64, bool) {
+			s, ok := evaluators.Tau2(p)
+			if !ok {
+				return 0, false
+			}
+			return s.Get(name), true
+		}})
+	}
+	return out
+}
+
+// streamResults reads a tau2 Results file: its domain from its info, its
+// runs one by one (the file is one document, read whole).
+func streamResults(file string, in io.Reader, each func(int, *domains.Run) error) error {
+	var buf bytes.Buffer
+	if _, err := io.Copy(&buf, in); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	res, err := Decode(file, buf.Bytes())
+	if err != nil {
+		return err
+	}
+	registeredMu.Lock()
+	r, ok := registered[res.Info.Domain]
+	registeredMu.Unlock()
+	if !ok {
+		var names []string
+		for n := range registered {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return fmt.Errorf("%s: info.environment_info.domain_name %q is not a tau2 domain parthack has (it has %s)", file, res.Info.Domain, strings.Join(names, ", "))
+	}
+	runs, _, err := r.runsOf(res)
+	if err != nil {
+		return err
+	}
+	for i, run := range runs {
+		if err := each(i, run); err != nil {
+			return err
+		}
+	}
+	return nil
+}

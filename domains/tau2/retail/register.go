@@ -1,0 +1,21 @@
+package retail
+
+import (
+	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/model"
+)
+
+func init() {
+	tau2.Register(tau2.Domain{Name: DomainName, Tau2Name: "retail", Title: "tau2-bench retail", Prefix: "T2R",
+		World: func() (tau2.World, error) {
+			db, err := Shipped()
+			if err != nil {
+				return nil, err
+			}
+			return NewDomain(db), nil
+		},
+		Attack: func(t *tau2.Derived, h *model.Trajectory, final model.StateView) *model.Task {
+			db, _ := Shipped() // loaded once already: the world was made before any task
+			return NewDomain(db).AttackTask(t, h, final)
+		}})
+}
