@@ -34,7 +34,7 @@ func TestTauCommands(t *testing.T) {
 		{"validate the domain", []string{"tasks", "validate", "--domain", "tau-airline"}, 0, []string{"50 tau-airline tasks valid (30 with a goal, 20 whose gold run changes nothing)"}, ""},
 		{"attack a real run", []string{"attack", "--task", "TAU-A04", "--honest", "trial3", "--edits", "2"}, 0, []string{"f(H)       0.400", "f(A)       0.600", "exhausted: this is the certified worst case"}, ""},
 		{"unknown task", []string{"domain", "runs", "--domain", "tau-airline", "--tasks", "TAU-A77"}, 2, nil, `tau-airline has no task "TAU-A77"`},
-		{"domains", []string{"domain", "list"}, 0, []string{"tau-airline  tau-bench airline  50     200"}, ""},
+		{"domains", []string{"domain", "list"}, 0, []string{"tau-airline   tau-bench airline   50     200", "tau2-retail   tau2-bench retail   114    154"}, ""},
 		{"no domain", []string{"domain", "runs"}, 2, nil, "--domain is required (there is tau-airline"},
 		{"unknown domain", []string{"bench", "--domain", "webshop"}, 2, nil, `"webshop" is not a domain`},
 		{"domain with a split", []string{"bench", "--domain", "tau-airline", "--split", "all"}, 2, nil, "--split does not go with --domain"},
