@@ -33,6 +33,10 @@ type Options struct {
 	Edits     int    // at most this many edits of H: inserted actions plus skipped steps; default 2
 	MaxStates int    // search nodes to visit at most; default DefaultMaxStates
 	Pairs     bool   // also update two fields of an entity in one step
+	// Extra are more evaluators a search may target by name, after the
+	// deterministic ones: a benchmark's own (tau2's ACTION check), scored
+	// from the same payload bytes. Their bound never prunes.
+	Extra []Extra
 	// SameEnd admits only candidates that end in exactly H's state (the
 	// same state hash), not merely with H's certified vectors: witnesses
 	// with no collateral outside the goal predicates.
@@ -44,6 +48,13 @@ type Options struct {
 	// Target then only names it.
 	BlackBox func(ctx context.Context, payloadBytes []byte) (float64, error)
 	Calls    int // black-box calls on candidates; default 3
+}
+
+// Extra is an evaluator beyond the deterministic ones: ok is false when
+// the payload carries nothing for it to score.
+type Extra struct {
+	Name  string
+	Score func(*payload.Payload) (float64, bool)
 }
 
 // Progress is reported while a search runs.
@@ -194,6 +205,12 @@ func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *mo
 		names = append(names, e.Name)
 		if e.Name == opt.Target {
 			target = i
+		}
+	}
+	for k, x := range opt.Extra {
+		names = append(names, x.Name)
+		if x.Name == opt.Target {
+			target = len(evaluators.Deterministic()) + k
 		}
 	}
 	if opt.BlackBox != nil {
@@ -418,11 +435,21 @@ func (s *search) score(log *pbcste.Log) (float64, error) {
 	return scores[s.target], nil
 }
 
-// scoreAll is every deterministic evaluator's score of a log, from the
-// public payload's bytes.
+// scoreAll is every deterministic evaluator's score of a log, then every
+// extra's, from the public payload's bytes.
 func (s *search) scoreAll(log *pbcste.Log) ([]float64, error) {
-	scores, _, err := Scores(s.pub, log, s.honest)
-	return scores, err
+	scores, dec, err := Scores(s.pub, log, s.honest)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range s.opt.Extra {
+		v, ok := x.Score(dec)
+		if !ok {
+			return nil, fmt.Errorf("%s: the payload carries nothing for it to score", x.Name)
+		}
+		scores = append(scores, v)
+	}
+	return scores, nil
 }
 
 // Scores are every deterministic evaluator's scores of a log, in

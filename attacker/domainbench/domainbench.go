@@ -285,7 +285,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			return info, nil, err
 		}
 	}
-	found, err := searchTargets(ctx, pub, env, h, opt, &info)
+	found, err := searchTargets(ctx, d, pub, env, h, opt, &info)
 	if err != nil {
 		return info, nil, err
 	}
@@ -354,9 +354,10 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		}
 		targeted = append(targeted, t)
 	}
-	// The benchmark's own rewards, on the shared set: they are no
-	// functions of the certified vectors (extra changes and missing replies
-	// count), so they get no Proposition 1 rows of their own.
+	// The benchmark's own rewards: no functions of the certified vectors
+	// (extra changes, missing replies and past calls count), so each is
+	// searched directly and has a target-specific row, and scores A_ref
+	// on the shared set.
 	for k, rw := range d.Rewards() {
 		o := len(evaluators.Deterministic()) + k
 		or := base
@@ -372,6 +373,19 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			or.Delta, or.SameEnd = &d, refEnd
 		}
 		shared = append(shared, or)
+		res := found[rw.Name]
+		tr := base
+		tr.Set, tr.Target, tr.Honest = report.SetTargeted, rw.Name, &fho
+		if fr != nil {
+			fro := fr[o]
+			tr.Rollback = &fro
+		}
+		tr.Attempts, tr.Valid, tr.Matched, tr.Capped = res.States, res.Eligible, res.Best != nil, !res.Exhausted
+		if tr.Matched {
+			d := res.Delta
+			tr.Delta, tr.SameEnd = &d, sameEnd[rw.Name]
+		}
+		targeted = append(targeted, tr)
 	}
 	return info, append(shared, targeted...), nil
 }
@@ -380,14 +394,19 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 // Historical Milestone, whose adversary is A_ref, and against the other
 // searched evaluators. The targets whose search stopped at the state
 // cap go in info.Capped, in that order.
-func searchTargets(ctx context.Context, pub *model.Task, env *pbcste.Env, h *model.Trajectory, opt Options, info *RunInfo) (map[string]*attacker.Result, error) {
+func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *pbcste.Env, h *model.Trajectory, opt Options, info *RunInfo) (map[string]*attacker.Result, error) {
 	targets := []string{bench.ReferenceTarget}
 	for _, ev := range evaluators.Deterministic() {
 		if searched[ev.Name] && ev.Name != bench.ReferenceTarget {
 			targets = append(targets, ev.Name)
 		}
 	}
-	rs, err := attacker.SearchTargets(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: opt.SameEnd}, targets)
+	var extra []attacker.Extra
+	for _, rw := range d.Rewards() {
+		targets = append(targets, rw.Name)
+		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Score})
+	}
+	rs, err := attacker.SearchTargets(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: opt.SameEnd, Extra: extra}, targets)
 	if err != nil {
 		return nil, err
 	}
