@@ -34,6 +34,9 @@ type Domain interface {
 	Tasks() ([]*Task, error)
 	// Runs are the real runs that ship with the domain, in order.
 	Runs() ([]*Run, error)
+	// Format names the run-file format the benchmark writes its runs in
+	// (RegisterFormat), for bench --runs.
+	Format() string
 	// Tools describe the tools of the domain's tasks, for editors.
 	Tools() []Tool
 	// Rewards are the benchmark's own evaluators, computed from the public
@@ -294,4 +297,33 @@ func FormatOf(name string) (Format, error) {
 		names = append(names, f.Name)
 	}
 	return Format{}, fmt.Errorf("%q is not a format parthack reads (there is %s)", name, strings.Join(names, ", "))
+}
+
+// ReadRuns reads a domain's runs from files in its benchmark's format:
+// all of them, each file whole, or an error naming the file and the run;
+// a run of another domain is an error.
+func ReadRuns(d Domain, files []string, open func(string) (io.ReadCloser, error)) ([]*Run, error) {
+	f, err := FormatOf(d.Format())
+	if err != nil {
+		return nil, err
+	}
+	var out []*Run
+	for _, file := range files {
+		in, err := open(file)
+		if err != nil {
+			return nil, err
+		}
+		err = f.Stream(file, in, func(i int, r *Run) error {
+			if r.Domain != d.Name() {
+				return fmt.Errorf("%s: run %d (%s) is of %s, not %s", file, i, r.Name, r.Domain, d.Name())
+			}
+			out = append(out, r)
+			return nil
+		})
+		in.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

@@ -278,7 +278,7 @@ func (rep *Report) Tables() []Table {
 		t6.TeX = strings.TrimSuffix(t6.TeX, ", detection over rollback pairs.") + "."
 	}
 	var out []Table
-	for _, t := range []Table{t1, t2, t3, t4, t5, t6, rep.budgetTable()} {
+	for _, t := range []Table{rep.modelTable(), t1, t2, t3, t4, t5, t6, rep.budgetTable()} {
 		if len(t.Rows) > 0 {
 			out = append(out, t)
 		}

@@ -71,6 +71,9 @@ type Report struct {
 	// LeftOut names what a minimal ledger (see Ledger) cannot give, and
 	// why; empty for a full ledger.
 	LeftOut []LeftOut `json:"left_out,omitempty"`
+	// Models are a real benchmark's results by agent model (ByModel);
+	// empty for the paper's suite.
+	Models []ModelRow `json:"models,omitempty"`
 }
 
 // LeftOut is a table or metric the report leaves out, and why.

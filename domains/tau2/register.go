@@ -70,6 +70,7 @@ type registry struct {
 func (r *registry) Name() string        { return r.dom.Name }
 func (r *registry) Title() string       { return r.dom.Title }
 func (r *registry) Owns(id string) bool { return strings.HasPrefix(id, r.dom.Prefix+"-") }
+func (r *registry) Format() string      { return "tau2" }
 
 // world makes the world once.
 func (r *registry) world() (World, error) {

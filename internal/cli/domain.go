@@ -19,6 +19,7 @@ import (
 	"github.com/parthack/parthack/attacker/domainbench"
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/internal/atomicfile"
+	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/report"
@@ -282,21 +283,28 @@ func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut,
 		}
 		fmt.Fprintf(e.stderr, "bench: ledgers written to %s (failed runs) and %s (control)\n", ledgerOut, controlOut)
 	}
+	failedReport := report.Compute(res.Failed)
+	modelOf, runsOf := map[string]string{}, map[string]int{}
+	for _, r := range res.Runs {
+		modelOf[r.Run] = r.Model
+		runsOf[r.Model]++
+	}
+	failedReport.Models = report.ByModel(res.Failed, modelOf, runsOf)
 	failedHead := fmt.Sprintf("%s: %d failed runs of tasks with a goal (the benchmark's reward below 1)", opt.Domain.Title(), failed)
 	controlHead := fmt.Sprintf("Control: %d successful runs (the benchmark's reward 1)", control)
 	switch f {
 	case report.FormatJSON:
 		// One document on stdout: both reports and every run.
 		fmt.Fprintln(e.stderr, "bench: "+failedHead)
-		return writeDomainJSON(e.stdout, opt.Domain.Name(), res)
+		return writeDomainJSON(e.stdout, opt.Domain.Name(), failedReport, res)
 	case report.FormatCSV, report.FormatSVG:
 		// One document on stdout: the failed runs'; the control's is in
 		// its ledger, or in any text format.
 		fmt.Fprintf(e.stderr, "bench: %s; %s: %s is the failed runs' only (the control's: its ledger, or --format table)\n", failedHead, controlHead, f)
-		return report.Render(e.stdout, report.Compute(res.Failed), f)
+		return report.Render(e.stdout, failedReport, f)
 	}
 	fmt.Fprintf(e.stdout, "%s\n\n", failedHead)
-	if err := report.Render(e.stdout, report.Compute(res.Failed), f); err != nil {
+	if err := report.Render(e.stdout, failedReport, f); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "\n%s\n\n", controlHead)
@@ -306,13 +314,13 @@ func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut,
 // writeDomainJSON writes a real domain's bench as one JSON document: the
 // failed runs' report, the control's, and every run with its outcome and
 // its witness's end state.
-func writeDomainJSON(w io.Writer, domain string, res *domainbench.Result) error {
+func writeDomainJSON(w io.Writer, domain string, failed *report.Report, res *domainbench.Result) error {
 	b, err := json.MarshalIndent(struct {
 		Domain  string                `json:"domain"`
 		Failed  *report.Report        `json:"failed"`
 		Control *report.Report        `json:"control"`
 		Runs    []domainbench.RunInfo `json:"runs"`
-	}{domain, report.Compute(res.Failed), report.Compute(res.Control), res.Runs}, "", "  ")
+	}{domain, failed, report.Compute(res.Control), res.Runs}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -321,10 +329,19 @@ func writeDomainJSON(w io.Writer, domain string, res *domainbench.Result) error 
 }
 
 // benchDomain checks bench's flags for --domain and runs it.
-func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string, sameEnd bool) error {
+func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles []string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string, sameEnd bool) error {
 	d, err := domainFlag(domain)
 	if err != nil {
 		return err
+	}
+	var runs []*domains.Run
+	if len(runFiles) > 0 {
+		if runs, err = domains.ReadRuns(d, runFiles, mapfile.Open); err != nil {
+			return usageErr("--runs: %w", err)
+		}
+		if len(runs) == 0 {
+			return usageErr("--runs: the files hold no run")
+		}
 	}
 	for _, name := range []string{"split", "shard", "judge", "idj", "judge-calls", "budgets"} {
 		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
@@ -334,7 +351,7 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, opt bench.
 	if ext := strings.ToLower(filepath.Ext(ledgerOut)); ledgerOut != "" && ext != ".json" && ext != ".csv" {
 		return usageErr("--ledger-out: %s: a ledger file ends in .json or .csv", ledgerOut)
 	}
-	topt := domainbench.Options{Domain: d, Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: sameEnd}
+	topt := domainbench.Options{Domain: d, Runs: runs, Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: sameEnd}
 	if taskList != "" {
 		topt.Tasks = strings.Split(taskList, ",")
 		for _, id := range topt.Tasks {

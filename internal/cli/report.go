@@ -28,6 +28,7 @@ const formatHelp = "output: table, markdown, latex (booktabs), csv, json, or svg
 func newBenchCmd(e *env) *cobra.Command {
 	var split, taskList, ledgerOut, format, shardArg, domain, witnesses string
 	var sameEnd bool
+	var runFiles []string
 	var opt bench.RunOptions
 	var jf judgeFlags
 	var budgets []int
@@ -68,7 +69,10 @@ func newBenchCmd(e *env) *cobra.Command {
 				return usageErr("--format: %w", err)
 			}
 			if domain != "" {
-				return benchDomain(cmd, e, domain, taskList, opt, f, ledgerOut, witnesses, sameEnd)
+				return benchDomain(cmd, e, domain, taskList, runFiles, opt, f, ledgerOut, witnesses, sameEnd)
+			}
+			if len(runFiles) > 0 {
+				return usageErr("--runs goes with --domain: they are a real benchmark's runs")
 			}
 			if sameEnd {
 				return usageErr("--same-end goes with --domain (on the suite: attack --same-end)")
@@ -206,6 +210,7 @@ func newBenchCmd(e *env) *cobra.Command {
 	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", attacker.DefaultMaxStates, maxStatesRange, "search nodes to visit at most, per task and target")
 	cmd.Flags().StringVar(&ledgerOut, "ledger-out", "", "write the ledger to this file (.json or .csv)")
 	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
+	cmd.Flags().StringArrayVar(&runFiles, "runs", nil, "with --domain: attack the runs of these files (the benchmark's own run format, gzipped or not; repeatable) instead of those the domain ships")
 	cmd.Flags().BoolVar(&sameEnd, "same-end", false, "with --domain: admit only witnesses that end in exactly H's database (no collateral outside the goal predicates)")
 	cmd.Flags().StringVar(&witnesses, "witnesses", "", "with --domain: write each run's A_ref (the witness found against Historical Milestone) to this directory as <run>.json")
 	cmd.Flags().StringVar(&domain, "domain", "", "run on a real benchmark's runs instead of the suite ("+strings.Join(domains.Names(), ", ")+")")

@@ -25,6 +25,8 @@ func (airline) Title() string { return "tau-bench airline" }
 
 func (airline) Owns(id string) bool { return strings.HasPrefix(id, "TAU-A") }
 
+func (airline) Format() string { return "tau-bench" }
+
 var registryTasks = sync.OnceValues(func() ([]*domains.Task, error) {
 	ts, err := Tasks()
 	if err != nil {
