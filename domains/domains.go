@@ -121,6 +121,44 @@ type Format struct {
 	// hands each to each as it is decoded, so memory is bounded by a run,
 	// not the file. Errors name the file, the run and what was expected.
 	Stream func(file string, r io.Reader, each func(i int, run *Run) error) error
+	// Conform, for a format that records the benchmark's own results,
+	// replays a file and holds every recorded result to the port's; nil
+	// for a format that records none to hold.
+	Conform func(file string, src []byte) (*Conformance, error)
+}
+
+// Conformance is how much of what a benchmark recorded in a run file the
+// port reproduces: each call's result, each run's reward, each check.
+type Conformance struct {
+	File          string         `json:"file"`
+	Domain        string         `json:"domain"`
+	Commit        string         `json:"git_commit,omitempty"` // the benchmark's commit that made the file
+	Runs          int            `json:"runs"`
+	Calls         int            `json:"calls"`
+	CallsEqual    int            `json:"calls_equal"`
+	RewardsEqual  int            `json:"rewards_equal"`
+	Checks        []Check        `json:"checks"`
+	Remapped      int            `json:"remapped"` // runs scored against another task than the file names
+	Disagreements []Disagreement `json:"disagreements"`
+}
+
+// Check counts one kind of recorded check (db_match, action checks…) and
+// those the port reproduces.
+type Check struct {
+	Name     string `json:"name"`
+	Recorded int    `json:"recorded"`
+	Equal    int    `json:"equal"`
+}
+
+// Disagreement is one recorded result the port computes differently.
+type Disagreement struct {
+	Run   string `json:"run"`
+	Index int    `json:"index"`          // the run's position in the file
+	Call  int    `json:"call,omitempty"` // from 1, when about a call
+	What  string `json:"what"`
+	Got   string `json:"port"`
+	Want  string `json:"recorded"`
+	Cause string `json:"cause"`
 }
 
 // Tool describes a tool of a domain.

@@ -48,7 +48,7 @@ func Register(dom Domain) {
 	registeredMu.Unlock()
 	domains.Register(r)
 	formatOnce.Do(func() {
-		domains.RegisterFormat(domains.Format{Name: "tau2", Stream: streamResults,
+		domains.RegisterFormat(domains.Format{Name: "tau2", Stream: streamResults, Conform: conformResults,
 			Help: "a tau2 Results file as `tau2 run` writes it ({timestamp, info, tasks, simulations}, gzipped or not); its info names the domain"})
 	})
 }
@@ -163,6 +163,7 @@ func (r *registry) runsOf(res *Results) ([]*domains.Run, []*domains.Task, error)
 		agent = agent[i+1:] // "openai/gpt-4.1" → "gpt-4.1"
 	}
 	var runs []*domains.Run
+	named := map[string]bool{}
 	for _, sim := range res.Simulations {
 		t, _ := Remap(res, sim)
 		dt, err := taskOf(t)
@@ -175,6 +176,12 @@ func (r *registry) runsOf(res *Results) ([]*domains.Run, []*domains.Task, error)
 		}
 		sim, res, t := sim, res, t
 		short := fmt.Sprintf("%s-trial%d", agent, sim.Trial)
+		if named[dt.ID+"-"+short] {
+			// Two runs of one task and trial: a file whose task ids were
+			// re-mapped (Remap). The file's position tells them apart.
+			short = fmt.Sprintf("%s-trial%d-run%d", agent, sim.Trial, sim.Index)
+		}
+		named[dt.ID+"-"+short] = true
 		runs = append(runs, &domains.Run{Domain: r.Name(), Name: dt.ID + "-" + short, Short: short, Task: dt.ID, Model: agent,
 			Reward: reward, Embedded: dt,
 			Trajectory: func() (*model.Trajectory, error) {
@@ -242,6 +249,55 @@ func (r *registry) Rewards() []domains.Reward {
 	return out
 }
 
+// conformResults replays a Results file and holds it to what tau2
+// recorded (Checker.Conform).
+func conformResults(file string, src []byte) (*domains.Conformance, error) {
+	res, err := Decode(file, src)
+	if err != nil {
+		return nil, err
+	}
+	r, err := registeredFor(res)
+	if err != nil {
+		return nil, err
+	}
+	w, err := r.world()
+	if err != nil {
+		return nil, err
+	}
+	c, err := NewChecker(w)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := c.Conform(res)
+	if err != nil {
+		return nil, err
+	}
+	out := &domains.Conformance{File: rep.File, Domain: r.Name(), Commit: short(rep.Commit), Runs: rep.Runs, Calls: rep.Calls, CallsEqual: rep.CallsEqual,
+		RewardsEqual: rep.RewardsEqual, Remapped: rep.Remapped, Disagreements: []domains.Disagreement{},
+		Checks: []domains.Check{{Name: "db_match", Recorded: rep.DBChecks, Equal: rep.DBEqual}, {Name: "action", Recorded: rep.ActionChecks, Equal: rep.ActionEqual},
+			{Name: "communicate", Recorded: rep.CommunicateChecks, Equal: rep.CommunicateEqual}}}
+	for _, d := range rep.Disagreements {
+		out.Disagreements = append(out.Disagreements, domains.Disagreement{Run: d.Sim, Index: d.Index, Call: d.Call, What: d.What, Got: d.Got, Want: d.Want, Cause: d.Cause})
+	}
+	return out, nil
+}
+
+// registeredFor is the registered world a Results file's info names.
+func registeredFor(res *Results) (*registry, error) {
+	registeredMu.Lock()
+	defer registeredMu.Unlock()
+	r, ok := registered[res.Info.Domain]
+	if !ok {
+		var names []string
+		for n := range registered {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return nil, fmt.Errorf("%s: info.environment_info.domain_name %q is not a tau2 domain parthack has (it has %s)", res.File, res.Info.Domain, strings.Join(names, ", "))
+	}
+	return r, nil
+}
+
 // streamResults reads a tau2 Results file: its domain from its info, its
 // runs one by one (the file is one document, read whole).
 func streamResults(file string, in io.Reader, each func(int, *domains.Run) error) error {
@@ -253,16 +309,9 @@ func streamResults(file string, in io.Reader, each func(int, *domains.Run) error
 	if err != nil {
 		return err
 	}
-	registeredMu.Lock()
-	r, ok := registered[res.Info.Domain]
-	registeredMu.Unlock()
-	if !ok {
-		var names []string
-		for n := range registered {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		return fmt.Errorf("%s: info.environment_info.domain_name %q is not a tau2 domain parthack has (it has %s)", file, res.Info.Domain, strings.Join(names, ", "))
+	r, err := registeredFor(res)
+	if err != nil {
+		return err
 	}
 	runs, _, err := r.runsOf(res)
 	if err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,8 +20,9 @@ import (
 // newImportCmd imports a real benchmark's runs as trajectories.
 func newImportCmd(e *env) *cobra.Command {
 	var dry, rename bool
+	var outFormat string
 	cmd := &cobra.Command{
-		Use:   "import FORMAT FILE [--dry-run] [--rename]",
+		Use:   "import FORMAT FILE… [--dry-run [--format json]] [--rename]",
 		Short: "Import a benchmark's runs (its own run format) as trajectories, certified, into the store",
 		Long: "Read a file in a benchmark's run format (gzipped or not) against its domain: every run becomes a\n" +
 			"trajectory of its task (its tool calls as steps, the conversation kept beside the log), is replayed and\n" +
@@ -30,18 +32,26 @@ func newImportCmd(e *env) *cobra.Command {
 			"the message and the call. All runs are saved in one transaction, or none. --dry-run certifies without saving.\n\n" +
 			"A run whose name is already in the store, or earlier in the file, is skipped and reported (how many, the\n" +
 			"first names); --rename saves it instead under the name with the first free suffix -2, -3, …\n" +
-			"Prints each saved run's certified progress.\n\nFormats:\n" + runFormatHelp(),
-		Args: cobra.ExactArgs(2),
+			"Prints each saved run's certified progress. With --dry-run, a format that records the benchmark's own\n" +
+			"results (tau2) is also held to them, file by file: every call's result replayed against the recorded\n" +
+			"one, every reward and check recomputed against the recorded one, each difference listed with its cause.\n\n" +
+			"Formats:\n" + runFormatHelp(),
+		Args: cobra.MinimumNArgs(2),
 		RunE: func(_ *cobra.Command, args []string) error {
 			format, err := domains.FormatOf(args[0])
 			if err != nil {
 				return usageErr("import: %w", err)
 			}
-			file := args[1]
+			asJSON := outFormat == "json"
+			if outFormat != "table" && outFormat != "json" {
+				return usageErr("--format: %q is not table or json", outFormat)
+			}
 			var s *store.Store
 			taken := map[string]bool{}
 			if !dry {
-				var err error
+				if asJSON {
+					return usageErr("--format json goes with --dry-run: an import prints its runs as a table")
+				}
 				if s, err = openStore(e); err != nil {
 					return err
 				}
@@ -54,46 +64,66 @@ func newImportCmd(e *env) *cobra.Command {
 					taken[r.Name] = true
 				}
 			}
-			in, err := mapfile.Open(file)
-			if err != nil {
-				return usageErr("import: %w", err)
-			}
-			defer in.Close()
 			var recs []store.Record
 			var skipped []string
-			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			var checks []*domains.Conformance
+			out := e.stdout
+			if asJSON {
+				out = io.Discard // the runs' table; stdout holds one JSON document
+			}
+			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "run\ttask\treward\tcalls\tP_state\tP_agent")
-			err = format.Stream(file, in, func(i int, r *domains.Run) error {
-				name := r.Name
-				if taken[name] {
-					if !rename {
-						skipped = append(skipped, name)
-						return nil
-					}
-					name = freeName(name, taken)
-				}
-				taken[name] = true
-				tr, row, err := importRun(file, i, name, r)
+			for _, file := range args[1:] {
+				in, err := mapfile.Open(file)
 				if err != nil {
-					return err
+					return usageErr("import: %w", err)
 				}
-				fmt.Fprintln(tw, row)
-				recs = append(recs, store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Body: model.EncodeTrajectory(tr)})
-				return nil
-			})
-			if err != nil {
-				return usageErr("import: %w", err)
+				err = format.Stream(file, in, func(i int, r *domains.Run) error {
+					name := r.Name
+					if taken[name] {
+						if !rename {
+							skipped = append(skipped, name)
+							return nil
+						}
+						name = freeName(name, taken)
+					}
+					taken[name] = true
+					tr, row, err := importRun(file, i, name, r)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintln(tw, row)
+					recs = append(recs, store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Body: model.EncodeTrajectory(tr)})
+					return nil
+				})
+				in.Close()
+				if err != nil {
+					return usageErr("import: %w", err)
+				}
+				if dry && format.Conform != nil {
+					c, err := conform(format, file)
+					if err != nil {
+						return usageErr("import: %w", err)
+					}
+					checks = append(checks, c)
+				}
 			}
 			if err := tw.Flush(); err != nil {
 				return err
 			}
 			if len(skipped) > 0 {
-				fmt.Fprintf(e.stderr, "import: %d runs skipped: their names are already in the store or earlier in the file (%s); --rename saves them under new names\n",
+				fmt.Fprintf(e.stderr, "import: %d runs skipped: their names are already in the store or earlier in the files (%s); --rename saves them under new names\n",
 					len(skipped), firstFew(skipped, 5))
 			}
 			if dry {
 				fmt.Fprintf(e.stderr, "import: %d runs certified; --dry-run: nothing saved\n", len(recs))
-				return nil
+				if asJSON {
+					if checks == nil {
+						checks = []*domains.Conformance{}
+					}
+					return writeJSON(e.stdout, checks)
+				}
+				return writeConformance(e.stdout, checks)
 			}
 			existing := len(taken) - len(recs)
 			for i := range recs {
@@ -106,6 +136,7 @@ func newImportCmd(e *env) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&outFormat, "format", "table", "with --dry-run: table or json (one object per file: what the port reproduces of what the benchmark recorded)")
 	cmd.Flags().BoolVar(&dry, "dry-run", false, "certify and print, save nothing")
 	cmd.Flags().BoolVar(&rename, "rename", false, "save a run whose name is taken under the name with the first free suffix -2, -3, … instead of skipping it")
 	return cmd
@@ -203,4 +234,64 @@ func openStore(e *env) (*store.Store, error) {
 		return nil, err
 	}
 	return store.Open(path)
+}
+
+// conform holds a file's recorded results to the port's.
+func conform(f domains.Format, file string) (*domains.Conformance, error) {
+	in, err := mapfile.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	src, err := io.ReadAll(in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return f.Conform(file, src)
+}
+
+// writeConformance prints each file's conformance: the counts, then every
+// disagreement with its cause.
+func writeConformance(w io.Writer, cs []*domains.Conformance) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := []string{"file", "domain", "made at", "runs", "calls equal", "rewards equal"}
+	for _, c := range cs[0].Checks {
+		head = append(head, c.Name+" equal")
+	}
+	head = append(head, "remapped")
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, c := range cs {
+		row := []string{c.File, c.Domain, c.Commit, fmt.Sprint(c.Runs), fmt.Sprintf("%d/%d", c.CallsEqual, c.Calls), fmt.Sprintf("%d/%d", c.RewardsEqual, c.Runs)}
+		for _, k := range c.Checks {
+			row = append(row, fmt.Sprintf("%d/%d", k.Equal, k.Recorded))
+		}
+		row = append(row, fmt.Sprint(c.Remapped))
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		for _, d := range c.Disagreements {
+			where := fmt.Sprintf("%s: run %d (%s)", c.File, d.Index, d.Run)
+			if d.Call > 0 {
+				where += fmt.Sprintf(", call %d", d.Call)
+			}
+			fmt.Fprintf(w, "%s: %s: port %s, recorded %s — %s\n", where, d.What, clip(d.Got, 80), clip(d.Want, 80), d.Cause)
+		}
+	}
+	return nil
+}
+
+// clip shortens a value for one line, keeping its start.
+func clip(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }

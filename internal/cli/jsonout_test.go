@@ -30,6 +30,8 @@ func TestJSONOutputIsOneDocument(t *testing.T) {
 		{"domain", "tasks", "--domain", "tau-airline", "--json"},
 		{"domain", "runs", "--domain", "tau-airline", "--tasks", "TAU-A04", "--json"},
 		{"audit", "--json"},
+		{"import", "tau2", "--dry-run", "--format", "json", "../../domains/tau2/data/runs/retail-gpt-4.1.json.gz"},
+		{"bench", "--domain", "tau2-retail", "--tasks", "T2R-5", "--format", "json"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			code, out, errs := run(t, args...)

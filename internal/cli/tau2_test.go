@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parthack/parthack/domains/tau2"
+)
+
+// shippedRun writes a shipped tau2 run file to a temporary directory.
+func shippedRun(t *testing.T, name string) string {
+	t.Helper()
+	b, err := tau2.RunFile("runs/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestImportTau2Conformance: import tau2 --dry-run --format json holds a
+// real Results file to what tau2 recorded, one object per file: on the
+// retail files every call's result and every reward and check agree.
+func TestImportTau2Conformance(t *testing.T) {
+	files := []string{shippedRun(t, "retail-gpt-4.1.json.gz"), shippedRun(t, "retail-gpt-4.1-mini.json.gz")}
+	code, out, errs := run(t, append([]string{"import", "tau2", "--dry-run", "--format", "json"}, files...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got []struct {
+		File         string `json:"file"`
+		Domain       string `json:"domain"`
+		Runs         int    `json:"runs"`
+		Calls        int    `json:"calls"`
+		CallsEqual   int    `json:"calls_equal"`
+		RewardsEqual int    `json:"rewards_equal"`
+		Remapped     int    `json:"remapped"`
+		Checks       []struct {
+			Name            string
+			Recorded, Equal int
+		} `json:"checks"`
+		Disagreements []any `json:"disagreements"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != 2 {
+		t.Fatalf("%d objects (%v):\n%s", len(got), err, out)
+	}
+	for _, c := range got {
+		if c.Domain != "tau2-retail" || c.Calls == 0 || c.CallsEqual != c.Calls || c.RewardsEqual != c.Runs || len(c.Disagreements) != 0 {
+			t.Errorf("%s: %+v", c.File, c)
+		}
+		for _, k := range c.Checks {
+			if k.Equal != k.Recorded {
+				t.Errorf("%s: %s %d of %d", c.File, k.Name, k.Equal, k.Recorded)
+			}
+		}
+	}
+	if got[0].Calls+got[1].Calls != 1172 || got[1].Remapped != 113 {
+		t.Errorf("calls %d+%d (want 1,172), re-mapped %d (want 113)", got[0].Calls, got[1].Calls, got[1].Remapped)
+	}
+}
+
+// TestImportTau2BadInput: a file that is no Results file, a truncated
+// gzip and a run of a task the file lacks are refused, located, and
+// nothing is saved.
+func TestImportTau2BadInput(t *testing.T) {
+	dir := t.TempDir()
+	good, err := tau2.RunFile("runs/retail-gpt-4.1.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name string
+		file string
+		want string
+	}{
+		{"not a Results file", write("list.json", []byte(`[{"task_id": 1}]`)), "not a tau2 Results file"},
+		{"truncated gzip", write("cut.json.gz", good[:len(good)/2]), "cut.json.gz"},
+		{"a task the file lacks", write("lacks.json", []byte(`{"timestamp": "x", "info": {"git_commit": "a2c0247", "environment_info": {"domain_name": "retail"}, "agent_info": {"llm": "m"}, "user_info": {"llm": "m"}}, "tasks": [], "simulations": [{"id": "s", "task_id": "7", "trial": 0, "termination_reason": "user_stop", "messages": []}]}`)),
+			`task "7" is not among the file's 0 tasks`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := filepath.Join(dir, tc.name+".db")
+			code, _, errs := run(t, "--db", db, "import", "tau2", tc.file)
+			if code != 2 || !strings.Contains(errs, tc.want) {
+				t.Fatalf("exit %d, want 2 with %q: %s", code, tc.want, errs)
+			}
+			if code, out, _ := run(t, "--db", db, "store", "ls", "--json"); code == 0 && strings.Contains(out, "T2R-") {
+				t.Fatalf("a refused import saved runs:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestBenchTau2: bench --domain tau2-retail on one user file (--runs)
+// prints the per-model table, attacks tau2's own evaluators directly, and
+// the ACTION checks, historical, are inflated where the DB check is not.
+func TestBenchTau2(t *testing.T) {
+	f := shippedRun(t, "retail-gpt-4.1.json.gz")
+	code, out, errs := run(t, "bench", "--domain", "tau2-retail", "--runs", f, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Failed struct {
+			Models []struct {
+				Model        string
+				Runs, Failed int
+			}
+			Groups []struct {
+				Set, Target string
+				Successes   int
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Failed.Models) != 1 || rep.Failed.Models[0].Model != "gpt-4.1" || rep.Failed.Models[0].Runs != 40 {
+		t.Fatalf("models: %+v", rep.Failed.Models)
+	}
+	succ := map[string]int{}
+	for _, g := range rep.Failed.Groups {
+		if g.Set == "targeted" {
+			succ[g.Target] = g.Successes
+		}
+	}
+	if succ["tau2_db"] != 0 || succ["tau2_reward"] != 0 || succ["tau2_action"] == 0 || succ["tau2_partial_action"] == 0 {
+		t.Fatalf("successes by target: %v", succ)
+	}
+}
