@@ -6,7 +6,7 @@ package main
 import (
 	"os"
 
-	"github.com/parthack/parthack/internal/cli"
+	"github.com/parthack/parthack/cli"
 )
 
 func main() {

@@ -162,7 +162,7 @@ func TestPerTypeAllowlist(t *testing.T) {
 // TestUndecodableCandidates: a candidate file that is not JSON, or that
 // has a field the format does not know, is refused by the decoder with a
 // DecodeError before any certifier sees it; the CLI reports that as a
-// malformed_schema verdict (internal/cli's "malformed candidate" case).
+// malformed_schema verdict (cli's "malformed candidate" case).
 func TestUndecodableCandidates(t *testing.T) {
 	for name, file := range map[string]string{
 		"malformed JSON":          `{"task": "EX-01", "steps": [` + closeT2,

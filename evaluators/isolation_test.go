@@ -27,7 +27,7 @@ var allowed = map[string][]string{
 // certifiers, the sealed half of the suite, a domain's trusted tasks, the
 // trusted builder and the environment that holds hidden fields and Oracle
 // goals.
-var banned = []string{"attacker", "certifier", "tasks/sealed", "tasks/tauair", "internal/payload/builder", "pbcste"}
+var banned = []string{"attacker", "certifier", "tasks/sealed", "domains/tauair", "internal/payload/builder", "pbcste"}
 
 // TestIsolation holds the evaluators to the public side by the module's
 // own import graph: what go list -deps reports for each evaluator

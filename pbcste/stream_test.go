@@ -6,7 +6,7 @@ import (
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
-	"github.com/parthack/parthack/tasks/tauair"
+	"github.com/parthack/parthack/domains/tauair"
 )
 
 // TestStreamEqualsReplay holds a streamed run, which keeps no history, to

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/model"
-	"github.com/parthack/parthack/tasks/tauair"
+	"github.com/parthack/parthack/domains/tauair"
 )
 
 func validators(t *testing.T) (task, traj *validator) {

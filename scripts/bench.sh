@@ -18,7 +18,7 @@ fi
 cd "$(dirname "$0")/.."
 count="${COUNT:-10}"
 pattern="${1:-.}"
-pkgs=(./pbcste ./certifier ./evaluators ./attacker ./model ./tui ./tasks/tauair)
+pkgs=(./pbcste ./certifier ./evaluators ./attacker ./model ./tui ./domains/tauair)
 
 summarize() { # stdin: go test -bench output → "name  unit  median [min–max]"
 	awk '

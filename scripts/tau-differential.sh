@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Differential test of the tau-bench airline port against tau-bench's own
 # Python tools, on the call sequences the search attacker builds
-# (tasks/tauair/differential_test.go). Needs python3 (standard library
+# (domains/tauair/differential_test.go). Needs python3 (standard library
 # only) and a tau-bench checkout: give its path, or let this clone the
 # pinned commit into a temporary directory. Nothing of tau-bench is
 # committed to this repository.
@@ -25,4 +25,4 @@ if [ ! -f "$dir/tau_bench/envs/airline/tools/__init__.py" ]; then
 	echo "tau-differential: $dir is not a tau-bench checkout (no tau_bench/envs/airline/tools/__init__.py)" >&2
 	exit 2
 fi
-TAU_BENCH_DIR="$(cd "$dir" && pwd)" go test ./tasks/tauair -run TestDifferential -count=1 -timeout 20m -v
+TAU_BENCH_DIR="$(cd "$dir" && pwd)" go test ./domains/tauair -run TestDifferential -count=1 -timeout 20m -v

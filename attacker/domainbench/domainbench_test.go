@@ -7,7 +7,7 @@ import (
 
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/report"
-	_ "github.com/parthack/parthack/tasks/tauair"
+	_ "github.com/parthack/parthack/domains/tauair"
 )
 
 // revised is the one run whose recorded reward today's gold contradicts:

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parthack/parthack/internal/cli"
+	"github.com/parthack/parthack/cli"
 )
 
 func parthack(t *testing.T, args ...string) (int, string, string) {

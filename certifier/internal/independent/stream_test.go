@@ -11,7 +11,7 @@ import (
 
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/model"
-	"github.com/parthack/parthack/tasks/tauair"
+	"github.com/parthack/parthack/domains/tauair"
 )
 
 // streamed certifies tr through a Stream in batches of size batch (all

@@ -6,7 +6,7 @@
 // may insert into a run.
 //
 // tau2's airline db.json is not shipped with parthack. It is tau-bench's
-// airline data (tasks/tauair's corpus) in tau2's shape: users carry
+// airline data (domains/tauair's corpus) in tau2's shape: users carry
 // their user_id, payment methods keep tau-bench's order
 // (data/payment-order.txt, for the users whose order is not sorted), and
 // data/revisions.json holds the records the shipped runs prove tau2
@@ -24,7 +24,7 @@ import (
 	"sync"
 
 	"github.com/parthack/parthack/model"
-	"github.com/parthack/parthack/tasks/tauair"
+	"github.com/parthack/parthack/domains/tauair"
 )
 
 // DomainName is the domain's id in task files, ledgers and the CLI.

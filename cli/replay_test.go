@@ -11,7 +11,7 @@ import (
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
-	"github.com/parthack/parthack/tasks/tauair"
+	"github.com/parthack/parthack/domains/tauair"
 )
 
 // TestReplayTableIsTabwriters: the replay table written line by line is

@@ -13,7 +13,7 @@ import (
 func userTask(t *testing.T, patch []string, trajectories map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "example", "task.json"))
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "example", "task.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ const (
 // TestTasksValidateFile: `tasks validate FILE` holds a user's task to the
 // suite's properties, with located errors and the suite's exit codes.
 func TestTasksValidateFile(t *testing.T) {
-	example := filepath.Join("..", "..", "testdata", "example")
+	example := filepath.Join("..", "testdata", "example")
 	cases := []struct {
 		name    string
 		args    []string
@@ -70,7 +70,7 @@ func TestTasksValidateFile(t *testing.T) {
 	}{
 		{"the example", []string{filepath.Join(example, "task.json")}, 0,
 			[]string{"EX-01 (", "honest.json (honest)", "ok    honest prefix", "ok    rollbacks strict (1)", "ok    witnesses eligible", "skip  goal versions: the script revises no goal", "ok    alphabet", "\nvalid\n"}, ""},
-		{"the access review (per-type allowlist)", []string{filepath.Join("..", "..", "testdata", "certifier", "accessreview", "task.json")}, 0, []string{"EX-AR", "\nvalid\n"}, ""},
+		{"the access review (per-type allowlist)", []string{filepath.Join("..", "testdata", "certifier", "accessreview", "task.json")}, 0, []string{"EX-AR", "\nvalid\n"}, ""},
 		{"named trajectories only", []string{filepath.Join(example, "task.json"), "--trajectory", filepath.Join(example, "honest.json")}, 0,
 			[]string{"skip  rollbacks strict: no rollback*.json", "\nvalid\n"}, ""},
 		{"illegal honest step", []string{userTask(t, []string{`"ops": ["create", "update", "delete", "restore"],

@@ -13,7 +13,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-func example(name string) string { return filepath.Join("..", "..", "testdata", "example", name) }
+func example(name string) string { return filepath.Join("..", "testdata", "example", name) }
 
 // run calls Main as the binary would and returns exit code and streams.
 func run(t *testing.T, args ...string) (int, string, string) {
@@ -25,7 +25,7 @@ func run(t *testing.T, args ...string) (int, string, string) {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "cli", name+".golden")
+	path := filepath.Join("..", "testdata", "cli", name+".golden")
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -36,7 +36,7 @@ func golden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./internal/cli -update to create it)", err)
+		t.Fatalf("%v (run go test ./cli -update to create it)", err)
 	}
 	if got != string(want) {
 		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)

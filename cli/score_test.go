@@ -20,7 +20,7 @@ func TestScore(t *testing.T) {
 		{"score-witness-steps", []string{"score", "--task", task, "--trajectory", example("witness.json"), "--steps"}},
 		{"score-rollback-json", []string{"score", "--task", task, "--trajectory", example("rollback.json"), "--json"}},
 		{"score-rollback-steps-json", []string{"score", "--task", task, "--trajectory", example("rollback.json"), "--steps", "--json"}},
-		{"score-suite-witness", []string{"score", "--task", "PH-D01", "--trajectory", filepath.Join("..", "..", "tasks", "data", "PH-D01", "witness.json")}},
+		{"score-suite-witness", []string{"score", "--task", "PH-D01", "--trajectory", filepath.Join("..", "tasks", "data", "PH-D01", "witness.json")}},
 	} {
 		code, out, errOut := run(t, c.args...)
 		if code != ExitOK || errOut != "" {
@@ -54,7 +54,7 @@ func TestScore(t *testing.T) {
 // TestPayloadCommand: stdout is exactly the payload's bytes (the same as
 // the golden file the payload package pins), and stderr its sha256.
 func TestPayloadCommand(t *testing.T) {
-	suiteWitness := filepath.Join("..", "..", "tasks", "data", "PH-D01", "witness.json")
+	suiteWitness := filepath.Join("..", "tasks", "data", "PH-D01", "witness.json")
 	for _, c := range []struct {
 		golden string
 		args   []string
@@ -69,7 +69,7 @@ func TestPayloadCommand(t *testing.T) {
 		if code != ExitOK {
 			t.Fatalf("%s: exit %d: %s", c.golden, code, errOut)
 		}
-		want, err := os.ReadFile(filepath.Join("..", "..", "testdata", "payload", c.golden+".golden"))
+		want, err := os.ReadFile(filepath.Join("..", "testdata", "payload", c.golden+".golden"))
 		if err != nil {
 			t.Fatal(err)
 		}

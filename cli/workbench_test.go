@@ -73,7 +73,7 @@ func TestWorkbenchTaskFileIsCheckedFirst(t *testing.T) {
 	}{
 		{[]string{"workbench", "--task", bad}, "task.json:1:"},
 		{[]string{"workbench", "--task", t.TempDir() + "/none.json"}, "read task"},
-		{[]string{"workbench", "--task", "../../testdata/example/task.json", "--domain", "tau-airline"}, "does not combine with --domain"},
+		{[]string{"workbench", "--task", "../testdata/example/task.json", "--domain", "tau-airline"}, "does not combine with --domain"},
 	} {
 		code, out, errb := run(t, append([]string{"--db", t.TempDir() + "/s.db"}, c.args...)...)
 		if code != ExitUsage || out != "" || !strings.Contains(errb, c.want) {

@@ -131,7 +131,7 @@ func TestImportRepeats(t *testing.T) {
 	}
 	db := filepath.Join(dir, "store.db")
 	code, out, errs := run(t, "--db", db, "import", "tau-bench", f)
-	if code != 0 || !strings.Contains(errs, "3 runs skipped: their names are already in the store or earlier in the file (rep-t04-trial0, rep-t04-trial1, rep-t04-trial0)") || !strings.Contains(errs, "2 runs certified and saved") {
+	if code != 0 || !strings.Contains(errs, "3 runs skipped: their names are already in the store or earlier in the files (rep-t04-trial0, rep-t04-trial1, rep-t04-trial0)") || !strings.Contains(errs, "2 runs certified and saved") {
 		t.Fatalf("import: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, _, errs = run(t, "--db", db, "import", "tau-bench", f, "--rename")

@@ -20,7 +20,7 @@ import (
 	"github.com/parthack/parthack/report"
 )
 
-func reportData(name string) string { return filepath.Join("..", "..", "testdata", "report", name) }
+func reportData(name string) string { return filepath.Join("..", "testdata", "report", name) }
 
 func TestReportExitCodes(t *testing.T) {
 	dir := t.TempDir()
@@ -70,7 +70,7 @@ func TestReportMarkdownGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./internal/cli -update to create it)", err)
+		t.Fatalf("%v (run go test ./cli -update to create it)", err)
 	}
 	if out != string(want) {
 		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, out, want)

@@ -143,7 +143,7 @@ func TestTauBenchWitnesses(t *testing.T) {
 // is no run of tau-bench's, and every command that reads one says so at
 // the step: files are bad input (exit 2), certify gives its verdict.
 func TestEpisodeRule(t *testing.T) {
-	after := filepath.Join("..", "..", "testdata", "episode", "after-transfer.json")
+	after := filepath.Join("..", "testdata", "episode", "after-transfer.json")
 	const why = "step 4 (call of get_reservation_details) comes after step 3, a call of transfer_to_human_agents, which ends the episode in tau-airline"
 	located := after + ":10: " + why
 	for _, tc := range []struct {

@@ -17,7 +17,7 @@ func buildParthack(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "parthack")
 	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
-	cmd.Dir = filepath.Join("..", "..")
+	cmd.Dir = filepath.Join("..")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/parthack/parthack/tasks/sealed"
 )
 
-func suiteFile(id, name string) string { return filepath.Join("..", "..", "tasks", "data", id, name) }
+func suiteFile(id, name string) string { return filepath.Join("..", "tasks", "data", id, name) }
 
 func TestTasksCommands(t *testing.T) {
 	cases := []struct {

@@ -25,12 +25,12 @@ func TestJSONOutputIsOneDocument(t *testing.T) {
 		{"attack", "--task", "development", "--edits", "1", "--json"},
 		{"bench", "--split", "development", "--edits", "1", "--format", "json"},
 		{"bench", "--domain", "tau-airline", "--tasks", "TAU-A04,TAU-A01", "--format", "json"},
-		{"report", "--ledger", "../../testdata/report/minimal.csv", "--format", "json"},
+		{"report", "--ledger", "../testdata/report/minimal.csv", "--format", "json"},
 		{"domain", "list", "--json"},
 		{"domain", "tasks", "--domain", "tau-airline", "--json"},
 		{"domain", "runs", "--domain", "tau-airline", "--tasks", "TAU-A04", "--json"},
 		{"audit", "--json"},
-		{"import", "tau2", "--dry-run", "--format", "json", "../../domains/tau2/data/runs/retail-gpt-4.1.json.gz"},
+		{"import", "tau2", "--dry-run", "--format", "json", "../domains/tau2/data/runs/retail-gpt-4.1.json.gz"},
 		{"bench", "--domain", "tau2-retail", "--tasks", "T2R-5", "--format", "json"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
