@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/domains/tauair"
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
-	"github.com/parthack/parthack/domains/tauair"
 )
 
 // TestReplayTableIsTabwriters: the replay table written line by line is

@@ -3,10 +3,10 @@ package pbcste_test
 import (
 	"testing"
 
+	"github.com/parthack/parthack/domains/tauair"
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
-	"github.com/parthack/parthack/domains/tauair"
 )
 
 // TestStreamEqualsReplay holds a streamed run, which keeps no history, to

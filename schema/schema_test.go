@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/domains/tauair"
+	"github.com/parthack/parthack/model"
 )
 
 func validators(t *testing.T) (task, traj *validator) {

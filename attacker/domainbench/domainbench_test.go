@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/domains"
-	"github.com/parthack/parthack/report"
 	_ "github.com/parthack/parthack/domains/tauair"
+	"github.com/parthack/parthack/report"
 )
 
 // revised is the one run whose recorded reward today's gold contradicts:

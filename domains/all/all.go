@@ -6,5 +6,5 @@ package all
 import (
 	_ "github.com/parthack/parthack/domains/tau2/airline" // tau2-bench airline
 	_ "github.com/parthack/parthack/domains/tau2/retail"  // tau2-bench retail
-	_ "github.com/parthack/parthack/domains/tauair"         // tau-bench airline
+	_ "github.com/parthack/parthack/domains/tauair"       // tau-bench airline
 )

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parthack/parthack/domains/tauair"
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/model"
-	"github.com/parthack/parthack/domains/tauair"
 )
 
 // streamed certifies tr through a Stream in batches of size batch (all

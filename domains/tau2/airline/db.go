@@ -23,8 +23,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/domains/tauair"
+	"github.com/parthack/parthack/model"
 )
 
 // DomainName is the domain's id in task files, ledgers and the CLI.
