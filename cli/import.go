@@ -166,9 +166,11 @@ func importRun(file string, i int, name string, r *domains.Run) (*model.Trajecto
 	if err != nil {
 		return nil, "", err
 	}
-	task, err := domains.TaskOf(d, tr.Task)
-	if err != nil {
-		return nil, "", fail(-1, err)
+	task := r.Embedded
+	if task == nil {
+		if task, err = domains.TaskOf(d, tr.Task); err != nil {
+			return nil, "", fail(-1, err)
+		}
 	}
 	env, err := task.Env()
 	if err != nil {

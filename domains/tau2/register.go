@@ -2,6 +2,7 @@ package tau2
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"slices"
@@ -252,7 +253,7 @@ func (r *registry) Rewards() []domains.Reward {
 // conformResults replays a Results file and holds it to what tau2
 // recorded (Checker.Conform).
 func conformResults(file string, src []byte) (*domains.Conformance, error) {
-	res, err := Decode(file, src)
+	res, err := decodeOnce(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -282,6 +283,30 @@ func conformResults(file string, src []byte) (*domains.Conformance, error) {
 	return out, nil
 }
 
+// lastDecoded keeps the file decoded last, so an import that streams a
+// file's runs and then holds it to what tau2 recorded decodes it once.
+var lastDecoded struct {
+	sync.Mutex
+	sum [32]byte
+	res *Results
+}
+
+// decodeOnce is Decode, remembering the last file by its bytes' digest.
+func decodeOnce(file string, src []byte) (*Results, error) {
+	sum := sha256.Sum256(src)
+	lastDecoded.Lock()
+	defer lastDecoded.Unlock()
+	if lastDecoded.res != nil && lastDecoded.sum == sum && lastDecoded.res.File == file {
+		return lastDecoded.res, nil
+	}
+	res, err := Decode(file, src)
+	if err != nil {
+		return nil, err
+	}
+	lastDecoded.sum, lastDecoded.res = sum, res
+	return res, nil
+}
+
 // registeredFor is the registered world a Results file's info names.
 func registeredFor(res *Results) (*registry, error) {
 	registeredMu.Lock()
@@ -305,7 +330,7 @@ func streamResults(file string, in io.Reader, each func(int, *domains.Run) error
 	if _, err := io.Copy(&buf, in); err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	res, err := Decode(file, buf.Bytes())
+	res, err := decodeOnce(file, buf.Bytes())
 	if err != nil {
 		return err
 	}
