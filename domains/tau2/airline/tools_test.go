@@ -145,3 +145,15 @@ func TestEndsNoEpisode(t *testing.T) {
 		t.Errorf("tools %v, want tau2's 14", ToolNames())
 	}
 }
+
+// TestArgumentsNotAnObject: tau2's ToolCall holds a dict; anything else
+// is refused, naming the tool, and changes nothing.
+func TestArgumentsNotAnObject(t *testing.T) {
+	_, db := world(t)
+	for _, args := range []string{`[1]`, `"user"`, `null`} {
+		w, out, failure := NewDomain(db).Call(db.Start(), "get_user_details", model.MustJSON(args))
+		if want := "Error: the arguments of get_user_details are not a JSON object"; out != want || failure != want || w != nil {
+			t.Errorf("arguments %s: %q, %q, %d writes; want %q", args, out, failure, len(w), want)
+		}
+	}
+}
