@@ -1,7 +1,8 @@
 """Writes python-hashes.json: tau2's own DB hash (get_db_hash, tau2's
 Python) of the airline database parthack builds (tau-bench's data in
 tau2's shape, with data/revisions.json) and of the end state of every
-shipped airline run replayed on it.
+shipped airline run replayed on it; and python-outputs.json: the first
+16 hex digits of the sha256 of each call's tool message in that replay.
 
 Usage, from the repository root (python_tool_cases.py loads this file for
 its stubs, database and to_message):
@@ -10,7 +11,7 @@ its stubs, database and to_message):
 TAU2_SOURCE_DIR holds tau2's Python package (the folder with tau2/).
 Modules tau2 imports that the hash does not need (loguru, deepdiff,
 addict, docstring_parser, tau2.utils' file helpers) are stubbed."""
-import gzip, hashlib, json, pathlib, sys, types
+import gzip, hashlib, json, pathlib, re, sys, types
 
 src = sys.argv[1]
 sys.path.insert(0, src)
@@ -99,19 +100,24 @@ def to_message(tools, name, args):
 
 def main():
     out = {"initial": AirlineTools(FlightDB.model_validate_json(text)).get_db_hash(), "runs": {}}
+    outputs = {}
     for path in sorted(pathlib.Path("domains/tau2/data/runs").glob("airline-*.json.gz")):
-        hashes = []
+        hashes, digests = [], []
         for sim in json.load(gzip.open(path))["simulations"]:
             tools = AirlineTools(FlightDB.model_validate_json(text))
+            run = []
             for m in sim["messages"]:
                 for tc in m.get("tool_calls") or []:
-                    try:
-                        tools.use_tool(tc["name"], **tc["arguments"])
-                    except Exception:
-                        pass  # a failed call is answered "Error: …"; the replay goes on
+                    # the port gets its arguments with sorted keys; pydantic's links as the runs have them
+                    args = json.loads(json.dumps(tc["arguments"], sort_keys=True))
+                    msg = re.sub(r"errors\.pydantic\.dev/[0-9.]+/", "errors.pydantic.dev/2.12/", to_message(tools, tc["name"], args))
+                    run.append(hashlib.sha256(msg.encode()).hexdigest()[:16])
             hashes.append(tools.get_db_hash())
+            digests.append(run)
         out["runs"]["runs/" + path.name] = hashes
+        outputs["runs/" + path.name] = digests
     json.dump(out, open("domains/tau2/airline/testdata/python-hashes.json", "w"), indent=1)
+    json.dump(outputs, open("domains/tau2/airline/testdata/python-outputs.json", "w"))
     print(out["initial"])
 
 
