@@ -81,6 +81,8 @@ def load_tau2(src, data):
 def main():
     src, data = sys.argv[1:3]
     dump = json.load(open(sys.argv[3])) if len(sys.argv) > 3 else None
+    probes = dump.pop("probes", []) if dump else []
+    dump = dump["runs"] if dump else None
     # tau2's data dir layout: DATA_DIR/tau2/domains/telecom/{db,user_db}.toml
     tmp = tempfile.TemporaryDirectory()
     root = tmp.name
@@ -104,6 +106,35 @@ def main():
             out.append(cls.model_validate(keep))
         return out
 
+    # Probes first: tau2's break_vpn changes the toolkit's shared default
+    # VPN details, so a connect_vpn after any run that broke a VPN in this
+    # process would connect to a poor server.
+    all_tasks = {t["id"]: Task.model_validate(t) for t in json.load(gzip.open(os.path.join(data, "telecom", "tasks.json.gz")))}
+    probe_out, probe_diff = [], 0
+    for seq in probes:
+        task = all_tasks[seq["task"]]
+        env = get_environment(solo_mode=seq["solo"])
+        env.set_state(None, task.initial_state.initialization_actions, [])
+        outs = []
+        for i, c in enumerate(seq["calls"]):
+            tc = ToolCall(id=f"probe{i}", name=c["name"], arguments=c["arguments"], requestor=c["requestor"])
+            outs.append(env.get_response(tc).content)
+        res = dict(seq, outputs=outs, agent_hash=env.get_db_hash(), user_hash=env.get_user_db_hash())
+        probe_out.append(res)
+        for i, out in enumerate(outs):
+            if seq["outputs"][i] != out:
+                probe_diff += 1
+                print(f"probe {seq['calls'][i]['name']}({json.dumps(seq['calls'][i]['arguments'])}): Go {seq['outputs'][i]!r:.300} / tau2 {out!r:.300}")
+        for k in ["agent_hash", "user_hash"]:
+            if seq[k] != res[k]:
+                probe_diff += 1
+                print(f"probe sequence {len(probe_out)}: {k}: Go {seq[k]} / tau2 {res[k]}")
+    if probes:
+        print(f"probes: {sum(len(s['calls']) for s in probes)} calls in {len(probes)} sequences, {probe_diff} differences from the Go port")
+    if os.environ.get("TAU2_TELECOM_PROBES_OUT"):
+        with open(os.environ["TAU2_TELECOM_PROBES_OUT"], "w") as f:
+            json.dump(probe_out, f, indent=1, ensure_ascii=False)
+            f.write("\n")
     total = dict(calls=0, recorded_equal=0, go_equal=0, runs=0, reward_equal=0, db_equal=0, env_checks=0,
                  env_equal=0, go_runs_equal=0)
     failures = 0
@@ -186,7 +217,7 @@ def main():
     print(f"all: {total['calls']} calls, {total['recorded_equal']} equal to the recorded"
           + (f", {total['go_equal']} to the Go port's; {total['go_runs_equal']}/{total['runs']} runs equal to the Go port's" if dump else ""))
     if dump:
-        ok = total["go_equal"] == total["calls"] and total["go_runs_equal"] == total["runs"]
+        ok = total["go_equal"] == total["calls"] and total["go_runs_equal"] == total["runs"] and probe_diff == 0
         sys.exit(0 if ok else 1)
 
 

@@ -99,7 +99,7 @@ func TestDump(t *testing.T) {
 				DBMatch: rp.Hashes == rp.Task.GoldHashes, Env: rp.Env})
 		}
 	}
-	b, err := json.Marshal(dump)
+	b, err := json.Marshal(map[string]any{"runs": dump, "probes": runProbes(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -336,3 +336,25 @@ func (v entityView) Field(typ, id, field string) (model.Value, bool) {
 	}
 	return x, true
 }
+
+// apply makes writes on the view, as the environment would.
+func (v entityView) apply(writes []model.Action) error {
+	for _, a := range writes {
+		k := [2]string{a.Type, a.ID}
+		switch a.Op {
+		case model.OpCreate:
+			v[k] = map[string]model.Value{}
+		case model.OpDelete:
+			delete(v, k)
+			continue
+		}
+		fields, ok := v[k]
+		if !ok {
+			return fmt.Errorf("%s %s %s: no such entity", a.Op, a.Type, a.ID)
+		}
+		for _, f := range a.Fields {
+			fields[f.Field] = f.Value
+		}
+	}
+	return nil
+}
