@@ -239,4 +239,3 @@ func parseValue(s string) (any, string, error) {
 	}
 	return nil, "", fmt.Errorf("unsupported value %q (strings, numbers, booleans and arrays only)", tok)
 }
-
