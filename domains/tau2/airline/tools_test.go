@@ -10,14 +10,22 @@ import (
 	"github.com/parthack/parthack/pbcste"
 )
 
-// toolCase is one call and what tau2's Python answers to it on a fresh
-// database, with tau2's DB hash after it (testdata/python_tool_cases.py).
+// toolCase is one call, or a sequence of calls, and what tau2's Python
+// answers to each on a fresh database, with tau2's DB hash after the
+// last (testdata/python_tool_cases.py).
 type toolCase struct {
-	Name string          `json:"name"`
+	Name  string          `json:"name"`
+	Tool  string          `json:"tool"`
+	Args  json.RawMessage `json:"args"`
+	Want  string          `json:"want"`
+	Steps []toolStep      `json:"steps"`
+	Hash  string          `json:"hash"`
+}
+
+type toolStep struct {
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"args"`
 	Want string          `json:"want"`
-	Hash string          `json:"hash"`
 }
 
 // callOnce runs one call on a fresh database: its tool message and the
@@ -58,8 +66,10 @@ func world(t *testing.T) (*pbcste.Env, *DB) {
 }
 
 // TestToolsMatchPython holds every call of testdata/tool-cases.json —
-// well-formed calls of each tool and arguments of wrong shapes and types
-// — to tau2's own tool message and DB hash after it, byte for byte.
+// well-formed calls of each tool, arguments of wrong shapes and types,
+// and sequences that use up reservation and certificate ids, spend and
+// re-send a certificate, take seats — to tau2's own tool message and DB
+// hash, byte for byte.
 func TestToolsMatchPython(t *testing.T) {
 	var cases []toolCase
 	b, err := os.ReadFile("testdata/tool-cases.json")
@@ -71,6 +81,10 @@ func TestToolsMatchPython(t *testing.T) {
 	}
 	env, db := world(t)
 	for _, c := range cases {
+		if c.Steps != nil {
+			t.Run(c.Name, func(t *testing.T) { sequence(t, env, db, c) })
+			continue
+		}
 		t.Run(c.Name, func(t *testing.T) {
 			got, hash := callOnce(t, env, db, c.Tool, c.Args)
 			if got != c.Want {
@@ -81,8 +95,36 @@ func TestToolsMatchPython(t *testing.T) {
 			}
 		})
 	}
-	if len(cases) < 90 {
-		t.Errorf("%d cases, want the 91 of testdata", len(cases))
+	if len(cases) != 96 {
+		t.Errorf("%d cases, want the 96 of testdata", len(cases))
+	}
+}
+
+// sequence runs a case's calls one after another on one database.
+func sequence(t *testing.T, env *pbcste.Env, db *DB, c toolCase) {
+	run := env.Begin(len(c.Steps))
+	for i, st := range c.Steps {
+		v, err := model.FromJSON(st.Args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run.Step(&model.Step{Index: i, Action: model.Action{Op: model.OpCall, Tool: st.Tool, Args: v}})
+		ev := &run.Events()[len(run.Events())-1]
+		got := run.Output(ev)
+		if got == "" && !ev.OK {
+			got = run.Reason(ev)
+		}
+		if got != st.Want {
+			t.Errorf("call %d, %s(%s):\n got %q\nwant %q", i+1, st.Tool, st.Args, got, st.Want)
+		}
+	}
+	log := run.Finish()
+	var changed []model.CellDiff
+	for i := range log.Events {
+		changed = append(changed, log.TypedDiff(&log.Events[i])...)
+	}
+	if hash := db.Hash(log.View(), changed); hash != c.Hash {
+		t.Errorf("DB hash after the calls %s, tau2's %s", hash, c.Hash)
 	}
 }
 

@@ -1,7 +1,8 @@
 """Writes tool-cases.json: what tau2's Python airline tools (their
 tool message: the result's json.dumps, or "Error: " and the exception)
 answer to each call below, each on a fresh copy of the database parthack
-builds, and tau2's DB hash after the call. Argument objects are passed with sorted keys, as parthack's
+builds, and tau2's DB hash after the call; and the same for a few
+sequences of calls on one database. Argument objects are passed with sorted keys, as parthack's
 canonical JSON hands them to the port. pydantic's version in its links
 is written as the shipped runs have it (2.12).
 
@@ -126,11 +127,37 @@ CASES = [
     ("bags payment unhashable", "update_reservation_baggages", {"reservation_id": "NM1VX1", "total_baggages": 3, "nonfree_baggages": 2, "payment_id": ["gift_card_5094406"]}),
 ]
 
+# Sequences on one database: each call's message, the hash after the last.
+cert = {"user_id": "sophia_silva_7557", "amount": 100}
+SEQUENCES = [
+    ("four bookings", [("book_reservation", book(payment_methods=[{"payment_id": "credit_card_4196779", "amount": 100}]))] * 4),
+    ("four certificates", [("send_certificate", cert)] * 4),
+    ("a certificate spent and sent again", [
+        ("send_certificate", cert), ("send_certificate", cert),
+        ("book_reservation", book(payment_methods=[{"payment_id": "certificate_3221322", "amount": 100}])),
+        ("send_certificate", cert), ("get_user_details", {"user_id": "sophia_silva_7557"})]),
+    ("cancelled twice", [("cancel_reservation", {"reservation_id": "NM1VX1"})] * 2),
+    ("seats taken, then searched", [("book_reservation", book(flights=ok_flight * 2, payment_methods=[{"payment_id": "gift_card_5094406", "amount": 200}])),
+                                    ("search_direct_flight", {"origin": "SEA", "destination": "LAS", "date": "2024-05-17"})]),
+]
+
+
+def message(tools, tool, args):
+    args = json.loads(json.dumps(args, sort_keys=True))
+    return re.sub(r"errors\.pydantic\.dev/[0-9.]+/", "errors.pydantic.dev/2.12/", to_message(tools, tool, args)), args
+
+
 out = []
 for name, tool, args in CASES:
-    args = json.loads(json.dumps(args, sort_keys=True))
     tools = AirlineTools(FlightDB.model_validate_json(text))
-    want = re.sub(r"errors\.pydantic\.dev/[0-9.]+/", "errors.pydantic.dev/2.12/", to_message(tools, tool, args))
+    want, args = message(tools, tool, args)
     out.append({"name": name, "tool": tool, "args": args, "want": want, "hash": tools.get_db_hash()})
+for name, calls in SEQUENCES:
+    tools = AirlineTools(FlightDB.model_validate_json(text))
+    steps = []
+    for tool, args in calls:
+        want, args = message(tools, tool, args)
+        steps.append({"tool": tool, "args": args, "want": want})
+    out.append({"name": name, "steps": steps, "hash": tools.get_db_hash()})
 json.dump(out, open("domains/tau2/airline/testdata/tool-cases.json", "w"), indent=1)
 print(len(out), "cases")
