@@ -60,21 +60,30 @@ var knownDifferences = map[string]map[[2]int]string{
 // TestConformance replays every call of the five shipped airline run
 // files on the port and holds every result string, reward, db_match,
 // action check and communicate check to what tau2 recorded; the calls
-// that differ are exactly the known ones, each with its cause.
+// that differ are exactly the known ones, each with its cause. db_match
+// is decided both ways: by the end states' net changes and by tau2's DB
+// hashes of the run's and gold's end states.
 func TestConformance(t *testing.T) {
+	for _, hashes := range []bool{false, true} {
+		c := checker(t)
+		c.Hashes = hashes
+		conform(t, c)
+	}
+}
+
+func conform(t *testing.T, c *tau2.Checker) {
 	wantCalls := map[string]int{"runs/airline-claude-sonnet-4-5.json.gz": 371, "runs/airline-gpt-4.1-mini.json.gz": 581,
 		"runs/airline-gpt-4.1.json.gz": 148, "runs/airline-gpt-4o.json.gz": 277, "runs/airline-gpt-oss-120b.json.gz": 847}
 	// ade3949's task_ids are wrong: 49 of its 50 runs are scored against
 	// another task (tau2.Remap).
 	wantRemapped := map[string]int{"runs/airline-gpt-4.1-mini.json.gz": 49}
-	c := checker(t)
 	for _, r := range shippedRuns(t) {
 		rep, err := c.Conform(r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: runs %d, calls %d/%d equal, rewards %d/%d equal, db %d/%d, actions %d/%d, communicate %d/%d, remapped %d",
-			r.File, rep.Runs, rep.CallsEqual, rep.Calls, rep.RewardsEqual, rep.Runs, rep.DBEqual, rep.DBChecks, rep.ActionEqual, rep.ActionChecks,
+		t.Logf("hashes %t: %s: runs %d, calls %d/%d equal, rewards %d/%d equal, db %d/%d, actions %d/%d, communicate %d/%d, remapped %d",
+			c.Hashes, r.File, rep.Runs, rep.CallsEqual, rep.Calls, rep.RewardsEqual, rep.Runs, rep.DBEqual, rep.DBChecks, rep.ActionEqual, rep.ActionChecks,
 			rep.CommunicateEqual, rep.CommunicateChecks, rep.Remapped)
 		known := knownDifferences[r.File]
 		if rep.Calls != wantCalls[r.File] || rep.CallsEqual != rep.Calls-len(known) || rep.RewardsEqual != rep.Runs ||

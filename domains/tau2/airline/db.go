@@ -19,6 +19,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -64,9 +65,6 @@ var schema = model.Schema{Types: []model.EntityType{
 	{Name: TypeFlightDate, Fields: []model.FieldDef{str("flight"), str("date"), str("status"), jsonf("available_seats"), jsonf("prices"),
 		str("actual_departure_time_est"), str("actual_arrival_time_est"), str("estimated_departure_time_est"), str("estimated_arrival_time_est")}},
 }}
-
-// Schema is the airline database's entity types.
-func Schema() model.Schema { return schema }
 
 //go:embed data/payment-order.txt
 var paymentOrderText []byte
@@ -167,10 +165,13 @@ func load() (*DB, error) {
 		}
 		db.Entities = append(db.Entities, ne)
 	}
-	for id := range revised {
-		return nil, fmt.Errorf("airline: data/revisions.json: %s %s is not in tau-bench's data", id[0], id[1])
+	for _, r := range revs {
+		if revised[[2]string{r.Type, r.ID}] != nil {
+			return nil, fmt.Errorf("airline: data/revisions.json: %s %s is not in tau-bench's data", r.Type, r.ID)
+		}
 	}
-	for user, listed := range order {
+	for _, user := range slices.Sorted(maps.Keys(order)) {
+		listed := order[user]
 		have := slices.Sorted(slices.Values(db.pms[user]))
 		if !slices.Equal(have, slices.Sorted(slices.Values(listed))) {
 			return nil, fmt.Errorf("airline: data/payment-order.txt: user %s lists %v, tau-bench's data has %v", user, listed, have)

@@ -1,6 +1,9 @@
 package airline
 
-import "github.com/parthack/parthack/domains/tau2"
+import (
+	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/model"
+)
 
 func init() {
 	tau2.Register(tau2.Domain{Name: DomainName, Tau2Name: "airline", Title: "tau2-bench airline", Prefix: "T2A",
@@ -10,5 +13,9 @@ func init() {
 				return nil, err
 			}
 			return NewWorld(db), nil
+		},
+		Attack: func(t *tau2.Derived, h *model.Trajectory, final model.StateView) *model.Task {
+			db, _ := Load() // loaded once already: the world was made before any task
+			return NewDomain(db).AttackTask(t, h, final)
 		}})
 }

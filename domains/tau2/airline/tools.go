@@ -74,9 +74,7 @@ func refusal(arg, want string, x any) error {
 // callCtx is one call in progress: the view it reads, its arguments and
 // the writes it has decided on.
 type callCtx struct {
-	d      *Domain
 	db     *DB
-	tool   string
 	v      model.StateView
 	args   tau2.Obj
 	writes []model.Action
@@ -102,7 +100,7 @@ func (d *Domain) Call(v model.StateView, tool string, args model.Value) ([]model
 	if err := bind(tool, t, obj); err != nil {
 		return fail(err)
 	}
-	c := &callCtx{d: d, db: d.db, tool: tool, v: v, args: obj}
+	c := &callCtx{db: d.db, v: v, args: obj}
 	out, err := t.run(c)
 	if err != nil {
 		return fail(err)

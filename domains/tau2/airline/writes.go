@@ -170,9 +170,9 @@ func (c *callCtx) book() (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		legs = append(legs, tau2.Obj(leg))
+		legs = append(legs, leg)
 		days = append(days, day)
-		total = total.add(pynum{i: leg.Get2("price") * seats})
+		total = total.add(pynum{i: price(leg) * seats})
 	}
 	if c.arg("insurance") == "yes" {
 		total = total.add(pynum{i: 30 * seats})
@@ -225,7 +225,7 @@ func (c *callCtx) book() (any, error) {
 
 // validateReservation is book_reservation's Reservation(...): every
 // field validated at once, its dump in field order.
-func validateReservation(rid, user string, c *callCtx, passengers, payments any) (resObj, error) {
+func validateReservation(rid, user string, c *callCtx, passengers, payments any) (tau2.Obj, error) {
 	fields := []struct {
 		name string
 		kind kind
@@ -247,7 +247,7 @@ func validateReservation(rid, user string, c *callCtx, passengers, payments any)
 	if len(errs) > 0 {
 		return nil, pyError(validationError("Reservation", errs))
 	}
-	return resObj{
+	return tau2.Obj{
 		{Key: "reservation_id", Value: rid}, {Key: "user_id", Value: user},
 		{Key: "origin", Value: got["origin"]}, {Key: "destination", Value: got["destination"]},
 		{Key: "flight_type", Value: got["flight_type"]}, {Key: "cabin", Value: got["cabin"]},
@@ -258,18 +258,17 @@ func validateReservation(rid, user string, c *callCtx, passengers, payments any)
 	}, nil
 }
 
-// resObj is a Reservation's dump, fields in declaration order.
-type resObj = tau2.Obj
-
-// legObj is a ReservationFlight's dump.
-type legObj tau2.Obj
-
-// Get2 is a leg's integer field.
-func (l legObj) Get2(key string) int64 { x, _ := tau2.Obj(l).Get(key); i, _ := x.(int64); return i }
+// price is a ReservationFlight's price.
+func price(leg any) int64 {
+	o, _ := leg.(tau2.Obj)
+	x, _ := o.Get("price")
+	i, _ := x.(int64)
+	return i
+}
 
 // newLeg prices a flight the reservation does not hold yet, with tau2's
 // checks in its order: the flight, its date, available, enough seats.
-func (c *callCtx) newLeg(info tau2.Obj, cabin any, seats int64) (legObj, string, error) {
+func (c *callCtx) newLeg(info tau2.Obj, cabin any, seats int64) (tau2.Obj, string, error) {
 	number, date := info.Str("flight_number"), info.Str("date")
 	i, ok := c.db.byNumber[number]
 	if !ok {
@@ -292,10 +291,10 @@ func (c *callCtx) newLeg(info tau2.Obj, cabin any, seats int64) (legObj, string,
 	if left.(int64) < seats {
 		return nil, "", errorf("Not enough seats on flight %s", number)
 	}
-	price, _ := py(c.v, TypeFlightDate, day, "prices").(tau2.Obj).Get(pyStrKey(cabin))
+	fare, _ := py(c.v, TypeFlightDate, day, "prices").(tau2.Obj).Get(pyStrKey(cabin))
 	fi := &c.db.flights[i]
-	return legObj{{Key: "flight_number", Value: number}, {Key: "origin", Value: fi.origin}, {Key: "destination", Value: fi.destination},
-		{Key: "date", Value: date}, {Key: "price", Value: price}}, day, nil
+	return tau2.Obj{{Key: "flight_number", Value: number}, {Key: "origin", Value: fi.origin}, {Key: "destination", Value: fi.destination},
+		{Key: "date", Value: date}, {Key: "price", Value: fare}}, day, nil
 }
 
 // pyStrKey is a dict key as the str it must be to match a cabin.
@@ -525,7 +524,7 @@ func (c *callCtx) changeFlights() (any, error) {
 				leg := x.(tau2.Obj)
 				return leg.Str("flight_number") == info.Str("flight_number") && leg.Str("date") == info.Str("date")
 			}); i >= 0 {
-				total += legObj(current[i].(tau2.Obj)).Get2("price") * seats
+				total += price(current[i]) * seats
 				legs = append(legs, current[i])
 				continue
 			}
@@ -534,12 +533,12 @@ func (c *callCtx) changeFlights() (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		total += leg.Get2("price") * seats
-		legs = append(legs, tau2.Obj(leg))
+		total += price(leg) * seats
+		legs = append(legs, leg)
 	}
 	paid := int64(0)
 	for _, x := range current {
-		paid += legObj(x.(tau2.Obj)).Get2("price")
+		paid += price(x)
 	}
 	total -= paid * seats
 	payment, err := c.paymentForUpdate(user, c.arg("payment_id"), total)

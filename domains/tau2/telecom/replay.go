@@ -1,0 +1,267 @@
+package telecom
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+// Checker replays tau2 telecom runs of one mode (with a user, or solo)
+// and scores them as tau2 does.
+type Checker struct {
+	Domain *Domain
+	tasks  map[*tau2.Task]*Task
+}
+
+// NewChecker is a checker over the shipped databases; solo is tau2's
+// no-user mode.
+func NewChecker(solo bool) (*Checker, error) {
+	db, err := Shipped()
+	if err != nil {
+		return nil, err
+	}
+	return &Checker{Domain: NewDomain(db, solo), tasks: map[*tau2.Task]*Task{}}, nil
+}
+
+// Solo reports whether a Results file was run in tau2's no-user mode:
+// its runs hold no user message.
+func Solo(r *tau2.Results) bool {
+	for _, s := range r.Simulations {
+		for _, m := range s.Messages {
+			if m.Role == "user" {
+				return false
+			}
+		}
+	}
+	return len(r.Simulations) > 0
+}
+
+// Derive is the task derived from a tau2 task, once per task.
+func (c *Checker) Derive(t *tau2.Task) (*Task, error) {
+	if d, ok := c.tasks[t]; ok {
+		return d, nil
+	}
+	d, err := Derive(c.Domain, t)
+	if err != nil {
+		return nil, err
+	}
+	c.tasks[t] = d
+	return d, nil
+}
+
+// Run is one run replayed and scored.
+type Run struct {
+	Sim  *tau2.Simulation
+	Task *Task
+	// Traj is every call of the run as a step with its requestor's
+	// actor, the conversation beside it.
+	Traj *model.Trajectory
+	// Directed says, per step, whether it is a user step the agent
+	// directed: the agent has spoken since the user last did.
+	Directed []bool
+	Log      *pbcste.Log
+	UserStep []int    // the log's scripted events as steps (Split)
+	Outputs  []string // each call's result string, as the port returns it
+	Recorded []string // and as tau2 recorded it
+	Hashes   Hashes   // both databases at the end
+	Env      []bool   // each env assertion met at the end
+	// Score is tau2's reward with every component: DB (both databases),
+	// ACTION, COMMUNICATE from package tau2, ENV_ASSERTION from Env.
+	Score *tau2.Score
+}
+
+// Trajectory is a run as a trajectory of its task: every tool call a
+// step whose actor is its requestor's (every call the agent's in solo
+// mode), the conversation beside it; directed marks the user steps made
+// in answer to the agent.
+func Trajectory(d *Domain, r *tau2.Results, sim *tau2.Simulation, task *Task) (*model.Trajectory, []bool, error) {
+	tr := &model.Trajectory{Task: task.ID, Name: sim.ID, File: r.File,
+		Note: fmt.Sprintf("%s run of tau2 telecom task %s, trial %d (%s)", r.Info.AgentLLM, task.Source.ID, sim.Trial, sim.TerminationReason)}
+	results := map[string]string{}
+	for _, m := range sim.Messages {
+		if m.Role == "tool" {
+			results[m.ID] = *m.Content
+		}
+	}
+	var directed []bool
+	agentSpoke := false
+	for j, m := range sim.Messages {
+		content := ""
+		if m.Content != nil {
+			content = strings.TrimSpace(*m.Content)
+		}
+		if m.Role != "tool" && content != "" {
+			tr.Transcript = append(tr.Transcript, model.Turn{Role: m.Role, Content: *m.Content})
+		}
+		for k, tc := range m.ToolCalls {
+			requestor := tc.Requestor
+			if d.Solo && requestor != Assistant {
+				return nil, nil, &tau2.Error{File: r.File, Path: fmt.Sprintf("simulations[%d].messages[%d].tool_calls[%d]", sim.Index, j, k), SimID: sim.ID,
+					Message: "a call by the user in a no-user run"}
+			}
+			st, err := StepOf(tc.Name, requestor, tc.Arguments, len(tr.Steps))
+			if err != nil {
+				return nil, nil, &tau2.Error{File: r.File, Path: fmt.Sprintf("simulations[%d].messages[%d].tool_calls[%d]", sim.Index, j, k), SimID: sim.ID, Message: err.Error()}
+			}
+			tr.Steps = append(tr.Steps, st)
+			directed = append(directed, requestor == User && agentSpoke)
+			tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[tc.ID]), Step: len(tr.Steps)})
+		}
+		switch {
+		case m.Role == "assistant" && content != "":
+			agentSpoke = true
+		case m.Role == "user" && content != "":
+			agentSpoke = false
+		}
+	}
+	return tr, directed, nil
+}
+
+// Replay replays a run from its task's initialized state and scores it.
+func (c *Checker) Replay(r *tau2.Results, sim *tau2.Simulation) (*Run, error) {
+	t, ok := r.TaskByID(sim.TaskID)
+	if !ok {
+		return nil, fmt.Errorf("%s: simulation %s: task %q is not in the file", r.File, sim.ID, sim.TaskID)
+	}
+	task, err := c.Derive(t)
+	if err != nil {
+		return nil, err
+	}
+	tr, directed, err := Trajectory(c.Domain, r, sim, task)
+	if err != nil {
+		return nil, err
+	}
+	runTask, agent, userStep := Split(task.Task, tr.Steps)
+	env, err := pbcste.Compile(runTask)
+	if err != nil {
+		return nil, fmt.Errorf("%s: simulation %s: %w", r.File, sim.ID, err)
+	}
+	log := env.Replay(agent)
+	out := &Run{Sim: sim, Task: task, Traj: tr, Directed: directed, Log: log, UserStep: userStep}
+	results := map[string]string{}
+	for _, m := range sim.Messages {
+		if m.Role == "tool" {
+			results[m.ID] = *m.Content
+		}
+	}
+	for _, m := range sim.Messages {
+		for _, tc := range m.ToolCalls {
+			out.Recorded = append(out.Recorded, results[tc.ID])
+		}
+	}
+	for i := range log.Events {
+		ev := &log.Events[i]
+		text := log.Output(ev)
+		if text == "" && !ev.OK {
+			text = log.Reason(ev)
+		}
+		out.Outputs = append(out.Outputs, text)
+	}
+	if out.Hashes, err = c.Domain.StateHashes(log.View()); err != nil {
+		return nil, fmt.Errorf("%s: simulation %s: %w", r.File, sim.ID, err)
+	}
+	if out.Env, err = task.Assert(log.View()); err != nil {
+		return nil, fmt.Errorf("%s: simulation %s: %w", r.File, sim.ID, err)
+	}
+	out.Score = score(sim, task, out.Hashes, out.Env)
+	return out, nil
+}
+
+// score is tau2's evaluate_simulation of a run: package tau2's score
+// (DB over both databases, ACTION, COMMUNICATE), times ENV_ASSERTION.
+func score(sim *tau2.Simulation, task *Task, h Hashes, env []bool) *tau2.Score {
+	s := tau2.ScoreRun(sim, task.Source, h == task.GoldHashes)
+	if s.Premature || s.NoCriteria {
+		return s
+	}
+	if i := slices.Index(s.Skipped, tau2.BasisEnv); i >= 0 {
+		s.Skipped = slices.Delete(s.Skipped, i, i+1)
+		if slices.Contains(env, false) {
+			s.Reward = 0
+		}
+	}
+	return s
+}
+
+// Report is a file's conformance: package tau2's figures, plus the env
+// assertions and the user's calls.
+type Report struct {
+	tau2.Report
+	UserCalls int `json:"user_calls"`
+	EnvChecks int `json:"env_checks"`
+	EnvEqual  int `json:"env_equal"`
+}
+
+// Conform replays every run of a file and holds each call's result
+// string, each env assertion, db_match, each action check and the reward
+// to the recorded ones.
+func (c *Checker) Conform(r *tau2.Results) (*Report, error) {
+	rep := &Report{Report: tau2.Report{File: r.File, Domain: DomainName, Commit: r.Info.GitCommit, Runs: len(r.Simulations), Disagreements: []tau2.Disagreement{}}}
+	cause := fmt.Sprintf("the file was made at tau2 %.7s; the port is of a2c0247", r.Info.GitCommit)
+	for _, sim := range r.Simulations {
+		run, err := c.Replay(r, sim)
+		if err != nil {
+			return nil, err
+		}
+		add := func(call int, what, got, want string) {
+			rep.Disagreements = append(rep.Disagreements, tau2.Disagreement{Sim: sim.ID, Index: sim.Index, Call: call, What: what, Got: got, Want: want, Cause: cause})
+		}
+		for i, out := range run.Outputs {
+			rep.Calls++
+			if run.Traj.Steps[i].Actor == model.ActorUser {
+				rep.UserCalls++
+			}
+			if i < len(run.Recorded) && out == run.Recorded[i] {
+				rep.CallsEqual++
+			} else {
+				add(i+1, "call "+run.Traj.Steps[i].Tool, out, run.Recorded[min(i, len(run.Recorded)-1)])
+			}
+		}
+		ri, s := sim.RewardInfo, run.Score
+		if ri == nil {
+			continue
+		}
+		if s.Reward == ri.Reward {
+			rep.RewardsEqual++
+		} else {
+			add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward))
+		}
+		if ri.DBCheck != nil {
+			rep.DBChecks++
+			if s.DBMatch == ri.DBCheck.DBMatch && !s.Premature {
+				rep.DBEqual++
+			} else {
+				add(0, "db_match", fmt.Sprint(s.DBMatch), fmt.Sprint(ri.DBCheck.DBMatch))
+			}
+		}
+		for i, e := range ri.EnvAssertions {
+			rep.EnvChecks++
+			if i < len(run.Env) && run.Env[i] == e.Met {
+				rep.EnvEqual++
+			} else {
+				add(0, fmt.Sprintf("env_assertion %d", i), fmt.Sprint(i < len(run.Env) && run.Env[i]), fmt.Sprint(e.Met))
+			}
+		}
+		for i, ac := range ri.ActionChecks {
+			rep.ActionChecks++
+			if i < len(s.Actions) && s.Actions[i] == ac.ActionMatch {
+				rep.ActionEqual++
+			} else {
+				add(0, fmt.Sprintf("action_check %d (%s)", i, ac.Action.Name), fmt.Sprint(i < len(s.Actions) && s.Actions[i]), fmt.Sprint(ac.ActionMatch))
+			}
+		}
+		for i, cc := range ri.CommunicateChecks {
+			rep.CommunicateChecks++
+			if i < len(s.Communicate) && s.Communicate[i] == cc.Met {
+				rep.CommunicateEqual++
+			} else {
+				add(0, fmt.Sprintf("communicate_check %d", i), fmt.Sprint(i < len(s.Communicate) && s.Communicate[i]), fmt.Sprint(cc.Met))
+			}
+		}
+	}
+	return rep, nil
+}

@@ -1,0 +1,360 @@
+package telecom
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/model"
+)
+
+// Entity types. The agent's side is tau2's TelecomDB; the user's side
+// its TelecomUserDB, the phone's nested records entities of their own.
+const (
+	TypePlan     = "plan"
+	TypeCustomer = "customer"
+	TypeLine     = "line"
+	TypeBill     = "bill"
+	TypeDevice   = "device"
+	TypeBooks    = "telecom_db" // the order of TelecomDB's lists, id "db"
+
+	TypePhone        = "phone"           // the user's phone, id "device"
+	TypeAPN          = "apn"             // its active APN settings, id "active_apn_settings"
+	TypeVPN          = "vpn"             // its VPN details, id "vpn_details"; absent is None
+	TypeApp          = "app"             // an installed app, by name
+	TypeSurroundings = "surroundings"    // id "surroundings"
+	TypePayment      = "payment_request" // id "payment_request"; absent is None
+)
+
+// Singleton ids.
+const (
+	BooksID        = "db"
+	PhoneID        = "device"
+	APNID          = "active_apn_settings"
+	VPNID          = "vpn_details"
+	SurroundingsID = "surroundings"
+	PaymentID      = "payment_request"
+)
+
+var (
+	kPlan     = kindOf(TypePlan, Plan{})
+	kCustomer = kindOf(TypeCustomer, Customer{})
+	kLine     = kindOf(TypeLine, Line{})
+	kBill     = kindOf(TypeBill, Bill{})
+	kDevice   = kindOf(TypeDevice, Device{})
+	kBooks    = kindOf(TypeBooks, Books{})
+	kPhone    = kindOf(TypePhone, Phone{})
+	kAPN      = kindOf(TypeAPN, APN{})
+	kVPN      = kindOf(TypeVPN, VPN{})
+	kApp      = kindOf(TypeApp, App{})
+	kSur      = kindOf(TypeSurroundings, Surroundings{})
+	kPay      = kindOf(TypePayment, PaymentRequest{})
+
+	agentKinds = []*kind{kPlan, kCustomer, kLine, kBill, kDevice, kBooks}
+	userKinds  = []*kind{kPhone, kAPN, kVPN, kApp, kSur, kPay}
+)
+
+// schema is both databases as typed entities.
+var schema = func() model.Schema {
+	var s model.Schema
+	for _, k := range append(slices.Clone(agentKinds), userKinds...) {
+		s.Types = append(s.Types, k.def)
+	}
+	return s
+}()
+
+// world is both databases as Go records, read from a state: a tool runs
+// on it as tau2's runs on its pydantic models, and what it changed
+// becomes the call's writes.
+type world struct {
+	books     Books
+	plans     map[string]*Plan
+	customers map[string]*Customer
+	lines     map[string]*Line
+	bills     map[string]*Bill
+	devices   map[string]*Device
+
+	phone Phone
+	apn   APN
+	vpn   *VPN // nil: vpn_details is None
+	apps  []*App
+	sur   Surroundings
+	pay   *PaymentRequest // nil: payment_request is None
+}
+
+// readWorld reads both databases from a state. apps are the phone's
+// apps in tau2's dict order (no tool installs or removes one).
+func readWorld(v model.StateView, apps []string) (*world, error) {
+	w := &world{plans: map[string]*Plan{}, customers: map[string]*Customer{}, lines: map[string]*Line{},
+		bills: map[string]*Bill{}, devices: map[string]*Device{}}
+	if err := kBooks.read(v, BooksID, reflect.ValueOf(&w.books).Elem()); err != nil {
+		return nil, err
+	}
+	if err := readAll(v, kPlan, w.books.Plans, w.plans); err != nil {
+		return nil, err
+	}
+	if err := readAll(v, kCustomer, w.books.Customers, w.customers); err != nil {
+		return nil, err
+	}
+	if err := readAll(v, kLine, w.books.Lines, w.lines); err != nil {
+		return nil, err
+	}
+	if err := readAll(v, kBill, w.books.Bills, w.bills); err != nil {
+		return nil, err
+	}
+	if err := readAll(v, kDevice, w.books.Devices, w.devices); err != nil {
+		return nil, err
+	}
+	for _, one := range []struct {
+		k   *kind
+		id  string
+		dst any
+	}{{kPhone, PhoneID, &w.phone}, {kAPN, APNID, &w.apn}, {kSur, SurroundingsID, &w.sur}} {
+		if err := one.k.read(v, one.id, reflect.ValueOf(one.dst).Elem()); err != nil {
+			return nil, err
+		}
+	}
+	if v.Alive(TypeVPN, VPNID) {
+		w.vpn = &VPN{}
+		if err := kVPN.read(v, VPNID, reflect.ValueOf(w.vpn).Elem()); err != nil {
+			return nil, err
+		}
+	}
+	if v.Alive(TypePayment, PaymentID) {
+		w.pay = &PaymentRequest{}
+		if err := kPay.read(v, PaymentID, reflect.ValueOf(w.pay).Elem()); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range apps {
+		a := &App{}
+		if err := kApp.read(v, name, reflect.ValueOf(a).Elem()); err != nil {
+			return nil, err
+		}
+		w.apps = append(w.apps, a)
+	}
+	return w, nil
+}
+
+func readAll[T any](v model.StateView, k *kind, ids []string, into map[string]*T) error {
+	for _, id := range ids {
+		if !v.Alive(k.name, id) {
+			return fmt.Errorf("%s %s is listed in %s but not alive", k.name, id, TypeBooks)
+		}
+		rec := new(T)
+		if err := k.read(v, id, reflect.ValueOf(rec).Elem()); err != nil {
+			return err
+		}
+		into[id] = rec
+	}
+	return nil
+}
+
+// each calls f on every record of the world, as (kind, id, record or
+// an invalid value when absent).
+func (w *world) each(f func(k *kind, id string, rec reflect.Value)) {
+	f(kBooks, BooksID, reflect.ValueOf(&w.books).Elem())
+	for _, id := range w.books.Plans {
+		f(kPlan, id, reflect.ValueOf(w.plans[id]).Elem())
+	}
+	for _, id := range w.books.Customers {
+		f(kCustomer, id, reflect.ValueOf(w.customers[id]).Elem())
+	}
+	for _, id := range w.books.Lines {
+		f(kLine, id, reflect.ValueOf(w.lines[id]).Elem())
+	}
+	for _, id := range w.books.Bills {
+		f(kBill, id, reflect.ValueOf(w.bills[id]).Elem())
+	}
+	for _, id := range w.books.Devices {
+		f(kDevice, id, reflect.ValueOf(w.devices[id]).Elem())
+	}
+	f(kPhone, PhoneID, reflect.ValueOf(&w.phone).Elem())
+	f(kAPN, APNID, reflect.ValueOf(&w.apn).Elem())
+	f(kVPN, VPNID, optional(w.vpn))
+	for _, a := range w.apps {
+		f(kApp, a.AppName, reflect.ValueOf(a).Elem())
+	}
+	f(kSur, SurroundingsID, reflect.ValueOf(&w.sur).Elem())
+	f(kPay, PaymentID, optional(w.pay))
+}
+
+func optional[T any](p *T) reflect.Value {
+	if p == nil {
+		return reflect.Value{}
+	}
+	return reflect.ValueOf(p).Elem()
+}
+
+// writes are the primitive writes that take the world read as before to
+// w: an update per changed record (its changed fields only), a create
+// per new one, a delete per one gone.
+func (w *world) writes(before *world) []model.Action {
+	type key struct{ typ, id string }
+	was := map[key][]model.Value{}
+	before.each(func(k *kind, id string, rec reflect.Value) {
+		if rec.IsValid() {
+			was[key{k.name, id}] = k.values(rec)
+		}
+	})
+	var out []model.Action
+	seen := map[key]bool{}
+	w.each(func(k *kind, id string, rec reflect.Value) {
+		kk := key{k.name, id}
+		seen[kk] = true
+		old, existed := was[kk]
+		switch {
+		case !rec.IsValid() && existed:
+			out = append(out, model.Action{Op: model.OpDelete, Type: k.name, ID: id})
+		case !rec.IsValid():
+		case !existed:
+			e := k.entity(rec)
+			out = append(out, model.Action{Op: model.OpCreate, Type: k.name, ID: id, Fields: e.Fields})
+		default:
+			var changed []model.Assign
+			for j, v := range k.values(rec) {
+				if !v.Equal(old[j]) {
+					changed = append(changed, model.Assign{Field: k.def.Fields[j].Name, Value: v})
+				}
+			}
+			if len(changed) > 0 {
+				out = append(out, model.Action{Op: model.OpUpdate, Type: k.name, ID: id, Fields: changed})
+			}
+		}
+	})
+	return out
+}
+
+// entities are the world as an initial snapshot.
+func (w *world) entities() []model.Entity {
+	var out []model.Entity
+	w.each(func(k *kind, id string, rec reflect.Value) {
+		if rec.IsValid() {
+			out = append(out, k.entity(rec))
+		}
+	})
+	return out
+}
+
+// agentDump is TelecomDB.model_dump().
+func (w *world) agentDump() tau2.Obj {
+	list := func(ids []string, rec func(string) any) []any {
+		out := make([]any, len(ids))
+		for i, id := range ids {
+			out[i] = pyOf(reflect.ValueOf(rec(id)).Elem())
+		}
+		return out
+	}
+	return tau2.Obj{
+		{Key: "plans", Value: list(w.books.Plans, func(id string) any { return w.plans[id] })},
+		{Key: "customers", Value: list(w.books.Customers, func(id string) any { return w.customers[id] })},
+		{Key: "lines", Value: list(w.books.Lines, func(id string) any { return w.lines[id] })},
+		{Key: "bills", Value: list(w.books.Bills, func(id string) any { return w.bills[id] })},
+		{Key: "devices", Value: list(w.books.Devices, func(id string) any { return w.devices[id] })},
+	}
+}
+
+// userDump is TelecomUserDB.model_dump().
+func (w *world) userDump() tau2.Obj {
+	phone := pyOf(reflect.ValueOf(&w.phone).Elem()).(tau2.Obj)
+	phone = append(phone, tau2.Member{Key: "active_apn_settings", Value: pyOf(reflect.ValueOf(&w.apn).Elem())})
+	var vpn any
+	if w.vpn != nil {
+		vpn = pyOf(reflect.ValueOf(w.vpn).Elem())
+	}
+	apps := tau2.Obj{}
+	for _, a := range w.apps {
+		apps = append(apps, tau2.Member{Key: a.AppName, Value: appDump(a)})
+	}
+	phone = append(phone, tau2.Member{Key: "vpn_details", Value: vpn}, tau2.Member{Key: "app_statuses", Value: apps})
+	sur := pyOf(reflect.ValueOf(&w.sur).Elem()).(tau2.Obj)
+	var pay any
+	if w.pay != nil {
+		pay = pyOf(reflect.ValueOf(w.pay).Elem())
+	}
+	sur = append(sur, tau2.Member{Key: "payment_request", Value: pay})
+	return tau2.Obj{{Key: "device", Value: phone}, {Key: "surroundings", Value: sur}}
+}
+
+func appDump(a *App) tau2.Obj {
+	return tau2.Obj{{Key: "app_name", Value: a.AppName}, {Key: "permissions", Value: a.permissions()}}
+}
+
+// permissions is AppPermissions.model_dump().
+func (a *App) permissions() tau2.Obj {
+	return tau2.Obj{{Key: "sms", Value: a.SMS}, {Key: "storage", Value: a.Storage}, {Key: "phone", Value: a.Phone}, {Key: "network", Value: a.Network}}
+}
+
+// Hashes are tau2's get_db_hash of each side of a world: the agent's
+// database and the user's.
+type Hashes struct{ Agent, User string }
+
+// String joins the two hashes: two states have equal strings when tau2's
+// DB check finds both databases equal.
+func (h Hashes) String() string { return h.Agent + "/" + h.User }
+
+func (w *world) hashes() Hashes {
+	return Hashes{Agent: tau2.DictHash(w.agentDump()), User: tau2.DictHash(w.userDump())}
+}
+
+// view is the world as a read-only state.
+func (w *world) view() model.StateView {
+	v := entityView{}
+	for _, e := range w.entities() {
+		fields := map[string]model.Value{}
+		for _, a := range e.Fields {
+			fields[a.Field] = a.Value
+		}
+		v[[2]string{e.Type, e.ID}] = fields
+	}
+	return v
+}
+
+// clone is a deep copy of the world.
+func (w *world) clone(apps []string) *world {
+	c, err := readWorld(w.view(), apps)
+	if err != nil {
+		panic(fmt.Sprintf("telecom: a world does not read back: %v", err))
+	}
+	return c
+}
+
+// entityView reads entities held in memory: alive ones only.
+type entityView map[[2]string]map[string]model.Value
+
+func (v entityView) Alive(typ, id string) bool { _, ok := v[[2]string{typ, id}]; return ok }
+
+func (v entityView) Field(typ, id, field string) (model.Value, bool) {
+	fields, ok := v[[2]string{typ, id}]
+	if !ok {
+		return model.Null, false
+	}
+	x, ok := fields[field]
+	if !ok {
+		return model.Null, true
+	}
+	return x, true
+}
+
+// apply makes writes on the view, as the environment would.
+func (v entityView) apply(writes []model.Action) error {
+	for _, a := range writes {
+		k := [2]string{a.Type, a.ID}
+		switch a.Op {
+		case model.OpCreate:
+			v[k] = map[string]model.Value{}
+		case model.OpDelete:
+			delete(v, k)
+			continue
+		}
+		fields, ok := v[k]
+		if !ok {
+			return fmt.Errorf("%s %s %s: no such entity", a.Op, a.Type, a.ID)
+		}
+		for _, f := range a.Fields {
+			fields[f.Field] = f.Value
+		}
+	}
+	return nil
+}
