@@ -24,6 +24,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/domains/tauair"
 	"github.com/parthack/parthack/model"
 )
@@ -181,7 +182,15 @@ func load() (*DB, error) {
 	for _, e := range pmEntities {
 		user, pm, _ := strings.Cut(e.ID, "/")
 		pos := slices.Index(db.pms[user], pm)
-		ne := model.Entity{Type: e.Type, ID: e.ID, Fields: append(slices.Clone(e.Fields), model.Assign{Field: "position", Value: model.Int(int64(pos))})}
+		fields := slices.Clone(e.Fields)
+		for i := range fields {
+			if fields[i].Field == "amount" {
+				// pydantic reads a gift card's and a certificate's amount as
+				// a float (280 is 280.0), so a write of 280.0 changes nothing.
+				fields[i].Value = valueOf(asFloat(tau2.MustPy(fields[i].Value)))
+			}
+		}
+		ne := model.Entity{Type: e.Type, ID: e.ID, Fields: append(fields, model.Assign{Field: "position", Value: model.Int(int64(pos))})}
 		if err := checkEntity(&ne); err != nil {
 			return nil, err
 		}
