@@ -32,6 +32,9 @@ type browser struct {
 	rcursor int // into shown
 	rtop    int
 	focus   int // focusTasks or focusRecords
+	// filtering is set while the focused pane's filter takes the keys:
+	// `/` starts it, enter and esc end it.
+	filtering bool
 
 	importing *prompt
 }
@@ -43,9 +46,8 @@ const (
 
 func newBrowser(c *common) *browser {
 	b := &browser{c: c, filter: newInput(""), rfilter: newInput("")}
-	b.filter.Placeholder = "type to filter tasks"
-	b.filter.Focus()
-	b.rfilter.Placeholder = "type to filter saved work"
+	b.filter.Placeholder = "/ filters tasks"
+	b.rfilter.Placeholder = "/ filters saved work"
 	b.refilter()
 	return b
 }
@@ -79,10 +81,61 @@ func (b *browser) record() (store.Record, bool) {
 
 func (b *browser) SetSize(w, h int) { b.width, b.height = w, h }
 
-// Typing is true while the import prompt is open; the filter takes
-// printable keys itself, so the global q works only when it is empty.
-func (b *browser) Typing() bool {
-	return b.importing != nil || b.filter.Value() != "" || b.rfilter.Value() != ""
+// Typing is true while the import prompt is open or a filter takes the
+// keys (after `/`): q typed there is a letter of the filter.
+func (b *browser) Typing() bool { return b.importing != nil || b.filtering }
+
+// input is the filter of the focused pane.
+func (b *browser) input() *textinput.Model {
+	if b.focus == focusRecords {
+		return &b.rfilter
+	}
+	return &b.filter
+}
+
+// filterKey handles a key while a filter takes the keys: arrows move,
+// enter opens what is under the cursor, esc clears the filter, tab
+// leaves it for the other pane.
+func (b *browser) filterKey(msg tea.KeyMsg) (*browser, tea.Cmd) {
+	k := b.c.keys
+	in := b.input()
+	switch {
+	case msg.Type == tea.KeyUp:
+		b.move(-1)
+	case msg.Type == tea.KeyDown:
+		b.move(1)
+	case key.Matches(msg, k.Cancel):
+		b.stopFilter()
+		in.SetValue("")
+		b.refilter()
+		b.refilterRecords()
+	case key.Matches(msg, k.Open):
+		b.stopFilter()
+		return b, b.open()
+	case key.Matches(msg, k.Tab):
+		b.stopFilter()
+		b.focus = 1 - b.focus
+	default:
+		before := in.Value()
+		var cmd tea.Cmd
+		*in, cmd = in.Update(msg)
+		if in.Value() != before {
+			if b.focus == focusRecords {
+				b.rcursor = 0
+				b.refilterRecords()
+			} else {
+				b.refilter()
+			}
+		}
+		return b, cmd
+	}
+	return b, nil
+}
+
+func (b *browser) stopFilter() {
+	b.filtering = false
+	b.filter.Blur()
+	b.rfilter.Blur()
 }
 
 func (b *browser) refilter() {
@@ -157,10 +210,13 @@ func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
 		}
 		return b, cmd
 	}
+	if b.filtering {
+		return b.filterKey(msg)
+	}
 	switch {
-	case msg.Type == tea.KeyUp:
+	case key.Matches(msg, k.ListUp):
 		b.move(-1)
-	case msg.Type == tea.KeyDown:
+	case key.Matches(msg, k.ListDown):
 		b.move(1)
 	case msg.Type == tea.KeyPgUp:
 		b.move(-b.rows())
@@ -168,21 +224,13 @@ func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
 		b.move(b.rows())
 	case key.Matches(msg, k.Tab):
 		b.focus = 1 - b.focus
-		if b.focus == focusRecords {
-			b.filter.Blur()
-			b.rfilter.Focus()
-		} else {
-			b.rfilter.Blur()
-			b.filter.Focus()
-		}
+	case key.Matches(msg, k.Filter):
+		b.filtering = true
+		return b, b.input().Focus()
 	case key.Matches(msg, k.Import):
 		b.importing = newPrompt(b.c, "Import a witness (the JSON `parthack certify` reads) or open a task file of your own", field{"file", ""})
 	case key.Matches(msg, k.Open):
 		return b, b.open()
-	case b.focus == focusRecords && key.Matches(msg, k.DeleteRecord):
-		if r, ok := b.record(); ok {
-			return b, deleteCmd(b.c.dbPath, r)
-		}
 	case key.Matches(msg, k.ClearFilter):
 		if b.focus == focusRecords && b.rfilter.Value() != "" {
 			b.rfilter.SetValue("")
@@ -191,20 +239,6 @@ func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
 			b.filter.SetValue("")
 			b.refilter()
 		}
-	case b.focus == focusTasks:
-		var cmd tea.Cmd
-		b.filter, cmd = b.filter.Update(msg)
-		b.refilter()
-		return b, cmd
-	default:
-		var cmd tea.Cmd
-		before := b.rfilter.Value()
-		b.rfilter, cmd = b.rfilter.Update(msg)
-		if b.rfilter.Value() != before {
-			b.rcursor = 0
-			b.refilterRecords()
-		}
-		return b, cmd
 	}
 	return b, nil
 }
@@ -443,7 +477,10 @@ func (b *browser) ShortHelp() []key.Binding {
 		return b.importing.keys()
 	}
 	// Both panes move with the arrows only: letters filter them.
-	out := []key.Binding{k.AttackCancel, k.Open, k.ListUp, k.ListDown, k.Tab}
+	if b.filtering {
+		return []key.Binding{k.Open, k.ListUp, k.ListDown, k.Cancel}
+	}
+	out := []key.Binding{k.AttackCancel, k.Open, k.Filter, k.Tab, k.ListUp, k.ListDown}
 	if (b.focus == focusTasks && b.filter.Value() != "") || (b.focus == focusRecords && b.rfilter.Value() != "") {
 		out = append(out, k.ClearFilter)
 	}
@@ -462,5 +499,5 @@ func (b *browser) FullHelp() [][]key.Binding {
 	if b.importing != nil {
 		return [][]key.Binding{b.importing.keys()}
 	}
-	return [][]key.Binding{{k.Open, k.ListUp, k.ListDown, k.Tab}, {k.ClearFilter, k.Import, k.DeleteRecord}, {k.AttackCancel, k.Quit, k.ForceQuit, k.Help}}
+	return [][]key.Binding{{k.Open, k.ListUp, k.ListDown, k.Tab, k.Filter}, {k.ClearFilter, k.Import, k.DeleteRecord, k.Refresh}, {k.AttackCancel, k.Quit, k.ForceQuit, k.Help}}
 }

@@ -30,12 +30,15 @@ type comparer struct {
 	cursor, top int  // rows of the alignment
 	hEv, aEv    int  // evidence events, -1 when none
 	stateDiff   bool // the bottom pane shows where the states differ
+	// unsaved marks the search attacker's witness, not saved anywhere
+	// yet: saving it as a run or editing it keeps it.
+	unsaved bool
 }
 
 func newComparer(c *common) *comparer { return &comparer{c: c} }
 
-func (m *comparer) open(t *suiteTask, kind string, h, a *model.Trajectory) tea.Cmd {
-	m.task, m.kind, m.p, m.err = t, kind, nil, nil
+func (m *comparer) open(t *suiteTask, kind string, h, a *model.Trajectory, unsaved bool) tea.Cmd {
+	m.task, m.kind, m.p, m.err, m.unsaved = t, kind, nil, nil, unsaved
 	m.gen++
 	return pairCmd(m.c.ws, t, kind, h, a, m.gen)
 }
@@ -96,7 +99,7 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		case key.Matches(msg, k.StateDiff):
 			m.stateDiff = !m.stateDiff
 		case key.Matches(msg, k.EditWitness):
-			return m, navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind})
+			return m, navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind, unsaved: m.unsaved})
 		case key.Matches(msg, k.Save):
 			rec, err := pairRun(m.c.ws, m.p)
 			if err != nil {

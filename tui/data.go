@@ -266,6 +266,8 @@ type searchProgress struct {
 type searchResult struct {
 	task                 *suiteTask
 	edits                int
+	moves                string // the move set searched, named: "one-field updates"
+	cancelled            bool   // stopped by the user: the best found until then
 	honest, score, delta float64           // f(H), f(A_f), Δhack
 	witness              *model.Trajectory // A_f; nil when no eligible candidate was found
 	states, eligible     int
@@ -276,7 +278,9 @@ type searchResult struct {
 // every edit of t's honest trajectory within edits. It is slow: call it
 // from a goroutine; progress is called from that goroutine, and
 // cancelling ctx stops it with ctx's error.
-func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string, edits int, progress func(searchProgress)) (*searchResult, error) {
+//
+// Cancelled, it returns the best found until then, marked cancelled.
+func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string, opt searchOptions, progress func(searchProgress)) (*searchResult, error) {
 	env, err := w.env(t)
 	if err != nil {
 		return nil, err
@@ -284,10 +288,31 @@ func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string
 	report := func(p attacker.Progress) {
 		progress(searchProgress{states: p.States, eligible: p.Eligible, best: p.BestDelta})
 	}
-	res, err := attacker.Search(ctx, attackTask(t, env), env, t.HonestTraj, attacker.Options{Target: target, Edits: edits}, report)
-	if err != nil {
+	res, err := attacker.Search(ctx, attackTask(t, env), env, t.HonestTraj,
+		attacker.Options{Target: target, Edits: opt.edits, Pairs: opt.pairs, MaxStates: opt.maxStates}, report)
+	cancelled := err != nil && ctx.Err() != nil && res != nil
+	if err != nil && !cancelled {
 		return nil, err
 	}
-	return &searchResult{task: t, edits: res.Edits, honest: res.Honest, score: res.Score, delta: res.Delta,
+	return &searchResult{task: t, edits: res.Edits, moves: moveSetName(t, opt.pairs), cancelled: cancelled, honest: res.Honest, score: res.Score, delta: res.Delta,
 		witness: res.Best, states: res.States, eligible: res.Eligible, exhausted: res.Exhausted}, nil
+}
+
+// searchOptions are the bounds of a search: the CLI's --edits, --pairs
+// and --max-states.
+type searchOptions struct {
+	edits, maxStates int
+	pairs            bool
+}
+
+// moveSetName names the moves a search tries, the way a result states
+// its bound: a domain task's moves are its tools' calls.
+func moveSetName(t *suiteTask, pairs bool) string {
+	switch {
+	case t.Public != nil && t.Public.Domain != nil:
+		return "the task's tool calls"
+	case pairs:
+		return "one- and two-field updates"
+	}
+	return "one-field updates"
 }

@@ -51,7 +51,7 @@ func TestTauDomain(t *testing.T) {
 	}
 
 	press(t, m, "S", "enter")
-	mustSee(t, m, "Search attacker · TAU-A04 · done", "the certified worst case within 2 edits")
+	mustSee(t, m, "Search attacker · TAU-A04 · done", "the certified worst case over the task's tool calls within 2 edits")
 	if res := m.attack.res; res == nil || res.witness == nil || len(res.witness.Steps) <= len(m.c.ws.task("TAU-A04").HonestTraj.Steps)-2 {
 		t.Fatalf("the search on a real run found no witness: %+v", res)
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -36,6 +37,11 @@ type editor struct {
 	undo     [][]model.Step
 	redo     [][]model.Step
 	modified bool
+	// recorded is the conversation of a recorded run (a tau-bench run)
+	// and the steps it was recorded with: an export keeps it while the
+	// steps are those.
+	recorded      []model.Turn
+	recordedSteps []model.Step
 
 	cursor, top int
 
@@ -52,6 +58,9 @@ type editor struct {
 
 	chart *chartCache
 }
+
+// episodeMark marks the step that ends the episode.
+const episodeMark = "⏹"
 
 func newEditor(c *common) *editor { return &editor{c: c, chart: &chartCache{}} }
 
@@ -76,6 +85,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	for i, st := range start.Steps {
 		m.steps[i] = model.Step{Action: st.Action, Comment: st.Comment}
 	}
+	m.recorded, m.recordedSteps = start.Transcript, slices.Clone(m.steps)
 	m.undo, m.redo, m.modified = nil, nil, unsaved
 	m.cursor, m.top = 0, 0
 	m.honest, m.cand, m.pair, m.candErr, m.form, m.line, m.prompt = nil, nil, nil, nil, nil, nil, nil
@@ -103,14 +113,52 @@ func (m *editor) recompute() tea.Cmd {
 	return candidateCmd(m.c.ws, m.honest, m.trajectory(), m.kind, m.gen)
 }
 
-// edit replaces the steps, recording the old ones for undo.
+// edit replaces the steps, recording the old ones for undo. An edit that
+// would put a step after the call that ends the episode is refused in
+// the status line, the steps and the cursor as they were.
 func (m *editor) edit(steps []model.Step) tea.Cmd {
+	if err := m.episodeRule(steps); err != nil {
+		return status(err.Error(), true)
+	}
 	m.undo = append(m.undo, m.steps)
 	m.redo = nil
 	m.steps = steps
 	m.modified = true
 	m.cursor = clamp(m.cursor, 0, max(len(steps)-1, 0))
 	return m.recompute()
+}
+
+// episodeRule refuses steps with a step after the call that ends the
+// episode (tau-bench: transfer_to_human_agents), unless the steps the
+// editor holds already break the rule the same way: an edit may always
+// bring them closer to a trajectory of the domain.
+func (m *editor) episodeRule(steps []model.Step) error {
+	err := model.CheckEpisode(m.task.Public, steps)
+	if err == nil || model.CheckEpisode(m.task.Public, m.steps) != nil && len(steps) <= len(m.steps) {
+		return nil
+	}
+	if end, ok := m.episodeEnd(); ok {
+		return fmt.Errorf("refused: step %d, a call of %s, ends the episode in %s; no step may follow it (nothing changed)",
+			end+1, m.steps[end].Tool, m.task.Public.Domain.Name())
+	}
+	var ee *model.EpisodeError
+	if errors.As(err, &ee) {
+		return fmt.Errorf("refused: step %d would be a call of %s, which ends the episode in %s; no step may follow it (nothing changed)", ee.End, ee.Tool, ee.Domain)
+	}
+	return err
+}
+
+// episodeEnd is the step that ends the episode, if one does.
+func (m *editor) episodeEnd() (int, bool) { return model.EpisodeEnd(m.task.Public, m.steps) }
+
+// afterEnd refuses to place a new step at pos when it would follow the
+// step that ends the episode.
+func (m *editor) afterEnd(pos int) tea.Cmd {
+	if end, ok := m.episodeEnd(); ok && pos > end {
+		return status(fmt.Sprintf("refused: step %d, a call of %s, ends the episode in %s; a new step goes before it (i inserts)",
+			end+1, m.steps[end].Tool, m.task.Public.Domain.Name()), true)
+	}
+	return nil
 }
 
 func (m *editor) SetSize(w, h int) { m.width, m.height = w, h }
@@ -158,7 +206,6 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			m.form = nil
 		case st != nil:
 			f := m.form
-			m.form = nil
 			steps := slices.Clone(m.steps)
 			if f.replace {
 				st.Comment = steps[f.at].Comment
@@ -166,6 +213,12 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			} else {
 				steps = slices.Insert(steps, f.at, *st)
 			}
+			// A refused step stays in its form, to change or cancel.
+			if err := m.episodeRule(steps); err != nil {
+				f.err = err.Error()
+				return m, nil
+			}
+			m.form = nil
 			m.cursor = f.at
 			return m, m.edit(steps)
 		}
@@ -178,9 +231,14 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			m.line = nil
 		case st != nil:
 			at := m.line.at
+			steps := slices.Insert(slices.Clone(m.steps), at, *st)
+			if err := m.episodeRule(steps); err != nil {
+				m.line.err = err.Error()
+				return m, nil
+			}
 			m.line = nil
 			m.cursor = at
-			return m, m.edit(slices.Insert(slices.Clone(m.steps), at, *st))
+			return m, m.edit(steps)
 		}
 		return m, cmd
 	}
@@ -212,14 +270,23 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if len(m.steps) > 0 {
 			pos = m.cursor + 1
 		}
+		if cmd := m.afterEnd(pos); cmd != nil {
+			return m, cmd
+		}
 		m.form = newStepForm(m.c, env.Task, pos, false, at)
 	case key.Matches(msg, k.Line):
 		pos := 0
 		if len(m.steps) > 0 {
 			pos = m.cursor + 1
 		}
+		if cmd := m.afterEnd(pos); cmd != nil {
+			return m, cmd
+		}
 		m.line = newStepLine(m.c, env.Task, pos, m.stateBefore(pos))
 	case key.Matches(msg, k.Insert):
+		if cmd := m.afterEnd(m.cursor); cmd != nil {
+			return m, cmd
+		}
 		m.form = newStepForm(m.c, env.Task, m.cursor, false, at)
 	case key.Matches(msg, k.EditStep):
 		if at != nil {
@@ -233,6 +300,9 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if m.cursor > 0 {
 			steps := slices.Clone(m.steps)
 			steps[m.cursor-1], steps[m.cursor] = steps[m.cursor], steps[m.cursor-1]
+			if err := m.episodeRule(steps); err != nil {
+				return m, status(err.Error(), true)
+			}
 			m.cursor--
 			return m, m.edit(steps)
 		}
@@ -240,6 +310,9 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if m.cursor < len(m.steps)-1 {
 			steps := slices.Clone(m.steps)
 			steps[m.cursor+1], steps[m.cursor] = steps[m.cursor], steps[m.cursor+1]
+			if err := m.episodeRule(steps); err != nil {
+				return m, status(err.Error(), true)
+			}
 			m.cursor++
 			return m, m.edit(steps)
 		}
@@ -267,13 +340,20 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		m.prompt, m.saving = newPrompt(m.c, title, field{"name", m.name}, field{"note", m.note}), true
 	case key.Matches(msg, k.Export):
 		file := strings.NewReplacer(" ", "-", "/", "-").Replace(fmt.Sprintf("%s-%s.json", m.task.ID, m.name))
-		m.prompt, m.saving = newPrompt(m.c, "Export witness JSON (the format `parthack certify` reads)", field{"file", filepath.Join(".", file)}), false
+		// The full path: the launch directory is easy to forget.
+		if abs, err := filepath.Abs(file); err == nil {
+			file = abs
+		}
+		m.prompt, m.saving = newPrompt(m.c, "Export witness JSON (the format `parthack certify` reads)", field{"file", file}), false
 	case key.Matches(msg, k.UndoStep):
 		if len(m.steps) == 0 {
 			return m, nil
 		}
 		if m.cand == nil || m.pending || m.cand.log.Steps != len(m.steps) {
 			return m, status("still replaying: press z again in a moment", true)
+		}
+		if cmd := m.afterEnd(len(m.steps)); cmd != nil {
+			return m, cmd
 		}
 		inv, err := inverseStep(m.cand, m.cursor)
 		if err != nil {
@@ -313,7 +393,15 @@ func (m *editor) promptKey(msg tea.KeyMsg) tea.Cmd {
 	case done:
 		file := strings.TrimSpace(m.prompt.value(0))
 		m.prompt = nil
-		return exportCmd(file, m.trajectory())
+		tr, note := m.trajectory(), ""
+		if len(m.recorded) > 0 {
+			if slices.EqualFunc(m.steps, m.recordedSteps, func(a, b model.Step) bool { return describeAction(&a.Action) == describeAction(&b.Action) }) {
+				tr.Transcript, note = m.recorded, " with the run's conversation"
+			} else {
+				note = " without the run's conversation: it was recorded with other steps"
+			}
+		}
+		return exportCmd(file, tr, note)
 	}
 	return cmd
 }
@@ -468,6 +556,7 @@ func (m *editor) stepsView(w, h int) string {
 	}
 	fresh := m.cand != nil && !m.pending && m.cand.log.Steps == len(m.steps)
 	digits := len(fmt.Sprint(len(m.steps)))
+	end, ends := m.episodeEnd()
 	for i := m.top; i < min(m.top+rows, len(m.steps)); i++ {
 		status, stSt, reason := "…", st.faint, ""
 		if fresh {
@@ -481,12 +570,20 @@ func (m *editor) stepsView(w, h int) string {
 				status, stSt = "✓", st.ok
 			}
 		}
-		text := fmt.Sprintf("%*d %s %s%s", digits, i+1, status, describeAction(&m.steps[i].Action), reason)
+		// The step that ends the episode is marked before its text, so
+		// a narrow pane still shows it.
+		desc := describeAction(&m.steps[i].Action)
+		if ends && i == end {
+			desc = episodeMark + " " + desc
+		} else if ends && i > end {
+			reason = " — after the episode's end"
+		}
+		text := fmt.Sprintf("%*d %s %s%s", digits, i+1, status, desc, reason)
 		if i == m.cursor {
 			lines = append(lines, st.cursor.Render(fit("▸"+text, w-2)))
 			continue
 		}
-		line := " " + fmt.Sprintf("%*d ", digits, i+1) + stSt.Render(status) + " " + describeAction(&m.steps[i].Action)
+		line := " " + fmt.Sprintf("%*d ", digits, i+1) + stSt.Render(status) + " " + desc
 		if reason != "" {
 			line += st.bad.Render(reason)
 		}
@@ -547,6 +644,10 @@ func (m *editor) resultLines(width int) []string {
 			out = append(out, wrap(st.bad.Render("illegal or failed: "+m.cand.log.Reason(ev)), width)...)
 		} else {
 			out = append(out, st.muted.Render(fmt.Sprintf("event %d · %d cells changed · P_state after it %s", seq+1, ev.DiffLen(), frac(ev.CState, len(m.cand.log.Env.Goals()[ev.Goal].Preds)))))
+		}
+		if end, ok := m.episodeEnd(); ok && end == m.cursor {
+			out = append(out, wrap(st.warn.Render(fmt.Sprintf("%s the episode ends here: in %s a call of %s ends it, so no step may follow (i inserts before it)",
+				episodeMark, m.task.Public.Domain.Name(), m.steps[end].Tool)), width)...)
 		}
 		// Scripted events the environment interleaves right after this step.
 		for s := seq + 1; s < len(m.cand.log.Events) && m.cand.log.Events[s].Step < 0; s++ {

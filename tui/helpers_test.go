@@ -162,7 +162,7 @@ func line(t testing.TB, m *workbench, text string) string {
 // openTask filters Browse to id and opens it.
 func openTask(t testing.TB, m *workbench, id string) {
 	t.Helper()
-	press(t, m, id, "enter")
+	press(t, m, "/", id, "enter")
 	if m.page != pageInspect || m.inspect.a == nil || m.inspect.task.ID != id {
 		t.Fatalf("task %s did not open:\n%s", id, screen(m))
 	}

@@ -1,0 +1,112 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parthack/parthack/model"
+)
+
+// tauApp opens the workbench on tau-bench's airline domain at w × h.
+func tauApp(t *testing.T, w, h int) *workbench {
+	t.Helper()
+	m, err := newApp(Options{DBPath: filepath.Join(t.TempDir(), "store.db"), Domain: "tau-airline"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drive(t, m, m.Init(), tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+// TestEditorKeepsTheEpisodeRule: on TAU-A04 trial0, whose step 6 calls
+// transfer_to_human_agents, the editor marks step 6 as the end of the
+// episode and refuses, in the status line and changing nothing, every
+// edit that would put a step after it; deleting the transfer lifts the
+// rule.
+func TestEditorKeepsTheEpisodeRule(t *testing.T) {
+	m := tauApp(t, 80, 24)
+	openTask(t, m, "TAU-A04")
+	press(t, m, "e")
+	e := m.editor
+	if m.page != pageEditor || len(e.steps) != 6 {
+		t.Fatalf("the editor did not open on the run's 6 steps:\n%s", screen(m))
+	}
+	press(t, m, "$")
+	mustSee(t, m, episodeMark+" transfer_to_human_agents", "the episode ends here")
+	before := model.EncodeTrajectory(e.trajectory())
+	for _, tc := range []struct {
+		name, cursor string
+		keys         []string
+		cur          int
+	}{
+		{"add after the transfer", "$", []string{"a"}, 5},
+		{"type a step after it", "$", []string{":"}, 5},
+		{"move the transfer up", "$", []string{"K"}, 5},
+		{"move the step before it down", "$", []string{"k", "J"}, 4},
+		{"append an inverse step", "$", []string{"k", "z"}, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			press(t, m, tc.cursor)
+			press(t, m, tc.keys...)
+			if e.form != nil || e.line != nil {
+				t.Fatalf("a step entry opened after the end of the episode:\n%s", screen(m))
+			}
+			if got := model.EncodeTrajectory(e.trajectory()); string(got) != string(before) || e.cursor != tc.cur {
+				t.Fatalf("the steps or the cursor changed (cursor %d, want %d)", e.cursor, tc.cur)
+			}
+			if !m.statusErr || !strings.Contains(m.status, "refused: step 6, a call of transfer_to_human_agents, ends the episode in tau-airline") {
+				t.Fatalf("status %q does not say why", m.status)
+			}
+		})
+	}
+	press(t, m, "$", "d", "a")
+	if e.form == nil {
+		t.Fatalf("with the transfer deleted, a does not add a step:\n%s", screen(m))
+	}
+}
+
+// TestImportRefusesAStepAfterTheEpisodeEnd: a tau-bench run with a call
+// after its transfer is refused on import, the message naming the file,
+// the line of the step, and the call that ended the episode.
+func TestImportRefusesAStepAfterTheEpisodeEnd(t *testing.T) {
+	m := tauApp(t, 120, 40)
+	file := writeAfterTransfer(t)
+	press(t, m, "ctrl+o", file, "enter")
+	if m.page != pageBrowse {
+		t.Fatalf("the import opened page %d", m.page)
+	}
+	for _, want := range []string{"import: after-transfer.json:", "step 7 (call of get_user_details) comes after step 6, a call of transfer_to_human_agents"} {
+		if !strings.Contains(m.status, want) || !m.statusErr {
+			t.Fatalf("status %q lacks %q", m.status, want)
+		}
+	}
+}
+
+// writeAfterTransfer writes TAU-A04's trial0 with one more call after
+// its transfer and returns its path.
+func writeAfterTransfer(t *testing.T) string {
+	t.Helper()
+	task, err := loadDomain("tau-airline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h *model.Trajectory
+	for _, st := range task {
+		if st.ID == "TAU-A04" {
+			h = st.HonestTraj
+		}
+	}
+	tr := *h
+	tr.Transcript = nil
+	tr.Steps = append(append([]model.Step{}, h.Steps...), model.Step{Action: model.Action{Op: model.OpCall, Tool: "get_user_details",
+		Args: h.Steps[0].Args}})
+	file := filepath.Join(t.TempDir(), "after-transfer.json")
+	if err := os.WriteFile(file, model.EncodeTrajectory(&tr), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
