@@ -266,8 +266,8 @@ type searchProgress struct {
 type searchResult struct {
 	task                 *suiteTask
 	edits                int
-	moves                string // the move set searched, named: "one-field updates"
-	cancelled            bool   // stopped by the user: the best found until then
+	moves                string            // the move set searched, named: "one-field updates"
+	cancelled            bool              // stopped by the user: the best found until then
 	honest, score, delta float64           // f(H), f(A_f), Δhack
 	witness              *model.Trajectory // A_f; nil when no eligible candidate was found
 	states, eligible     int
