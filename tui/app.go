@@ -630,9 +630,27 @@ func (m *workbench) helpBar() string {
 	if m.demo != nil || m.front().Typing() {
 		tail = ""
 	}
-	m.help.Width = max(m.width-ansi.StringWidth(tail)-3, 1)
-	head := m.help.ShortHelpView(keys)
-	m.help.Width = m.width
+	room := m.width
+	if tail != "" {
+		room -= ansi.StringWidth(tail) + 3
+	}
+	// Whole keys only, as many as fit with an ellipsis after them: the
+	// help bubble would let the line overflow past the last key.
+	var head string
+	for i := range keys {
+		if !keys[i].Enabled() {
+			continue
+		}
+		next := m.help.ShortHelpView(keys[i : i+1])
+		if head != "" {
+			next = head + m.c.st.help.ShortSeparator.Render(" • ") + next
+		}
+		if ansi.StringWidth(next)+2 > room {
+			head += " …"
+			break
+		}
+		head = next
+	}
 	if tail == "" {
 		return head
 	}

@@ -256,6 +256,9 @@ func TestEndToEnd(t *testing.T) {
 	s.waitFor("Search attacker · "+devTask+" · done", "Historical Milestone not inflated over one-field updates within 2 edits: Δhack +0.000", "exhausted after")
 	s.keys("Enter")
 	s.waitFor("A · search witness", "✓ eligible")
+	// The search's witness is not saved: q asks first.
+	s.keys("q")
+	s.waitFor("q again quits anyway")
 	s.keys("q")
 	s.waitExit()
 }
