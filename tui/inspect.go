@@ -39,6 +39,10 @@ type inspector struct {
 
 	note *prompt
 
+	// early are keys typed while the trajectory loads: they act on it
+	// once it is on screen, in order, as if typed then.
+	early []tea.KeyMsg
+
 	chart  *chartCache
 	detail *detailCache
 	rows   *rowCache
@@ -62,7 +66,7 @@ func newInspector(c *common) *inspector {
 // open shows tr (one of t's trajectories, or another one such as a stored
 // witness) and starts its analysis.
 func (m *inspector) open(t *suiteTask, tr *model.Trajectory, label string, cursor int) tea.Cmd {
-	m.task, m.choices, m.which = t, nil, -1
+	m.task, m.choices, m.which, m.early = t, nil, -1, nil
 	for _, ch := range t.stored() {
 		if ch.traj == tr {
 			m.which = len(m.choices)
@@ -158,16 +162,18 @@ func (m *inspector) update(msg tea.Msg) (*inspector, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			m.err = msg.err
+			m.err, m.early = msg.err, nil
 			return m, nil
 		}
 		m.show(msg.a, m.want)
+		return m.replayEarly()
 	case searchMsg:
 		if msg.gen == m.gen && m.a != nil {
 			if msg.at < 0 {
 				return m, status(fmt.Sprintf("no event matches %q", msg.query), true)
 			}
 			m.step(msg.at - m.cursor)
+			return m, status(fmt.Sprintf("match %d/%d for %q", msg.nth, msg.total, msg.query), false)
 		}
 	case tea.MouseMsg:
 		if msg.Action != tea.MouseActionPress {
@@ -225,6 +231,9 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		return m, nil
 	}
 	if m.a == nil {
+		if m.err == nil && len(m.early) < maxEarly {
+			m.early = append(m.early, msg)
+		}
 		return m, nil
 	}
 	page := m.logRows()
@@ -292,6 +301,27 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 	return m, nil
 }
 
+// maxEarly bounds the keys kept while a trajectory loads.
+const maxEarly = 64
+
+// replayEarly plays the keys typed while the trajectory loaded. A key
+// that loads another trajectory (t) keeps the rest for that one.
+func (m *inspector) replayEarly() (*inspector, tea.Cmd) {
+	early := m.early
+	m.early = nil
+	var cmds []tea.Cmd
+	for i, k := range early {
+		if m.a == nil {
+			m.early = append(m.early, early[i:]...)
+			break
+		}
+		var cmd tea.Cmd
+		m, cmd = m.key(k)
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
 // compare opens H against the trajectory on screen, or the task's own
 // witness or rollback when the honest one is on screen.
 func (m *inspector) compare(kind string) tea.Cmd {
@@ -339,9 +369,10 @@ func (m *inspector) scroll(d int) {
 
 // searchMsg is where a search landed: a cursor position or -1.
 type searchMsg struct {
-	gen   int
-	at    int
-	query string
+	gen        int
+	at         int
+	query      string
+	nth, total int // the match landed on, of all matches
 }
 
 // find searches the log from the cursor in direction dir, wrapping.
@@ -352,13 +383,28 @@ func (m *inspector) find(dir int) tea.Cmd {
 	a, q, from, gen := m.a, strings.ToLower(m.query), m.cursor, m.gen
 	return func() tea.Msg {
 		n := a.events() + 1
-		for i := 1; i < n; i++ {
+		at := -1
+		// The cursor's own position last: a lone match under the
+		// cursor is still a match, "1/1".
+		for i := 1; i <= n && at < 0; i++ {
 			k := ((from+dir*i)%n + n) % n
 			if strings.Contains(strings.ToLower(searchText(a, k)), q) {
-				return searchMsg{gen: gen, at: k, query: q}
+				at = k
 			}
 		}
-		return searchMsg{gen: gen, at: -1, query: q}
+		if at < 0 {
+			return searchMsg{gen: gen, at: -1, query: q}
+		}
+		nth, total := 0, 0
+		for k := range n {
+			if strings.Contains(strings.ToLower(searchText(a, k)), q) {
+				total++
+				if k <= at {
+					nth++
+				}
+			}
+		}
+		return searchMsg{gen: gen, at: at, query: q, nth: nth, total: total}
 	}
 }
 

@@ -1,0 +1,55 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// TestKeysTypedWhileLoadingActOnTheLoadedScreen: `t t` typed before
+// PH-H05's honest run is on screen moves two trajectories on, to the
+// attribution control (honest, rollback, attribution control), whenever
+// the analyses arrive.
+func TestKeysTypedWhileLoadingActOnTheLoadedScreen(t *testing.T) {
+	m := newTestApp(t, 80, 24, false)
+	task := m.c.ws.task("PH-H05")
+	_, load := m.Update(openTaskMsg{task: task, traj: task.HonestTraj, label: "honest"})
+	for _, k := range []string{"t", "t", "l"} {
+		m.Update(keyMsgs(k)[0])
+	}
+	if m.inspect.a != nil {
+		t.Fatal("the analysis arrived before the keys: the test proves nothing")
+	}
+	drive(t, m, load)
+	if got := m.inspect.current().label; got != "attribution control" || m.inspect.a == nil || m.inspect.cursor != 1 {
+		t.Fatalf("t t l while loading landed on %q at %d, want the attribution control at 1", got, m.inspect.cursor)
+	}
+}
+
+// TestOneMatchSaysOneOfOne: a search whose only match is under the
+// cursor says 1/1 instead of "no event matches".
+func TestOneMatchSaysOneOfOne(t *testing.T) {
+	m := newTestApp(t, 80, 24, false)
+	openTask(t, m, devTask)
+	press(t, m, "/", "initial snapshot", "enter")
+	if m.statusErr || !strings.Contains(m.status, "match 1/1") || m.inspect.cursor != 0 {
+		t.Fatalf("status %q, cursor %d", m.status, m.inspect.cursor)
+	}
+}
+
+// TestStepLinePlaceholderIsTheTasks: `:` shows a step of the task at
+// hand, not a ticket step on every task.
+func TestStepLinePlaceholderIsTheTasks(t *testing.T) {
+	m := newTestApp(t, 120, 40, false)
+	openTask(t, m, "PH-H04")
+	press(t, m, "e", ":")
+	ph := m.editor.line.input.Placeholder
+	if strings.Contains(ph, "ticket") || !strings.HasPrefix(ph, "update ") {
+		t.Fatalf("PH-H04's placeholder is %q", ph)
+	}
+	if _, err := (&stepLine{c: m.c, task: m.editor.task.Public, input: newInput(strings.TrimSuffix(ph, "   (tab completes)"))}).build(); err != nil {
+		t.Fatalf("the placeholder %q is not a step the line reads: %v", ph, err)
+	}
+	drive(t, m, nil, tea.KeyMsg{Type: tea.KeyEsc})
+}
