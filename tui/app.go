@@ -179,6 +179,15 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	case tea.MouseMsg:
+		// The page sees the pointer where it draws: below the header
+		// and any status banner.
+		if m.overlay != nil || m.front().Typing() {
+			return m, nil
+		}
+		msg.Y -= 1 + len(m.banner())
+		if msg.Y < 0 || msg.Y >= m.height-m.chrome() {
+			return m, nil
+		}
 		return m, m.routeFront(msg)
 	case statusMsg:
 		m.status, m.statusErr = msg.text, msg.err

@@ -185,11 +185,7 @@ func (b *browser) update(msg tea.Msg) (*browser, tea.Cmd) {
 		b.sums = msg.sums
 		b.refilterRecords()
 	case tea.MouseMsg:
-		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
-			b.move(-1)
-		} else if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelDown {
-			b.move(1)
-		}
+		b.mouse(msg)
 	case tea.KeyMsg:
 		return b.key(msg)
 	}
@@ -241,6 +237,60 @@ func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
 		}
 	}
 	return b, nil
+}
+
+// mouse focuses the pane under the pointer: a click selects the row
+// there, the wheel moves that pane's cursor.
+func (b *browser) mouse(msg tea.MouseMsg) {
+	if msg.Action != tea.MouseActionPress {
+		return
+	}
+	leftW, infoH := b.panes()
+	focus := focusTasks
+	if msg.X >= leftW {
+		if msg.Y < infoH {
+			return // the task's or record's detail
+		}
+		focus = focusRecords
+	}
+	if focus != b.focus {
+		b.focus = focus
+		b.stopFilter()
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		b.move(-1)
+	case tea.MouseButtonWheelDown:
+		b.move(1)
+	case tea.MouseButtonLeft:
+		if focus == focusTasks {
+			if row := b.top + msg.Y - 3; msg.Y >= 3 && row < len(b.visible) {
+				b.cursor = row
+			}
+			return
+		}
+		first := infoH + 1
+		if b.rfilter.Value() != "" || b.focus == focusRecords {
+			first++ // the filter line
+		}
+		if row := b.rtop + msg.Y - first; msg.Y >= first && row < len(b.shown) {
+			b.rcursor = row
+		}
+	}
+}
+
+// panes is where View splits the page: the tasks' width, and the height
+// of the detail box above the saved work.
+func (b *browser) panes() (leftW, infoH int) {
+	h := b.height
+	if b.importing != nil {
+		h -= b.importing.height()
+	}
+	leftW = clamp(b.width/2, 44, 80) // the rest for the task and the saved work
+	if b.width-leftW < 28 {
+		leftW = b.width - 28
+	}
+	return leftW, min(max(h/2, 6), h-4)
 }
 
 func (b *browser) move(d int) {
@@ -326,10 +376,7 @@ func (b *browser) View() string {
 		promptH = b.importing.height()
 	}
 	h := b.height - promptH
-	leftW := clamp(b.width/2, 44, 80) // the rest for the task and the saved work
-	if b.width-leftW < 28 {
-		leftW = b.width - 28
-	}
+	leftW, infoH := b.panes()
 	rightW := b.width - leftW
 
 	// Tasks.
@@ -356,7 +403,6 @@ func (b *browser) View() string {
 	left := b.c.box(title, lines, leftW, h, b.focus == focusTasks)
 
 	// The selected task, then the saved records.
-	infoH := min(max(h/2, 6), h-4)
 	right := b.c.box(b.infoTitle(), b.info(rightW-2), rightW, infoH, false) + "\n" + b.recordsView(rightW, h-infoH)
 	out := joinColumns(left, right)
 	if b.importing != nil {

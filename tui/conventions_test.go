@@ -53,3 +53,42 @@ func TestStepLinePlaceholderIsTheTasks(t *testing.T) {
 	}
 	drive(t, m, nil, tea.KeyMsg{Type: tea.KeyEsc})
 }
+
+// TestMouseSelectsRowsAndFocusesPanes: a click selects the row under
+// the pointer and focuses its pane, in Browse, the Inspector and the
+// editor; the wheel scrolls the pane under the pointer.
+func TestMouseSelectsRowsAndFocusesPanes(t *testing.T) {
+	click := func(x, y int) tea.MouseMsg {
+		return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+	}
+	m := newTestApp(t, 120, 40, false)
+	// Header, frame, filter line and column heads come first: the
+	// third task is on screen row 1+3+2.
+	drive(t, m, nil, click(5, 6))
+	if m.browse.cursor != 2 || m.browse.focus != focusTasks {
+		t.Fatalf("a click on the third task put the cursor on %d", m.browse.cursor)
+	}
+	_, infoH := m.browse.panes()
+	drive(t, m, nil, click(100, 1+infoH+2))
+	if m.browse.focus != focusRecords {
+		t.Fatal("a click on the saved work did not focus it")
+	}
+	press(t, m, "tab", "enter")
+	if m.page != pageInspect || m.inspect.task.ID != m.c.ws.tasks[2].ID {
+		t.Fatalf("enter did not open the clicked task:\n%s", screen(m))
+	}
+	in := m.inspect
+	drive(t, m, nil, click(100, 5))
+	if in.focus != focusDetail {
+		t.Fatal("a click on the detail did not focus it")
+	}
+	drive(t, m, nil, click(5, 1+1+2))
+	if in.focus != focusLog || in.cursor != 2 {
+		t.Fatalf("a click on log row 3 focused %d with the cursor at %d", in.focus, in.cursor)
+	}
+	press(t, m, "e")
+	drive(t, m, nil, click(5, 1+1+1))
+	if m.editor.cursor != 1 {
+		t.Fatalf("a click on step 2 put the cursor on %d", m.editor.cursor)
+	}
+}

@@ -186,10 +186,20 @@ func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 			m.kind = msg.p.kind
 		}
 	case tea.MouseMsg:
-		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
+		if msg.Action != tea.MouseActionPress {
+			break
+		}
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
 			m.move(-1)
-		} else if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelDown {
+		case tea.MouseButtonWheelDown:
 			m.move(1)
+		case tea.MouseButtonLeft:
+			// A click on a step puts the cursor on it.
+			leftW, topH, _, _, _ := m.layout()
+			if i := m.top + msg.Y - 1; msg.X < leftW && msg.Y >= 1 && msg.Y < topH-1 && i < len(m.steps) {
+				m.cursor = i
+			}
 		}
 	case tea.KeyMsg:
 		return m.key(msg)

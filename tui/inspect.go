@@ -176,14 +176,28 @@ func (m *inspector) update(msg tea.Msg) (*inspector, tea.Cmd) {
 			return m, status(fmt.Sprintf("match %d/%d for %q", msg.nth, msg.total, msg.query), false)
 		}
 	case tea.MouseMsg:
-		if msg.Action != tea.MouseActionPress {
+		// The pane under the pointer takes the focus; a click on the
+		// log moves the cursor to that row.
+		if msg.Action != tea.MouseActionPress || m.a == nil {
 			break
+		}
+		logW, topH, _, _, _ := m.layout()
+		if msg.Y >= topH {
+			break
+		}
+		m.focus = focusLog
+		if msg.X >= logW {
+			m.focus = focusDetail
 		}
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
 			m.scroll(-3)
 		case tea.MouseButtonWheelDown:
 			m.scroll(3)
+		case tea.MouseButtonLeft:
+			if k := m.top + msg.Y - 1; m.focus == focusLog && msg.Y >= 1 && msg.Y <= m.logRows() && k <= m.a.events() {
+				m.step(k - m.cursor)
+			}
 		}
 	case tea.KeyMsg:
 		return m.key(msg)
