@@ -452,6 +452,15 @@ func (b *browser) info(w int) []string {
 		return nil
 	}
 	out = append(out, st.bold.Render(t.Title), st.muted.Render(fmt.Sprintf("%s · %s · split %s · rollback %s", t.Family, orNone(t.Domain), t.Split, t.RollbackMetric)))
+	if len(t.Rewards) > 0 {
+		var rs []string
+		for _, ch := range t.Runs {
+			if r, ok := t.Rewards[ch.label]; ok {
+				rs = append(rs, fmt.Sprintf("%s %g", ch.label, r))
+			}
+		}
+		out = append(out, wrap(st.muted.Render("tau-bench reward: "+strings.Join(rs, " · ")), w)...)
+	}
 	if t.Public != nil {
 		out = append(out, wrap(t.Public.Instruction, w)...)
 	}

@@ -423,7 +423,7 @@ func (m *comparer) logView(honest bool, w, h int) string {
 		}
 		lines = append(lines, m.c.eventRow(a, seq+1, w-2, mark))
 	}
-	return m.c.box(fmt.Sprintf("%s · %d events", title, a.events()), lines, w, h, false)
+	return m.c.box(fmt.Sprintf("%s · %d events%s", title, a.events(), a.rewardNote()), lines, w, h, false)
 }
 
 // vectorLines shows both certificates, the evidence component marked.
@@ -528,6 +528,12 @@ func (c *common) scoreLines(p *pair, width int) []string {
 			legend = long
 		}
 		out = append(out, fit(e.Label, labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", d), 7)+call)
+	}
+	// The benchmark's own reward, beside the evaluators it is compared
+	// with: it reads the final database and the agent's replies.
+	if p.h.reward != nil && p.a.reward != nil {
+		h, a := *p.h.reward, *p.a.reward
+		out = append(out, st.muted.Render(fit(p.h.rewardName+" reward", labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", a-h), 7)))
 	}
 	if legend != "" {
 		out = append(out, st.faint.Render(legend))

@@ -44,6 +44,9 @@ type suiteTask struct {
 	// own public and trusted view.
 	Trusted *model.Task
 	File    string
+	// Rewards are the benchmark's own recorded rewards of Runs, by
+	// label, when it records them (tau-bench's run files do).
+	Rewards map[string]float64
 }
 
 // stored lists the task's stored trajectories, in the order t cycles them.
@@ -108,7 +111,12 @@ func loadDomain(name string) ([]*suiteTask, error) {
 			if err != nil {
 				return nil, err
 			}
-			st.Runs = append(st.Runs, choice{fmt.Sprintf("trial%d", r.Trial), tr})
+			label := fmt.Sprintf("trial%d", r.Trial)
+			st.Runs = append(st.Runs, choice{label, tr})
+			if st.Rewards == nil {
+				st.Rewards = map[string]float64{}
+			}
+			st.Rewards[label] = r.Reward
 			if failed == nil && r.Reward == 0 {
 				failed = tr
 			}
@@ -130,6 +138,21 @@ func loadDomain(name string) ([]*suiteTask, error) {
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// benchReward is the benchmark's own reward of a replayed trajectory of
+// a real benchmark's task, computed by its rule (tau-bench's: the final
+// database's data hash and the required outputs in the agent's
+// replies); ok is false for tasks of no benchmark with a reward.
+func benchReward(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (reward float64, name string, ok bool) {
+	if t.Runs == nil || t.Trusted != nil {
+		return 0, "", false
+	}
+	tt, err := tauair.ByID(t.ID)
+	if err != nil || tt.ID != t.ID {
+		return 0, "", false
+	}
+	return tt.Reward(log, tr), "tau-bench", true
 }
 
 // lastBits is a log's c_state at termination.

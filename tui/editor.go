@@ -99,7 +99,20 @@ func (m *editor) trajectory() *model.Trajectory {
 	for i := range steps {
 		steps[i].Index = i
 	}
-	return &model.Trajectory{Task: m.task.ID, Name: m.name, Note: m.note, Steps: steps}
+	tr := &model.Trajectory{Task: m.task.ID, Name: m.name, Note: m.note, Steps: steps}
+	if m.keepsConversation() {
+		tr.Transcript = m.recorded
+	}
+	return tr
+}
+
+// keepsConversation reports whether the steps are still those the
+// recorded conversation was held with: then the candidate is the run
+// itself, conversation and all (tau-bench's reward reads its replies).
+func (m *editor) keepsConversation() bool {
+	return len(m.recorded) > 0 && slices.EqualFunc(m.steps, m.recordedSteps, func(a, b model.Step) bool {
+		return describeAction(&a.Action) == describeAction(&b.Action)
+	})
 }
 
 // recompute replays and certifies the candidate in the background;
@@ -404,12 +417,11 @@ func (m *editor) promptKey(msg tea.KeyMsg) tea.Cmd {
 		file := strings.TrimSpace(m.prompt.value(0))
 		m.prompt = nil
 		tr, note := m.trajectory(), ""
-		if len(m.recorded) > 0 {
-			if slices.EqualFunc(m.steps, m.recordedSteps, func(a, b model.Step) bool { return describeAction(&a.Action) == describeAction(&b.Action) }) {
-				tr.Transcript, note = m.recorded, " with the run's conversation"
-			} else {
-				note = " without the run's conversation: it was recorded with other steps"
-			}
+		switch {
+		case m.keepsConversation():
+			note = " with the run's conversation"
+		case len(m.recorded) > 0:
+			note = " without the run's conversation: it was recorded with other steps"
 		}
 		return exportCmd(file, tr, note)
 	}

@@ -110,3 +110,26 @@ func writeAfterTransfer(t *testing.T) string {
 	}
 	return file
 }
+
+// TestTauBenchRewardIsShown: the Inspector's title, Browse and the
+// scores of Compare and the editor show tau-bench's own reward,
+// recomputed by its rule, equal to the reward its run file records.
+func TestTauBenchRewardIsShown(t *testing.T) {
+	m := tauApp(t, 140, 45)
+	press(t, m, "/", "TAU-A04")
+	mustSee(t, m, "tau-bench reward: trial0 0")
+	press(t, m, "enter")
+	task := m.inspect.task
+	for range task.Runs {
+		cur := m.inspect.current()
+		if want, ok := task.Rewards[cur.label]; ok && (m.inspect.a.reward == nil || *m.inspect.a.reward != want) {
+			t.Fatalf("%s: recomputed reward %v, recorded %g", cur.label, m.inspect.a.reward, want)
+		}
+		press(t, m, "t")
+	}
+	mustSee(t, m, "TAU-A04 · trial0 · 6 events · tau-bench reward 0")
+	press(t, m, "e")
+	if l := line(t, m, "tau-bench reward"); !strings.Contains(l, "0.00  0.00  +0.00") {
+		t.Fatalf("the editor's reward row: %q", l)
+	}
+}

@@ -477,7 +477,7 @@ func (m *inspector) logView(w, h int) string {
 		}
 		lines = append(lines, m.c.st.accent.Render("/")+inputView(m.search))
 	}
-	title := fmt.Sprintf("%s · %s · %d events", m.task.ID, m.current().label, a.events())
+	title := fmt.Sprintf("%s · %s · %d events%s", m.task.ID, m.current().label, a.events(), a.rewardNote())
 	return m.c.box(title, lines, w, h, m.focus == focusLog)
 }
 
