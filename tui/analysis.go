@@ -98,9 +98,9 @@ type analysis struct {
 	// comes from a benchmark with one.
 	reward     *float64
 	rewardName string
-	scores     []float64 // per evaluator, at termination
-	series  [][]float64 // per evaluator, series[i][k] after k events
-	pstate  []float64   // certified P_state after k events
+	scores     []float64   // per evaluator, at termination
+	series     [][]float64 // per evaluator, series[i][k] after k events
+	pstate     []float64   // certified P_state after k events
 	// touch[g][j] lists, in order, the successful events whose diff
 	// touched predicate j of goal version g: the latest cause at any
 	// cursor is one binary search away.

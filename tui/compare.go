@@ -160,6 +160,13 @@ func (m *comparer) layout() compareLayout {
 	l.vectors, l.scores = m.c.vectorLines(m.p, vecW), m.c.scoreLines(m.p, scoreW)
 	vecExtra := m.p.verdict.Evidence != nil && m.p.verdict.Evidence.Predicate > 0
 	scoreExtra := !m.p.verdict.Eligible
+	vecExtraN, scoreExtraN := 0, 0
+	if vecExtra {
+		vecExtraN = len(m.c.evidenceLines(m.p, vecW))
+	}
+	if scoreExtra {
+		scoreExtraN = len(caveatLines(scoreW))
+	}
 	const minLog = 3
 	fit := func() int {
 		vh := len(head) + len(detail) + 1 // frame edges, or the title line
@@ -176,9 +183,9 @@ func (m *comparer) layout() compareLayout {
 	for fit() < minLog {
 		switch {
 		case vecExtra:
-			l.vectors, vecExtra = l.vectors[:len(l.vectors)-1], false
+			l.vectors, vecExtra = l.vectors[:len(l.vectors)-vecExtraN], false
 		case scoreExtra:
-			l.scores, scoreExtra = l.scores[:len(l.scores)-1], false
+			l.scores, scoreExtra = l.scores[:len(l.scores)-scoreExtraN], false
 		case l.framed:
 			l.framed = false
 		case len(detail) > 0:
@@ -440,7 +447,13 @@ func (c *common) vectorLines(p *pair, width int) []string {
 			vecW = max(vecW, 2*len(cert.CState)+2)
 		}
 	}
+	// Too narrow for a row per side (a dozen predicates on 80 columns):
+	// each vector on a line of its own, never cut.
+	stacked := 3+goalW+2*vecW > width
 	head := st.muted.Render(fit("", 3) + fit("goal", goalW) + fit("c_state", vecW) + fit("c_agent", vecW) + fit("P_state", 9) + "P_agent")
+	if stacked {
+		head = st.muted.Render(fit("", 3) + fit("goal", goalW) + fit("P_state", 9) + "P_agent")
+	}
 	out := []string{head}
 	ev := v.Evidence
 	for _, side := range []struct {
@@ -465,13 +478,35 @@ func (c *common) vectorLines(p *pair, width int) []string {
 				ca = markComponent(st, side.cert.CAgent, ev.Predicate-1)
 			}
 		}
+		if stacked {
+			out = append(out, fit(side.name, 3)+fit(side.cert.GoalVersion, goalW)+fit(side.cert.PState.String(), 9)+side.cert.PAgent.String())
+			for _, l := range wrap("c_state "+cs, width-3) {
+				out = append(out, "   "+l)
+			}
+			for _, l := range wrap("c_agent "+ca, width-3) {
+				out = append(out, "   "+l)
+			}
+			continue
+		}
 		out = append(out, fit(side.name, 3)+fit(side.cert.GoalVersion, goalW)+fit(cs, vecW)+fit(ca, vecW)+fit(side.cert.PState.String(), 9)+side.cert.PAgent.String())
 	}
-	if ev != nil && ev.Predicate > 0 {
-		out = append(out, st.bad.Render(fit(fmt.Sprintf("predicate %d (%s): %s %s ≠ %s", ev.Predicate, ev.PredID, ev.Component, ev.Got, ev.Expected), width)))
-	}
-	return out
+	return append(out, c.evidenceLines(p, width)...)
 }
+
+// evidenceLines name the evidence component under the vectors, wrapped.
+func (c *common) evidenceLines(p *pair, width int) []string {
+	ev := p.verdict.Evidence
+	if ev == nil || ev.Predicate <= 0 {
+		return nil
+	}
+	return wrap(c.st.bad.Render(fmt.Sprintf("predicate %d (%s): %s %s ≠ %s", ev.Predicate, ev.PredID, ev.Component, ev.Got, ev.Expected)), width)
+}
+
+// notEligibleCaveat is said under the scores of a pair that is not
+// eligible.
+const notEligibleCaveat = "not eligible: Δ is shown but not a measured inflation"
+
+func caveatLines(width int) []string { return wrap(notEligibleCaveat, width) }
 
 func candName(kind string) string {
 	if kind == "rollback" {
@@ -538,11 +573,14 @@ func (c *common) scoreLines(p *pair, width int) []string {
 	if legend != "" {
 		out = append(out, st.faint.Render(legend))
 	}
-	if !p.verdict.Eligible {
-		out = append(out, st.faint.Render("not eligible: Δ is shown but not a measured inflation"))
-	}
 	for i := range out {
 		out[i] = fit(out[i], width)
+	}
+	// The caveat wraps rather than being cut.
+	if !p.verdict.Eligible {
+		for _, l := range caveatLines(width) {
+			out = append(out, st.faint.Render(l))
+		}
 	}
 	return out
 }

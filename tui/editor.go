@@ -545,13 +545,28 @@ func (m *editor) View() string {
 	leftW, topH, chartH, _, lanes := m.layout()
 	out := joinColumns(m.stepsView(leftW, topH), m.c.box(m.resultTitle(), m.resultLines(m.width-leftW-2), m.width-leftW, topH, false))
 	if chartH > 0 && m.cand != nil && m.cand.events()+1 > 0 {
-		body := m.c.chart(m.chart, m.cand, chartLanes(m.c.ws, m.cand, lanes), m.cand.events(), m.width-2)
-		out += "\n" + m.c.box("Candidate progress over time · after k events → final", body, m.width, chartH, false)
+		body := m.c.chart(m.chart, m.cand, chartLanes(m.c.ws, m.cand, lanes), m.chartCursor(), m.width-2)
+		out += "\n" + m.c.box("Candidate progress over time · value at the cursor step → final", body, m.width, chartH, false)
 	}
 	if m.prompt != nil {
 		out += "\n" + m.prompt.view(m.width)
 	}
 	return out
+}
+
+// chartCursor is where the chart marks the candidate: after the event
+// of the step under the cursor (and the scripted events right after
+// it), or after the last event while it is being replayed.
+func (m *editor) chartCursor() int {
+	a := m.cand
+	if a == nil || m.pending || a.log.Steps != len(m.steps) || len(m.steps) == 0 {
+		return a.events()
+	}
+	seq := a.stepEvent[m.cursor]
+	for seq+1 < len(a.log.Events) && a.log.Events[seq+1].Step < 0 {
+		seq++
+	}
+	return seq + 1
 }
 
 func (m *editor) stepsView(w, h int) string {
@@ -610,6 +625,10 @@ func (m *editor) stepsView(w, h int) string {
 			line += st.bad.Render(reason)
 		}
 		lines = append(lines, fit(line, w-2))
+	}
+	// The rule shows under the steps whatever the cursor.
+	if ends && len(lines) < rows {
+		lines = append(lines, st.warn.Render(fit(fmt.Sprintf(" %s the episode ends here, at step %d: no step may follow", episodeMark, end+1), w-2)))
 	}
 	for len(lines) < rows && entry != nil {
 		lines = append(lines, "")

@@ -133,3 +133,40 @@ func TestTauBenchRewardIsShown(t *testing.T) {
 		t.Fatalf("the editor's reward row: %q", l)
 	}
 }
+
+// TestWideVectorsAndTheCaveatAreWholeAt80x24: TAU-A02's twelve
+// predicates make vectors too wide for one row in the editor at 80×24:
+// each goes on a line of its own, whole; the "not eligible" caveat
+// wraps instead of being cut.
+func TestWideVectorsAndTheCaveatAreWholeAt80x24(t *testing.T) {
+	m := tauApp(t, 80, 24)
+	openTask(t, m, "TAU-A02")
+	press(t, m, "e")
+	p := m.editor.pair
+	if p == nil || p.verdict.Honest == nil || len(p.verdict.Honest.CAgent) != 12 {
+		t.Fatalf("TAU-A02's editor did not certify H with 12 predicates:\n%s", screen(m))
+	}
+	leftW, _, _, _, _ := m.editor.layout()
+	width := m.width - leftW - 2
+	lines := strings.Join(m.c.vectorLines(p, width), "\n")
+	want := "c_agent " + vector(p.verdict.Honest.CAgent)
+	if !strings.Contains(lines, want) {
+		t.Fatalf("the vectors at width %d lack %q:\n%s", width, want, lines)
+	}
+	mustSee(t, m, want)
+	p.verdict.Eligible = false
+	caveat := strings.Join(m.c.scoreLines(p, width), " ")
+	if !strings.Contains(strings.Join(strings.Fields(caveat), " "), notEligibleCaveat) {
+		t.Fatalf("the caveat is cut:\n%s", caveat)
+	}
+}
+
+// TestEditorChartFollowsTheCursor: the candidate's chart marks the step
+// under the cursor, not the last event.
+func TestEditorChartFollowsTheCursor(t *testing.T) {
+	m := openEditor(t, 120, 40)
+	press(t, m, "0")
+	mustSee(t, m, "▲ after 1 event")
+	press(t, m, "$")
+	mustSee(t, m, "▲ after 2 events")
+}
