@@ -403,7 +403,12 @@ func (b *browser) View() string {
 	left := b.c.box(title, lines, leftW, h, b.focus == focusTasks)
 
 	// The selected task, then the saved records.
-	right := b.c.box(b.infoTitle(), b.info(rightW-2), rightW, infoH, false) + "\n" + b.recordsView(rightW, h-infoH)
+	info := b.info(rightW - 2)
+	// Cut text says where it is whole.
+	if rows := infoH - 2; len(info) > rows && rows > 0 && b.focus == focusTasks {
+		info = append(info[:rows-1], b.c.st.faint.Render("… I shows the task in full"))
+	}
+	right := b.c.box(b.infoTitle(), info, rightW, infoH, false) + "\n" + b.recordsView(rightW, h-infoH)
 	out := joinColumns(left, right)
 	if b.importing != nil {
 		out += "\n" + b.importing.view(b.width)

@@ -310,7 +310,15 @@ func (m *comparer) stateDiffLines(width int) []string {
 		}
 		out = append(out, st.paneTitle.Render(title)+st.warn.Render(fmt.Sprintf(": %d difference%s", len(d), plural(len(d)))))
 		for _, x := range d {
-			out = append(out, fit(fmt.Sprintf("  %s · %s  H %s  %s %s", x.entity, x.field, x.h, cn, x.a), width))
+			row := fmt.Sprintf("  %s · %s  H %s  %s %s", x.entity, x.field, x.h, cn, x.a)
+			if len([]rune(row)) <= width {
+				out = append(out, row)
+				continue
+			}
+			// Values that do not fit go whole on lines of their own.
+			out = append(out, fit(fmt.Sprintf("  %s · %s", x.entity, x.field), width))
+			out = append(out, wrap(fmt.Sprintf("    H %s", x.h), width)...)
+			out = append(out, wrap(fmt.Sprintf("    %s %s", cn, x.a), width)...)
 		}
 	}
 	section(fmt.Sprintf("after row %d (H event %d, %s event %d)", m.cursor+1, hSeq+1, cn, aSeq+1), p.h.log.Snapshot(hSeq), p.a.log.Snapshot(aSeq))

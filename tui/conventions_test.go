@@ -92,3 +92,24 @@ func TestMouseSelectsRowsAndFocusesPanes(t *testing.T) {
 		t.Fatalf("a click on step 2 put the cursor on %d", m.editor.cursor)
 	}
 }
+
+// TestStateDiffKeepsValuesWhole: a value too long for its row goes whole
+// on lines of its own instead of being cut.
+func TestStateDiffKeepsValuesWhole(t *testing.T) {
+	m := openExample(t, 80, 24)
+	press(t, m, "r", "d", "$")
+	p := m.compare.p
+	d := diffStates(p.h.log.Snapshot(len(p.h.log.Events)-1).Entities(), p.a.log.Snapshot(len(p.a.log.Events)-1).Entities())
+	hs, as := p.lastEvents(m.compare.cursor)
+	d = append(d, diffStates(p.h.log.Snapshot(hs).Entities(), p.a.log.Snapshot(as).Entities())...)
+	if len(d) == 0 {
+		t.Skip("the example's H and R never differ")
+	}
+	bare := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	body := bare(strings.Join(m.compare.stateDiffLines(16), " "))
+	for _, x := range d {
+		if !strings.Contains(body, bare(x.h)) || !strings.Contains(body, bare(x.a)) {
+			t.Fatalf("%s · %s: H %q or A %q is cut:\n%s", x.entity, x.field, x.h, x.a, strings.Join(m.compare.stateDiffLines(16), "\n"))
+		}
+	}
+}

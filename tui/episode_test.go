@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,4 +171,73 @@ func TestEditorChartFollowsTheCursor(t *testing.T) {
 	mustSee(t, m, "▲ after 1 event")
 	press(t, m, "$")
 	mustSee(t, m, "▲ after 2 events")
+}
+
+// TestConversationIsWholeWhereItHappens: the initial snapshot shows the
+// turns before the first call, the last call the turns that close the
+// run, and f shows long turns whole.
+func TestConversationIsWholeWhereItHappens(t *testing.T) {
+	m := tauApp(t, 120, 40)
+	openTask(t, m, "TAU-A04")
+	a := m.inspect.a
+	turns := a.traj.Transcript
+	firstUser := turns[slices.IndexFunc(turns, func(t model.Turn) bool { return t.Role == "user" })]
+	lastTurn := turns[len(turns)-1]
+	words := func(s string, n int) string { f := strings.Fields(s); return strings.Join(f[:min(n, len(f))], " ") }
+	at0 := strings.Join(m.c.detailLines(a, 0, 200, false, false), "\n")
+	if !strings.Contains(at0, "before the first call") || !strings.Contains(at0, words(firstUser.Content, 4)) {
+		t.Fatalf("the initial snapshot lacks the opening turns:\n%s", at0)
+	}
+	end := strings.Join(m.c.detailLines(a, a.events(), 200, false, false), "\n")
+	if !strings.Contains(end, "and the turns after it") || !strings.Contains(end, words(lastTurn.Content, 4)) {
+		t.Fatalf("the last call lacks the turns that close the run (%q):\n%s", lastTurn.Content, end)
+	}
+	cut := strings.Join(m.c.detailLines(a, a.events(), 24, false, false), "\n")
+	whole := strings.Join(m.c.detailLines(a, a.events(), 24, false, true), "\n")
+	if !strings.Contains(cut, "more lines") || strings.Contains(whole, "more lines") || len(whole) <= len(cut) {
+		t.Fatalf("f does not show the turns whole:\n%s", whole)
+	}
+	press(t, m, "f")
+	if !m.inspect.fullTurns {
+		t.Fatal("f does not toggle whole turns")
+	}
+}
+
+// TestTaskInFullAt80x24: Browse says where a cut instruction is whole,
+// I shows the instruction and every predicate whole, and the
+// Inspector's predicate table cuts texts from the middle, so TAU-A04's
+// predicates on one reservation still read apart.
+func TestTaskInFullAt80x24(t *testing.T) {
+	m := tauApp(t, 80, 24)
+	task := m.c.ws.task("TAU-A04")
+	press(t, m, "/", "TAU-A04", "tab", "tab") // tab leaves the filter, the task still selected
+	mustSee(t, m, "… I shows the task in full")
+	press(t, m, "I")
+	if m.overlay == nil {
+		t.Fatal("I opened no overlay")
+	}
+	// Wrapping moves line breaks, never characters.
+	bare := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	body := bare(strings.Join(m.overlay.lines, " "))
+	for _, p := range task.Public.Goals[0].Predicates {
+		if !strings.Contains(body, bare(p.Text)) {
+			t.Fatalf("the overlay lacks predicate %q", p.Text)
+		}
+	}
+	if !strings.Contains(body, bare(task.Public.Instruction)) {
+		t.Fatal("the overlay lacks the instruction")
+	}
+	press(t, m, "esc", "enter")
+	logW, _, _, _, _ := m.inspect.layout()
+	var texts []string
+	for _, l := range m.c.detailLines(m.inspect.a, 0, m.width-logW-2, false, false) {
+		for j := range task.Public.Goals[0].Predicates {
+			if strings.HasPrefix(l, fmt.Sprintf("%2d ", j+1)) && strings.Contains(l, "…") {
+				texts = append(texts, l[3:])
+			}
+		}
+	}
+	if n := len(slices.Compact(slices.Sorted(slices.Values(texts)))); n != len(texts) || n < 2 {
+		t.Fatalf("predicates cut from the middle still read alike: %q", texts)
+	}
 }

@@ -32,6 +32,7 @@ type inspector struct {
 	focus       int // focusLog or focusDetail
 	detailTop   int
 	whole       bool // the detail shows the whole state, not only what the event touched
+	fullTurns   bool // the conversation shows every turn whole
 
 	searching bool
 	search    textinput.Model
@@ -283,6 +284,8 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		m.focus = 1 - m.focus
 	case key.Matches(msg, k.WholeState):
 		m.whole = !m.whole
+	case key.Matches(msg, k.FullTurns):
+		m.fullTurns = !m.fullTurns
 	case key.Matches(msg, k.Search):
 		// A new search starts empty; the previous query is the
 		// placeholder, and enter alone repeats it.
@@ -482,7 +485,7 @@ func (m *inspector) logView(w, h int) string {
 }
 
 func (m *inspector) detailView(w, h int) string {
-	lines := m.detail.lines(m.c, m.a, m.cursor, w-2, m.whole)
+	lines := m.detail.lines(m.c, m.a, m.cursor, w-2, m.whole, m.fullTurns)
 	top := clamp(m.detailTop, 0, max(len(lines)-(h-2), 0))
 	m.detailTop = top // scrolling past the end does not pile up
 	title := "Initial snapshot"
@@ -516,7 +519,7 @@ func (m *inspector) FullHelp() [][]key.Binding {
 		{k.ScrollDown, k.ScrollUp, k.PageDown, k.PageUp},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Tab},
 		{k.Switch, k.Compare, k.Rollback, k.EditWitness},
-		{k.WholeState, k.Annotate, k.Attack, k.AttackCancel},
+		{k.WholeState, k.FullTurns, k.Annotate, k.Attack, k.AttackCancel},
 		{k.Back},
 		{k.Quit, k.Help},
 	}

@@ -20,7 +20,7 @@ type keyMap struct {
 
 	// Inspector and compare.
 	Switch, Compare, Rollback, EditWitness, Annotate, Evidence, WholeState key.Binding
-	OpenEvent, StateDiff                                                   key.Binding
+	OpenEvent, StateDiff, FullTurns                                        key.Binding
 
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
@@ -80,6 +80,7 @@ func newKeyMap() *keyMap {
 		Annotate:    b([]string{"a"}, "a", "note on this event"),
 		Evidence:    b([]string{"v"}, "v", "jump to evidence"),
 		WholeState:  b([]string{"w"}, "w", "whole state ↔ touched entities"),
+		FullTurns:   b([]string{"f"}, "f", "conversation turns whole ↔ cut"),
 		OpenEvent:   b([]string{"enter"}, "enter", "open the event"),
 		StateDiff:   b([]string{"d"}, "d", "state diff H vs A"),
 
