@@ -61,7 +61,12 @@ type (
 	}
 )
 
-func navigate(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+// navigate opens another page. Until its message arrives the root holds
+// the keys typed meanwhile, so they act on the page they were typed for.
+func (c *common) navigate(msg tea.Msg) tea.Cmd {
+	c.navPending++
+	return func() tea.Msg { return msg }
+}
 
 func status(text string, isErr bool) tea.Cmd {
 	return func() tea.Msg { return statusMsg{text: text, err: isErr} }
@@ -97,6 +102,8 @@ type workbench struct {
 	deleting recordID
 	// overlay covers the page: the full help, or the task in full.
 	overlay *overlay
+	// held are keys typed while a page was opening (see navigate).
+	held []tea.KeyMsg
 }
 
 // arm is a question the workbench asked before dropping unsaved work.
@@ -171,6 +178,34 @@ func (m *workbench) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg.(type) {
+	case openTaskMsg, openCompareMsg, openEditorMsg:
+		m.c.navPending = max(m.c.navPending-1, 0)
+		_, cmd := m.routeNav(msg)
+		return m, tea.Batch(cmd, m.releaseHeld())
+	}
+	return m.routeNav(msg)
+}
+
+// releaseHeld plays the keys held while pages opened, once none is.
+func (m *workbench) releaseHeld() tea.Cmd {
+	if m.c.navPending > 0 || len(m.held) == 0 {
+		return nil
+	}
+	held := m.held
+	m.held = nil
+	cmds := make([]tea.Cmd, 0, len(held))
+	for i, k := range held {
+		if m.c.navPending > 0 {
+			m.held = append([]tea.KeyMsg(nil), held[i:]...)
+			break
+		}
+		cmds = append(cmds, m.key(k))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -292,7 +327,7 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if t := msg.task; t != nil {
 			m.c.ws.addOwn(t)
 			m.browse.showTask(t.ID)
-			return m, tea.Batch(listRecordsCmd(m.c.dbPath), navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: t.stored()[0].label}))
+			return m, tea.Batch(listRecordsCmd(m.c.dbPath), m.c.navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: t.stored()[0].label}))
 		}
 		t := m.c.ws.task(msg.traj.Task)
 		if t == nil {
@@ -305,7 +340,7 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status, m.statusErr = episodeImportError(msg.traj.File, err).Error(), true
 			return m, nil
 		}
-		return m, navigate(openEditorMsg{task: t, start: msg.traj, unsaved: true})
+		return m, m.c.navigate(openEditorMsg{task: t, start: msg.traj, unsaved: true})
 	case exportedMsg:
 		if msg.err != nil {
 			m.status, m.statusErr = msg.err.Error(), true
@@ -332,6 +367,10 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 		if done {
 			m.overlay = nil
 		}
+		return nil
+	}
+	if m.c.navPending > 0 && !key.Matches(msg, k.ForceQuit) {
+		m.held = append(m.held, msg)
 		return nil
 	}
 	typing := m.front().Typing()
@@ -747,6 +786,14 @@ func (m *workbench) crumbs() string {
 	case pageInspect:
 		if m.inspect.task != nil {
 			parts = append(parts, m.inspect.task.ID)
+		}
+		// The trajectory on screen and the benchmark's own reward of it,
+		// where the log's title has no room for them.
+		if m.inspect.task != nil && len(m.inspect.choices) > 0 {
+			parts[len(parts)-1] += " · " + m.inspect.current().label
+			if a := m.inspect.a; a != nil {
+				parts[len(parts)-1] += a.rewardNote()
+			}
 		}
 	case pageCompare:
 		if m.compare.task != nil {

@@ -237,10 +237,10 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 			p.state, p.res = attackIdle, nil
 		case key.Matches(msg, k.ShowCompare):
 			p.state, p.res = attackIdle, nil
-			return p, navigate(openCompareMsg{task: t, kind: "pair", h: t.HonestTraj, a: w, unsaved: true})
+			return p, p.c.navigate(openCompareMsg{task: t, kind: "pair", h: t.HonestTraj, a: w, unsaved: true})
 		case key.Matches(msg, k.ShowEditor):
 			p.state, p.res = attackIdle, nil
-			return p, navigate(openEditorMsg{task: t, start: w, unsaved: true, kind: "pair"})
+			return p, p.c.navigate(openEditorMsg{task: t, start: w, unsaved: true, kind: "pair"})
 		}
 	}
 	return p, nil

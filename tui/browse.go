@@ -308,7 +308,7 @@ func (b *browser) open() tea.Cmd {
 		if t == nil {
 			return nil
 		}
-		return navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
+		return b.c.navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
 	}
 	r, ok := b.record()
 	if !ok {
@@ -330,23 +330,23 @@ func (b *browser) open() tea.Cmd {
 		if err != nil {
 			return status(err.Error(), true)
 		}
-		return navigate(openEditorMsg{task: t, start: tr, rec: r})
+		return b.c.navigate(openEditorMsg{task: t, start: tr, rec: r})
 	case store.KindRun:
 		kind, h, a, err := decodeRun(r)
 		if err != nil {
 			return status(err.Error(), true)
 		}
-		return navigate(openCompareMsg{task: t, kind: kind, h: h, a: a})
+		return b.c.navigate(openCompareMsg{task: t, kind: kind, h: h, a: a})
 	}
 	// A note opens at the event it was written on.
 	if label, at, ok := noteTarget(r); ok {
 		for _, ch := range t.stored() {
 			if ch.label == label {
-				return navigate(openTaskMsg{task: t, traj: ch.traj, label: ch.label, cursor: at})
+				return b.c.navigate(openTaskMsg{task: t, traj: ch.traj, label: ch.label, cursor: at})
 			}
 		}
 	}
-	return navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
+	return b.c.navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
 }
 
 // noteTarget reads where a note was written from its name, which the

@@ -99,7 +99,7 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		case key.Matches(msg, k.StateDiff):
 			m.stateDiff = !m.stateDiff
 		case key.Matches(msg, k.EditWitness):
-			return m, navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind, unsaved: m.unsaved})
+			return m, m.c.navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind, unsaved: m.unsaved})
 		case key.Matches(msg, k.Save):
 			rec, err := pairRun(m.c.ws, m.p)
 			if err != nil {
@@ -281,7 +281,7 @@ func (m *comparer) openEvent() tea.Cmd {
 	if seq < 0 {
 		a, seq = m.p.h, r.h
 	}
-	return navigate(openTaskMsg{task: m.task, traj: a.traj, label: a.label, cursor: seq + 1})
+	return m.c.navigate(openTaskMsg{task: m.task, traj: a.traj, label: a.label, cursor: seq + 1})
 }
 
 // lastEvents are the latest events of H and of the candidate at or

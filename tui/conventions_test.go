@@ -113,3 +113,21 @@ func TestStateDiffKeepsValuesWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysTypedWhilePageOpensActOnIt: keys typed after Browse's enter,
+// before the Inspector opens, act on the Inspector.
+func TestKeysTypedWhilePageOpensActOnIt(t *testing.T) {
+	m := newTestApp(t, 80, 24, false)
+	press(t, m, "/", "PH-H05")
+	_, open := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	for _, k := range []string{"t", "t"} {
+		m.Update(keyMsgs(k)[0])
+	}
+	if m.page != pageBrowse {
+		t.Fatal("the Inspector opened before the keys: the test proves nothing")
+	}
+	drive(t, m, open)
+	if got := m.inspect.current().label; got != "attribution control" {
+		t.Fatalf("enter t t landed on %q, want the attribution control", got)
+	}
+}

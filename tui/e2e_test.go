@@ -286,7 +286,7 @@ func TestEndToEndTauDomain(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("TAU-A04 · trial0 · 6 events", "Initial snapshot")
 	s.keys("$")
-	s.waitFor("Event 6 of 6", "Conversation · up to call 6", "transfer_to_human_agents", "Transfer successful")
+	s.waitFor("Event 6 of 6", "Conversation · call 6, the last", "transfer_to_human_agents", "Transfer successful")
 	s.keys("Escape")
 	s.waitFor("Tasks · 1 of", "Saved · ")
 	s.keys("Tab")

@@ -394,7 +394,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		}
 		return m, tea.Batch(m.recompute(), status("certifying the candidate as "+m.kindName(), false))
 	case key.Matches(msg, k.Compare):
-		return m, navigate(openCompareMsg{task: m.task, kind: m.certKind(), h: m.task.HonestTraj, a: m.trajectory()})
+		return m, m.c.navigate(openCompareMsg{task: m.task, kind: m.certKind(), h: m.task.HonestTraj, a: m.trajectory()})
 	}
 	return m, nil
 }

@@ -311,7 +311,7 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		if tr == m.task.Rollback {
 			kind = "rollback"
 		}
-		return m, navigate(openEditorMsg{task: m.task, start: tr, kind: kind})
+		return m, m.c.navigate(openEditorMsg{task: m.task, start: tr, kind: kind})
 	case key.Matches(msg, k.Annotate):
 		m.note = newPrompt(m.c, fmt.Sprintf("Note on %s · %s after event %d", m.task.ID, m.current().label, m.cursor), field{"note", ""})
 	}
@@ -354,7 +354,7 @@ func (m *inspector) compare(kind string) tea.Cmd {
 		what := map[string]string{"pair": "witness", "rollback": "rollback"}[kind]
 		return status(fmt.Sprintf("task %s has no %s trajectory: press e to craft one", m.task.ID, what), true)
 	}
-	return navigate(openCompareMsg{task: m.task, kind: kind, h: m.task.HonestTraj, a: cand})
+	return m.c.navigate(openCompareMsg{task: m.task, kind: kind, h: m.task.HonestTraj, a: cand})
 }
 
 // reopenNote puts a note that could not be saved back into its prompt.

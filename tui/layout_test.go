@@ -149,7 +149,7 @@ func TestRejectionEvidenceIsWrappedNotCut(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		m := newTestApp(t, size[0], size[1], false)
 		task := m.c.ws.task("PH-H05")
-		drive(t, m, navigate(openCompareMsg{task: task, kind: "pair", h: task.HonestTraj, a: task.Attribution}))
+		drive(t, m, m.c.navigate(openCompareMsg{task: task, kind: "pair", h: task.HonestTraj, a: task.Attribution}))
 		v := m.compare.p.verdict
 		if v.Eligible || v.Evidence == nil {
 			t.Fatalf("the attribution control is eligible")
@@ -188,11 +188,11 @@ func TestWideTerminalGrowsTheLog(t *testing.T) {
 func TestFocusShowsWithoutColour(t *testing.T) {
 	m := newTestApp(t, 120, 40, false)
 	openTask(t, m, devTask)
-	if l := line(t, m, devTask+" · honest"); !strings.Contains(l, "┏") || strings.Count(l, "┏") != 1 {
+	if l := line(t, m, devTask+" · honest · "); !strings.Contains(l, "┏") || strings.Count(l, "┏") != 1 {
 		t.Fatalf("the focused log's frame is not heavy: %q", l)
 	}
 	press(t, m, "tab")
-	l := line(t, m, devTask+" · honest")
+	l := line(t, m, devTask+" · honest · ")
 	if !strings.HasPrefix(l, "╭") || !strings.Contains(l, "┏") {
 		t.Fatalf("tab did not move the heavy frame to the detail pane: %q", l)
 	}

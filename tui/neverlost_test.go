@@ -114,7 +114,7 @@ func TestFormKeepsAnIllegalField(t *testing.T) {
 	id := task.Alphabet[typ].IDs[0]
 	tr := &model.Trajectory{Task: task.ID, Steps: []model.Step{{Action: model.Action{Op: model.OpUpdate, Type: typ, ID: id,
 		Fields: []model.Assign{{Field: field, Value: model.Str("imported")}}}}}}
-	drive(t, m, navigate(openEditorMsg{task: m.editor.task, start: tr, unsaved: true}))
+	drive(t, m, m.c.navigate(openEditorMsg{task: m.editor.task, start: tr, unsaved: true}))
 	press(t, m, "enter")
 	mustSee(t, m, field+"   imported", "✗ illegal: the agent may not write")
 	press(t, m, "enter")

@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -53,13 +55,9 @@ func (m *workbench) helpOverlay() *overlay {
 	groups := m.keyHelp().FullHelp()
 	global := []key.Binding{k.Quit, k.ForceQuit, k.Help, k.TaskInfo, k.Refresh}
 	groups = append(groups, global)
-	w := max(m.width-2, 20)
-	colW := w
-	if w >= 76 {
-		colW = w / 2
-	}
-	var cells []string
+	var binds []key.Binding
 	seen := map[string]bool{}
+	keyW := 0
 	for _, g := range groups {
 		for _, b := range g {
 			h := b.Help()
@@ -67,15 +65,25 @@ func (m *workbench) helpOverlay() *overlay {
 				continue
 			}
 			seen[h.Key+h.Desc] = true
-			cells = append(cells, fit(" "+m.c.st.accent.Render(fit(h.Key, 12))+" "+h.Desc, colW))
+			binds = append(binds, b)
+			keyW = max(keyW, ansi.StringWidth(h.Key))
 		}
 	}
-	var lines []string
-	per := 1
-	if colW < w {
-		per = 2
+	// Two columns where every description fits whole, else one: a key's
+	// description is never cut.
+	w := max(m.width-2, 20)
+	per, colW := 2, w/2
+	for _, b := range binds {
+		if 1+keyW+2+ansi.StringWidth(b.Help().Desc) > colW {
+			per, colW = 1, w
+		}
+	}
+	cells := make([]string, len(binds))
+	for i, b := range binds {
+		cells[i] = fit(" "+m.c.st.accent.Render(fit(b.Help().Key, keyW))+"  "+b.Help().Desc, colW)
 	}
 	// Column-major: the first half down the left, the rest on the right.
+	var lines []string
 	n := (len(cells) + per - 1) / per
 	for i := range n {
 		l := cells[i]
