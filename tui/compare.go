@@ -33,12 +33,13 @@ type comparer struct {
 	// unsaved marks the search attacker's witness, not saved anywhere
 	// yet: saving it as a run or editing it keeps it.
 	unsaved bool
+	early   []tea.KeyMsg // keys typed while the pair loads
 }
 
 func newComparer(c *common) *comparer { return &comparer{c: c} }
 
 func (m *comparer) open(t *suiteTask, kind string, h, a *model.Trajectory, unsaved bool) tea.Cmd {
-	m.task, m.kind, m.p, m.err, m.unsaved = t, kind, nil, nil, unsaved
+	m.task, m.kind, m.p, m.err, m.unsaved, m.early = t, kind, nil, nil, unsaved, nil
 	m.gen++
 	return pairCmd(m.c.ws, t, kind, h, a, m.gen)
 }
@@ -62,10 +63,19 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			m.err = msg.err
+			m.err, m.early = msg.err, nil
 			return m, nil
 		}
 		m.show(msg.p)
+		early := m.early
+		m.early = nil
+		var cmds []tea.Cmd
+		for _, k := range early {
+			var cmd tea.Cmd
+			m, cmd = m.update(k)
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
 	case tea.MouseMsg:
 		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
 			m.move(-1)
@@ -74,6 +84,10 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		if m.p == nil {
+			// Keys typed while the pair is certified act on it once shown.
+			if m.err == nil && len(m.early) < maxEarly {
+				m.early = append(m.early, msg)
+			}
 			return m, nil
 		}
 		k := m.c.keys

@@ -131,3 +131,24 @@ func TestKeysTypedWhilePageOpensActOnIt(t *testing.T) {
 		t.Fatalf("enter t t landed on %q, want the attribution control", got)
 	}
 }
+
+// TestCompareAndEditorKeepEarlyKeys: keys typed while Compare certifies
+// its pair or the editor replays H act once they are on screen.
+func TestCompareAndEditorKeepEarlyKeys(t *testing.T) {
+	m := openExample(t, 80, 24)
+	task := m.inspect.task
+	_, load := m.Update(openCompareMsg{task: task, kind: "pair", h: task.HonestTraj, a: task.Witness})
+	m.Update(keyMsgs("$")[0])
+	drive(t, m, load)
+	if m.compare.p == nil || m.compare.cursor != len(m.compare.p.rows)-1 {
+		t.Fatalf("$ typed while Compare loaded did not reach it:\n%s", screen(m))
+	}
+	_, load = m.Update(openEditorMsg{task: task, start: task.Witness, kind: "pair"})
+	for _, k := range []string{"$", "d"} {
+		m.Update(keyMsgs(k)[0])
+	}
+	drive(t, m, load)
+	if len(m.editor.steps) != len(task.Witness.Steps)-1 || !m.editor.modified {
+		t.Fatalf("$ d typed while the editor loaded left %d steps:\n%s", len(m.editor.steps), screen(m))
+	}
+}

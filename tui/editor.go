@@ -51,6 +51,8 @@ type editor struct {
 	gen     int
 	pending bool
 
+	early []tea.KeyMsg // keys typed while H is replayed
+
 	form   *stepForm
 	line   *stepLine // the one-line step entry
 	prompt *prompt
@@ -88,7 +90,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	m.recorded, m.recordedSteps = start.Transcript, slices.Clone(m.steps)
 	m.undo, m.redo, m.modified = nil, nil, unsaved
 	m.cursor, m.top = 0, 0
-	m.honest, m.cand, m.pair, m.candErr, m.form, m.line, m.prompt = nil, nil, nil, nil, nil, nil, nil
+	m.honest, m.cand, m.pair, m.candErr, m.form, m.line, m.prompt, m.early = nil, nil, nil, nil, nil, nil, nil, nil
 	m.baseGen++
 	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", ownerEditor, m.baseGen)
 }
@@ -188,7 +190,15 @@ func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 			return m, nil
 		}
 		m.honest = msg.a
-		return m, m.recompute()
+		cmds := []tea.Cmd{m.recompute()}
+		early := m.early
+		m.early = nil
+		for _, k := range early {
+			var cmd tea.Cmd
+			m, cmd = m.key(k)
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
 	case candidateMsg:
 		if msg.gen != m.gen {
 			return m, nil
@@ -269,6 +279,10 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		return m, m.promptKey(msg)
 	}
 	if m.honest == nil {
+		// Keys typed while H is replayed act once it is.
+		if m.candErr == nil && len(m.early) < maxEarly {
+			m.early = append(m.early, msg)
+		}
 		return m, nil
 	}
 	env, err := m.c.ws.env(m.task)
