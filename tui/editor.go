@@ -53,6 +53,9 @@ type editor struct {
 
 	early []tea.KeyMsg // keys typed while H is replayed
 
+	end  int  // the step that ends the episode, when ends
+	ends bool // (see stepsChanged)
+
 	form   *stepForm
 	line   *stepLine // the one-line step entry
 	prompt *prompt
@@ -87,6 +90,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	for i, st := range start.Steps {
 		m.steps[i] = model.Step{Action: st.Action, Comment: st.Comment}
 	}
+	m.stepsChanged()
 	m.recorded, m.recordedSteps = start.Transcript, slices.Clone(m.steps)
 	m.undo, m.redo, m.modified = nil, nil, unsaved
 	m.cursor, m.top = 0, 0
@@ -138,6 +142,7 @@ func (m *editor) edit(steps []model.Step) tea.Cmd {
 	m.undo = append(m.undo, m.steps)
 	m.redo = nil
 	m.steps = steps
+	m.stepsChanged()
 	m.modified = true
 	m.cursor = clamp(m.cursor, 0, max(len(steps)-1, 0))
 	return m.recompute()
@@ -163,8 +168,14 @@ func (m *editor) episodeRule(steps []model.Step) error {
 	return err
 }
 
+// stepsChanged notes new steps: where their episode ends is found once
+// per change, not on every frame.
+func (m *editor) stepsChanged() {
+	m.end, m.ends = model.EpisodeEnd(m.task.Public, m.steps)
+}
+
 // episodeEnd is the step that ends the episode, if one does.
-func (m *editor) episodeEnd() (int, bool) { return model.EpisodeEnd(m.task.Public, m.steps) }
+func (m *editor) episodeEnd() (int, bool) { return m.end, m.ends }
 
 // afterEnd refuses to place a new step at pos when it would follow the
 // step that ends the episode.
@@ -357,6 +368,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if n := len(m.undo); n > 0 {
 			m.redo = append(m.redo, m.steps)
 			m.steps, m.undo = m.undo[n-1], m.undo[:n-1]
+			m.stepsChanged()
 			m.cursor = clamp(m.cursor, 0, max(len(m.steps)-1, 0))
 			return m, m.recompute()
 		}
@@ -365,6 +377,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if n := len(m.redo); n > 0 {
 			m.undo = append(m.undo, m.steps)
 			m.steps, m.redo = m.redo[n-1], m.redo[:n-1]
+			m.stepsChanged()
 			m.cursor = clamp(m.cursor, 0, max(len(m.steps)-1, 0))
 			return m, m.recompute()
 		}
