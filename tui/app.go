@@ -565,17 +565,17 @@ func (m *workbench) routeFront(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// chrome is the number of lines outside the page: header, the search
-// attacker's panel, help bar and, in a demo, the caption.
+// chrome is the number of lines outside the page: header, status
+// banner, the search attacker's panel, help bar and, in a demo, the
+// caption.
 func (m *workbench) chrome() int {
-	n := 1 + len(m.banner()) + m.attack.height(m.width) + m.helpHeight()
+	n := 1 + len(m.banner()) + m.attack.height(m.width) + 1
 	if m.demo != nil {
 		n += m.demo.captionHeight(m.width)
 	}
 	return n
 }
 
-func (m *workbench) helpHeight() int { return 1 }
 
 // resize gives every page the space below the header and above the help.
 func (m *workbench) resize() {
