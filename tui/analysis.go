@@ -94,9 +94,13 @@ type analysis struct {
 	// certErr is a failure of double certification itself (the two
 	// certifiers disagree): the log and scores still show, no certificate.
 	certErr error
-	scores  []float64   // per evaluator, at termination
-	series  [][]float64 // per evaluator, series[i][k] after k events
-	pstate  []float64   // certified P_state after k events
+	// reward is the benchmark's own reward (rewardName's), when the task
+	// comes from a benchmark with one.
+	reward     *float64
+	rewardName string
+	scores     []float64   // per evaluator, at termination
+	series     [][]float64 // per evaluator, series[i][k] after k events
+	pstate     []float64   // certified P_state after k events
 	// touch[g][j] lists, in order, the successful events whose diff
 	// touched predicate j of goal version g: the latest cause at any
 	// cursor is one binary search away.
@@ -150,11 +154,23 @@ func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*a
 	}
 	a := &analysis{task: t, traj: tr, label: label, log: env.Replay(tr.Steps)}
 	a.cert, a.rej, a.certErr = certifyOne(env, tr)
+	if r, name, ok := benchReward(t, a.log, tr); ok {
+		a.reward, a.rewardName = &r, name
+	}
 	if a.scores, a.series, err = scoreLog(t, a.log, tr); err != nil {
 		return nil, fmt.Errorf("score %s: %w", label, err)
 	}
 	a.index()
 	return a, nil
+}
+
+// rewardNote is " · tau-bench reward 1" where the benchmark has a
+// reward, else "".
+func (a *analysis) rewardNote() string {
+	if a.reward == nil {
+		return ""
+	}
+	return fmt.Sprintf(" · %s reward %g", a.rewardName, *a.reward)
 }
 
 // index builds P_state over time, the touch lists and the step → event map.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -38,6 +39,9 @@ type (
 		task *suiteTask
 		kind string
 		h, a *model.Trajectory
+		// unsaved marks the search attacker's witness: leaving Compare
+		// drops it, so esc and q ask first.
+		unsaved bool
 	}
 	openEditorMsg struct {
 		task  *suiteTask
@@ -57,7 +61,12 @@ type (
 	}
 )
 
-func navigate(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+// navigate opens another page. Until its message arrives the root holds
+// the keys typed meanwhile, so they act on the page they were typed for.
+func (c *common) navigate(msg tea.Msg) tea.Cmd {
+	c.navPending++
+	return func() tea.Msg { return msg }
+}
 
 func status(text string, isErr bool) tea.Cmd {
 	return func() tea.Msg { return statusMsg{text: text, err: isErr} }
@@ -83,10 +92,30 @@ type workbench struct {
 	help      help.Model
 	status    string
 	statusErr bool
-	// quitArmed is set by a q that would drop an unsaved witness; the
-	// next q quits. discardArmed is the same for esc on the editor.
-	quitArmed, discardArmed bool
+	// armed is the question the last key asked before it would drop
+	// unsaved work: the same key again goes ahead, any other keeps it.
+	armed arm
+	// replaceOK lets the next openEditorMsg replace a modified witness:
+	// the user answered e to the question.
+	replaceOK bool
+	// deleting is the saved record del asked about.
+	deleting recordID
+	// overlay covers the page: the full help, or the task in full.
+	overlay *overlay
+	// held are keys typed while a page was opening (see navigate).
+	held []tea.KeyMsg
 }
+
+// arm is a question the workbench asked before dropping unsaved work.
+type arm int
+
+const (
+	armNone    arm = iota
+	armQuit        // q or ctrl+c again quits
+	armBack        // esc again drops it
+	armReplace     // e again replaces the editor's witness
+	armDelete      // del again deletes the saved record
+)
 
 func newModel(c *common) *workbench {
 	h := help.New()
@@ -139,84 +168,61 @@ func (m *workbench) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tea.Batch(cmds...)
 	}
-	panelH := m.attack.height(m.width)
+	chrome := m.chrome()
 	_, cmd := m.route(msg)
 	m.enableKeys()
-	if m.attack.height(m.width) != panelH {
+	if m.chrome() != chrome {
 		m.resize()
 	}
 	return m, cmd
 }
 
 func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg.(type) {
+	case openTaskMsg, openCompareMsg, openEditorMsg:
+		m.c.navPending = max(m.c.navPending-1, 0)
+		_, cmd := m.routeNav(msg)
+		return m, tea.Batch(cmd, m.releaseHeld())
+	}
+	return m.routeNav(msg)
+}
+
+// releaseHeld plays the keys held while pages opened, once none is.
+func (m *workbench) releaseHeld() tea.Cmd {
+	if m.c.navPending > 0 || len(m.held) == 0 {
+		return nil
+	}
+	held := m.held
+	m.held = nil
+	cmds := make([]tea.Cmd, 0, len(held))
+	for i, k := range held {
+		if m.c.navPending > 0 {
+			m.held = append([]tea.KeyMsg(nil), held[i:]...)
+			break
+		}
+		cmds = append(cmds, m.key(k))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.resize()
 		return m, nil
 	case tea.KeyMsg:
-		if key.Matches(msg, m.c.keys.ForceQuit) {
-			return m, tea.Quit
-		}
-		// Focus gate: while a text input has focus, every key is its own.
-		if !m.front().Typing() {
-			switch {
-			case key.Matches(msg, m.c.keys.Quit):
-				if m.editor.modified && !m.quitArmed && m.demo == nil {
-					m.quitArmed = true
-					m.status, m.statusErr = "the witness in the editor is not saved: q again quits anyway, s saves", true
-					return m, nil
-				}
-				return m, tea.Quit
-			case key.Matches(msg, m.c.keys.Help):
-				m.help.ShowAll = !m.help.ShowAll
-				desc := "more keys"
-				if m.help.ShowAll {
-					desc = "fewer keys"
-				}
-				m.c.keys.Help.SetHelp("?", desc)
-				m.resize()
-				return m, nil
-			}
-			if m.demo != nil {
-				if cmd, ok := m.demo.key(m, msg); ok {
-					return m, cmd
-				}
-			}
-			// The search attacker's form and result have the focus;
-			// while it runs, only its cancel key is its own.
-			if m.attack.modal() {
-				var cmd tea.Cmd
-				m.attack, cmd = m.attack.key(msg)
-				return m, cmd
-			}
-			switch {
-			case key.Matches(msg, m.c.keys.AttackCancel):
-				return m, m.attack.stop()
-			case key.Matches(msg, m.c.keys.Attack):
-				m.attack.setup(m.attackTask())
-				return m, nil
-			}
-			if key.Matches(msg, m.c.keys.Back) && len(m.back) > 0 {
-				if m.page == pageEditor && m.editor.modified && m.demo == nil {
-					if !m.discardArmed {
-						m.discardArmed = true
-						m.status, m.statusErr = "the witness in the editor is not saved: esc again discards it, s saves", true
-						return m, nil
-					}
-					m.editor.discard()
-				}
-				m.popPage()
-				if m.page == pageBrowse {
-					// Another process may have changed the store meanwhile.
-					return m, listRecordsCmd(m.c.dbPath)
-				}
-				return m, nil
-			}
-		}
-		m.status, m.quitArmed, m.discardArmed = "", false, false
-		return m, m.routeFront(msg)
+		return m, m.key(msg)
 	case tea.MouseMsg:
+		// The page sees the pointer where it draws: below the header
+		// and any status banner.
+		if m.overlay != nil || m.front().Typing() {
+			return m, nil
+		}
+		msg.Y -= 1 + len(m.banner())
+		if msg.Y < 0 || msg.Y >= m.height-m.chrome() {
+			return m, nil
+		}
 		return m, m.routeFront(msg)
 	case statusMsg:
 		m.status, m.statusErr = msg.text, msg.err
@@ -228,13 +234,21 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openCompareMsg:
 		m.goTo(pageCompare)
 		m.resize()
-		return m, m.compare.open(msg.task, msg.kind, msg.h, msg.a)
+		return m, m.compare.open(msg.task, msg.kind, msg.h, msg.a, msg.unsaved)
 	case openEditorMsg:
 		// Compare opened from the editor shows the editor's witness:
 		// going back keeps its undo history and its stored record.
 		if m.page == pageCompare && len(m.back) > 0 && m.back[len(m.back)-1] == pageEditor {
 			m.popPage()
 			return m, nil
+		}
+		// A modified witness is replaced only when the user said so.
+		if m.editor.modified && !m.replaceOK && m.demo == nil {
+			return m, m.askReplace()
+		}
+		m.replaceOK = false
+		if m.page == pageCompare {
+			m.compare.unsaved = false // its witness goes on in the editor
 		}
 		m.goTo(pageEditor)
 		m.resize()
@@ -272,6 +286,13 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.attack, cmd = m.attack.update(msg)
 		return m, cmd
 	case savedMsg:
+		if errors.Is(msg.err, store.ErrNotFound) && msg.rec.Kind == store.KindWitness && m.editor.rec.Key == msg.rec.Key {
+			// Another workbench deleted it meanwhile: the editor keeps
+			// the witness and its next save makes a new record.
+			m.editor.rec.Key = 0
+			m.setStatus(fmt.Sprintf("not saved: witness %d was deleted from the store meanwhile (another workbench?); the witness is still in the editor, s saves it as a new one", msg.rec.Key), true)
+			return m, listRecordsCmd(m.c.dbPath)
+		}
 		if msg.err != nil {
 			kept := "nothing was saved, s saves again"
 			switch msg.rec.Kind {
@@ -286,6 +307,9 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.editor.saved(msg.rec)
+		if msg.rec.Kind == store.KindRun {
+			m.compare.unsaved = false
+		}
 		m.status, m.statusErr = fmt.Sprintf("saved %s %d %q to %s", msg.rec.Kind, msg.rec.Key, msg.rec.Name, m.c.dbPath), false
 		return m, listRecordsCmd(m.c.dbPath)
 	case deletedMsg:
@@ -303,19 +327,25 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if t := msg.task; t != nil {
 			m.c.ws.addOwn(t)
 			m.browse.showTask(t.ID)
-			return m, tea.Batch(listRecordsCmd(m.c.dbPath), navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: t.stored()[0].label}))
+			return m, tea.Batch(listRecordsCmd(m.c.dbPath), m.c.navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: t.stored()[0].label}))
 		}
 		t := m.c.ws.task(msg.traj.Task)
 		if t == nil {
 			m.status, m.statusErr = fmt.Sprintf("the witness is for task %q, which is not in this suite; ctrl+o opens its task file first", msg.traj.Task), true
 			return m, nil
 		}
-		return m, navigate(openEditorMsg{task: t, start: msg.traj, unsaved: true})
+		// A trajectory that goes on after its episode ended is not one
+		// of the domain's: refused where it stands in its file.
+		if err := model.CheckEpisode(t.Public, msg.traj.Steps); err != nil {
+			m.status, m.statusErr = episodeImportError(msg.traj.File, err).Error(), true
+			return m, nil
+		}
+		return m, m.c.navigate(openEditorMsg{task: t, start: msg.traj, unsaved: true})
 	case exportedMsg:
 		if msg.err != nil {
 			m.status, m.statusErr = msg.err.Error(), true
 		} else {
-			m.status, m.statusErr = "exported "+msg.path, false
+			m.status, m.statusErr = "exported to "+msg.path+msg.note, false
 		}
 		return m, nil
 	case demoMsg:
@@ -324,10 +354,199 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// key handles a key: ctrl+c first (it cancels a prompt, else asks like
+// q), then the focus gate (a text input takes every key), then the keys
+// of the whole workbench, then the page in front.
+func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.keys
+	armed := m.armed
+	m.armed = armNone
+	if m.overlay != nil {
+		var done bool
+		m.overlay, done = m.overlay.key(k, msg, m.height-m.chrome())
+		if done {
+			m.overlay = nil
+		}
+		return nil
+	}
+	if m.c.navPending > 0 && !key.Matches(msg, k.ForceQuit) {
+		m.held = append(m.held, msg)
+		return nil
+	}
+	typing := m.front().Typing()
+	if key.Matches(msg, k.ForceQuit) {
+		switch {
+		case m.demo != nil:
+			return tea.Quit
+		case typing:
+			return m.routeFront(tea.KeyMsg{Type: tea.KeyEsc})
+		case m.attack.state == attackSetup:
+			m.attack.state = attackIdle
+			return nil
+		}
+		return m.quit(armed, "ctrl+c")
+	}
+	// Focus gate: while a text input has focus, every key is its own.
+	if typing {
+		m.clearStatus()
+		return m.routeFront(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit(armed, "q")
+	case key.Matches(msg, k.Help):
+		m.overlay = m.helpOverlay()
+		return nil
+	}
+	if m.demo != nil {
+		if cmd, ok := m.demo.key(m, msg); ok {
+			return cmd
+		}
+	}
+	// esc takes back one thing at a time: an error on the status line
+	// first, then the search's form or result, then the page.
+	if msg.Type == tea.KeyEsc && ((m.status != "" && m.statusErr && armed == armNone) || (armed != armNone && armed != armBack)) {
+		m.status = ""
+		return nil
+	}
+	// The search attacker's form and result have the focus; while it
+	// runs, only its cancel key is its own.
+	if m.attack.modal() {
+		if m.attack.witness() && key.Matches(msg, k.ShowEditor) && m.editor.modified && armed != armReplace {
+			return m.askReplace()
+		}
+		if armed == armReplace {
+			m.replaceOK = true
+		}
+		var cmd tea.Cmd
+		m.attack, cmd = m.attack.key(msg)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.AttackCancel):
+		return m.attack.stop()
+	case key.Matches(msg, k.Attack):
+		m.attack.setup(m.attackTask())
+		return nil
+	case key.Matches(msg, k.Refresh):
+		m.setStatus("reloading the saved witnesses, runs and notes", false)
+		return listRecordsCmd(m.c.dbPath)
+	case key.Matches(msg, k.TaskInfo) && m.infoTask() != nil:
+		m.overlay = m.taskOverlay(m.infoTask())
+		return nil
+	}
+	if key.Matches(msg, k.Back) && len(m.back) > 0 {
+		if what := m.unsavedHere(); what != "" && armed != armBack {
+			m.armed = armBack
+			m.setStatus(what+" is not saved: esc again drops it, "+m.saveHint()+", any other key keeps it", true)
+			return nil
+		}
+		if m.page == pageEditor {
+			m.editor.discard()
+		}
+		if m.page == pageCompare {
+			m.compare.unsaved = false
+		}
+		m.popPage()
+		if m.page == pageBrowse {
+			// Another process may have changed the store meanwhile.
+			return listRecordsCmd(m.c.dbPath)
+		}
+		return nil
+	}
+	if armed == armReplace && key.Matches(msg, k.EditWitness) {
+		m.replaceOK = true
+	}
+	if m.page == pageBrowse && m.browse.focus == focusRecords && key.Matches(msg, k.DeleteRecord) {
+		r, ok := m.browse.record()
+		switch {
+		case !ok:
+			return nil
+		case armed == armDelete && idOf(r) == m.deleting:
+			m.setStatus("", false)
+			return deleteCmd(m.c.dbPath, r)
+		}
+		m.armed, m.deleting = armDelete, idOf(r)
+		m.setStatus(fmt.Sprintf("delete %s %d %q? del again deletes it, any other key keeps it", r.Kind, r.Key, r.Name), true)
+		return nil
+	}
+	m.clearStatus()
+	return m.routeFront(msg)
+}
+
+// clearStatus drops a passing status; an error stays until esc.
+func (m *workbench) clearStatus() {
+	if !m.statusErr {
+		m.status = ""
+	}
+}
+
+func (m *workbench) setStatus(text string, isErr bool) { m.status, m.statusErr = text, isErr }
+
+// quit quits, unless it would drop unsaved work and the user was not
+// asked yet: then it asks, and the same key again quits.
+func (m *workbench) quit(armed arm, with string) tea.Cmd {
+	if what := m.unsaved(); what != "" && armed != armQuit {
+		m.armed = armQuit
+		m.setStatus(fmt.Sprintf("%s is not saved: %s again quits anyway, %s, any other key keeps it", what, with, m.saveHint()), true)
+		return nil
+	}
+	return tea.Quit
+}
+
+// askReplace asks before the editor's modified witness is replaced.
+func (m *workbench) askReplace() tea.Cmd {
+	m.armed = armReplace
+	m.setStatus("the witness in the editor is not saved: e again replaces it, any other key keeps it", true)
+	return nil
+}
+
+// unsaved names the work that quitting now would drop, or "".
+func (m *workbench) unsaved() string {
+	switch {
+	case m.demo != nil:
+		return ""
+	case m.editor.modified:
+		return "the witness in the editor"
+	case m.compare.unsaved:
+		return "the search attacker's witness in Compare"
+	case m.attack.witness():
+		return "the search attacker's witness"
+	}
+	return ""
+}
+
+// unsavedHere names the work that leaving the page in front would drop.
+func (m *workbench) unsavedHere() string {
+	switch {
+	case m.demo != nil:
+		return ""
+	case m.page == pageEditor && m.editor.modified:
+		return "the witness in the editor"
+	case m.page == pageCompare && m.compare.unsaved:
+		return "the search attacker's witness"
+	}
+	return ""
+}
+
+// saveHint says how to keep the unsaved work.
+func (m *workbench) saveHint() string {
+	switch {
+	case m.editor.modified && (m.page == pageEditor || !m.compare.unsaved):
+		if m.page == pageEditor {
+			return "s saves"
+		}
+		return "the editor's s saves it"
+	case m.compare.unsaved && m.page == pageCompare:
+		return "s saves it as a run, e edits it"
+	}
+	return "enter or e opens it"
+}
+
 // popPage goes back to the page before this one.
 func (m *workbench) popPage() {
 	m.page, m.back = m.back[len(m.back)-1], m.back[:len(m.back)-1]
-	m.status, m.quitArmed, m.discardArmed = "", false, false
+	m.status, m.armed = "", armNone
 	m.resize()
 }
 
@@ -346,25 +565,15 @@ func (m *workbench) routeFront(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// chrome is the number of lines outside the page: header, the search
-// attacker's panel, help bar and, in a demo, the caption.
+// chrome is the number of lines outside the page: header, status
+// banner, the search attacker's panel, help bar and, in a demo, the
+// caption.
 func (m *workbench) chrome() int {
-	n := 1 + m.attack.height(m.width) + m.helpHeight()
+	n := 1 + len(m.banner()) + m.attack.height(m.width) + 1
 	if m.demo != nil {
 		n += m.demo.captionHeight(m.width)
 	}
 	return n
-}
-
-func (m *workbench) helpHeight() int {
-	if !m.help.ShowAll {
-		return 1
-	}
-	rows := 1
-	for _, col := range m.keyHelp().FullHelp() {
-		rows = max(rows, len(col))
-	}
-	return rows
 }
 
 // resize gives every page the space below the header and above the help.
@@ -390,7 +599,8 @@ func (m *workbench) View() string {
 	st := m.c.st
 	left := st.title.Render(" parthack ") + st.subtitle.Render(m.crumbs())
 	right := ""
-	if m.status != "" {
+	banner := m.banner()
+	if m.status != "" && banner == nil {
 		sty := st.status
 		if m.statusErr {
 			sty = st.statusErr
@@ -401,8 +611,16 @@ func (m *workbench) View() string {
 	var b strings.Builder
 	b.WriteString(fit(header, m.width))
 	b.WriteByte('\n')
+	for _, l := range banner {
+		b.WriteString(fit(l, m.width))
+		b.WriteByte('\n')
+	}
 	// A page never pushes the title or the help bar off the screen.
-	b.WriteString(clipLines(m.front().View(), max(m.height-m.chrome(), 1)))
+	if m.overlay != nil {
+		b.WriteString(m.overlay.view(m.c, m.width, max(m.height-m.chrome(), 1)))
+	} else {
+		b.WriteString(clipLines(m.front().View(), max(m.height-m.chrome(), 1)))
+	}
 	if m.attack.state != attackIdle {
 		b.WriteByte('\n')
 		b.WriteString(m.attack.view(m.width))
@@ -414,19 +632,87 @@ func (m *workbench) View() string {
 	b.WriteByte('\n')
 	// The help bubble lets a line overflow when not even its ellipsis
 	// fits; the frame never does.
-	for i, l := range strings.Split(m.help.View(m.keyHelp()), "\n") {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(fit(l, m.width))
-	}
+	b.WriteString(fit(m.helpBar(), m.width))
 	return b.String()
+}
+
+// banner is a status too long for the header's right side, whole, on
+// lines of its own below it: a located error keeps its location at 80
+// columns. An error stays until esc dismisses it.
+func (m *workbench) banner() []string {
+	if m.status == "" || m.width == 0 {
+		return nil
+	}
+	crumbs := ansi.StringWidth(" parthack " + m.crumbs())
+	if crumbs+ansi.StringWidth(m.status)+2 <= m.width {
+		return nil
+	}
+	sty := m.c.st.status
+	hint := ""
+	if m.statusErr {
+		sty, hint = m.c.st.statusErr, " (esc dismisses)"
+	}
+	lines := wrap(m.status+hint, m.width-2)
+	// Never more than a third of the screen: the page stays readable.
+	if most := max(m.height/3, 1); len(lines) > most {
+		lines = append(lines[:most-1], shortenMiddle(strings.Join(lines[most-1:], " "), m.width-2))
+	}
+	for i, l := range lines {
+		lines[i] = " " + sty.Render(l)
+	}
+	return lines
+}
+
+// helpBar is the keys that work where the focus is, as many as fit,
+// and always last the key that lists them all.
+func (m *workbench) helpBar() string {
+	all := m.c.keys.Help
+	var keys []key.Binding
+	for _, b := range m.keyHelp().ShortHelp() {
+		if b.Help() != all.Help() {
+			keys = append(keys, b)
+		}
+	}
+	tail := m.help.ShortHelpView([]key.Binding{all})
+	if m.demo != nil || m.front().Typing() {
+		tail = ""
+	}
+	room := m.width
+	if tail != "" {
+		room -= ansi.StringWidth(tail) + 3
+	}
+	// Whole keys only, as many as fit with an ellipsis after them: the
+	// help bubble would let the line overflow past the last key.
+	var head string
+	for i := range keys {
+		if !keys[i].Enabled() {
+			continue
+		}
+		next := m.help.ShortHelpView(keys[i : i+1])
+		if head != "" {
+			next = head + m.c.st.help.ShortSeparator.Render(" • ") + next
+		}
+		if ansi.StringWidth(next)+2 > room {
+			head += " …"
+			break
+		}
+		head = next
+	}
+	if tail == "" {
+		return head
+	}
+	return head + m.c.st.help.ShortSeparator.Render(" • ") + tail
 }
 
 // tooSmall fills the terminal with a note that it is too small.
 func (m *workbench) tooSmall() string {
 	lines := append(wrap(fmt.Sprintf("terminal too small (need %d×%d)", minWidth, minHeight), m.width),
 		wrap(fmt.Sprintf("this one is %d×%d · q quits", m.width, m.height), m.width)...)
+	// A question q asked must show, or a second q drops unsaved work
+	// the user never saw named.
+	if m.status != "" {
+		lines = append(append(lines, ""), wrap(m.status, m.width)...)
+	}
 	top := max((m.height-len(lines))/2, 0)
 	out := make([]string, top, m.height)
 	for _, l := range lines {
@@ -486,6 +772,8 @@ func (m *workbench) enableKeys() {
 	k.Back.SetEnabled(!running)
 	k.ShowCompare.SetEnabled(m.attack.witness())
 	k.ShowEditor.SetEnabled(m.attack.witness())
+	k.TaskInfo.SetEnabled(m.demo == nil && m.infoTask() != nil)
+	k.Refresh.SetEnabled(m.demo == nil && m.page == pageBrowse)
 }
 
 func (m *workbench) crumbs() string {
@@ -497,6 +785,14 @@ func (m *workbench) crumbs() string {
 	case pageInspect:
 		if m.inspect.task != nil {
 			parts = append(parts, m.inspect.task.ID)
+		}
+		// The trajectory on screen and the benchmark's own reward of it,
+		// where the log's title has no room for them.
+		if m.inspect.task != nil && len(m.inspect.choices) > 0 {
+			parts[len(parts)-1] += " · " + m.inspect.current().label
+			if a := m.inspect.a; a != nil {
+				parts[len(parts)-1] += a.rewardNote()
+			}
 		}
 	case pageCompare:
 		if m.compare.task != nil {

@@ -2,11 +2,15 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parthack/parthack/attacker"
 )
 
 // attackPanel runs the search attacker in the background: a small setup
@@ -23,7 +27,9 @@ type attackPanel struct {
 	task   *suiteTask // the task searched, fixed when the setup opens
 	target int        // index into the evaluators
 	edits  int
-	field  int // focused setup field: 0 target, 1 edits
+	pairs  bool // also two-field updates (the CLI's --pairs)
+	cap    int  // index into stateCaps (the CLI's --max-states)
+	field  int  // focused setup field: setupTarget … setupCap
 
 	runs     int        // searches started: the id of the latest
 	run      *attackRun // nil unless a search is running
@@ -31,7 +37,8 @@ type attackPanel struct {
 	progress searchProgress
 	spin     spinner.Model
 
-	res *searchResult
+	res      *searchResult
+	stopping bool // cancelled, waiting for the best so far
 }
 
 // attackState is what the panel shows.
@@ -47,6 +54,19 @@ const (
 // The edit bounds the setup offers: beyond 4 a search rarely finishes
 // within its state budget.
 const minEdits, maxEdits, defaultEdits = 1, 4, 2
+
+// The setup's fields, in order.
+const (
+	setupTarget = iota
+	setupEdits
+	setupMoves
+	setupCap
+	setupFields
+)
+
+// stateCaps are the state caps the setup offers; the default is the
+// CLI's.
+var stateCaps = []int{10_000, 100_000, attacker.DefaultMaxStates, 10_000_000}
 
 // attackRun is one search running in its own goroutine. Progress and the
 // result come back through channels, one message per command; the owner
@@ -103,7 +123,7 @@ func newAttackPanel(c *common) *attackPanel {
 			target = i
 		}
 	}
-	return &attackPanel{c: c, target: target, edits: defaultEdits,
+	return &attackPanel{c: c, target: target, edits: defaultEdits, cap: slices.Index(stateCaps, attacker.DefaultMaxStates),
 		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.st.accent))}
 }
 
@@ -132,10 +152,11 @@ func (p *attackPanel) start() tea.Cmd {
 	p.runs++
 	run := &attackRun{id: p.runs, progress: make(chan searchProgress, 1), done: make(chan attackDoneMsg, 1)}
 	p.state, p.run, p.cancel, p.progress = attackRunning, run, cancel, searchProgress{}
-	ws, t, target, edits := p.c.ws, p.task, p.c.ws.evaluators[p.target].Name, p.edits
+	ws, t, target := p.c.ws, p.task, p.c.ws.evaluators[p.target].Name
+	opt := searchOptions{edits: p.edits, pairs: p.pairs, maxStates: stateCaps[p.cap]}
 	search := func() tea.Msg {
 		go func() {
-			res, err := searchAttack(ctx, ws, t, target, edits, run.report)
+			res, err := searchAttack(ctx, ws, t, target, opt, run.report)
 			run.done <- attackDoneMsg{id: run.id, res: res, err: err}
 		}()
 		return run.wait()()
@@ -143,15 +164,16 @@ func (p *attackPanel) start() tea.Cmd {
 	return tea.Batch(search, p.spin.Tick)
 }
 
-// stop cancels the running search. Its goroutine ends at its next state;
-// what it sends meanwhile is dropped, since no run has its id any more.
+// stop cancels the running search. Its goroutine ends at its next state
+// and sends the best it found until then, which the panel then shows as
+// a cancelled search's result.
 func (p *attackPanel) stop() tea.Cmd {
-	if !p.running() {
+	if !p.running() || p.stopping {
 		return nil
 	}
 	p.cancel()
-	p.state, p.run, p.cancel = attackIdle, nil, nil
-	return status(fmt.Sprintf("search cancelled after %d states", p.progress.states), false)
+	p.stopping = true
+	return status(fmt.Sprintf("cancelling the search after %d states: its best so far follows", p.progress.states), false)
 }
 
 func (p *attackPanel) update(msg tea.Msg) (*attackPanel, tea.Cmd) {
@@ -167,7 +189,11 @@ func (p *attackPanel) update(msg tea.Msg) (*attackPanel, tea.Cmd) {
 			return p, nil
 		}
 		p.cancel()
-		p.run, p.cancel = nil, nil
+		p.run, p.cancel, p.stopping = nil, nil, false
+		if errors.Is(msg.err, context.Canceled) {
+			p.state = attackIdle
+			return p, status("search cancelled before it met a state", false)
+		}
 		if msg.err != nil {
 			p.state = attackIdle
 			return p, status("search attacker: "+msg.err.Error(), true)
@@ -194,8 +220,10 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 			p.state = attackIdle
 		case key.Matches(msg, k.StartSearch):
 			return p, p.start()
-		case key.Matches(msg, k.FieldNext), key.Matches(msg, k.FieldPrev), key.Matches(msg, k.Up), key.Matches(msg, k.Down):
-			p.field = 1 - p.field
+		case key.Matches(msg, k.FieldNext), key.Matches(msg, k.Down):
+			p.field = (p.field + 1) % setupFields
+		case key.Matches(msg, k.FieldPrev), key.Matches(msg, k.Up):
+			p.field = (p.field + setupFields - 1) % setupFields
 		case key.Matches(msg, k.ValueNext):
 			p.change(1)
 		case key.Matches(msg, k.ValuePrev):
@@ -209,10 +237,10 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 			p.state, p.res = attackIdle, nil
 		case key.Matches(msg, k.ShowCompare):
 			p.state, p.res = attackIdle, nil
-			return p, navigate(openCompareMsg{task: t, kind: "pair", h: t.HonestTraj, a: w})
+			return p, p.c.navigate(openCompareMsg{task: t, kind: "pair", h: t.HonestTraj, a: w, unsaved: true})
 		case key.Matches(msg, k.ShowEditor):
 			p.state, p.res = attackIdle, nil
-			return p, navigate(openEditorMsg{task: t, start: w, unsaved: true, kind: "pair"})
+			return p, p.c.navigate(openEditorMsg{task: t, start: w, unsaved: true, kind: "pair"})
 		}
 	}
 	return p, nil
@@ -221,12 +249,17 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 // change cycles the focused setup field: the targets wrap around, the
 // bound stays within minEdits..maxEdits.
 func (p *attackPanel) change(d int) {
-	if p.field == 0 {
+	switch p.field {
+	case setupTarget:
 		n := len(p.c.ws.evaluators)
 		p.target = (p.target + d + n) % n
-		return
+	case setupEdits:
+		p.edits = clamp(p.edits+d, minEdits, maxEdits)
+	case setupMoves:
+		p.pairs = !p.pairs
+	case setupCap:
+		p.cap = clamp(p.cap+d, 0, len(stateCaps)-1)
 	}
-	p.edits = clamp(p.edits+d, minEdits, maxEdits)
 }
 
 // lines is the panel's body at width: the status line while running,
@@ -243,8 +276,10 @@ func (p *attackPanel) lines(width int) []string {
 			return fit(" "+l+v+"  "+st.faint.Render(note), width)
 		}
 		return []string{
-			row(0, "target", p.c.ws.evaluators[p.target].Label, fmt.Sprintf("the evaluator to inflate (%d of %d)", p.target+1, len(p.c.ws.evaluators))),
-			row(1, "edits", fmt.Sprint(p.edits), fmt.Sprintf("inserted actions plus skipped steps of H (%d–%d)", minEdits, maxEdits)),
+			row(setupTarget, "target", p.c.ws.evaluators[p.target].Label, fmt.Sprintf("the evaluator to inflate (%d of %d)", p.target+1, len(p.c.ws.evaluators))),
+			row(setupEdits, "edits", fmt.Sprint(p.edits), fmt.Sprintf("inserted actions plus skipped steps of H (%d–%d)", minEdits, maxEdits)),
+			row(setupMoves, "moves", moveSetName(p.task, p.pairs), "what an inserted action may be (--pairs: two fields at once)"),
+			row(setupCap, "states", fmt.Sprint(stateCaps[p.cap]), "search nodes at most (--max-states)"),
 			st.faint.Render(" enter start · ←/→ change · tab next field · esc cancel"),
 		}
 	case attackRunning:
@@ -255,7 +290,7 @@ func (p *attackPanel) lines(width int) []string {
 		// The counts first, so a narrow terminal still shows them.
 		return []string{fit(p.spin.View()+" "+st.accent.Render("searching ")+
 			fmt.Sprintf("%d states · %d eligible · best Δ %s", p.progress.states, p.progress.eligible, best)+
-			st.muted.Render(fmt.Sprintf(" · %s · %s · ≤ %d edits", p.task.ID, p.c.ws.evaluators[p.target].Label, p.edits))+
+			st.muted.Render(fmt.Sprintf(" · %s · %s · %s within %d edits", p.task.ID, p.c.ws.evaluators[p.target].Label, moveSetName(p.task, p.pairs), p.edits))+
 			st.faint.Render(" · esc/S cancels"), width)}
 	case attackDone:
 		return p.resultLines(width - 1)
@@ -268,25 +303,33 @@ func (p *attackPanel) lines(width int) []string {
 func (p *attackPanel) resultLines(width int) []string {
 	st, r := p.c.st, p.res
 	label := p.c.ws.evaluators[p.target].Label
+	// Every result names its bound: the move set and the edits.
+	within := fmt.Sprintf("%s within %d edits", r.moves, r.edits)
 	var head, bound string
 	switch {
 	case r.witness == nil && r.exhausted:
-		head = st.bold.Render(fmt.Sprintf("no eligible candidate within %d edits: exhausted, so none exists in this bound", r.edits))
+		head = st.bold.Render(fmt.Sprintf("no eligible candidate over %s: exhausted, so none exists in this bound", within))
 		bound = fmt.Sprintf("%d states searched", r.states)
+	case r.witness == nil && r.cancelled:
+		head = st.bold.Render(fmt.Sprintf("no eligible candidate found over %s before you cancelled: one may still exist", within))
+		bound = fmt.Sprintf("cancelled after %d states", r.states)
 	case r.witness == nil:
-		head = st.bold.Render(fmt.Sprintf("no eligible candidate found within %d edits: NOT exhausted, so one may still exist", r.edits))
+		head = st.bold.Render(fmt.Sprintf("no eligible candidate found over %s: NOT exhausted, so one may still exist", within))
 		bound = fmt.Sprintf("the state budget ran out after %d states", r.states)
 	case r.delta > 1e-9:
-		head = st.warn.Render(fmt.Sprintf("▲ %s inflated: Δhack %+.3f", label, r.delta)) +
+		head = st.warn.Render(fmt.Sprintf("▲ %s inflated over %s: Δhack %+.3f", label, within, r.delta)) +
 			fmt.Sprintf(" (H %.3f → A %.3f), %d steps", r.honest, r.score, len(r.witness.Steps))
 	default:
-		head = st.ok.Render(fmt.Sprintf("%s not inflated: Δhack %+.3f", label, r.delta)) +
+		head = st.ok.Render(fmt.Sprintf("%s not inflated over %s: Δhack %+.3f", label, within, r.delta)) +
 			fmt.Sprintf(" (H %.3f, best eligible A %.3f)", r.honest, r.score)
 	}
 	if r.witness != nil {
-		bound = fmt.Sprintf("exhausted after %d states (%d eligible): the certified worst case within %d edits", r.states, r.eligible, r.edits)
-		if !r.exhausted {
-			bound = fmt.Sprintf("NOT exhausted: the state budget ran out after %d states (%d eligible); a better witness may exist", r.states, r.eligible)
+		bound = fmt.Sprintf("exhausted after %d states (%d eligible): the certified worst case over %s", r.states, r.eligible, within)
+		switch {
+		case r.cancelled:
+			bound = fmt.Sprintf("cancelled after %d states (%d eligible): the best so far over %s; a better witness may exist", r.states, r.eligible, within)
+		case !r.exhausted:
+			bound = fmt.Sprintf("NOT exhausted: the state budget ran out after %d states (%d eligible) over %s; a better witness may exist", r.states, r.eligible, within)
 		}
 	}
 	out := append(wrap(head, width), wrap(st.muted.Render(bound), width)...)

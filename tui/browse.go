@@ -33,6 +33,9 @@ type browser struct {
 	rcursor int // into shown
 	rtop    int
 	focus   int // focusTasks or focusRecords
+	// filtering is set while the focused pane's filter takes the keys:
+	// `/` starts it, enter and esc end it.
+	filtering bool
 
 	importing *prompt
 }
@@ -44,9 +47,8 @@ const (
 
 func newBrowser(c *common) *browser {
 	b := &browser{c: c, filter: newInput(""), rfilter: newInput("")}
-	b.filter.Placeholder = "type to filter tasks"
-	b.filter.Focus()
-	b.rfilter.Placeholder = "type to filter saved work"
+	b.filter.Placeholder = "/ filters tasks"
+	b.rfilter.Placeholder = "/ filters saved work"
 	b.refilter()
 	return b
 }
@@ -80,10 +82,61 @@ func (b *browser) record() (store.Record, bool) {
 
 func (b *browser) SetSize(w, h int) { b.width, b.height = w, h }
 
-// Typing is true while the import prompt is open; the filter takes
-// printable keys itself, so the global q works only when it is empty.
-func (b *browser) Typing() bool {
-	return b.importing != nil || b.filter.Value() != "" || b.rfilter.Value() != ""
+// Typing is true while the import prompt is open or a filter takes the
+// keys (after `/`): q typed there is a letter of the filter.
+func (b *browser) Typing() bool { return b.importing != nil || b.filtering }
+
+// input is the filter of the focused pane.
+func (b *browser) input() *textinput.Model {
+	if b.focus == focusRecords {
+		return &b.rfilter
+	}
+	return &b.filter
+}
+
+// filterKey handles a key while a filter takes the keys: arrows move,
+// enter opens what is under the cursor, esc clears the filter, tab
+// leaves it for the other pane.
+func (b *browser) filterKey(msg tea.KeyMsg) (*browser, tea.Cmd) {
+	k := b.c.keys
+	in := b.input()
+	switch {
+	case msg.Type == tea.KeyUp:
+		b.move(-1)
+	case msg.Type == tea.KeyDown:
+		b.move(1)
+	case key.Matches(msg, k.Cancel):
+		b.stopFilter()
+		in.SetValue("")
+		b.refilter()
+		b.refilterRecords()
+	case key.Matches(msg, k.Open):
+		b.stopFilter()
+		return b, b.open()
+	case key.Matches(msg, k.Tab):
+		b.stopFilter()
+		b.focus = 1 - b.focus
+	default:
+		before := in.Value()
+		var cmd tea.Cmd
+		*in, cmd = in.Update(msg)
+		if in.Value() != before {
+			if b.focus == focusRecords {
+				b.rcursor = 0
+				b.refilterRecords()
+			} else {
+				b.refilter()
+			}
+		}
+		return b, cmd
+	}
+	return b, nil
+}
+
+func (b *browser) stopFilter() {
+	b.filtering = false
+	b.filter.Blur()
+	b.rfilter.Blur()
 }
 
 func (b *browser) refilter() {
@@ -133,11 +186,7 @@ func (b *browser) update(msg tea.Msg) (*browser, tea.Cmd) {
 		b.sums = msg.sums
 		b.refilterRecords()
 	case tea.MouseMsg:
-		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
-			b.move(-1)
-		} else if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelDown {
-			b.move(1)
-		}
+		b.mouse(msg)
 	case tea.KeyMsg:
 		return b.key(msg)
 	}
@@ -158,10 +207,13 @@ func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
 		}
 		return b, cmd
 	}
+	if b.filtering {
+		return b.filterKey(msg)
+	}
 	switch {
-	case msg.Type == tea.KeyUp:
+	case key.Matches(msg, k.ListUp):
 		b.move(-1)
-	case msg.Type == tea.KeyDown:
+	case key.Matches(msg, k.ListDown):
 		b.move(1)
 	case msg.Type == tea.KeyPgUp:
 		b.move(-b.rows())
@@ -169,21 +221,13 @@ func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
 		b.move(b.rows())
 	case key.Matches(msg, k.Tab):
 		b.focus = 1 - b.focus
-		if b.focus == focusRecords {
-			b.filter.Blur()
-			b.rfilter.Focus()
-		} else {
-			b.rfilter.Blur()
-			b.filter.Focus()
-		}
+	case key.Matches(msg, k.Filter):
+		b.filtering = true
+		return b, b.input().Focus()
 	case key.Matches(msg, k.Import):
 		b.importing = newPrompt(b.c, "Import a witness (the JSON `parthack certify` reads) or open a task file of your own", field{"file", ""})
 	case key.Matches(msg, k.Open):
 		return b, b.open()
-	case b.focus == focusRecords && key.Matches(msg, k.DeleteRecord):
-		if r, ok := b.record(); ok {
-			return b, deleteCmd(b.c.dbPath, r)
-		}
 	case key.Matches(msg, k.ClearFilter):
 		if b.focus == focusRecords && b.rfilter.Value() != "" {
 			b.rfilter.SetValue("")
@@ -192,22 +236,62 @@ func (b *browser) key(msg tea.KeyMsg) (*browser, tea.Cmd) {
 			b.filter.SetValue("")
 			b.refilter()
 		}
-	case b.focus == focusTasks:
-		var cmd tea.Cmd
-		b.filter, cmd = b.filter.Update(msg)
-		b.refilter()
-		return b, cmd
-	default:
-		var cmd tea.Cmd
-		before := b.rfilter.Value()
-		b.rfilter, cmd = b.rfilter.Update(msg)
-		if b.rfilter.Value() != before {
-			b.rcursor = 0
-			b.refilterRecords()
-		}
-		return b, cmd
 	}
 	return b, nil
+}
+
+// mouse focuses the pane under the pointer: a click selects the row
+// there, the wheel moves that pane's cursor.
+func (b *browser) mouse(msg tea.MouseMsg) {
+	if msg.Action != tea.MouseActionPress {
+		return
+	}
+	leftW, infoH := b.panes()
+	focus := focusTasks
+	if msg.X >= leftW {
+		if msg.Y < infoH {
+			return // the task's or record's detail
+		}
+		focus = focusRecords
+	}
+	if focus != b.focus {
+		b.focus = focus
+		b.stopFilter()
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		b.move(-1)
+	case tea.MouseButtonWheelDown:
+		b.move(1)
+	case tea.MouseButtonLeft:
+		if focus == focusTasks {
+			if row := b.top + msg.Y - 3; msg.Y >= 3 && row < len(b.visible) {
+				b.cursor = row
+			}
+			return
+		}
+		first := infoH + 1
+		if b.rfilter.Value() != "" || b.focus == focusRecords {
+			first++ // the filter line
+		}
+		if row := b.rtop + msg.Y - first; msg.Y >= first && row < len(b.shown) {
+			b.rcursor = row
+		}
+	}
+}
+
+// panes is where View splits the page: the tasks' width, and the height
+// of the detail box above the saved work.
+func (b *browser) panes() (leftW, infoH int) {
+	h := b.height
+	if b.importing != nil {
+		h -= b.importing.height()
+	}
+	leftW = clamp(b.width/2, 44, 80) // the rest for the task and the saved work
+	if b.width-leftW < 28 {
+		leftW = b.width - 28
+	}
+	return leftW, min(max(h/2, 6), h-4)
 }
 
 func (b *browser) move(d int) {
@@ -225,7 +309,7 @@ func (b *browser) open() tea.Cmd {
 		if t == nil {
 			return nil
 		}
-		return navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
+		return b.c.navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
 	}
 	r, ok := b.record()
 	if !ok {
@@ -247,23 +331,23 @@ func (b *browser) open() tea.Cmd {
 		if err != nil {
 			return status(err.Error(), true)
 		}
-		return navigate(openEditorMsg{task: t, start: tr, rec: r})
+		return b.c.navigate(openEditorMsg{task: t, start: tr, rec: r})
 	case store.KindRun:
 		kind, h, a, err := DecodeRun(r)
 		if err != nil {
 			return status(err.Error(), true)
 		}
-		return navigate(openCompareMsg{task: t, kind: kind, h: h, a: a})
+		return b.c.navigate(openCompareMsg{task: t, kind: kind, h: h, a: a})
 	}
 	// A note opens at the event it was written on.
 	if label, at, ok := noteTarget(r); ok {
 		for _, ch := range t.stored() {
 			if ch.label == label {
-				return navigate(openTaskMsg{task: t, traj: ch.traj, label: ch.label, cursor: at})
+				return b.c.navigate(openTaskMsg{task: t, traj: ch.traj, label: ch.label, cursor: at})
 			}
 		}
 	}
-	return navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
+	return b.c.navigate(openTaskMsg{task: t, traj: t.HonestTraj, label: "honest"})
 }
 
 // noteTarget reads where a note was written from its name, which the
@@ -293,10 +377,7 @@ func (b *browser) View() string {
 		promptH = b.importing.height()
 	}
 	h := b.height - promptH
-	leftW := clamp(b.width/2, 44, 80) // the rest for the task and the saved work
-	if b.width-leftW < 28 {
-		leftW = b.width - 28
-	}
+	leftW, infoH := b.panes()
 	rightW := b.width - leftW
 
 	// Tasks.
@@ -323,8 +404,12 @@ func (b *browser) View() string {
 	left := b.c.box(title, lines, leftW, h, b.focus == focusTasks)
 
 	// The selected task, then the saved records.
-	infoH := min(max(h/2, 6), h-4)
-	right := b.c.box(b.infoTitle(), b.info(rightW-2), rightW, infoH, false) + "\n" + b.recordsView(rightW, h-infoH)
+	info := b.info(rightW - 2)
+	// Cut text says where it is whole.
+	if rows := infoH - 2; len(info) > rows && rows > 0 && b.focus == focusTasks {
+		info = append(info[:rows-1], b.c.st.faint.Render("… I shows the task in full"))
+	}
+	right := b.c.box(b.infoTitle(), info, rightW, infoH, false) + "\n" + b.recordsView(rightW, h-infoH)
 	out := joinColumns(left, right)
 	if b.importing != nil {
 		out += "\n" + b.importing.view(b.width)
@@ -373,6 +458,15 @@ func (b *browser) info(w int) []string {
 		return nil
 	}
 	out = append(out, st.bold.Render(t.Title), st.muted.Render(fmt.Sprintf("%s · %s · split %s · rollback %s", t.Family, orNone(t.Domain), t.Split, t.RollbackMetric)))
+	if len(t.Rewards) > 0 {
+		var rs []string
+		for _, ch := range t.Runs {
+			if r, ok := t.Rewards[ch.label]; ok {
+				rs = append(rs, fmt.Sprintf("%s %g", ch.label, r))
+			}
+		}
+		out = append(out, wrap(st.muted.Render(t.Bench+" reward: "+strings.Join(rs, " · ")), w)...)
+	}
 	if t.Public != nil {
 		out = append(out, wrap(t.Public.Instruction, w)...)
 	}
@@ -444,7 +538,10 @@ func (b *browser) ShortHelp() []key.Binding {
 		return b.importing.keys()
 	}
 	// Both panes move with the arrows only: letters filter them.
-	out := []key.Binding{k.AttackCancel, k.Open, k.ListUp, k.ListDown, k.Tab}
+	if b.filtering {
+		return []key.Binding{k.Open, k.ListUp, k.ListDown, k.Cancel}
+	}
+	out := []key.Binding{k.AttackCancel, k.Open, k.Filter, k.Tab, k.ListUp, k.ListDown}
 	if (b.focus == focusTasks && b.filter.Value() != "") || (b.focus == focusRecords && b.rfilter.Value() != "") {
 		out = append(out, k.ClearFilter)
 	}
@@ -463,5 +560,5 @@ func (b *browser) FullHelp() [][]key.Binding {
 	if b.importing != nil {
 		return [][]key.Binding{b.importing.keys()}
 	}
-	return [][]key.Binding{{k.Open, k.ListUp, k.ListDown, k.Tab}, {k.ClearFilter, k.Import, k.DeleteRecord}, {k.AttackCancel, k.Quit, k.ForceQuit, k.Help}}
+	return [][]key.Binding{{k.Open, k.ListUp, k.ListDown, k.Tab, k.Filter}, {k.ClearFilter, k.Import, k.DeleteRecord, k.Refresh}, {k.AttackCancel, k.Quit, k.ForceQuit, k.Help}}
 }

@@ -12,13 +12,16 @@ import (
 	"github.com/parthack/parthack/store"
 )
 
-func TestBrowseFiltersByTyping(t *testing.T) {
+// TestBrowseFiltersAfterSlash: `/` starts the filter (k9s, lazygit);
+// q typed as its first letter is a letter; esc cancels one thing at a
+// time.
+func TestBrowseFiltersAfterSlash(t *testing.T) {
 	m := newTestApp(t, 120, 40, false)
 	all := len(m.browse.visible)
 	if all != len(m.c.ws.tasks) || all == 0 {
 		t.Fatalf("browse lists %d of %d tasks", all, len(m.c.ws.tasks))
 	}
-	press(t, m, "goalpatch")
+	press(t, m, "/", "goalpatch")
 	for _, i := range m.browse.visible {
 		if m.c.ws.tasks[i].Family != "GoalPatch" {
 			t.Errorf("filter goalpatch kept %s (%s)", m.c.ws.tasks[i].ID, m.c.ws.tasks[i].Family)
@@ -36,8 +39,12 @@ func TestBrowseFiltersByTyping(t *testing.T) {
 	if len(m.browse.visible) != all || m.browse.filter.Value() != "" {
 		t.Fatalf("esc left filter %q with %d tasks", m.browse.filter.Value(), len(m.browse.visible))
 	}
+	if quit := press(t, m, "/", "q"); quit || m.browse.filter.Value() != "q" {
+		t.Fatalf("q as the filter's first letter: quit %v, filter %q", quit, m.browse.filter.Value())
+	}
+	press(t, m, "esc")
 	if quit := press(t, m, "q"); !quit {
-		t.Fatal("q with an empty filter did not quit")
+		t.Fatal("q outside the filter did not quit")
 	}
 }
 
@@ -92,7 +99,7 @@ func TestBrowseImportsWitnessJSON(t *testing.T) {
 	m := newTestApp(t, 120, 40, false)
 	task := m.c.ws.tasks[0]
 	file := t.TempDir() + "/w.json"
-	drive(t, m, exportCmd(file, task.Witness))
+	drive(t, m, exportCmd(file, task.Witness, ""))
 	press(t, m, "ctrl+o")
 	mustSee(t, m, "Import a witness")
 	press(t, m, file, "enter")
@@ -126,10 +133,10 @@ func TestImportErrorShowsTheReasonFirst(t *testing.T) {
 	if !strings.Contains(m.status, "$.steps[0].action.fields.a.") || !strings.Contains(m.status, "…") || ansi.StringWidth(m.status) > 120 {
 		t.Fatalf("the path is not shortened in the middle: %q", m.status)
 	}
-	header := strings.Split(screen(m), "\n")[0]
-	if !strings.Contains(header, "nesting deeper than 200") {
-		t.Fatalf("the reason is off the status line: %q", header)
+	if top := strings.Join(strings.Split(screen(m), "\n")[:3], "\n"); !strings.Contains(top, "nesting deeper than 200") {
+		t.Fatalf("the reason is not at the top of the screen: %q", top)
 	}
+	press(t, m, "esc")
 	// A missing file likewise: the reason, then the file.
 	press(t, m, "ctrl+o", filepath.Join(t.TempDir(), strings.Repeat("long-directory-name/", 8), "missing.json"), "enter")
 	if !strings.HasPrefix(m.status, "import: no such file or directory") || !strings.Contains(m.status, "missing.json") {
@@ -168,7 +175,7 @@ func TestSavedListShowsVerdictsFiltersAndOpensNotes(t *testing.T) {
 	}
 	press(t, m, "tab", "down")
 	mustSee(t, m, "rejected: state_vector_mismatch")
-	press(t, m, "peak")
+	press(t, m, "/", "peak")
 	if n := len(m.browse.shown); n != 2 {
 		t.Fatalf("filter peak shows %d records", n)
 	}

@@ -30,12 +30,16 @@ type comparer struct {
 	cursor, top int  // rows of the alignment
 	hEv, aEv    int  // evidence events, -1 when none
 	stateDiff   bool // the bottom pane shows where the states differ
+	// unsaved marks the search attacker's witness, not saved anywhere
+	// yet: saving it as a run or editing it keeps it.
+	unsaved bool
+	early   []tea.KeyMsg // keys typed while the pair loads
 }
 
 func newComparer(c *common) *comparer { return &comparer{c: c} }
 
-func (m *comparer) open(t *suiteTask, kind string, h, a *model.Trajectory) tea.Cmd {
-	m.task, m.kind, m.p, m.err = t, kind, nil, nil
+func (m *comparer) open(t *suiteTask, kind string, h, a *model.Trajectory, unsaved bool) tea.Cmd {
+	m.task, m.kind, m.p, m.err, m.unsaved, m.early = t, kind, nil, nil, unsaved, nil
 	m.gen++
 	return pairCmd(m.c.ws, t, kind, h, a, m.gen)
 }
@@ -59,10 +63,19 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			m.err = msg.err
+			m.err, m.early = msg.err, nil
 			return m, nil
 		}
 		m.show(msg.p)
+		early := m.early
+		m.early = nil
+		var cmds []tea.Cmd
+		for _, k := range early {
+			var cmd tea.Cmd
+			m, cmd = m.update(k)
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
 	case tea.MouseMsg:
 		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
 			m.move(-1)
@@ -71,6 +84,10 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		if m.p == nil {
+			// Keys typed while the pair is certified act on it once shown.
+			if m.err == nil && len(m.early) < maxEarly {
+				m.early = append(m.early, msg)
+			}
 			return m, nil
 		}
 		k := m.c.keys
@@ -96,7 +113,7 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		case key.Matches(msg, k.StateDiff):
 			m.stateDiff = !m.stateDiff
 		case key.Matches(msg, k.EditWitness):
-			return m, navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind})
+			return m, m.c.navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind, unsaved: m.unsaved})
 		case key.Matches(msg, k.Save):
 			rec, err := pairRun(m.c.ws, m.p)
 			if err != nil {
@@ -157,6 +174,13 @@ func (m *comparer) layout() compareLayout {
 	l.vectors, l.scores = m.c.vectorLines(m.p, vecW), m.c.scoreLines(m.p, scoreW)
 	vecExtra := m.p.verdict.Evidence != nil && m.p.verdict.Evidence.Predicate > 0
 	scoreExtra := !m.p.verdict.Eligible
+	vecExtraN, scoreExtraN := 0, 0
+	if vecExtra {
+		vecExtraN = len(m.c.evidenceLines(m.p, vecW))
+	}
+	if scoreExtra {
+		scoreExtraN = len(caveatLines(scoreW))
+	}
 	const minLog = 3
 	fit := func() int {
 		vh := len(head) + len(detail) + 1 // frame edges, or the title line
@@ -173,9 +197,9 @@ func (m *comparer) layout() compareLayout {
 	for fit() < minLog {
 		switch {
 		case vecExtra:
-			l.vectors, vecExtra = l.vectors[:len(l.vectors)-1], false
+			l.vectors, vecExtra = l.vectors[:len(l.vectors)-vecExtraN], false
 		case scoreExtra:
-			l.scores, scoreExtra = l.scores[:len(l.scores)-1], false
+			l.scores, scoreExtra = l.scores[:len(l.scores)-scoreExtraN], false
 		case l.framed:
 			l.framed = false
 		case len(detail) > 0:
@@ -271,7 +295,7 @@ func (m *comparer) openEvent() tea.Cmd {
 	if seq < 0 {
 		a, seq = m.p.h, r.h
 	}
-	return navigate(openTaskMsg{task: m.task, traj: a.traj, label: a.label, cursor: seq + 1})
+	return m.c.navigate(openTaskMsg{task: m.task, traj: a.traj, label: a.label, cursor: seq + 1})
 }
 
 // lastEvents are the latest events of H and of the candidate at or
@@ -300,7 +324,15 @@ func (m *comparer) stateDiffLines(width int) []string {
 		}
 		out = append(out, st.paneTitle.Render(title)+st.warn.Render(fmt.Sprintf(": %d difference%s", len(d), plural(len(d)))))
 		for _, x := range d {
-			out = append(out, fit(fmt.Sprintf("  %s · %s  H %s  %s %s", x.entity, x.field, x.h, cn, x.a), width))
+			row := fmt.Sprintf("  %s · %s  H %s  %s %s", x.entity, x.field, x.h, cn, x.a)
+			if len([]rune(row)) <= width {
+				out = append(out, row)
+				continue
+			}
+			// Values that do not fit go whole on lines of their own.
+			out = append(out, fit(fmt.Sprintf("  %s · %s", x.entity, x.field), width))
+			out = append(out, wrap(fmt.Sprintf("    H %s", x.h), width)...)
+			out = append(out, wrap(fmt.Sprintf("    %s %s", cn, x.a), width)...)
 		}
 	}
 	section(fmt.Sprintf("after row %d (H event %d, %s event %d)", m.cursor+1, hSeq+1, cn, aSeq+1), p.h.log.Snapshot(hSeq), p.a.log.Snapshot(aSeq))
@@ -420,7 +452,7 @@ func (m *comparer) logView(honest bool, w, h int) string {
 		}
 		lines = append(lines, m.c.eventRow(a, seq+1, w-2, mark))
 	}
-	return m.c.box(fmt.Sprintf("%s · %d events", title, a.events()), lines, w, h, false)
+	return m.c.box(fmt.Sprintf("%s · %d events%s", title, a.events(), a.rewardNote()), lines, w, h, false)
 }
 
 // vectorLines shows both certificates, the evidence component marked.
@@ -437,7 +469,13 @@ func (c *common) vectorLines(p *pair, width int) []string {
 			vecW = max(vecW, 2*len(cert.CState)+2)
 		}
 	}
+	// Too narrow for a row per side (a dozen predicates on 80 columns):
+	// each vector on a line of its own, never cut.
+	stacked := 3+goalW+2*vecW > width
 	head := st.muted.Render(fit("", 3) + fit("goal", goalW) + fit("c_state", vecW) + fit("c_agent", vecW) + fit("P_state", 9) + "P_agent")
+	if stacked {
+		head = st.muted.Render(fit("", 3) + fit("goal", goalW) + fit("P_state", 9) + "P_agent")
+	}
 	out := []string{head}
 	ev := v.Evidence
 	for _, side := range []struct {
@@ -462,13 +500,35 @@ func (c *common) vectorLines(p *pair, width int) []string {
 				ca = markComponent(st, side.cert.CAgent, ev.Predicate-1)
 			}
 		}
+		if stacked {
+			out = append(out, fit(side.name, 3)+fit(side.cert.GoalVersion, goalW)+fit(side.cert.PState.String(), 9)+side.cert.PAgent.String())
+			for _, l := range wrap("c_state "+cs, width-3) {
+				out = append(out, "   "+l)
+			}
+			for _, l := range wrap("c_agent "+ca, width-3) {
+				out = append(out, "   "+l)
+			}
+			continue
+		}
 		out = append(out, fit(side.name, 3)+fit(side.cert.GoalVersion, goalW)+fit(cs, vecW)+fit(ca, vecW)+fit(side.cert.PState.String(), 9)+side.cert.PAgent.String())
 	}
-	if ev != nil && ev.Predicate > 0 {
-		out = append(out, st.bad.Render(fit(fmt.Sprintf("predicate %d (%s): %s %s ≠ %s", ev.Predicate, ev.PredID, ev.Component, ev.Got, ev.Expected), width)))
-	}
-	return out
+	return append(out, c.evidenceLines(p, width)...)
 }
+
+// evidenceLines name the evidence component under the vectors, wrapped.
+func (c *common) evidenceLines(p *pair, width int) []string {
+	ev := p.verdict.Evidence
+	if ev == nil || ev.Predicate <= 0 {
+		return nil
+	}
+	return wrap(c.st.bad.Render(fmt.Sprintf("predicate %d (%s): %s %s ≠ %s", ev.Predicate, ev.PredID, ev.Component, ev.Got, ev.Expected)), width)
+}
+
+// notEligibleCaveat is said under the scores of a pair that is not
+// eligible.
+const notEligibleCaveat = "not eligible: Δ is shown but not a measured inflation"
+
+func caveatLines(width int) []string { return wrap(notEligibleCaveat, width) }
 
 func candName(kind string) string {
 	if kind == "rollback" {
@@ -526,14 +586,23 @@ func (c *common) scoreLines(p *pair, width int) []string {
 		}
 		out = append(out, fit(e.Label, labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", d), 7)+call)
 	}
+	// The benchmark's own reward, beside the evaluators it is compared
+	// with: it reads the final database and the agent's replies.
+	if p.h.reward != nil && p.a.reward != nil {
+		h, a := *p.h.reward, *p.a.reward
+		out = append(out, st.muted.Render(fit(p.h.rewardName+" reward", labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", a-h), 7)))
+	}
 	if legend != "" {
 		out = append(out, st.faint.Render(legend))
 	}
-	if !p.verdict.Eligible {
-		out = append(out, st.faint.Render("not eligible: Δ is shown but not a measured inflation"))
-	}
 	for i := range out {
 		out[i] = fit(out[i], width)
+	}
+	// The caveat wraps rather than being cut.
+	if !p.verdict.Eligible {
+		for _, l := range caveatLines(width) {
+			out = append(out, st.faint.Render(l))
+		}
 	}
 	return out
 }

@@ -15,7 +15,7 @@ import (
 func openPair(t *testing.T, m *workbench, id, kind string, cand *model.Trajectory) *suiteTask {
 	t.Helper()
 	task := m.c.ws.task(id)
-	drive(t, m, navigate(openCompareMsg{task: task, kind: kind, h: task.HonestTraj, a: cand}))
+	drive(t, m, m.c.navigate(openCompareMsg{task: task, kind: kind, h: task.HonestTraj, a: cand}))
 	if m.page != pageCompare || m.compare.p == nil {
 		t.Fatalf("compare did not open: %v\n%s", m.compare.err, screen(m))
 	}

@@ -15,6 +15,9 @@ type common struct {
 	st     *styles
 	keys   *keyMap
 	hl     *highlighter
+	// navPending counts the pages asked to open whose message has not
+	// arrived yet (see navigate).
+	navPending int
 }
 
 // pane is what every screen of the workbench implements besides its own

@@ -44,6 +44,11 @@ type suiteTask struct {
 	// own public and trusted view.
 	Trusted *model.Task
 	File    string
+	// Rewards are the benchmark's own recorded rewards of Runs, by
+	// label, when it records them (tau-bench's run files do).
+	Rewards map[string]float64
+	// Bench names the benchmark whose rewards they are ("tau-bench").
+	Bench string
 }
 
 // stored lists the task's stored trajectories, in the order t cycles them.
@@ -98,7 +103,7 @@ func loadDomain(name string) ([]*suiteTask, error) {
 	var out []*suiteTask
 	for _, t := range ts {
 		st := &suiteTask{ID: t.ID, Title: t.Title, Split: d.Title(), Family: t.Family, Domain: t.Family,
-			RollbackMetric: model.RollbackIncluded, M: t.M(), Public: t.Model}
+			RollbackMetric: model.RollbackIncluded, M: t.M(), Public: t.Model, Bench: benchName(d)}
 		if t.Gold != nil {
 			st.Runs = append(st.Runs, choice{"gold", t.Gold})
 		}
@@ -112,6 +117,10 @@ func loadDomain(name string) ([]*suiteTask, error) {
 				return nil, err
 			}
 			st.Runs = append(st.Runs, choice{r.Short, tr})
+			if st.Rewards == nil {
+				st.Rewards = map[string]float64{}
+			}
+			st.Rewards[r.Short] = r.Reward
 			if failed == nil && r.Reward < 1 {
 				failed = tr
 			}
@@ -136,6 +145,29 @@ func loadDomain(name string) ([]*suiteTask, error) {
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// benchReward is the benchmark's own reward of a replayed trajectory of
+// a real benchmark's task, computed by its rule on the trusted side
+// (tau-bench's: the final database's data hash and the required outputs
+// in the agent's replies); ok is false for tasks of no benchmark with a
+// reward. name names the benchmark.
+func benchReward(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (reward float64, name string, ok bool) {
+	if t.Runs == nil || t.Trusted != nil {
+		return 0, "", false
+	}
+	d, tt, err := domains.FindTask(t.ID)
+	if err != nil || tt.Reward == nil {
+		return 0, "", false
+	}
+	return tt.Reward(log, tr), benchName(d), true
+}
+
+// benchName is the benchmark a domain's title names first: "tau-bench"
+// for "tau-bench airline".
+func benchName(d domains.Domain) string {
+	name, _, _ := strings.Cut(d.Title(), " ")
+	return name
 }
 
 // lastBits is a log's c_state at termination.
@@ -272,6 +304,8 @@ type searchProgress struct {
 type searchResult struct {
 	task                 *suiteTask
 	edits                int
+	moves                string            // the move set searched, named: "one-field updates"
+	cancelled            bool              // stopped by the user: the best found until then
 	honest, score, delta float64           // f(H), f(A_f), Δhack
 	witness              *model.Trajectory // A_f; nil when no eligible candidate was found
 	states, eligible     int
@@ -282,7 +316,9 @@ type searchResult struct {
 // every edit of t's honest trajectory within edits. It is slow: call it
 // from a goroutine; progress is called from that goroutine, and
 // cancelling ctx stops it with ctx's error.
-func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string, edits int, progress func(searchProgress)) (*searchResult, error) {
+//
+// Cancelled, it returns the best found until then, marked cancelled.
+func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string, opt searchOptions, progress func(searchProgress)) (*searchResult, error) {
 	env, err := w.env(t)
 	if err != nil {
 		return nil, err
@@ -290,10 +326,31 @@ func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string
 	report := func(p attacker.Progress) {
 		progress(searchProgress{states: p.States, eligible: p.Eligible, best: p.BestDelta})
 	}
-	res, err := attacker.Search(ctx, attackTask(t, env), env, t.HonestTraj, attacker.Options{Target: target, Edits: edits}, report)
-	if err != nil {
+	res, err := attacker.Search(ctx, attackTask(t, env), env, t.HonestTraj,
+		attacker.Options{Target: target, Edits: opt.edits, Pairs: opt.pairs, MaxStates: opt.maxStates}, report)
+	cancelled := err != nil && ctx.Err() != nil && res != nil
+	if err != nil && !cancelled {
 		return nil, err
 	}
-	return &searchResult{task: t, edits: res.Edits, honest: res.Honest, score: res.Score, delta: res.Delta,
+	return &searchResult{task: t, edits: res.Edits, moves: moveSetName(t, opt.pairs), cancelled: cancelled, honest: res.Honest, score: res.Score, delta: res.Delta,
 		witness: res.Best, states: res.States, eligible: res.Eligible, exhausted: res.Exhausted}, nil
+}
+
+// searchOptions are the bounds of a search: the CLI's --edits, --pairs
+// and --max-states.
+type searchOptions struct {
+	edits, maxStates int
+	pairs            bool
+}
+
+// moveSetName names the moves a search tries, the way a result states
+// its bound: a domain task's moves are its tools' calls.
+func moveSetName(t *suiteTask, pairs bool) string {
+	switch {
+	case t.Public != nil && t.Public.Domain != nil:
+		return "the task's tool calls"
+	case pairs:
+		return "one- and two-field updates"
+	}
+	return "one-field updates"
 }

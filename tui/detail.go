@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -11,16 +12,16 @@ import (
 // detailCache keeps the detail pane of the last cursor position: moving
 // the log's own view or redrawing costs nothing.
 type detailCache struct {
-	a      *analysis
-	k, w   int
-	whole  bool
-	result []string
+	a           *analysis
+	k, w        int
+	whole, full bool
+	result      []string
 }
 
-func (d *detailCache) lines(c *common, a *analysis, k, width int, whole bool) []string {
-	if d.a != a || d.k != k || d.w != width || d.whole != whole || d.result == nil {
-		d.a, d.k, d.w, d.whole = a, k, width, whole
-		d.result = c.detailLines(a, k, width, whole)
+func (d *detailCache) lines(c *common, a *analysis, k, width int, whole, full bool) []string {
+	if d.a != a || d.k != k || d.w != width || d.whole != whole || d.full != full || d.result == nil {
+		d.a, d.k, d.w, d.whole, d.full = a, k, width, whole, full
+		d.result = c.detailLines(a, k, width, whole, full)
 	}
 	return d.result
 }
@@ -29,8 +30,8 @@ func (d *detailCache) lines(c *common, a *analysis, k, width int, whole bool) []
 // highlighted JSON, and the predicate table of the goal version active
 // after it. Its cost depends on the event and the predicates, never on
 // the log's length. whole shows every entity of the state, not only the
-// ones event k touched.
-func (c *common) detailLines(a *analysis, k, width int, whole bool) []string {
+// ones event k touched; full shows every conversation turn whole.
+func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []string {
 	st := c.st
 	log := a.log
 	goals := log.Env.Goals()
@@ -39,6 +40,7 @@ func (c *common) detailLines(a *analysis, k, width int, whole bool) []string {
 	add := func(s ...string) { out = append(out, s...) }
 	if k == 0 {
 		add(st.bold.Render("initial snapshot") + st.muted.Render(" · goal "+goals[g].Version))
+		add(c.conversation(a.traj, 0, width, full)...)
 	} else {
 		ev := &log.Events[k-1]
 		who := st.actor(ev.Actor()).Render(string(ev.Actor()))
@@ -61,7 +63,7 @@ func (c *common) detailLines(a *analysis, k, width int, whole bool) []string {
 		hash := ev.Hash.String()
 		add(st.faint.Render(fmt.Sprintf("goal %s · state %s", goals[ev.Goal].Version, hash[:min(12, len(hash))])))
 		if ev.Step >= 0 {
-			add(c.conversation(a.traj, ev.Step+1, width)...)
+			add(c.conversation(a.traj, ev.Step+1, width, full)...)
 		}
 	}
 	if k > 0 {
@@ -101,7 +103,8 @@ func (c *common) detailLines(a *analysis, k, width int, whole bool) []string {
 		if final == g {
 			fin = fmt.Sprintf("      %d %d", a.cert.CState[j], a.cert.CAgent[j])
 		}
-		add(fmt.Sprintf("%2d ", j+1) + fit(a.predText(g, j), textW) + fit(now, nowW) + fit(causeSt.Render(cause), causeW) + fit(fin, finalW))
+		// Cut from the middle: tau predicates differ at their end.
+		add(fmt.Sprintf("%2d ", j+1) + fit(shortenMiddle(a.predText(g, j), textW), textW) + fit(now, nowW) + fit(causeSt.Render(cause), causeW) + fit(fin, finalW))
 	}
 	add("")
 	if a.cert != nil {
@@ -266,30 +269,52 @@ func diffJSON(diff []model.CellDiff) string {
 
 // conversation is the part of a recorded conversation that leads to
 // agent step n: the user's and agent's turns since the previous call,
-// then the call and its output. Long turns are cut to a few lines.
-func (c *common) conversation(tr *model.Trajectory, n, width int) []string {
+// then the call and its output; after the last call, the turns that
+// close the run too. n = 0 is the turns before the first call: the whole
+// conversation of a run with no calls. Long turns are cut to a few
+// lines unless full.
+func (c *common) conversation(tr *model.Trajectory, n, width int, full bool) []string {
 	if tr == nil || len(tr.Transcript) == 0 {
 		return nil
 	}
-	first := -1
-	for i, t := range tr.Transcript {
-		if t.Step == n {
-			first = i
-			break
+	turns := tr.Transcript
+	last := 0
+	for _, t := range turns {
+		last = max(last, t.Step)
+	}
+	var from, to int
+	title := fmt.Sprintf(" · up to call %d", n)
+	switch {
+	case n == 0:
+		to = slices.IndexFunc(turns, func(t model.Turn) bool { return t.Step > 0 })
+		title = " · before the first call"
+		if to < 0 {
+			to, title = len(turns), " · the whole run (it makes no call)"
+		}
+	default:
+		first := slices.IndexFunc(turns, func(t model.Turn) bool { return t.Step == n })
+		if first < 0 {
+			return nil
+		}
+		from = first
+		for from > 0 && turns[from-1].Step == 0 && turns[from-1].Role != "system" {
+			from--
+		}
+		to = first
+		for to < len(turns) && (turns[to].Step == n || to == first) {
+			to++
+		}
+		if n == last {
+			to, title = len(turns), fmt.Sprintf(" · call %d, the last, and the turns after it", n)
 		}
 	}
-	if first < 0 {
-		return nil
-	}
-	from := first
-	for from > 0 && tr.Transcript[from-1].Step == 0 && tr.Transcript[from-1].Role != "system" {
-		from--
-	}
 	st := c.st
-	out := []string{"", st.paneTitle.Render("Conversation") + st.muted.Render(fmt.Sprintf(" · up to call %d", n))}
+	out := []string{"", st.paneTitle.Render("Conversation") + st.muted.Render(title)}
 	const most = 6
-	for i := from; i < len(tr.Transcript) && (i < first || tr.Transcript[i].Step == n); i++ {
-		t := tr.Transcript[i]
+	for _, t := range turns[from:to] {
+		if t.Role == "system" {
+			continue
+		}
 		role := st.bold.Render(t.Role)
 		switch t.Role {
 		case "user":
@@ -300,8 +325,8 @@ func (c *common) conversation(tr *model.Trajectory, n, width int) []string {
 			role = st.muted.Render("call")
 		}
 		lines := wrap(strings.Join(strings.Fields(t.Content), " "), max(width-7, 8))
-		if len(lines) > most {
-			lines = append(lines[:most-1], st.faint.Render(fmt.Sprintf("… (%d more lines)", len(lines)-most+1)))
+		if len(lines) > most && !full {
+			lines = append(lines[:most-1], st.faint.Render(fmt.Sprintf("… (%d more lines: f shows every turn whole)", len(lines)-most+1)))
 		}
 		for j, l := range lines {
 			head := "       "

@@ -30,13 +30,13 @@ func TestTauDomain(t *testing.T) {
 	}
 	press(t, m, "l", "l", "l", "l", "l")
 	mustSee(t, m, "Event 5 of 6", "update_reservation_flights", "Conversation · up to call 5", "reservation FQ8APE")
-	detail := strings.Join(m.c.detailLines(in.a, 5, 100, false), "\n")
+	detail := strings.Join(m.c.detailLines(in.a, 5, 100, false, false), "\n")
 	for _, want := range []string{"State after event 5 · 1 entity touched", "reservation FQ8APE", "* flights", "* payment_history"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("the detail pane lacks %q:\n%s", want, detail)
 		}
 	}
-	whole := strings.Join(m.c.detailLines(in.a, 0, 100, true), "\n")
+	whole := strings.Join(m.c.detailLines(in.a, 0, 100, true, false), "\n")
 	if n := strings.Count(whole, "\nreservation ") + strings.Count(whole, "\nuser "); n == 0 || n > 10 {
 		t.Errorf("the initial snapshot of a domain task shows %d reservations and users, want the goal's few:\n%s", n, whole)
 	}
@@ -53,7 +53,7 @@ func TestTauDomain(t *testing.T) {
 	}
 
 	press(t, m, "S", "enter")
-	mustSee(t, m, "Search attacker · TAU-A04 · done", "the certified worst case within 2 edits")
+	mustSee(t, m, "Search attacker · TAU-A04 · done", "the certified worst case over the task's tool calls within 2 edits")
 	if res := m.attack.res; res == nil || res.witness == nil || len(res.witness.Steps) <= len(m.c.ws.task("TAU-A04").HonestTraj.Steps)-2 {
 		t.Fatalf("the search on a real run found no witness: %+v", res)
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -36,6 +37,11 @@ type editor struct {
 	undo     [][]model.Step
 	redo     [][]model.Step
 	modified bool
+	// recorded is the conversation of a recorded run (a tau-bench run)
+	// and the steps it was recorded with: an export keeps it while the
+	// steps are those.
+	recorded      []model.Turn
+	recordedSteps []model.Step
 
 	cursor, top int
 
@@ -45,6 +51,11 @@ type editor struct {
 	gen     int
 	pending bool
 
+	early []tea.KeyMsg // keys typed while H is replayed
+
+	end  int  // the step that ends the episode, when ends
+	ends bool // (see stepsChanged)
+
 	form   *stepForm
 	line   *stepLine // the one-line step entry
 	prompt *prompt
@@ -52,6 +63,9 @@ type editor struct {
 
 	chart *chartCache
 }
+
+// episodeMark marks the step that ends the episode.
+const episodeMark = "⏹"
 
 func newEditor(c *common) *editor { return &editor{c: c, chart: &chartCache{}} }
 
@@ -76,9 +90,11 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	for i, st := range start.Steps {
 		m.steps[i] = model.Step{Action: st.Action, Comment: st.Comment}
 	}
+	m.stepsChanged()
+	m.recorded, m.recordedSteps = start.Transcript, slices.Clone(m.steps)
 	m.undo, m.redo, m.modified = nil, nil, unsaved
 	m.cursor, m.top = 0, 0
-	m.honest, m.cand, m.pair, m.candErr, m.form, m.line, m.prompt = nil, nil, nil, nil, nil, nil, nil
+	m.honest, m.cand, m.pair, m.candErr, m.form, m.line, m.prompt, m.early = nil, nil, nil, nil, nil, nil, nil, nil
 	m.baseGen++
 	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", ownerEditor, m.baseGen)
 }
@@ -89,7 +105,20 @@ func (m *editor) trajectory() *model.Trajectory {
 	for i := range steps {
 		steps[i].Index = i
 	}
-	return &model.Trajectory{Task: m.task.ID, Name: m.name, Note: m.note, Steps: steps}
+	tr := &model.Trajectory{Task: m.task.ID, Name: m.name, Note: m.note, Steps: steps}
+	if m.keepsConversation() {
+		tr.Transcript = m.recorded
+	}
+	return tr
+}
+
+// keepsConversation reports whether the steps are still those the
+// recorded conversation was held with: then the candidate is the run
+// itself, conversation and all (tau-bench's reward reads its replies).
+func (m *editor) keepsConversation() bool {
+	return len(m.recorded) > 0 && slices.EqualFunc(m.steps, m.recordedSteps, func(a, b model.Step) bool {
+		return describeAction(&a.Action) == describeAction(&b.Action)
+	})
 }
 
 // recompute replays and certifies the candidate in the background;
@@ -103,14 +132,59 @@ func (m *editor) recompute() tea.Cmd {
 	return candidateCmd(m.c.ws, m.honest, m.trajectory(), m.kind, m.gen)
 }
 
-// edit replaces the steps, recording the old ones for undo.
+// edit replaces the steps, recording the old ones for undo. An edit that
+// would put a step after the call that ends the episode is refused in
+// the status line, the steps and the cursor as they were.
 func (m *editor) edit(steps []model.Step) tea.Cmd {
+	if err := m.episodeRule(steps); err != nil {
+		return status(err.Error(), true)
+	}
 	m.undo = append(m.undo, m.steps)
 	m.redo = nil
 	m.steps = steps
+	m.stepsChanged()
 	m.modified = true
 	m.cursor = clamp(m.cursor, 0, max(len(steps)-1, 0))
 	return m.recompute()
+}
+
+// episodeRule refuses steps with a step after the call that ends the
+// episode (tau-bench: transfer_to_human_agents), unless the steps the
+// editor holds already break the rule the same way: an edit may always
+// bring them closer to a trajectory of the domain.
+func (m *editor) episodeRule(steps []model.Step) error {
+	err := model.CheckEpisode(m.task.Public, steps)
+	if err == nil || model.CheckEpisode(m.task.Public, m.steps) != nil && len(steps) <= len(m.steps) {
+		return nil
+	}
+	if end, ok := m.episodeEnd(); ok {
+		return fmt.Errorf("refused: step %d, a call of %s, ends the episode in %s; no step may follow it (nothing changed)",
+			end+1, m.steps[end].Tool, m.task.Public.Domain.Name())
+	}
+	var ee *model.EpisodeError
+	if errors.As(err, &ee) {
+		return fmt.Errorf("refused: step %d would be a call of %s, which ends the episode in %s; no step may follow it (nothing changed)", ee.End, ee.Tool, ee.Domain)
+	}
+	return err
+}
+
+// stepsChanged notes new steps: where their episode ends is found once
+// per change, not on every frame.
+func (m *editor) stepsChanged() {
+	m.end, m.ends = model.EpisodeEnd(m.task.Public, m.steps)
+}
+
+// episodeEnd is the step that ends the episode, if one does.
+func (m *editor) episodeEnd() (int, bool) { return m.end, m.ends }
+
+// afterEnd refuses to place a new step at pos when it would follow the
+// step that ends the episode.
+func (m *editor) afterEnd(pos int) tea.Cmd {
+	if end, ok := m.episodeEnd(); ok && pos > end {
+		return status(fmt.Sprintf("refused: step %d, a call of %s, ends the episode in %s; a new step goes before it (i inserts)",
+			end+1, m.steps[end].Tool, m.task.Public.Domain.Name()), true)
+	}
+	return nil
 }
 
 func (m *editor) SetSize(w, h int) { m.width, m.height = w, h }
@@ -127,7 +201,15 @@ func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 			return m, nil
 		}
 		m.honest = msg.a
-		return m, m.recompute()
+		cmds := []tea.Cmd{m.recompute()}
+		early := m.early
+		m.early = nil
+		for _, k := range early {
+			var cmd tea.Cmd
+			m, cmd = m.key(k)
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
 	case candidateMsg:
 		if msg.gen != m.gen {
 			return m, nil
@@ -138,10 +220,20 @@ func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 			m.kind = msg.p.kind
 		}
 	case tea.MouseMsg:
-		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
+		if msg.Action != tea.MouseActionPress {
+			break
+		}
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
 			m.move(-1)
-		} else if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelDown {
+		case tea.MouseButtonWheelDown:
 			m.move(1)
+		case tea.MouseButtonLeft:
+			// A click on a step puts the cursor on it.
+			leftW, topH, _, _, _ := m.layout()
+			if i := m.top + msg.Y - 1; msg.X < leftW && msg.Y >= 1 && msg.Y < topH-1 && i < len(m.steps) {
+				m.cursor = i
+			}
 		}
 	case tea.KeyMsg:
 		return m.key(msg)
@@ -158,7 +250,6 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			m.form = nil
 		case st != nil:
 			f := m.form
-			m.form = nil
 			steps := slices.Clone(m.steps)
 			if f.replace {
 				st.Comment = steps[f.at].Comment
@@ -166,6 +257,12 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			} else {
 				steps = slices.Insert(steps, f.at, *st)
 			}
+			// A refused step stays in its form, to change or cancel.
+			if err := m.episodeRule(steps); err != nil {
+				f.err = err.Error()
+				return m, nil
+			}
+			m.form = nil
 			m.cursor = f.at
 			return m, m.edit(steps)
 		}
@@ -178,9 +275,14 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			m.line = nil
 		case st != nil:
 			at := m.line.at
+			steps := slices.Insert(slices.Clone(m.steps), at, *st)
+			if err := m.episodeRule(steps); err != nil {
+				m.line.err = err.Error()
+				return m, nil
+			}
 			m.line = nil
 			m.cursor = at
-			return m, m.edit(slices.Insert(slices.Clone(m.steps), at, *st))
+			return m, m.edit(steps)
 		}
 		return m, cmd
 	}
@@ -188,6 +290,10 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		return m, m.promptKey(msg)
 	}
 	if m.honest == nil {
+		// Keys typed while H is replayed act once it is.
+		if m.candErr == nil && len(m.early) < maxEarly {
+			m.early = append(m.early, msg)
+		}
 		return m, nil
 	}
 	env, err := m.c.ws.env(m.task)
@@ -212,14 +318,23 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if len(m.steps) > 0 {
 			pos = m.cursor + 1
 		}
+		if cmd := m.afterEnd(pos); cmd != nil {
+			return m, cmd
+		}
 		m.form = newStepForm(m.c, env.Task, pos, false, at)
 	case key.Matches(msg, k.Line):
 		pos := 0
 		if len(m.steps) > 0 {
 			pos = m.cursor + 1
 		}
+		if cmd := m.afterEnd(pos); cmd != nil {
+			return m, cmd
+		}
 		m.line = newStepLine(m.c, env.Task, pos, m.stateBefore(pos))
 	case key.Matches(msg, k.Insert):
+		if cmd := m.afterEnd(m.cursor); cmd != nil {
+			return m, cmd
+		}
 		m.form = newStepForm(m.c, env.Task, m.cursor, false, at)
 	case key.Matches(msg, k.EditStep):
 		if at != nil {
@@ -233,6 +348,9 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if m.cursor > 0 {
 			steps := slices.Clone(m.steps)
 			steps[m.cursor-1], steps[m.cursor] = steps[m.cursor], steps[m.cursor-1]
+			if err := m.episodeRule(steps); err != nil {
+				return m, status(err.Error(), true)
+			}
 			m.cursor--
 			return m, m.edit(steps)
 		}
@@ -240,6 +358,9 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if m.cursor < len(m.steps)-1 {
 			steps := slices.Clone(m.steps)
 			steps[m.cursor+1], steps[m.cursor] = steps[m.cursor], steps[m.cursor+1]
+			if err := m.episodeRule(steps); err != nil {
+				return m, status(err.Error(), true)
+			}
 			m.cursor++
 			return m, m.edit(steps)
 		}
@@ -247,6 +368,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if n := len(m.undo); n > 0 {
 			m.redo = append(m.redo, m.steps)
 			m.steps, m.undo = m.undo[n-1], m.undo[:n-1]
+			m.stepsChanged()
 			m.cursor = clamp(m.cursor, 0, max(len(m.steps)-1, 0))
 			return m, m.recompute()
 		}
@@ -255,6 +377,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if n := len(m.redo); n > 0 {
 			m.undo = append(m.undo, m.steps)
 			m.steps, m.redo = m.redo[n-1], m.redo[:n-1]
+			m.stepsChanged()
 			m.cursor = clamp(m.cursor, 0, max(len(m.steps)-1, 0))
 			return m, m.recompute()
 		}
@@ -267,13 +390,20 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		m.prompt, m.saving = newPrompt(m.c, title, field{"name", m.name}, field{"note", m.note}), true
 	case key.Matches(msg, k.Export):
 		file := strings.NewReplacer(" ", "-", "/", "-").Replace(fmt.Sprintf("%s-%s.json", m.task.ID, m.name))
-		m.prompt, m.saving = newPrompt(m.c, "Export witness JSON (the format `parthack certify` reads)", field{"file", filepath.Join(".", file)}), false
+		// The full path: the launch directory is easy to forget.
+		if abs, err := filepath.Abs(file); err == nil {
+			file = abs
+		}
+		m.prompt, m.saving = newPrompt(m.c, "Export witness JSON (the format `parthack certify` reads)", field{"file", file}), false
 	case key.Matches(msg, k.UndoStep):
 		if len(m.steps) == 0 {
 			return m, nil
 		}
 		if m.cand == nil || m.pending || m.cand.log.Steps != len(m.steps) {
 			return m, status("still replaying: press z again in a moment", true)
+		}
+		if cmd := m.afterEnd(len(m.steps)); cmd != nil {
+			return m, cmd
 		}
 		inv, err := inverseStep(m.cand, m.cursor)
 		if err != nil {
@@ -291,7 +421,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		}
 		return m, tea.Batch(m.recompute(), status("certifying the candidate as "+m.kindName(), false))
 	case key.Matches(msg, k.Compare):
-		return m, navigate(openCompareMsg{task: m.task, kind: m.certKind(), h: m.task.HonestTraj, a: m.trajectory()})
+		return m, m.c.navigate(openCompareMsg{task: m.task, kind: m.certKind(), h: m.task.HonestTraj, a: m.trajectory()})
 	}
 	return m, nil
 }
@@ -313,7 +443,14 @@ func (m *editor) promptKey(msg tea.KeyMsg) tea.Cmd {
 	case done:
 		file := strings.TrimSpace(m.prompt.value(0))
 		m.prompt = nil
-		return exportCmd(file, m.trajectory())
+		tr, note := m.trajectory(), ""
+		switch {
+		case m.keepsConversation():
+			note = " with the run's conversation"
+		case len(m.recorded) > 0:
+			note = " without the run's conversation: it was recorded with other steps"
+		}
+		return exportCmd(file, tr, note)
 	}
 	return cmd
 }
@@ -435,13 +572,28 @@ func (m *editor) View() string {
 	leftW, topH, chartH, _, lanes := m.layout()
 	out := joinColumns(m.stepsView(leftW, topH), m.c.box(m.resultTitle(), m.resultLines(m.width-leftW-2), m.width-leftW, topH, false))
 	if chartH > 0 && m.cand != nil && m.cand.events()+1 > 0 {
-		body := m.c.chart(m.chart, m.cand, chartLanes(m.c.ws, m.cand, lanes), m.cand.events(), m.width-2)
-		out += "\n" + m.c.box("Candidate progress over time · after k events → final", body, m.width, chartH, false)
+		body := m.c.chart(m.chart, m.cand, chartLanes(m.c.ws, m.cand, lanes), m.chartCursor(), m.width-2)
+		out += "\n" + m.c.box("Candidate progress over time · value at the cursor step → final", body, m.width, chartH, false)
 	}
 	if m.prompt != nil {
 		out += "\n" + m.prompt.view(m.width)
 	}
 	return out
+}
+
+// chartCursor is where the chart marks the candidate: after the event
+// of the step under the cursor (and the scripted events right after
+// it), or after the last event while it is being replayed.
+func (m *editor) chartCursor() int {
+	a := m.cand
+	if a == nil || m.pending || a.log.Steps != len(m.steps) || len(m.steps) == 0 {
+		return a.events()
+	}
+	seq := a.stepEvent[m.cursor]
+	for seq+1 < len(a.log.Events) && a.log.Events[seq+1].Step < 0 {
+		seq++
+	}
+	return seq + 1
 }
 
 func (m *editor) stepsView(w, h int) string {
@@ -468,6 +620,7 @@ func (m *editor) stepsView(w, h int) string {
 	}
 	fresh := m.cand != nil && !m.pending && m.cand.log.Steps == len(m.steps)
 	digits := len(fmt.Sprint(len(m.steps)))
+	end, ends := m.episodeEnd()
 	for i := m.top; i < min(m.top+rows, len(m.steps)); i++ {
 		status, stSt, reason := "…", st.faint, ""
 		if fresh {
@@ -481,16 +634,28 @@ func (m *editor) stepsView(w, h int) string {
 				status, stSt = "✓", st.ok
 			}
 		}
-		text := fmt.Sprintf("%*d %s %s%s", digits, i+1, status, describeAction(&m.steps[i].Action), reason)
+		// The step that ends the episode is marked before its text, so
+		// a narrow pane still shows it.
+		desc := describeAction(&m.steps[i].Action)
+		if ends && i == end {
+			desc = episodeMark + " " + desc
+		} else if ends && i > end {
+			reason = " — after the episode's end"
+		}
+		text := fmt.Sprintf("%*d %s %s%s", digits, i+1, status, desc, reason)
 		if i == m.cursor {
 			lines = append(lines, st.cursor.Render(fit("▸"+text, w-2)))
 			continue
 		}
-		line := " " + fmt.Sprintf("%*d ", digits, i+1) + stSt.Render(status) + " " + describeAction(&m.steps[i].Action)
+		line := " " + fmt.Sprintf("%*d ", digits, i+1) + stSt.Render(status) + " " + desc
 		if reason != "" {
 			line += st.bad.Render(reason)
 		}
 		lines = append(lines, fit(line, w-2))
+	}
+	// The rule shows under the steps whatever the cursor.
+	if ends && len(lines) < rows {
+		lines = append(lines, st.warn.Render(fit(fmt.Sprintf(" %s the episode ends here, at step %d: no step may follow", episodeMark, end+1), w-2)))
 	}
 	for len(lines) < rows && entry != nil {
 		lines = append(lines, "")
@@ -547,6 +712,10 @@ func (m *editor) resultLines(width int) []string {
 			out = append(out, wrap(st.bad.Render("illegal or failed: "+m.cand.log.Reason(ev)), width)...)
 		} else {
 			out = append(out, st.muted.Render(fmt.Sprintf("event %d · %d cells changed · P_state after it %s", seq+1, ev.DiffLen(), frac(ev.CState, len(m.cand.log.Env.Goals()[ev.Goal].Preds)))))
+		}
+		if end, ok := m.episodeEnd(); ok && end == m.cursor {
+			out = append(out, wrap(st.warn.Render(fmt.Sprintf("%s the episode ends here: in %s a call of %s ends it, so no step may follow (i inserts before it)",
+				episodeMark, m.task.Public.Domain.Name(), m.steps[end].Tool)), width)...)
 		}
 		// Scripted events the environment interleaves right after this step.
 		for s := seq + 1; s < len(m.cand.log.Events) && m.cand.log.Events[s].Step < 0; s++ {

@@ -249,7 +249,7 @@ func TestEscAsksBeforeDiscarding(t *testing.T) {
 	if m.page != pageEditor {
 		t.Fatal("esc dropped an unsaved witness at once")
 	}
-	mustSee(t, m, "not saved", "esc again discards")
+	mustSee(t, m, "not saved", "esc again drops it")
 	press(t, m, "esc")
 	if m.page != pageInspect {
 		t.Fatalf("a second esc did not go back: page %v", m.page)

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 )
@@ -52,7 +51,9 @@ func TestGolden(t *testing.T) {
 					teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s.marker)) },
 						teatest.WithDuration(10*time.Second))
 				}
-				tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+				if err := tm.Quit(); err != nil {
+					t.Fatal(err)
+				}
 				final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*workbench)
 				golden.RequireEqual(t, []byte(final.View()))
 			})

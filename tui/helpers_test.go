@@ -107,7 +107,7 @@ var namedKeys = map[string]tea.KeyType{
 	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
 	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
 	"ctrl+c": tea.KeyCtrlC, "ctrl+u": tea.KeyCtrlU, "ctrl+n": tea.KeyCtrlN, "ctrl+p": tea.KeyCtrlP,
-	"ctrl+r": tea.KeyCtrlR, "ctrl+o": tea.KeyCtrlO, "ctrl+d": tea.KeyCtrlD, "backspace": tea.KeyBackspace,
+	"ctrl+r": tea.KeyCtrlR, "ctrl+l": tea.KeyCtrlL, "ctrl+o": tea.KeyCtrlO, "ctrl+d": tea.KeyCtrlD, "backspace": tea.KeyBackspace,
 	"space": tea.KeySpace,
 }
 
@@ -162,7 +162,7 @@ func line(t testing.TB, m *workbench, text string) string {
 // openTask filters Browse to id and opens it.
 func openTask(t testing.TB, m *workbench, id string) {
 	t.Helper()
-	press(t, m, id, "enter")
+	press(t, m, "/", id, "enter")
 	if m.page != pageInspect || m.inspect.a == nil || m.inspect.task.ID != id {
 		t.Fatalf("task %s did not open:\n%s", id, screen(m))
 	}

@@ -32,12 +32,17 @@ type inspector struct {
 	focus       int // focusLog or focusDetail
 	detailTop   int
 	whole       bool // the detail shows the whole state, not only what the event touched
+	fullTurns   bool // the conversation shows every turn whole
 
 	searching bool
 	search    textinput.Model
 	query     string
 
 	note *prompt
+
+	// early are keys typed while the trajectory loads: they act on it
+	// once it is on screen, in order, as if typed then.
+	early []tea.KeyMsg
 
 	chart  *chartCache
 	detail *detailCache
@@ -62,7 +67,7 @@ func newInspector(c *common) *inspector {
 // open shows tr (one of t's trajectories, or another one such as a stored
 // witness) and starts its analysis.
 func (m *inspector) open(t *suiteTask, tr *model.Trajectory, label string, cursor int) tea.Cmd {
-	m.task, m.choices, m.which = t, nil, -1
+	m.task, m.choices, m.which, m.early = t, nil, -1, nil
 	for _, ch := range t.stored() {
 		if ch.traj == tr {
 			m.which = len(m.choices)
@@ -158,26 +163,42 @@ func (m *inspector) update(msg tea.Msg) (*inspector, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			m.err = msg.err
+			m.err, m.early = msg.err, nil
 			return m, nil
 		}
 		m.show(msg.a, m.want)
+		return m.replayEarly()
 	case searchMsg:
 		if msg.gen == m.gen && m.a != nil {
 			if msg.at < 0 {
 				return m, status(fmt.Sprintf("no event matches %q", msg.query), true)
 			}
 			m.step(msg.at - m.cursor)
+			return m, status(fmt.Sprintf("match %d/%d for %q", msg.nth, msg.total, msg.query), false)
 		}
 	case tea.MouseMsg:
-		if msg.Action != tea.MouseActionPress {
+		// The pane under the pointer takes the focus; a click on the
+		// log moves the cursor to that row.
+		if msg.Action != tea.MouseActionPress || m.a == nil {
 			break
+		}
+		logW, topH, _, _, _ := m.layout()
+		if msg.Y >= topH {
+			break
+		}
+		m.focus = focusLog
+		if msg.X >= logW {
+			m.focus = focusDetail
 		}
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
 			m.scroll(-3)
 		case tea.MouseButtonWheelDown:
 			m.scroll(3)
+		case tea.MouseButtonLeft:
+			if k := m.top + msg.Y - 1; m.focus == focusLog && msg.Y >= 1 && msg.Y <= m.logRows() && k <= m.a.events() {
+				m.step(k - m.cursor)
+			}
 		}
 	case tea.KeyMsg:
 		return m.key(msg)
@@ -225,6 +246,9 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		return m, nil
 	}
 	if m.a == nil {
+		if m.err == nil && len(m.early) < maxEarly {
+			m.early = append(m.early, msg)
+		}
 		return m, nil
 	}
 	page := m.logRows()
@@ -260,6 +284,8 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		m.focus = 1 - m.focus
 	case key.Matches(msg, k.WholeState):
 		m.whole = !m.whole
+	case key.Matches(msg, k.FullTurns):
+		m.fullTurns = !m.fullTurns
 	case key.Matches(msg, k.Search):
 		// A new search starts empty; the previous query is the
 		// placeholder, and enter alone repeats it.
@@ -285,11 +311,32 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		if tr == m.task.Rollback {
 			kind = "rollback"
 		}
-		return m, navigate(openEditorMsg{task: m.task, start: tr, kind: kind})
+		return m, m.c.navigate(openEditorMsg{task: m.task, start: tr, kind: kind})
 	case key.Matches(msg, k.Annotate):
 		m.note = newPrompt(m.c, fmt.Sprintf("Note on %s · %s after event %d", m.task.ID, m.current().label, m.cursor), field{"note", ""})
 	}
 	return m, nil
+}
+
+// maxEarly bounds the keys kept while a trajectory loads.
+const maxEarly = 64
+
+// replayEarly plays the keys typed while the trajectory loaded. A key
+// that loads another trajectory (t) keeps the rest for that one.
+func (m *inspector) replayEarly() (*inspector, tea.Cmd) {
+	early := m.early
+	m.early = nil
+	var cmds []tea.Cmd
+	for i, k := range early {
+		if m.a == nil {
+			m.early = append(m.early, early[i:]...)
+			break
+		}
+		var cmd tea.Cmd
+		m, cmd = m.key(k)
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
 }
 
 // compare opens H against the trajectory on screen, or the task's own
@@ -307,7 +354,7 @@ func (m *inspector) compare(kind string) tea.Cmd {
 		what := map[string]string{"pair": "witness", "rollback": "rollback"}[kind]
 		return status(fmt.Sprintf("task %s has no %s trajectory: press e to craft one", m.task.ID, what), true)
 	}
-	return navigate(openCompareMsg{task: m.task, kind: kind, h: m.task.HonestTraj, a: cand})
+	return m.c.navigate(openCompareMsg{task: m.task, kind: kind, h: m.task.HonestTraj, a: cand})
 }
 
 // reopenNote puts a note that could not be saved back into its prompt.
@@ -339,9 +386,10 @@ func (m *inspector) scroll(d int) {
 
 // searchMsg is where a search landed: a cursor position or -1.
 type searchMsg struct {
-	gen   int
-	at    int
-	query string
+	gen        int
+	at         int
+	query      string
+	nth, total int // the match landed on, of all matches
 }
 
 // find searches the log from the cursor in direction dir, wrapping.
@@ -352,13 +400,28 @@ func (m *inspector) find(dir int) tea.Cmd {
 	a, q, from, gen := m.a, strings.ToLower(m.query), m.cursor, m.gen
 	return func() tea.Msg {
 		n := a.events() + 1
-		for i := 1; i < n; i++ {
+		at := -1
+		// The cursor's own position last: a lone match under the
+		// cursor is still a match, "1/1".
+		for i := 1; i <= n && at < 0; i++ {
 			k := ((from+dir*i)%n + n) % n
 			if strings.Contains(strings.ToLower(searchText(a, k)), q) {
-				return searchMsg{gen: gen, at: k, query: q}
+				at = k
 			}
 		}
-		return searchMsg{gen: gen, at: -1, query: q}
+		if at < 0 {
+			return searchMsg{gen: gen, at: -1, query: q}
+		}
+		nth, total := 0, 0
+		for k := range n {
+			if strings.Contains(strings.ToLower(searchText(a, k)), q) {
+				total++
+				if k <= at {
+					nth++
+				}
+			}
+		}
+		return searchMsg{gen: gen, at: at, query: q, nth: nth, total: total}
 	}
 }
 
@@ -417,12 +480,12 @@ func (m *inspector) logView(w, h int) string {
 		}
 		lines = append(lines, m.c.st.accent.Render("/")+inputView(m.search))
 	}
-	title := fmt.Sprintf("%s · %s · %d events", m.task.ID, m.current().label, a.events())
+	title := fmt.Sprintf("%s · %s · %d events%s", m.task.ID, m.current().label, a.events(), a.rewardNote())
 	return m.c.box(title, lines, w, h, m.focus == focusLog)
 }
 
 func (m *inspector) detailView(w, h int) string {
-	lines := m.detail.lines(m.c, m.a, m.cursor, w-2, m.whole)
+	lines := m.detail.lines(m.c, m.a, m.cursor, w-2, m.whole, m.fullTurns)
 	top := clamp(m.detailTop, 0, max(len(lines)-(h-2), 0))
 	m.detailTop = top // scrolling past the end does not pile up
 	title := "Initial snapshot"
@@ -456,7 +519,7 @@ func (m *inspector) FullHelp() [][]key.Binding {
 		{k.ScrollDown, k.ScrollUp, k.PageDown, k.PageUp},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Tab},
 		{k.Switch, k.Compare, k.Rollback, k.EditWitness},
-		{k.WholeState, k.Annotate, k.Attack, k.AttackCancel},
+		{k.WholeState, k.FullTurns, k.Annotate, k.Attack, k.AttackCancel},
 		{k.Back},
 		{k.Quit, k.Help},
 	}

@@ -115,7 +115,8 @@ func TestInspectorSearchSwitchAndFocus(t *testing.T) {
 	if in.detailTop != 0 {
 		t.Fatal("a new event kept the old detail scroll")
 	}
-	drive(t, m, nil, tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
+	// The wheel scrolls the pane under the pointer.
+	drive(t, m, nil, tea.MouseMsg{X: 100, Y: 5, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
 	if in.detailTop != 3 {
 		t.Fatalf("the wheel scrolled the detail to %d", in.detailTop)
 	}

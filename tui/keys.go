@@ -7,6 +7,7 @@ import "github.com/charmbracelet/bubbles/key"
 // help bar, so the footer never lists a key that does nothing.
 type keyMap struct {
 	Quit, ForceQuit, Help, Back, Tab key.Binding
+	TaskInfo, Refresh                key.Binding
 
 	// Moving through a log or a list.
 	Up, Down, StepPrev, StepNext, ScrollUp, ScrollDown key.Binding
@@ -14,12 +15,12 @@ type keyMap struct {
 	Search, NextMatch, PrevMatch                       key.Binding
 
 	// Browse: arrows only, letters go to the filter.
-	ListUp, ListDown,
+	ListUp, ListDown, Filter,
 	Open, Import, ClearFilter, DeleteRecord key.Binding
 
 	// Inspector and compare.
 	Switch, Compare, Rollback, EditWitness, Annotate, Evidence, WholeState key.Binding
-	OpenEvent, StateDiff                                                   key.Binding
+	OpenEvent, StateDiff, FullTurns                                        key.Binding
 
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
@@ -43,8 +44,10 @@ func newKeyMap() *keyMap {
 	}
 	return &keyMap{
 		Quit:      b([]string{"q"}, "q", "quit"),
-		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
-		Help:      b([]string{"?"}, "?", "more keys"),
+		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "cancel the prompt, else quit"),
+		Help:      b([]string{"?"}, "?", "all keys"),
+		TaskInfo:  b([]string{"I"}, "I", "the task in full"),
+		Refresh:   b([]string{"ctrl+l"}, "ctrl+l", "reload saved work"),
 		Back:      b([]string{"esc"}, "esc", "back"),
 		Tab:       b([]string{"tab", "shift+tab"}, "tab", "focus"),
 
@@ -62,12 +65,13 @@ func newKeyMap() *keyMap {
 		NextMatch:  b([]string{"n"}, "n", "next match"),
 		PrevMatch:  b([]string{"N"}, "N", "prev match"),
 
-		ListUp:       b([]string{"up"}, "↑", "up"),
-		ListDown:     b([]string{"down"}, "↓", "down"),
+		ListUp:       b([]string{"up", "k"}, "↑/k", "up"),
+		ListDown:     b([]string{"down", "j"}, "↓/j", "down"),
+		Filter:       b([]string{"/"}, "/", "filter"),
 		Open:         b([]string{"enter"}, "enter", "open"),
 		Import:       b([]string{"ctrl+o"}, "ctrl+o", "import witness JSON"),
 		ClearFilter:  b([]string{"esc"}, "esc", "clear filter"),
-		DeleteRecord: b([]string{"ctrl+d", "delete"}, "del", "delete record"),
+		DeleteRecord: b([]string{"ctrl+d", "delete"}, "del", "delete record (asks)"),
 
 		Switch:      b([]string{"t"}, "t", "next trajectory of the task"),
 		Compare:     b([]string{"c"}, "c", "compare H vs A"),
@@ -76,6 +80,7 @@ func newKeyMap() *keyMap {
 		Annotate:    b([]string{"a"}, "a", "note on this event"),
 		Evidence:    b([]string{"v"}, "v", "jump to evidence"),
 		WholeState:  b([]string{"w"}, "w", "whole state ↔ touched entities"),
+		FullTurns:   b([]string{"f"}, "f", "conversation turns whole ↔ cut"),
 		OpenEvent:   b([]string{"enter"}, "enter", "open the event"),
 		StateDiff:   b([]string{"d"}, "d", "state diff H vs A"),
 

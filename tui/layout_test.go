@@ -61,11 +61,11 @@ func TestHelpShowsTheFocusedPanesKeys(t *testing.T) {
 	if h := last(); !strings.Contains(h, "enter open") || !strings.Contains(h, "q quit") {
 		t.Fatalf("browse help: %q", h)
 	}
-	press(t, m, "x")
-	if h := last(); strings.Contains(h, "q quit") || !strings.Contains(h, "esc clear filter") {
+	press(t, m, "/", "x")
+	if h := last(); strings.Contains(h, "q quit") || !strings.Contains(h, "esc cancel") {
 		t.Fatalf("help while filtering: %q", h)
 	}
-	press(t, m, "esc", devTask, "enter")
+	press(t, m, "esc", "/", devTask, "enter")
 	if h := last(); !strings.Contains(h, "l/→ next step") || !strings.Contains(h, "/ search") {
 		t.Fatalf("inspector help: %q", h)
 	}
@@ -75,17 +75,17 @@ func TestHelpShowsTheFocusedPanesKeys(t *testing.T) {
 	}
 	press(t, m, "?")
 	s := screen(m)
-	for _, want := range []string{"prev match", "next trajectory of the task", "compare H vs R", "note on this event"} {
+	for _, want := range []string{"Keys · Inspector", "prev match", "next trajectory of the task", "compare H vs R", "note on this event"} {
 		if !strings.Contains(s, want) {
-			t.Errorf("expanded help lacks %q:\n%s", want, s)
+			t.Errorf("the help overlay lacks %q:\n%s", want, s)
 		}
 	}
 	if n := strings.Count(m.View(), "\n") + 1; n != 40 {
-		t.Errorf("expanded help: %d lines", n)
+		t.Errorf("the help overlay: %d lines", n)
 	}
 	press(t, m, "?")
 	if n := len(strings.Split(screen(m), "\n")); n != 40 || strings.Contains(screen(m), "prev match") {
-		t.Errorf("? did not fold the help back")
+		t.Errorf("? did not close the help overlay")
 	}
 }
 
@@ -149,7 +149,7 @@ func TestRejectionEvidenceIsWrappedNotCut(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		m := newTestApp(t, size[0], size[1], false)
 		task := m.c.ws.task("PH-H05")
-		drive(t, m, navigate(openCompareMsg{task: task, kind: "pair", h: task.HonestTraj, a: task.Attribution}))
+		drive(t, m, m.c.navigate(openCompareMsg{task: task, kind: "pair", h: task.HonestTraj, a: task.Attribution}))
 		v := m.compare.p.verdict
 		if v.Eligible || v.Evidence == nil {
 			t.Fatalf("the attribution control is eligible")
@@ -188,11 +188,11 @@ func TestWideTerminalGrowsTheLog(t *testing.T) {
 func TestFocusShowsWithoutColour(t *testing.T) {
 	m := newTestApp(t, 120, 40, false)
 	openTask(t, m, devTask)
-	if l := line(t, m, devTask+" · honest"); !strings.Contains(l, "┏") || strings.Count(l, "┏") != 1 {
+	if l := line(t, m, devTask+" · honest · "); !strings.Contains(l, "┏") || strings.Count(l, "┏") != 1 {
 		t.Fatalf("the focused log's frame is not heavy: %q", l)
 	}
 	press(t, m, "tab")
-	l := line(t, m, devTask+" · honest")
+	l := line(t, m, devTask+" · honest · ")
 	if !strings.HasPrefix(l, "╭") || !strings.Contains(l, "┏") {
 		t.Fatalf("tab did not move the heavy frame to the detail pane: %q", l)
 	}
@@ -201,7 +201,9 @@ func TestFocusShowsWithoutColour(t *testing.T) {
 // Without colour the text cursor shows as a bar where it stands.
 func TestTextCursorShowsWithoutColour(t *testing.T) {
 	m := newTestApp(t, 120, 40, false)
-	mustSee(t, m, "filter ▏type to filter tasks")
+	press(t, m, "/")
+	mustSee(t, m, "filter ▏/ filters tasks")
+	press(t, m, "esc")
 	openTask(t, m, devTask)
 	press(t, m, "e", "s")
 	mustSee(t, m, "hand-crafted witness▏")

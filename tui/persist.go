@@ -70,8 +70,8 @@ type (
 		err  error
 	}
 	exportedMsg struct {
-		path string
-		err  error
+		path, note string
+		err        error
 	}
 )
 
@@ -308,13 +308,17 @@ func shortenMiddle(s string, n int) string {
 	return string(r[:head]) + "…" + string(r[len(r)-(n-1-head):])
 }
 
-// exportCmd writes a witness in the CLI's trajectory format.
-func exportCmd(file string, tr *model.Trajectory) tea.Cmd {
+// exportCmd writes a witness in the CLI's trajectory format and says
+// where, as a full path; note says what of a recorded run it kept.
+func exportCmd(file string, tr *model.Trajectory, note string) tea.Cmd {
 	return func() tea.Msg {
+		if abs, err := filepath.Abs(file); err == nil {
+			file = abs
+		}
 		if err := atomicfile.Write(file, model.EncodeTrajectory(tr), 0o644); err != nil {
 			return exportedMsg{err: fmt.Errorf("export: %w", err)}
 		}
-		return exportedMsg{path: file}
+		return exportedMsg{path: file, note: note}
 	}
 }
 
@@ -362,4 +366,14 @@ func pairRun(ws *workspace, p *pair) (store.Record, error) {
 		verdict = string(p.verdict.Reason)
 	}
 	return store.Record{Kind: store.KindRun, Task: p.h.task.ID, Name: fmt.Sprintf("%s H vs %s", p.kind, p.a.label), Note: verdict, Body: b}, nil
+}
+
+// episodeImportError locates a step after the end of the episode in the
+// file it was imported from.
+func episodeImportError(file string, err error) error {
+	var ee *model.EpisodeError
+	if errors.As(err, &ee) && ee.Line > 0 {
+		return fmt.Errorf("import: %s:%d: %w", shortenMiddle(filepath.Base(file), 32), ee.Line, err)
+	}
+	return fmt.Errorf("import: %s: %w", shortenMiddle(filepath.Base(file), 32), err)
 }

@@ -32,6 +32,10 @@ type formRow struct {
 	input   textinput.Model
 	allowed []string
 	def     *model.FieldDef // nil for op, type and id
+	// kept is the value of a field the step writes that the agent may
+	// not write (an imported step): shown, marked illegal, and kept
+	// unless the user clears it.
+	kept *model.Value
 }
 
 const (
@@ -75,10 +79,24 @@ func newStepForm(c *common, task *model.Task, at int, replace bool, from *model.
 	}
 	if from != nil {
 		for _, a := range from.Fields {
+			found := false
 			for i := rowFields; i < len(f.rows); i++ {
 				if f.rows[i].name == a.Field {
 					f.rows[i].input.SetValue(formatValue(a.Value))
+					found = true
 				}
+			}
+			if !found {
+				v := a.Value
+				r := formRow{name: a.Field, input: newInput(formatValue(v)), kept: &v}
+				if et, ok := task.Schema.Type(from.Type); ok {
+					for i := range et.Fields {
+						if et.Fields[i].Name == a.Field {
+							r.def = &et.Fields[i]
+						}
+					}
+				}
+				f.rows = append(f.rows, r)
 			}
 		}
 	}
@@ -99,10 +117,15 @@ func (f *stepForm) syncRows() {
 	f.rows[rowType].allowed = stepTypesFor(f.task, op)
 	f.rows[rowID].allowed = at.IDs
 	kept := map[string]string{}
+	var illegal []formRow
 	for _, r := range f.rows[rowFields:] {
 		kept[r.name] = r.input.Value()
+		if r.kept != nil {
+			illegal = append(illegal, r)
+		}
 	}
 	f.rows = f.rows[:rowFields]
+	defer func() { f.rows = append(f.rows, illegal...) }()
 	et, ok := f.task.Schema.Type(typ)
 	if !ok || (op != model.OpCreate && op != model.OpUpdate) {
 		f.focus = min(f.focus, len(f.rows)-1)
@@ -206,6 +229,14 @@ func (f *stepForm) build() (*model.Step, error) {
 		if text == "" {
 			continue
 		}
+		if r.kept != nil && (text == formatValue(*r.kept) || r.def == nil) {
+			v := *r.kept
+			if text != formatValue(v) {
+				v = model.Str(text)
+			}
+			a.Fields = append(a.Fields, model.Assign{Field: r.name, Value: v})
+			continue
+		}
 		v, err := parseValue(r.def, text)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", r.name, err)
@@ -288,7 +319,15 @@ func (f *stepForm) view(width int) []string {
 		if i == f.focus {
 			label = st.accent.Render(fit(r.name, labelW))
 		}
+		if r.kept != nil {
+			label = st.bad.Render(fit(r.name, labelW))
+		}
 		out = append(out, " "+label+"  "+inputView(r.input))
+		if r.kept != nil {
+			for _, l := range wrap("✗ illegal: the agent may not write "+r.name+"; kept as imported, clear it to remove it", width-labelW-3) {
+				out = append(out, strings.Repeat(" ", labelW+3)+st.bad.Render(l))
+			}
+		}
 		if i == f.focus {
 			allowed := "any value (bare words, null, [\"a\"] for lists)"
 			if len(r.allowed) > 0 {

@@ -34,9 +34,29 @@ type stepLine struct {
 
 func newStepLine(c *common, task *model.Task, at int, current func(typ, id string) map[string]string) *stepLine {
 	l := &stepLine{c: c, task: task, at: at, input: newInput(""), current: current}
-	l.input.Placeholder = "update ticket T102 status=pending   (tab completes)"
+	l.input.Placeholder = examplePlaceholder(task) + "   (tab completes)"
 	l.input.Focus()
 	return l
+}
+
+// examplePlaceholder is a step of the task at hand, as the line reads
+// it: its first type the agent may update, that type's first id, and
+// its first writable field set to its first allowed value.
+func examplePlaceholder(task *model.Task) string {
+	for _, typ := range stepTypesFor(task, model.OpUpdate) {
+		ids := task.Alphabet[typ].IDs
+		if len(ids) == 0 {
+			continue
+		}
+		line := "update " + typ + " " + ids[0]
+		for _, fd := range writable(task, typ) {
+			if vs := allowedValues(task, typ, fd); len(vs) > 0 {
+				return line + " " + fd.Name + "=" + vs[0]
+			}
+		}
+		return line
+	}
+	return "op type id field=value"
 }
 
 // tokens splits s at spaces outside quotes and brackets; open reports

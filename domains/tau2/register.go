@@ -12,6 +12,7 @@ import (
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -213,6 +214,21 @@ func (r *registry) task(d *Derived) *domains.Task {
 	}
 	t := &domains.Task{ID: d.ID, Title: d.Task.Title, Family: r.dom.Title, Summary: summary, Model: d.Task, Gold: d.Gold, Env: d.Env,
 		Hash: func(log *pbcste.Log) string { return r.w.Hash(log.View(), netChanges(log)) },
+		// tau2's reward of a run that ended normally (the trajectory does
+		// not say how its run ended): its basis's product, by the rule the
+		// tau2_reward evaluator reads off the payload.
+		Reward: func(log *pbcste.Log, tr *model.Trajectory) float64 {
+			p, err := builder.Build(d.Task, log, builder.TurnsOf(tr))
+			if err != nil {
+				return 0
+			}
+			dec, err := payload.Decode(p.Bytes())
+			if err != nil {
+				return 0
+			}
+			s, _ := evaluators.Tau2(dec)
+			return s.Reward
+		},
 		// The gold calls are kept, the agent's replies are not: only a
 		// task scored on the database alone is held to the whole reward.
 		GoldPasses: d.Source.Criteria != nil && slices.Equal(d.Source.Criteria.RewardBasis, []string{"DB"}),
