@@ -41,11 +41,12 @@ func Split(task *model.Task, steps []model.Step) (run *model.Task, agent []model
 //   - State: the predicate holds at the end (PB-CSTE's c_state);
 //   - Agent: and its latest cause is an agent step (c_agent, strict);
 //   - User: and its latest cause is a user step;
+//   - Initial: and no event touched it since the task's set-up;
 //   - Directed: and its latest cause is an agent step or a user step
 //     the agent directed (the user acting on the agent's words: see
 //     Directed).
 type Attribution struct {
-	State, Agent, User, Directed []bool
+	State, Agent, User, Initial, Directed []bool
 }
 
 // P is the mean of a vector, 0 for none.
@@ -86,6 +87,7 @@ func Attribute(log *pbcste.Log, userStep []int, directed []bool) Attribution {
 		a.State = append(a.State, holds)
 		a.Agent = append(a.Agent, holds && c.Actor == model.ActorAgent)
 		a.User = append(a.User, holds && byUser)
+		a.Initial = append(a.Initial, holds && c.Actor == model.ActorInitial)
 		a.Directed = append(a.Directed, holds && (c.Actor == model.ActorAgent || byDirected))
 	}
 	return a

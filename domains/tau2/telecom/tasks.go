@@ -131,6 +131,7 @@ func Derive(d *Domain, t *tau2.Task) (*Task, error) {
 	}
 	task.Reference = ref
 	out.Task = task
+	task.Calls = out.AgentMoves()
 	return out, nil
 }
 
