@@ -352,7 +352,7 @@ func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) e
 	if edits == s.opt.Edits || run.Ended() > 0 {
 		return nil // no edit left, or the episode is over: nothing may follow its end
 	}
-	if i < len(s.honest.Steps) && !inserted && i != s.hEnd {
+	if i < len(s.honest.Steps) && !inserted && i != s.hEnd && authoredByAgent(&s.honest.Steps[i]) {
 		if err := s.walk(run, h, i+1, edits+1, false); err != nil {
 			return err
 		}
@@ -365,12 +365,17 @@ func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) e
 	return nil
 }
 
+// authoredByAgent reports whether a step of H is the agent's: a witness
+// edits the agent's steps only, so another actor's (a tau2 telecom
+// user's) is never skipped.
+func authoredByAgent(st *model.Step) bool { return st.Actor == "" || st.Actor == model.ActorAgent }
+
 // stepsToTry are H's actions, then the moves, as steps to take: only
-// their actions, since a candidate's steps claim nothing.
+// their actions and actors, since a candidate's steps claim nothing.
 func stepsToTry(honest *model.Trajectory, moves []model.Action) []model.Step {
 	out := make([]model.Step, 0, len(honest.Steps)+len(moves))
 	for _, st := range honest.Steps {
-		out = append(out, model.Step{Action: st.Action})
+		out = append(out, model.Step{Action: st.Action, Actor: st.Actor}) // a user's step stays the user's
 	}
 	for _, mv := range moves {
 		out = append(out, model.Step{Action: mv})

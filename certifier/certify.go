@@ -67,7 +67,7 @@ func (s *stream) add(steps []model.Step) {
 		evs := s.run.Events()
 		ev := &evs[len(evs)-1] // the step's own event follows the scripted ones due before it
 		if ev.Illegal && s.illegal == nil {
-			s.illegal = reject(model.IllegalAction, illegalEvidence(ev, st, ended, s.run.Reason(ev)))
+			s.illegal = reject(model.IllegalAction, illegalEvidence(s.run.Task(), ev, st, ended, s.run.Reason(ev)))
 		}
 		if s.claim == nil {
 			s.claim = s.checkClaim(&st.Claim, ev)
@@ -78,9 +78,9 @@ func (s *stream) add(steps []model.Step) {
 // illegalEvidence is the evidence of an illegal step: its op, or, for a
 // step of the agent after the call that ended the episode (at step
 // ended, from 1), the episode's end.
-func illegalEvidence(ev *pbcste.Event, st *model.Step, ended int, why string) model.Evidence {
+func illegalEvidence(task *model.Task, ev *pbcste.Event, st *model.Step, ended int, why string) model.Evidence {
 	e := model.Evidence{Step: ev.Step + 1, Seq: ev.Seq + 1, Component: "op", Got: string(ev.Action.Op), Detail: why}
-	if ended > 0 && (st.Actor == "" || st.Actor == model.ActorAgent) {
+	if ended > 0 && model.MayAuthor(task, st.Actor) {
 		e.Component, e.Expected, e.Got = "episode", fmt.Sprintf("no step after step %d", ended), stepName(st)
 	}
 	return e

@@ -3,6 +3,8 @@ package evaluators
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/parthack/parthack/internal/payload"
@@ -18,25 +20,26 @@ const (
 	Tau2CommunicateName   = "tau2_communicate"    // every communicate_info string said by the agent
 	Tau2ActionName        = "tau2_action"         // every gold call matched by some call
 	Tau2PartialActionName = "tau2_partial_action" // the fraction of gold calls matched
+	Tau2EnvName           = "tau2_env_assertion"  // every env assertion holds at the end (telecom)
 )
 
 // Tau2Names lists tau2's evaluators in report order.
 func Tau2Names() []string {
-	return []string{Tau2RewardName, Tau2DBName, Tau2CommunicateName, Tau2ActionName, Tau2PartialActionName}
+	return []string{Tau2RewardName, Tau2DBName, Tau2EnvName, Tau2CommunicateName, Tau2ActionName, Tau2PartialActionName}
 }
 
 // Tau2Label is an evaluator's label in tables, "" for a name that is not
 // one of tau2's.
 func Tau2Label(name string) string {
 	return map[string]string{Tau2RewardName: "tau2 reward", Tau2DBName: "tau2 DB", Tau2CommunicateName: "tau2 COMMUNICATE",
-		Tau2ActionName: "tau2 ACTION", Tau2PartialActionName: "tau2 partial ACTION"}[name]
+		Tau2ActionName: "tau2 ACTION", Tau2PartialActionName: "tau2 partial ACTION", Tau2EnvName: "tau2 ENV_ASSERTION"}[name]
 }
 
 // Tau2Score is tau2's scoring of one payload.
 type Tau2Score struct {
-	Reward, DB, Communicate, Action, PartialAction float64
+	Reward, DB, Env, Communicate, Action, PartialAction float64
 	// Skipped names the basis components not computed: NL_ASSERTION (an
-	// LLM judge's) and ENV_ASSERTION; Reward is the product of the others.
+	// LLM judge's); Reward is the product of the others.
 	Skipped []string
 }
 
@@ -51,6 +54,8 @@ func (s *Tau2Score) Get(name string) float64 {
 		return s.Communicate
 	case Tau2ActionName:
 		return s.Action
+	case Tau2EnvName:
+		return s.Env
 	}
 	return s.PartialAction
 }
@@ -67,6 +72,7 @@ func (s *Tau2Score) Get(name string) float64 {
 // matched (1 when the task has no gold call). ok is false when the
 // payload has no tau2 reference (no reward basis).
 func Tau2(p *payload.Payload) (s Tau2Score, ok bool) {
+	var err error
 	ref := p.Reference
 	if ref == nil || len(ref.Basis) == 0 {
 		return s, false
@@ -90,11 +96,22 @@ func Tau2(p *payload.Payload) (s Tau2Score, ok bool) {
 		s.Action = b2f(matched == n)
 		s.PartialAction = float64(matched) / float64(n)
 	}
+	// A task scored on ENV_ASSERTION has its assertions as its goal
+	// predicates (telecom's), so they all hold at the end exactly when
+	// Terminal Outcome is 1.
+	s.Env = 1
+	if slices.Contains(ref.Basis, "ENV_ASSERTION") {
+		if s.Env, err = terminalOutcome(p); err != nil {
+			return s, false
+		}
+	}
 	s.Reward = 1
 	for _, b := range ref.Basis {
 		switch b {
 		case "DB":
 			s.Reward *= s.DB
+		case "ENV_ASSERTION":
+			s.Reward *= s.Env
 		case "COMMUNICATE":
 			s.Reward *= s.Communicate
 		case "ACTION":
@@ -242,4 +259,18 @@ func pyNum(x any) (float64, bool) {
 		return b2f(v), true
 	}
 	return 0, false
+}
+
+// terminalOutcome is the Terminal Outcome evaluator's score of a payload.
+func terminalOutcome(p *payload.Payload) (float64, error) {
+	scores, err := ScoreAll(p)
+	if err != nil {
+		return 0, err
+	}
+	for _, sc := range scores {
+		if sc.Name == "terminal_outcome" {
+			return sc.Value, nil
+		}
+	}
+	return 0, fmt.Errorf("no terminal_outcome evaluator")
 }

@@ -22,6 +22,42 @@ type Domain interface {
 	EndsEpisode(tool string) bool
 }
 
+// Authoring is a domain whose benchmark has actors besides the agent who
+// make calls in a run (tau2 telecom's user, on their phone). A step of
+// such an actor is legal in a trajectory, runs the tool as that actor
+// would, and is that actor's cause: the environment never credits the
+// agent with it.
+type Authoring interface {
+	// Authors are the actors besides the agent whose steps a trajectory
+	// of the domain may hold.
+	Authors() []Actor
+	// CallAs runs a tool as an actor calls it (the agent included): an
+	// actor who has no such tool gets the benchmark's own error text.
+	CallAs(v StateView, actor Actor, tool string, args Value) (writes []Action, output, failure string)
+}
+
+// MayAuthor reports whether a trajectory of the task may hold a step of
+// the actor: the agent's always, another's where the task's domain has
+// it among its authors.
+func MayAuthor(t *Task, a Actor) bool {
+	if a == "" || a == ActorAgent {
+		return true
+	}
+	if t == nil || t.Domain == nil {
+		return false
+	}
+	au, ok := t.Domain.(Authoring)
+	if !ok {
+		return false
+	}
+	for _, x := range au.Authors() {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
 // EpisodeEnd is the index of the step of steps that ended the episode
 // under the task's domain, and whether one did. A trajectory of the
 // domain has no step after it.

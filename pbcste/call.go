@@ -37,20 +37,29 @@ func (v view) Field(typ, id, field string) (model.Value, bool) {
 // View is read-only access to the state, as a domain's tools have it.
 func (s *State) View() model.StateView { return view{s} }
 
-// call runs a domain tool for an agent step. A refused tool is illegal; a
-// tool that fails changes nothing; a tool that succeeds has its writes
+// call runs a domain tool for a step of actor. An agent's call of a tool
+// the allowlist refuses is illegal; a tool that fails changes nothing; a tool that succeeds has its writes
 // applied as one event, whose diff is theirs in order. A write the
 // environment refuses is the domain's bug: the event fails and every
 // write before it is undone.
-func (s *State) call(a *model.Action, diff []Change, agent bool) (out []Change, output, reason string, illegal bool) {
+func (s *State) call(a *model.Action, diff []Change, actor model.Actor) (out []Change, output, reason string, illegal bool) {
 	env := s.env
+	agent := actor == model.ActorAgent
 	switch {
 	case env.Task.Domain == nil:
 		return diff, "", fmt.Sprintf("task %s has no tools: call needs a domain task", env.Task.ID), agent
 	case agent && !env.Task.Allowlist.AllowsTool(a.Tool):
 		return diff, "", fmt.Sprintf("tool %q is not allowlisted for task %s", a.Tool, env.Task.ID), true
 	}
-	writes, output, failure := env.Task.Domain.Call(view{s}, a.Tool, a.Args)
+	var writes []model.Action
+	var failure string
+	if au, ok := env.Task.Domain.(model.Authoring); ok {
+		// The benchmark tells its actors' tools apart: a user's call of
+		// the agent's tool fails as it fails there.
+		writes, output, failure = au.CallAs(view{s}, actor, a.Tool, a.Args)
+	} else {
+		writes, output, failure = env.Task.Domain.Call(view{s}, a.Tool, a.Args)
+	}
 	if failure != "" {
 		return diff, output, failure, false
 	}

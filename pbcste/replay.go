@@ -186,14 +186,18 @@ func (r *Run) Step(st *model.Step) {
 	}
 	r.fire(r.log.Steps)
 	illegal := ""
+	actor := model.ActorAgent
 	switch {
-	case st.Actor != "" && st.Actor != model.ActorAgent:
+	case !model.MayAuthor(r.log.Env.Task, st.Actor):
 		illegal = fmt.Sprintf("actor %q: a candidate authors agent steps only; non-agent events come from the task's script", st.Actor)
 	case r.ended != nil:
 		illegal = fmt.Sprintf("step %d comes after step %d, a call of %s, which ends the episode in %s: no step may follow it",
 			r.log.Steps+1, r.endAt, r.ended.Tool, r.log.Env.Task.Domain.Name())
 	}
-	r.log.record(r.state, &st.Action, model.ActorAgent, r.log.Steps, -1, illegal)
+	if illegal == "" && st.Actor != "" {
+		actor = st.Actor // an actor the domain lets author steps
+	}
+	r.log.record(r.state, &st.Action, actor, r.log.Steps, -1, illegal)
 	r.log.Steps++
 	if r.ended == nil && st.Op == model.OpCall && r.log.Env.Task.Domain != nil && r.log.Env.Task.Domain.EndsEpisode(st.Tool) {
 		r.ended, r.endAt = &st.Action, r.log.Steps
@@ -288,7 +292,7 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 			room           = l.arena[len(l.arena):len(l.arena)]
 		)
 		if a.Op == model.OpCall {
-			diff, output, reason, illegal = s.call(a, room, actor == model.ActorAgent)
+			diff, output, reason, illegal = s.call(a, room, actor)
 		} else {
 			diff, reason, illegal = s.apply(a, room, actor == model.ActorAgent)
 		}
@@ -537,3 +541,6 @@ func (l *Log) InitialVectors() (cstate, cagent uint64) {
 	}
 	return cstate, 0
 }
+
+// Task is the task the run replays.
+func (r *Run) Task() *model.Task { return r.log.Env.Task }

@@ -21,13 +21,34 @@ import (
 // attacker may insert into a run h that ends in final.
 type Attacker func(t *Derived, h *model.Trajectory, final model.StateView) *model.Task
 
-// registered are the tau2 worlds registered, by tau2's domain name
-// ("retail"), for the Results format to find a file's world.
+// A Reader turns a Results file of one tau2 domain into parthack runs
+// and holds the file to what tau2 recorded.
+type Reader interface {
+	Name() string // parthack's name of the domain
+	RunsOf(res *Results) ([]*domains.Run, []*domains.Task, error)
+	Conform(res *Results) (*domains.Conformance, error)
+}
+
+// registered are the tau2 domains' readers, by tau2's domain name
+// ("retail"), for the Results format to find a file's domain.
 var (
 	registeredMu sync.Mutex
-	registered   = map[string]*registry{}
+	registered   = map[string]Reader{}
 	formatOnce   sync.Once
 )
+
+// RegisterReader adds the reader of a tau2 domain's Results files, and
+// with the first one the tau2 Results format; a domain that is no World
+// (telecom) registers itself with domains and its reader here.
+func RegisterReader(tau2Name string, r Reader) {
+	registeredMu.Lock()
+	registered[tau2Name] = r
+	registeredMu.Unlock()
+	formatOnce.Do(func() {
+		domains.RegisterFormat(domains.Format{Name: "tau2", Stream: streamResults, Conform: conformResults,
+			Help: "a tau2 Results file as `tau2 run` writes it ({timestamp, info, tasks, simulations}, gzipped or not); its info names the domain"})
+	})
+}
 
 // Domain is what a tau2 world registers: its names, and how to make the
 // world (called once, when the domain is first used, so a command that
@@ -45,14 +66,8 @@ type Domain struct {
 // format is registered with the first one.
 func Register(dom Domain) {
 	r := &registry{dom: dom}
-	registeredMu.Lock()
-	registered[dom.Tau2Name] = r
-	registeredMu.Unlock()
 	domains.Register(r)
-	formatOnce.Do(func() {
-		domains.RegisterFormat(domains.Format{Name: "tau2", Stream: streamResults, Conform: conformResults,
-			Help: "a tau2 Results file as `tau2 run` writes it ({timestamp, info, tasks, simulations}, gzipped or not); its info names the domain"})
-	})
+	RegisterReader(dom.Tau2Name, r)
 }
 
 // registry is one tau2 world as a registered domain: its tasks are those
@@ -101,7 +116,7 @@ func (r *registry) load() {
 			r.err = err
 			return
 		}
-		runs, tasks, err := r.runsOf(res)
+		runs, tasks, err := r.RunsOf(res)
 		if err != nil {
 			r.err = err
 			return
@@ -129,10 +144,10 @@ func compareIDs(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// runsOf turns a Results file's simulations into runs, each scored
+// RunsOf turns a Results file's simulations into runs, each scored
 // against the task as its file embeds it (re-mapped where the file's
 // task ids are wrong, see Remap), and the file's tasks.
-func (r *registry) runsOf(res *Results) ([]*domains.Run, []*domains.Task, error) {
+func (r *registry) RunsOf(res *Results) ([]*domains.Run, []*domains.Task, error) {
 	if _, err := r.world(); err != nil {
 		return nil, nil, err
 	}
@@ -203,6 +218,22 @@ func (r *registry) runsOf(res *Results) ([]*domains.Run, []*domains.Task, error)
 	return runs, tasks, nil
 }
 
+// PayloadReward is tau2's reward of a run that ended normally (a
+// trajectory does not say how its run ended): its basis's product, by
+// the rule the tau2_reward evaluator reads off the public payload.
+func PayloadReward(t *model.Task, log *pbcste.Log, tr *model.Trajectory) float64 {
+	p, err := builder.Build(t, log, builder.TurnsOf(tr))
+	if err != nil {
+		return 0
+	}
+	dec, err := payload.Decode(p.Bytes())
+	if err != nil {
+		return 0
+	}
+	s, _ := evaluators.Tau2(dec)
+	return s.Reward
+}
+
 // task is a derived tau2 task as the registry knows it.
 func (r *registry) task(d *Derived) *domains.Task {
 	summary := ""
@@ -213,22 +244,9 @@ func (r *registry) task(d *Derived) *domains.Task {
 		}
 	}
 	t := &domains.Task{ID: d.ID, Title: d.Task.Title, Family: r.dom.Title, Summary: summary, Model: d.Task, Gold: d.Gold, Env: d.Env,
-		Hash: func(log *pbcste.Log) string { return r.w.Hash(log.View(), netChanges(log)) },
-		// tau2's reward of a run that ended normally (the trajectory does
-		// not say how its run ended): its basis's product, by the rule the
-		// tau2_reward evaluator reads off the payload.
-		Reward: func(log *pbcste.Log, tr *model.Trajectory) float64 {
-			p, err := builder.Build(d.Task, log, builder.TurnsOf(tr))
-			if err != nil {
-				return 0
-			}
-			dec, err := payload.Decode(p.Bytes())
-			if err != nil {
-				return 0
-			}
-			s, _ := evaluators.Tau2(dec)
-			return s.Reward
-		},
+		Hash:   func(log *pbcste.Log) string { return r.w.Hash(log.View(), netChanges(log)) },
+		Reward: func(log *pbcste.Log, tr *model.Trajectory) float64 { return PayloadReward(d.Task, log, tr) },
+
 		// The gold calls are kept, the agent's replies are not: only a
 		// task scored on the database alone is held to the whole reward.
 		GoldPasses: d.Source.Criteria != nil && slices.Equal(d.Source.Criteria.RewardBasis, []string{"DB"}),
@@ -250,11 +268,20 @@ func (r *registry) Tools() []domains.Tool {
 	return nil
 }
 
-// Rewards are tau2's reward and its components, from the public payload.
+// Rewards are tau2's reward and its components, from the public payload
+// (airline and retail score no env assertion).
 func (r *registry) Rewards() []domains.Reward {
+	return Rewards(evaluators.Tau2EnvName)
+}
+
+// Rewards are tau2's reward and its components as a domain's evaluators,
+// but for those named (components the domain's tasks never score on).
+func Rewards(without ...string) []domains.Reward {
 	var out []domains.Reward
 	for _, name := range evaluators.Tau2Names() {
-		name := name
+		if slices.Contains(without, name) {
+			continue
+		}
 		out = append(out, domains.Reward{Name: name, Label: evaluators.Tau2Label(name), Score: func(p *payload.Payload) (float64, bool) {
 			s, ok := evaluators.Tau2(p)
 			if !ok {
@@ -267,7 +294,7 @@ func (r *registry) Rewards() []domains.Reward {
 }
 
 // conformResults replays a Results file and holds it to what tau2
-// recorded (Checker.Conform).
+// recorded, by its domain's reader.
 func conformResults(file string, src []byte) (*domains.Conformance, error) {
 	res, err := decodeOnce(file, src)
 	if err != nil {
@@ -277,6 +304,11 @@ func conformResults(file string, src []byte) (*domains.Conformance, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.Conform(res)
+}
+
+// Conform holds a Results file to what tau2 recorded (Checker.Conform).
+func (r *registry) Conform(res *Results) (*domains.Conformance, error) {
 	w, err := r.world()
 	if err != nil {
 		return nil, err
@@ -289,14 +321,20 @@ func conformResults(file string, src []byte) (*domains.Conformance, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &domains.Conformance{File: rep.File, Domain: r.Name(), Commit: short(rep.Commit), Runs: rep.Runs, Calls: rep.Calls, CallsEqual: rep.CallsEqual,
+	return ConformanceOf(r.Name(), rep), nil
+}
+
+// ConformanceOf is a conformance report as the registry states it; more
+// are checks a domain counts beside the core's.
+func ConformanceOf(domain string, rep *Report, more ...domains.Check) *domains.Conformance {
+	out := &domains.Conformance{File: rep.File, Domain: domain, Commit: short(rep.Commit), Runs: rep.Runs, Calls: rep.Calls, CallsEqual: rep.CallsEqual,
 		RewardsEqual: rep.RewardsEqual, Remapped: rep.Remapped, Disagreements: []domains.Disagreement{},
-		Checks: []domains.Check{{Name: "db_match", Recorded: rep.DBChecks, Equal: rep.DBEqual}, {Name: "action", Recorded: rep.ActionChecks, Equal: rep.ActionEqual},
-			{Name: "communicate", Recorded: rep.CommunicateChecks, Equal: rep.CommunicateEqual}}}
+		Checks: append([]domains.Check{{Name: "db_match", Recorded: rep.DBChecks, Equal: rep.DBEqual}, {Name: "action", Recorded: rep.ActionChecks, Equal: rep.ActionEqual},
+			{Name: "communicate", Recorded: rep.CommunicateChecks, Equal: rep.CommunicateEqual}}, more...)}
 	for _, d := range rep.Disagreements {
 		out.Disagreements = append(out.Disagreements, domains.Disagreement{Run: d.Sim, Index: d.Index, Call: d.Call, What: d.What, Got: d.Got, Want: d.Want, Cause: d.Cause})
 	}
-	return out, nil
+	return out
 }
 
 // lastDecoded keeps the file decoded last, so an import that streams a
@@ -323,8 +361,8 @@ func decodeOnce(file string, src []byte) (*Results, error) {
 	return res, nil
 }
 
-// registeredFor is the registered world a Results file's info names.
-func registeredFor(res *Results) (*registry, error) {
+// registeredFor is the reader of the domain a Results file's info names.
+func registeredFor(res *Results) (Reader, error) {
 	registeredMu.Lock()
 	defer registeredMu.Unlock()
 	r, ok := registered[res.Info.Domain]
@@ -354,7 +392,7 @@ func streamResults(file string, in io.Reader, each func(int, *domains.Run) error
 	if err != nil {
 		return err
 	}
-	runs, _, err := r.runsOf(res)
+	runs, _, err := r.RunsOf(res)
 	if err != nil {
 		return err
 	}

@@ -254,7 +254,11 @@ func (c *checker) event(ev *Event, i int) error {
 	if ev.Seq != i+1 || ev.T != ev.Seq {
 		return fmt.Errorf("seq %d, t %d: events are numbered 1, 2, … with t = seq", ev.Seq, ev.T)
 	}
-	if !slices.Contains(actors, ev.Actor) || ev.Op == "" || (ev.Step > 0) != (ev.Actor == model.ActorAgent) || ev.Step < 0 {
+	// An agent's event is a step of the trajectory; a scripted one is
+	// not; a user's may be either (a domain whose user calls tools, tau2
+	// telecom's, has the user author steps).
+	authored := ev.Actor == model.ActorAgent || ev.Actor == model.ActorUser
+	if !slices.Contains(actors, ev.Actor) || ev.Op == "" || ev.Step < 0 || (ev.Actor == model.ActorAgent && ev.Step == 0) || (ev.Step > 0 && !authored) {
 		return fmt.Errorf("actor %q, op %q, step %d: bad provenance", ev.Actor, ev.Op, ev.Step)
 	}
 	if ev.OK == (ev.Reason != "") {

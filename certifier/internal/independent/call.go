@@ -21,11 +21,17 @@ func (v worldView) Field(typ, id, field string) (model.Value, bool) {
 
 // tool asks the task's domain what a call writes; a failure is the
 // tool's own error text.
-func (w *world) tool(a *model.Action) ([]model.Action, refusal) {
+func (w *world) tool(a *model.Action, actor model.Actor) ([]model.Action, refusal) {
 	if w.task.Domain == nil {
 		return nil, refuse("call %s: the task has no domain", a.Tool)
 	}
-	writes, _, failure := w.task.Domain.Call(worldView{w}, a.Tool, a.Args)
+	var writes []model.Action
+	var failure string
+	if au, ok := w.task.Domain.(model.Authoring); ok {
+		writes, _, failure = au.CallAs(worldView{w}, actor, a.Tool, a.Args)
+	} else {
+		writes, _, failure = w.task.Domain.Call(worldView{w}, a.Tool, a.Args)
+	}
 	if failure != "" {
 		return nil, refuse("%s", failure)
 	}

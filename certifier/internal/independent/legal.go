@@ -63,12 +63,14 @@ func (r *rules) illegal(st *model.Step) string {
 	al := &r.task.Allowlist
 	op := opIndex(st.Op)
 	switch {
-	case st.Actor != "" && st.Actor != model.ActorAgent:
+	case !r.mayAuthor(st.Actor):
 		return fmt.Sprintf("actor %q: candidates hold agent steps only", st.Actor)
 	case st.Op == model.OpReviseGoal:
 		return "revise_goal is scripted, never taken by the agent"
 	case st.Op == model.OpCall && r.task.Domain == nil:
 		return fmt.Sprintf("call %s: the task has no tools", st.Tool)
+	case st.Op == model.OpCall && st.Actor != "" && st.Actor != model.ActorAgent:
+		return "" // another actor's tools are the domain's to refuse, as a failed call
 	case st.Op == model.OpCall && !al.AllowsTool(st.Tool):
 		return fmt.Sprintf("tool %q is not in the allowlist", st.Tool)
 	case st.Op == model.OpCall:
@@ -91,4 +93,14 @@ func (r *rules) illegal(st *model.Step) string {
 		}
 	}
 	return ""
+}
+
+// mayAuthor reports whether a step of actor may stand in a trajectory:
+// the agent's, or an actor the task's domain names among its authors.
+func (r *rules) mayAuthor(actor model.Actor) bool {
+	if actor == "" || actor == model.ActorAgent {
+		return true
+	}
+	au, ok := r.task.Domain.(model.Authoring)
+	return ok && slices.Contains(au.Authors(), actor)
 }

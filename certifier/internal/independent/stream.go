@@ -145,7 +145,11 @@ func (s *Stream) step(st *model.Step) {
 		s.diff = s.diff[:0]
 		diff = &s.diff
 	}
-	why := s.replay(&st.Action, model.ActorAgent, seq, i, diff)
+	actor := model.ActorAgent
+	if st.Actor != "" && s.first[illegalStep] == nil {
+		actor = st.Actor // judged above: an actor the domain lets author steps
+	}
+	why := s.replay(&st.Action, actor, seq, i, diff)
 	s.hold(&st.Claim, seq, i, !why.failed())
 	if why.failed() && i >= s.failFrom && s.failed == nil {
 		s.failed = &failure{seq: seq, step: i, why: why.String()}
@@ -187,7 +191,7 @@ func (s *Stream) replay(a *model.Action, actor model.Actor, seq, step int, diff 
 	var why refusal
 	if a.Op == model.OpCall {
 		var writes []model.Action
-		if writes, why = w.tool(a); why.failed() {
+		if writes, why = w.tool(a, actor); why.failed() {
 			return why
 		}
 		for i := range writes {

@@ -6,35 +6,10 @@ import (
 )
 
 // Two actors on one world. A tau2 telecom trajectory holds the agent's
-// calls and the user's, each step's Actor its requestor's. pbcste today
-// takes agent steps from a trajectory and other actors' events from the
-// task's script only (Run.Step marks a non-agent step illegal), so until
-// a domain can declare that users author steps too, Split lays a
-// trajectory out the way pbcste already replays: the agent's steps as
-// the trajectory, the user's calls as scripted events of actor user,
-// each due after the agent steps that came before it. The log is the
-// same either way: the same calls in the same order, each event with its
-// actor, so latest causes credit the user's changes to the user.
-
-// Split makes the task and agent steps pbcste replays for a trajectory
-// whose steps carry their actors: the user's steps become the task's
-// script (the task is a copy; its own script must be empty). userStep
-// maps each scripted event to its step's index in steps.
-func Split(task *model.Task, steps []model.Step) (run *model.Task, agent []model.Step, userStep []int) {
-	cp := *task
-	cp.Script = nil
-	for i := range steps {
-		st := steps[i]
-		if st.Actor == model.ActorUser {
-			cp.Script = append(cp.Script, model.ScriptedEvent{After: len(agent), Actor: model.ActorUser, Action: st.Action})
-			userStep = append(userStep, i)
-			continue
-		}
-		st.Index = len(agent)
-		agent = append(agent, st)
-	}
-	return &cp, agent, userStep
-}
+// calls and the user's, each step's Actor its requestor's: the domain
+// names the user among the actors who author steps (Domain.Authors), so
+// pbcste runs a user's step as the user's call and latest causes credit
+// the user's changes to the user.
 
 // Attribution is who made a run's goal progress, predicate by
 // predicate, under three readings of "the agent's":
@@ -63,10 +38,9 @@ func P(v []bool) float64 {
 	return float64(n) / float64(len(v))
 }
 
-// Attribute reads a replayed log's goal vector and latest causes.
-// userStep maps the log's scripted events to trajectory steps (Split's),
+// Attribute reads a replayed log's goal vector and latest causes;
 // directed says which trajectory steps the agent directed.
-func Attribute(log *pbcste.Log, userStep []int, directed []bool) Attribution {
+func Attribute(log *pbcste.Log, directed []bool) Attribution {
 	g := log.Goal()
 	var a Attribution
 	cstate, _ := log.InitialVectors()
@@ -77,12 +51,9 @@ func Attribute(log *pbcste.Log, userStep []int, directed []bool) Attribution {
 		holds := cstate&(1<<uint(j)) != 0
 		c := log.Cause(p)
 		byUser, byDirected := false, false
-		if c.Actor == model.ActorUser && c.Seq > 0 {
+		if c.Actor == model.ActorUser && c.Step > 0 {
 			byUser = true
-			if ev := &log.Events[c.Seq-1]; ev.Script >= 0 && int(ev.Script) < len(userStep) {
-				i := userStep[ev.Script]
-				byDirected = i < len(directed) && directed[i]
-			}
+			byDirected = c.Step-1 < len(directed) && directed[c.Step-1]
 		}
 		a.State = append(a.State, holds)
 		a.Agent = append(a.Agent, holds && c.Actor == model.ActorAgent)

@@ -7,35 +7,6 @@ import (
 	"github.com/parthack/parthack/model"
 )
 
-// TestSplit: the user's steps become scripted events of actor user, due
-// after the agent steps before them; the log keeps the calls' order.
-func TestSplit(t *testing.T) {
-	steps := []model.Step{
-		{Actor: model.ActorUser, Action: model.Action{Op: model.OpCall, Tool: "check_status_bar"}},
-		{Actor: model.ActorAgent, Action: model.Action{Op: model.OpCall, Tool: "get_customer_by_phone"}},
-		{Actor: model.ActorUser, Action: model.Action{Op: model.OpCall, Tool: "toggle_data"}},
-		{Actor: model.ActorUser, Action: model.Action{Op: model.OpCall, Tool: "run_speed_test"}},
-		{Actor: model.ActorAgent, Action: model.Action{Op: model.OpCall, Tool: "get_details_by_id"}},
-	}
-	task, agent, userStep := Split(&model.Task{ID: "x"}, steps)
-	if len(agent) != 2 || agent[0].Tool != "get_customer_by_phone" || agent[1].Index != 1 {
-		t.Fatalf("agent steps %+v", agent)
-	}
-	var after []int
-	for _, ev := range task.Script {
-		if ev.Actor != model.ActorUser {
-			t.Errorf("scripted %s by %s", ev.Tool, ev.Actor)
-		}
-		after = append(after, ev.After)
-	}
-	if want := []int{0, 1, 1}; len(after) != 3 || after[0] != want[0] || after[1] != want[1] || after[2] != want[2] {
-		t.Errorf("due after %v, want %v", after, want)
-	}
-	if len(userStep) != 3 || userStep[0] != 0 || userStep[1] != 2 || userStep[2] != 3 {
-		t.Errorf("user steps %v", userStep)
-	}
-}
-
 // TestAttribution reads who made the goal progress of every shipped run:
 // with a user, the phone's fixes are the user's, so strict c_agent is
 // far below c_state; solo, the agent made all that the set-up did not.
@@ -54,7 +25,7 @@ func TestAttribution(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := Attribute(run.Log, run.UserStep, run.Directed)
+			a := Attribute(run.Log, run.Directed)
 			state += P(a.State)
 			agent += P(a.Agent)
 			user += P(a.User)

@@ -40,7 +40,14 @@ func NewDomain(db *DB, solo bool) *Domain { return &Domain{db: db, Solo: solo} }
 func (d *Domain) Name() string { return DomainName }
 
 // Prefix starts the ids of telecom tasks: T2T-<tau2 id>.
-func (d *Domain) Prefix() string { return "T2T" }
+func (d *Domain) Prefix() string {
+	if d.Solo {
+		// A no-user task gives the agent both tool sets: another task
+		// than the same tau2 task with a user, so another id.
+		return "T2T-solo"
+	}
+	return "T2T"
+}
 
 // EndsEpisode is tau2's episode rule: no call ends an episode.
 func (d *Domain) EndsEpisode(tool string) bool { return tau2.EndsEpisode(tool) }
@@ -100,21 +107,41 @@ func Side(name string) string {
 
 // Call runs one tool for the requestor whose tool it is: tau2's tool
 // names do not overlap between the sides, so the tool tells the side.
-// In solo mode every call is the assistant's. CallAs is the call with
-// its requestor said.
+// In solo mode every call is the assistant's. CallBy is the call with
+// its requestor said (CallBy).
 func (d *Domain) Call(v model.StateView, tool string, args model.Value) ([]model.Action, string, string) {
 	requestor := Assistant
 	if !d.Solo && Side(tool) == User {
 		requestor = User
 	}
-	return d.CallAs(v, requestor, tool, args)
+	return d.CallBy(v, requestor, tool, args)
 }
 
-// CallAs runs a tool call as tau2's environment answers it
+// Authors are the actors besides the agent who call tools in a run: the
+// user, on their phone; none in solo mode, where the agent holds both
+// tool sets.
+func (d *Domain) Authors() []model.Actor {
+	if d.Solo {
+		return nil
+	}
+	return []model.Actor{model.ActorUser}
+}
+
+// CallAs is CallBy for an actor: the agent is tau2's assistant, the user
+// its user.
+func (d *Domain) CallAs(v model.StateView, actor model.Actor, tool string, args model.Value) ([]model.Action, string, string) {
+	requestor := Assistant
+	if actor == model.ActorUser {
+		requestor = User
+	}
+	return d.CallBy(v, requestor, tool, args)
+}
+
+// CallBy runs a tool call as tau2's environment answers it
 // (get_response): the requestor's toolkit runs the tool, sync_tools
 // follows, the tool's return value becomes the result string, and an
 // exception becomes "Error: <its message>" with nothing changed.
-func (d *Domain) CallAs(v model.StateView, requestor, tool string, args model.Value) ([]model.Action, string, string) {
+func (d *Domain) CallBy(v model.StateView, requestor, tool string, args model.Value) ([]model.Action, string, string) {
 	w, err := readWorld(v, d.db.apps)
 	if err != nil {
 		msg := "Error: " + err.Error()

@@ -7,7 +7,6 @@ import (
 
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
-	"github.com/parthack/parthack/pbcste"
 )
 
 // Toggles are the phone's switch tools: a second call sets the switch
@@ -71,12 +70,11 @@ func (c *Checker) ToggleTwice(r *tau2.Results, sim *tau2.Simulation) (*ToggleEvi
 			msg.ToolCalls = append(msg.ToolCalls, tau2.ToolCall{ID: fmt.Sprintf("toggle-%d", len(steps)), Name: name, Arguments: json.RawMessage("{}"), Requestor: requestor})
 		}
 	}
-	task, agent, _ := Split(run.Task.Task, steps)
-	env, err := pbcste.Compile(task)
+	env, err := run.Task.Env()
 	if err != nil {
 		return nil, err
 	}
-	log := env.Replay(agent)
+	log := env.Replay(steps)
 	h, err := c.Domain.StateHashes(log.View())
 	if err != nil {
 		return nil, err

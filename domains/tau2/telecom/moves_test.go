@@ -43,16 +43,16 @@ func TestMoves(t *testing.T) {
 				if st.Actor == model.ActorAgent {
 					agent++
 				}
-				if _, _, fail := d.CallAs(task.Start(), requestor, st.Tool, st.Args); fail != "" {
+				if _, _, fail := d.CallBy(task.Start(), requestor, st.Tool, st.Args); fail != "" {
 					state := task.start.view().(entityView)
 					if i := st.Index; i > 0 {
 						prev := moves[i-1]
-						writes, _, _ := d.CallAs(state, Assistant, prev.Tool, prev.Args)
+						writes, _, _ := d.CallBy(state, Assistant, prev.Tool, prev.Args)
 						if err := state.apply(writes); err != nil {
 							t.Fatal(err)
 						}
 					}
-					if _, out, fail := d.CallAs(state, requestor, st.Tool, st.Args); fail != "" {
+					if _, out, fail := d.CallBy(state, requestor, st.Tool, st.Args); fail != "" {
 						t.Errorf("%s: move %s(%s) fails, after the move before it too: %s", task.ID, st.Tool, st.Args, out)
 					}
 				}

@@ -29,12 +29,11 @@ func shippedTasks(t *testing.T) []*tau2.Task {
 // end state and its goal vector.
 func replayEnd(t *testing.T, task *model.Task, steps []model.Step) (model.StateView, uint64, *pbcste.Log) {
 	t.Helper()
-	run, agent, _ := Split(task, steps)
-	env, err := pbcste.Compile(run)
+	env, err := pbcste.Compile(task)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := env.Replay(agent)
+	log := env.Replay(steps)
 	v, _ := log.InitialVectors()
 	if n := len(log.Events); n > 0 {
 		v = log.Events[n-1].CState

@@ -143,7 +143,7 @@ var probes = []probeSeq{{Task: probeTask, Calls: []probe{
 	p("assistant", "get_customer_by_phone", `{"phone_number": "555-123-2002"}`),
 }}}
 
-// runProbes makes each sequence's calls with Domain.CallAs, each by its
+// runProbes makes each sequence's calls with Domain.CallBy, each by its
 // requestor, applying each call's writes to the state the next reads.
 func runProbes(t *testing.T) []probeSeq {
 	t.Helper()
@@ -172,7 +172,7 @@ func runProbes(t *testing.T) []probeSeq {
 			if err != nil {
 				t.Fatal(err)
 			}
-			writes, output, _ := d.CallAs(state, c.Requestor, c.Name, args)
+			writes, output, _ := d.CallBy(state, c.Requestor, c.Name, args)
 			if err := state.apply(writes); err != nil {
 				t.Fatalf("%s: %v", c.Name, err)
 			}

@@ -64,7 +64,6 @@ type Run struct {
 	// directed: the agent has spoken since the user last did.
 	Directed []bool
 	Log      *pbcste.Log
-	UserStep []int    // the log's scripted events as steps (Split)
 	Outputs  []string // each call's result string, as the port returns it
 	Recorded []string // and as tau2 recorded it
 	Hashes   Hashes   // both databases at the end
@@ -135,13 +134,12 @@ func (c *Checker) Replay(r *tau2.Results, sim *tau2.Simulation) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	runTask, agent, userStep := Split(task.Task, tr.Steps)
-	env, err := pbcste.Compile(runTask)
+	env, err := task.Env()
 	if err != nil {
 		return nil, fmt.Errorf("%s: simulation %s: %w", r.File, sim.ID, err)
 	}
-	log := env.Replay(agent)
-	out := &Run{Sim: sim, Task: task, Traj: tr, Directed: directed, Log: log, UserStep: userStep}
+	log := env.Replay(tr.Steps) // the user's calls are the user's steps (Domain.Authors)
+	out := &Run{Sim: sim, Task: task, Traj: tr, Directed: directed, Log: log}
 	results := map[string]string{}
 	for _, m := range sim.Messages {
 		if m.Role == "tool" {

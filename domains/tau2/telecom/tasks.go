@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 )
 
 // Assertion is one of a task's env assertions: a function of a side
@@ -38,6 +40,16 @@ type Task struct {
 	GoldHashes Hashes
 	domain     *Domain
 	start      *world
+
+	envOnce sync.Once
+	env     *pbcste.Env
+	envErr  error
+}
+
+// Env is the task compiled for replay, once.
+func (t *Task) Env() (*pbcste.Env, error) {
+	t.envOnce.Do(func() { t.env, t.envErr = pbcste.Compile(t.Task) })
+	return t.env, t.envErr
 }
 
 // Derive makes a parthack task of a tau2 telecom task for a domain (its

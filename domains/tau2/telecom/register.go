@@ -1,0 +1,200 @@
+package telecom
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/parthack/parthack/domains"
+	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+func init() {
+	r := &registry{checkers: map[bool]*Checker{}}
+	domains.Register(r)
+	tau2.RegisterReader("telecom", r)
+}
+
+// registry is tau2's telecom domain as parthack's registry knows it: the
+// runs of its shipped files (with a user, and in no-user mode), each
+// scored against the task as its file embeds it.
+type registry struct {
+	mu       sync.Mutex
+	checkers map[bool]*Checker // by solo
+
+	once  sync.Once
+	tasks []*domains.Task
+	runs  []*domains.Run
+	err   error
+}
+
+func (r *registry) Name() string        { return DomainName }
+func (r *registry) Title() string       { return "tau2-bench telecom" }
+func (r *registry) Owns(id string) bool { return strings.HasPrefix(id, "T2T-") }
+func (r *registry) Format() string      { return "tau2" }
+
+func (r *registry) Tasks() ([]*domains.Task, error) { r.once.Do(r.load); return r.tasks, r.err }
+func (r *registry) Runs() ([]*domains.Run, error)   { r.once.Do(r.load); return r.runs, r.err }
+
+// Tools: telecom's tools are not yet described for editors.
+func (r *registry) Tools() []domains.Tool { return nil }
+
+// Rewards are tau2's reward and every component, ENV_ASSERTION included.
+func (r *registry) Rewards() []domains.Reward { return tau2.Rewards() }
+
+// checker is the checker of one mode, made once.
+func (r *registry) checker(solo bool) (*Checker, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c := r.checkers[solo]; c != nil {
+		return c, nil
+	}
+	c, err := NewChecker(solo)
+	if err != nil {
+		return nil, err
+	}
+	r.checkers[solo] = c
+	return c, nil
+}
+
+// load reads the shipped run files: every run, and each task the first
+// time a file embeds it (files in name order).
+func (r *registry) load() {
+	seen := map[string]bool{}
+	for _, name := range tau2.RunFiles("telecom") {
+		src, err := tau2.RunFile(name)
+		if err != nil {
+			r.err = err
+			return
+		}
+		res, err := tau2.Decode(name, src)
+		if err != nil {
+			r.err = err
+			return
+		}
+		runs, tasks, err := r.RunsOf(res)
+		if err != nil {
+			r.err = err
+			return
+		}
+		for _, t := range tasks {
+			if !seen[t.ID] {
+				seen[t.ID] = true
+				r.tasks = append(r.tasks, t)
+			}
+		}
+		r.runs = append(r.runs, runs...)
+	}
+}
+
+// RunsOf turns a Results file's simulations into runs: every call a step
+// of its requestor (the user's calls the user's), in the file's mode.
+func (r *registry) RunsOf(res *tau2.Results) ([]*domains.Run, []*domains.Task, error) {
+	solo := Solo(res)
+	c, err := r.checker(solo)
+	if err != nil {
+		return nil, nil, err
+	}
+	var tasks []*domains.Task
+	byTask := map[*Task]*domains.Task{}
+	taskOf := func(t *tau2.Task) (*Task, *domains.Task, error) {
+		task, err := c.Derive(t)
+		if err != nil {
+			return nil, nil, err
+		}
+		if dt, ok := byTask[task]; ok {
+			return task, dt, nil
+		}
+		dt := r.task(c.Domain, task)
+		byTask[task] = dt
+		tasks = append(tasks, dt)
+		return task, dt, nil
+	}
+	for _, t := range res.Tasks {
+		if _, _, err := taskOf(t); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", res.File, err)
+		}
+	}
+	agent := res.Info.AgentLLM
+	if i := strings.LastIndexByte(agent, '/'); i >= 0 {
+		agent = agent[i+1:]
+	}
+	mode := agent
+	if solo {
+		mode += "-no-user"
+	}
+	var runs []*domains.Run
+	for _, sim := range res.Simulations {
+		t, ok := res.TaskByID(sim.TaskID)
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: simulation %s: task %q is not in the file", res.File, sim.ID, sim.TaskID)
+		}
+		task, dt, err := taskOf(t)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", res.File, err)
+		}
+		reward := 0.0
+		if sim.RewardInfo != nil {
+			reward = sim.RewardInfo.Reward
+		}
+		sim, short := sim, fmt.Sprintf("%s-trial%d", mode, sim.Trial)
+		runs = append(runs, &domains.Run{Domain: DomainName, Name: dt.ID + "-" + short, Short: short, Task: dt.ID, Model: mode,
+			Reward: reward, Embedded: dt,
+			Trajectory: func() (*model.Trajectory, error) {
+				tr, _, err := Trajectory(c.Domain, res, sim, task)
+				if err == nil {
+					tr.Name = dt.ID + "-" + short
+				}
+				return tr, err
+			},
+			Locate: func(step int, err error) error {
+				if step >= 0 {
+					return fmt.Errorf("%s: simulation %d (%s), call %d: %w", res.File, sim.Index, sim.ID, step+1, err)
+				}
+				return fmt.Errorf("%s: simulation %d (%s): %w", res.File, sim.Index, sim.ID, err)
+			}})
+	}
+	return runs, tasks, nil
+}
+
+// task is a derived telecom task as the registry knows it. A witness's
+// moves are the agent's (AgentMoves): in no-user mode the phone's tools
+// are the agent's too; with a user, the user's steps of H stay as they
+// are and no move is the user's.
+func (r *registry) task(d *Domain, t *Task) *domains.Task {
+	summary := ""
+	if c := t.Source.Criteria; c != nil {
+		summary = "basis " + strings.Join(c.RewardBasis, "+")
+	}
+	return &domains.Task{ID: t.ID, Title: t.Task.Title, Family: "tau2-bench telecom", Summary: summary, Model: t.Task, Gold: t.Gold, Env: t.Env,
+		Hash: func(log *pbcste.Log) string {
+			h, err := d.StateHashes(log.View())
+			if err != nil {
+				return ""
+			}
+			return h.String()
+		},
+		Reward: func(log *pbcste.Log, tr *model.Trajectory) float64 { return tau2.PayloadReward(t.Task, log, tr) },
+		AttackTask: func(_ *model.Trajectory, _ model.StateView) *model.Task {
+			out := *t.Task
+			out.Calls = t.AgentMoves()
+			return &out
+		},
+	}
+}
+
+// Conform holds a Results file to what tau2 recorded: the core's checks,
+// and the env assertions one by one.
+func (r *registry) Conform(res *tau2.Results) (*domains.Conformance, error) {
+	c, err := r.checker(Solo(res))
+	if err != nil {
+		return nil, err
+	}
+	rep, err := c.Conform(res)
+	if err != nil {
+		return nil, err
+	}
+	return tau2.ConformanceOf(DomainName, &rep.Report, domains.Check{Name: "env_assertion", Recorded: rep.EnvChecks, Equal: rep.EnvEqual}), nil
+}
