@@ -834,8 +834,10 @@ func decodeCond(o object, et *EntityType) (Cond, error) {
 	} else {
 		cond.Value, err = typedValue(vc, fd)
 	}
-	if err == nil && cond.Value.IsNull() {
-		err = vc.fail("compare to a value, not null")
+	if err == nil && cond.Value.IsNull() && cond.Cmp != CmpEq && cond.Cmp != CmpNe {
+		// Whether a field is set is eq/ne null (tau2 telecom's "the APN
+		// has an MMSC URL"); an order or a substring needs a value.
+		err = vc.fail("%s compares to a value, not null (eq and ne take null)", cond.Cmp)
 	}
 	return cond, err
 }
