@@ -152,7 +152,8 @@ func (av argValues) add(name, text string) {
 // sensibleValues draws, for each argument of the tools, the values a
 // task makes sensible: first the values the same argument takes in the
 // task's calls (gold's, H's, the move generator's), then values from the
-// state of the users those calls name: the ids of their records of the
+// state of the users those calls name (by user_id, or through a record
+// of theirs a call names, as an order id names its user): the ids of their records of the
 // type the argument names (reservation_id: their reservations;
 // payment_id: their payment methods), and the values their records hold
 // under the argument's name, nested ones included (flight_number and
@@ -165,19 +166,22 @@ func sensibleValues(tools []domains.Tool, calls []model.Action, state *pbcste.St
 			names[p.Name] = true
 		}
 	}
-	users := map[string]bool{}
+	users, named := map[string]bool{}, map[string]bool{}
 	for _, c := range calls {
 		ms, _ := model.Members(c.Args)
 		for _, m := range ms {
 			if names[m.Field] {
 				av.add(m.Field, formatArg(m.Value))
 			}
+			if m.Value.Kind() == model.StringValue {
+				named[m.Value.AsString()] = true
+			}
 			if m.Field == "user_id" && m.Value.Kind() == model.StringValue {
 				users[m.Value.AsString()] = true
 			}
 		}
 	}
-	if state == nil || len(users) == 0 {
+	if state == nil {
 		return av
 	}
 	// The types a user owns records of: the user type and those with a
@@ -191,16 +195,23 @@ func sensibleValues(tools []domains.Tool, calls []model.Action, state *pbcste.St
 		}
 	}
 	recs := state.EntitiesIn(func(typ, id string) bool { return owned[typ] })
+	owner := func(r pbcste.EntityRecord) string {
+		if r.Type == "user" {
+			return r.ID
+		}
+		if u := fieldText(r, "user_id"); u != "" {
+			return u
+		}
+		return fieldText(r, "user")
+	}
+	for _, r := range recs {
+		if named[r.ID] && !r.Deleted {
+			users[owner(r)] = true
+		}
+	}
 	var mine []pbcste.EntityRecord
 	for _, r := range recs {
-		if r.Deleted {
-			continue
-		}
-		u := fieldText(r, "user_id")
-		if u == "" {
-			u = fieldText(r, "user")
-		}
-		if (r.Type == "user" && users[r.ID]) || users[u] {
+		if !r.Deleted && users[owner(r)] {
 			mine = append(mine, r)
 		}
 	}
