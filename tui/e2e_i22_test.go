@@ -208,8 +208,9 @@ func TestEndToEndTwoWorkbenchesOneStore80x24(t *testing.T) {
 
 // TestEndToEndHandCraftsACall80x24: on TAU-A04 a tool call is typed in
 // the `:` line with completion (tool, argument, value), added before the
-// transfer, replayed and certified; z on it inserts the call that
-// restores the passengers, and the witness is eligible.
+// transfer, replayed and certified; Compare shows the cell it leaves
+// apart from H; z on it inserts the call that restores the passengers,
+// and the witness is eligible and ends in exactly H's state.
 func TestEndToEndHandCraftsACall80x24(t *testing.T) {
 	bin, dir := buildBinary(t)
 	s := newSession(t, "e2ecall", 80, 24)
@@ -227,8 +228,19 @@ func TestEndToEndHandCraftsACall80x24(t *testing.T) {
 	s.waitFor(`"last_name":"Rossi"}]`)
 	s.keys("Enter")
 	s.waitFor("7 steps · modified", "6 ✓ update_reservation_passenger", "✗ rejected: state_vector_mismatch")
+	// Compare says where the candidate ends apart from H, x lists it.
+	s.keys("c")
+	s.waitFor("Pair (H, A) · TAU-A04", "≠ does not end in H's state: 1 cell differs · x lists them")
+	s.keys("x")
+	s.waitFor("Collateral · TAU-A04", "reservation FQ8APE · passengers", "read by goal predicate 3", `"last_name":"Garcia"`)
+	s.keys("Escape", "Escape")
+	s.waitFor("7 steps · modified")
 	s.keys("z")
 	s.waitFor("step 7, a call of update_reservation_passengers, undoes step 6", "8 steps", "✓ eligible", "+0.20")
+	s.keys("c")
+	s.waitFor("✓ eligible", "= ends in exactly H's state")
+	s.keys("Escape")
+	s.waitFor("8 steps · modified")
 	s.keys("q")
 	s.waitFor("q again quits anyway")
 	s.keys("q")
