@@ -214,3 +214,62 @@ func TestUndoCallOnlyWhereTheDomainHasOne(t *testing.T) {
 		t.Fatal("a refused z changed the steps")
 	}
 }
+
+// TestEveryDomainDescribesItsTools: the editor types calls on every
+// registered domain, so each describes every tool its tasks allow, each
+// argument with a JSON kind the editor reads.
+func TestEveryDomainDescribesItsTools(t *testing.T) {
+	kinds := []string{"string", "integer", "number", "boolean", "array", "object"}
+	for _, d := range domains.All() {
+		t.Run(d.Name(), func(t *testing.T) {
+			tools := d.Tools()
+			if len(tools) == 0 {
+				t.Fatalf("%s describes no tools: the editor cannot type its calls", d.Name())
+			}
+			for _, tool := range tools {
+				for _, p := range tool.Params {
+					if !slices.Contains(kinds, p.Kind) {
+						t.Errorf("%s.%s has kind %q, not one of %v", tool.Name, p.Name, p.Kind, kinds)
+					}
+				}
+			}
+			ts, err := d.Tasks()
+			if err != nil || len(ts) == 0 {
+				t.Fatalf("tasks: %v", err)
+			}
+			for _, name := range ts[0].Model.Allowlist.Tools {
+				if _, ok := toolNamed(tools, name); !ok {
+					t.Errorf("%s allows %s, which the domain does not describe", ts[0].ID, name)
+				}
+			}
+		})
+	}
+}
+
+// TestCallFormKeepsAnUnknownArgument: an imported call that passes an
+// argument its tool does not take shows it in the form, marked, and
+// keeps it on apply unless it is cleared; an unknown tool is refused
+// with the domain's tools.
+func TestCallFormKeepsAnUnknownArgument(t *testing.T) {
+	m := tauApp(t, 80, 24)
+	openTask(t, m, "TAU-A04")
+	press(t, m, "e")
+	e := m.editor
+	steps := slices.Clone(e.steps)
+	steps[0].Args = model.MustJSON(`{"user_id":"omar_rossi_1241","verbose":true}`)
+	drive(t, m, e.edit(steps))
+	press(t, m, "0", "enter")
+	mustSee(t, m, "verbose", "✗ not an argument of")
+	press(t, m, "enter")
+	if e.call != nil || e.steps[0].Args.String() != `{"user_id":"omar_rossi_1241","verbose":true}` {
+		t.Fatalf("the argument was not kept: %v", e.steps[0].Args)
+	}
+	press(t, m, "enter", "down", "down", "ctrl+u", "enter")
+	if e.call != nil || e.steps[0].Args.String() != `{"user_id":"omar_rossi_1241"}` {
+		t.Fatalf("clearing the argument did not drop it: %v", e.steps[0].Args)
+	}
+	press(t, m, "enter", "ctrl+u", "get_user", "enter")
+	if e.call == nil || !strings.HasPrefix(e.call.err, `no tool "get_user" in tau-airline (tools: book_reservation, `) {
+		t.Fatalf("an unknown tool: %+v", e.call)
+	}
+}
