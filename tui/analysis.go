@@ -284,6 +284,16 @@ type pair struct {
 	h, a    *analysis
 	verdict model.Verdict
 	rows    []alignRow
+	// collateral is where a witness of a real domain's task ends apart
+	// from H (pbcste.Collateral); nil on other tasks and for rollbacks.
+	collateral *collateral
+}
+
+// collateral is whether a witness ends in exactly H's state, and each
+// cell that differs at termination.
+type collateral struct {
+	same   bool
+	deltas []pbcste.EndDelta
 }
 
 // alignRow puts an event of H beside an event of the candidate; -1 is a gap.
@@ -395,6 +405,10 @@ func certifyAgainst(w *workspace, kind string, h, a *analysis) (*pair, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("certify %s: %w", kind, err)
+	}
+	if kind == "pair" && h.task.Public != nil && h.task.Public.Domain != nil {
+		same, deltas := pbcste.Collateral(h.log, a.log)
+		p.collateral = &collateral{same: same, deltas: deltas}
 	}
 	return p, nil
 }

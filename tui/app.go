@@ -59,6 +59,8 @@ type (
 		text string
 		err  bool
 	}
+	// overlayMsg covers the page with text a page asked to show whole.
+	overlayMsg struct{ o *overlay }
 )
 
 // navigate opens another page. Until its message arrives the root holds
@@ -226,6 +228,9 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.routeFront(msg)
 	case statusMsg:
 		m.status, m.statusErr = msg.text, msg.err
+		return m, nil
+	case overlayMsg:
+		m.overlay = msg.o
 		return m, nil
 	case openTaskMsg:
 		m.goTo(pageInspect)

@@ -112,6 +112,8 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 			return m, m.openEvent()
 		case key.Matches(msg, k.StateDiff):
 			m.stateDiff = !m.stateDiff
+		case key.Matches(msg, k.Collateral) && m.p.collateral != nil:
+			return m, func() tea.Msg { return overlayMsg{m.collateralOverlay()} }
 		case key.Matches(msg, k.EditWitness):
 			return m, m.c.navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind, unsaved: m.unsaved})
 		case key.Matches(msg, k.Save):
@@ -166,6 +168,8 @@ func (m *comparer) layout() compareLayout {
 		inner = m.width - 2
 	}
 	head, detail := m.c.verdictParts(m.p, inner)
+	// Where A ends beside H shows with the verdict, whatever the height.
+	head = append(head, m.collateralLines(inner)...)
 	vw := m.width * 9 / 20
 	vecW, scoreW := m.width-2, m.width-2
 	if l.side {
@@ -609,7 +613,83 @@ func (c *common) scoreLines(p *pair, width int) []string {
 
 func (m *comparer) ShortHelp() []key.Binding {
 	k := m.c.keys
-	return []key.Binding{k.AttackCancel, k.StepNext, k.StepPrev, k.Evidence, k.OpenEvent, k.StateDiff, k.EditWitness, k.Save, k.Attack, k.Back, k.Help}
+	return []key.Binding{k.AttackCancel, k.StepNext, k.StepPrev, k.Evidence, k.OpenEvent, k.StateDiff, m.collateralKey(), k.EditWitness, k.Save, k.Attack, k.Back, k.Help}
+}
+
+// collateralKey is x, where the pair has collateral to list.
+func (m *comparer) collateralKey() key.Binding {
+	b := m.c.keys.Collateral
+	b.SetEnabled(m.p != nil && m.p.collateral != nil)
+	return b
+}
+
+// collateralLines say, under the verdict of a real domain's witness,
+// whether it ends in exactly H's state: the certified vectors are equal,
+// but a second refund or a bag charge never refunded is not in them.
+func (m *comparer) collateralLines(width int) []string {
+	st := m.c.st
+	c := m.p.collateral
+	if c == nil {
+		return nil
+	}
+	if c.same {
+		return wrap(st.ok.Render("= ends in exactly H's state"), width)
+	}
+	n := len(c.deltas)
+	what := fmt.Sprintf("≠ does not end in H's state: %d cell%s differ%s · x lists them", n, plural(n), verbS(n))
+	if m.p.verdict.Eligible {
+		what = fmt.Sprintf("≠ ends with H's certified vectors but not in H's state: %d cell%s differ%s · x lists them", n, plural(n), verbS(n))
+	}
+	return wrap(st.warn.Render(what), width)
+}
+
+// verbS is the verb's -s for a count of one.
+func verbS(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
+}
+
+// collateralOverlay lists every cell where the witness ends apart from
+// H: the record and field, H's value and A's (long values cut from the
+// middle), and the goal predicates that read the cell.
+func (m *comparer) collateralOverlay() *overlay {
+	st := m.c.st
+	c := m.p.collateral
+	w := max(m.width-4, 20)
+	lines := m.collateralLines(w)
+	cn := candName(m.kind)
+	for _, d := range c.deltas {
+		reads := "read by no goal predicate"
+		if len(d.Goal) > 0 {
+			var ps []string
+			for _, g := range d.Goal {
+				ps = append(ps, fmt.Sprint(g))
+			}
+			reads = "read by goal predicate " + strings.Join(ps, ", ")
+			if len(d.Goal) > 1 {
+				reads = "read by goal predicates " + strings.Join(ps, ", ")
+			}
+		}
+		lines = append(lines, "", st.bold.Render(fit(d.Type+" "+d.ID+" · "+d.Field, w)), st.faint.Render(fit("  "+reads, w)))
+		// A value takes four lines at most, cut from the middle: a
+		// payment history differs at its end, a record anywhere.
+		for _, v := range []struct {
+			who string
+			v   model.Value
+		}{{"H", d.H}, {cn, d.A}} {
+			text := shortenMiddle(v.v.String(), 4*(w-4))
+			for i, l := range wrap(text, w-4) {
+				head := "    "
+				if i == 0 {
+					head = "  " + st.muted.Render(fit(v.who, 1)) + " "
+				}
+				lines = append(lines, head+l)
+			}
+		}
+	}
+	return &overlay{title: fmt.Sprintf("Collateral · %s · %s vs H", m.task.ID, cn), lines: lines}
 }
 
 func (m *comparer) FullHelp() [][]key.Binding {
@@ -617,7 +697,7 @@ func (m *comparer) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.StepNext, k.StepPrev, k.First, k.Last},
 		{k.PageDown, k.PageUp, k.Evidence, k.OpenEvent},
-		{k.StateDiff},
+		{k.StateDiff, m.collateralKey()},
 		{k.EditWitness, k.Save, k.Attack, k.AttackCancel},
 		{k.Back, k.Quit},
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/parthack/parthack/attacker"
@@ -353,4 +354,61 @@ func moveSetName(t *suiteTask, pairs bool) string {
 		return "one- and two-field updates"
 	}
 	return "one-field updates"
+}
+
+// domainTools are the tools the agent may call on a real domain's task,
+// as its domain describes them; nil on a task of no domain.
+func domainTools(t *suiteTask) []domains.Tool {
+	if t.Public == nil || t.Public.Domain == nil || t.Trusted != nil {
+		return nil
+	}
+	d, ok := domains.Owner(t.ID)
+	if !ok {
+		return nil
+	}
+	allowed := t.Public.Allowlist.Tools
+	var out []domains.Tool
+	for _, tool := range d.Tools() {
+		if len(allowed) == 0 || slices.Contains(allowed, tool.Name) {
+			out = append(out, tool)
+		}
+	}
+	return out
+}
+
+// taskCalls are the calls a domain task's argument values are drawn
+// from: its gold run's, H's, and those its move generator offers where
+// H ends.
+func taskCalls(t *suiteTask, env *pbcste.Env) []model.Action {
+	var out []model.Action
+	_, tt, err := domains.FindTask(t.ID)
+	if err != nil {
+		return nil
+	}
+	for _, tr := range []*model.Trajectory{tt.Gold, t.HonestTraj} {
+		if tr == nil {
+			continue
+		}
+		for _, st := range tr.Steps {
+			if st.Op == model.OpCall {
+				out = append(out, st.Action)
+			}
+		}
+	}
+	if tt.AttackTask != nil && t.HonestTraj != nil {
+		out = append(out, tt.AttackTask(t.HonestTraj, env.Replay(t.HonestTraj.Steps).View()).Calls...)
+	}
+	return out
+}
+
+// movesAt are the calls the domain's move generator offers for the
+// trajectory tr when it ends in the state at: among them, the calls that
+// set what tr changed back to its values in at. Nil when the domain has
+// no move generator.
+func movesAt(t *suiteTask, tr *model.Trajectory, at model.StateView) []model.Action {
+	_, tt, err := domains.FindTask(t.ID)
+	if err != nil || tt.AttackTask == nil {
+		return nil
+	}
+	return tt.AttackTask(tr, at).Calls
 }

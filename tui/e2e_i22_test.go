@@ -205,3 +205,44 @@ func TestEndToEndTwoWorkbenchesOneStore80x24(t *testing.T) {
 	b.keys("q")
 	b.waitExit()
 }
+
+// TestEndToEndHandCraftsACall80x24: on TAU-A04 a tool call is typed in
+// the `:` line with completion (tool, argument, value), added before the
+// transfer, replayed and certified; Compare shows the cell it leaves
+// apart from H; z on it inserts the call that restores the passengers,
+// and the witness is eligible and ends in exactly H's state.
+func TestEndToEndHandCraftsACall80x24(t *testing.T) {
+	bin, dir := buildBinary(t)
+	s := newSession(t, "e2ecall", 80, 24)
+	s.start(bin, "--db", filepath.Join(dir, "e2e.db"), "workbench", "--domain", "tau-airline")
+	s.waitFor("Tasks · 50 of 50")
+	s.keys("/", "TAU-A04", "Enter")
+	s.waitFor("TAU-A04 · trial0")
+	s.keys("e")
+	s.waitFor("Witness editor", "6 steps", "✓ eligible")
+	s.keys("$", "k", ":")
+	s.waitFor("New call 6")
+	s.keys("update_reservation_p", "Tab")
+	s.waitFor("reservation_id (string)", "passengers (array)")
+	s.keys("r", "Tab", "FQ", "Tab", "pas", "Tab", "Tab", "Tab")
+	s.waitFor(`"last_name":"Rossi"}]`)
+	s.keys("Enter")
+	s.waitFor("7 steps · modified", "6 ✓ update_reservation_passenger", "✗ rejected: state_vector_mismatch")
+	// Compare says where the candidate ends apart from H, x lists it.
+	s.keys("c")
+	s.waitFor("Pair (H, A) · TAU-A04", "≠ does not end in H's state: 1 cell differs · x lists them")
+	s.keys("x")
+	s.waitFor("Collateral · TAU-A04", "reservation FQ8APE · passengers", "read by goal predicate 3", `"last_name":"Garcia"`)
+	s.keys("Escape", "Escape")
+	s.waitFor("7 steps · modified")
+	s.keys("z")
+	s.waitFor("step 7, a call of update_reservation_passengers, undoes step 6", "8 steps", "✓ eligible", "+0.20")
+	s.keys("c")
+	s.waitFor("✓ eligible", "= ends in exactly H's state")
+	s.keys("Escape")
+	s.waitFor("8 steps · modified")
+	s.keys("q")
+	s.waitFor("q again quits anyway")
+	s.keys("q")
+	s.waitExit()
+}

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/store"
@@ -57,11 +58,19 @@ type editor struct {
 	ends bool // (see stepsChanged)
 
 	form   *stepForm
+	call   *callForm // the form of a real domain's tool call
 	line   *stepLine // the one-line step entry
 	prompt *prompt
 	saving bool // the prompt saves (else it exports)
 
 	chart *chartCache
+
+	// tools are the tools of a real domain's task (nil on other tasks),
+	// and calls the calls of the task its argument values are drawn from,
+	// found the first time a call is entered.
+	tools      []domains.Tool
+	calls      []model.Action
+	callsFound bool
 }
 
 // episodeMark marks the step that ends the episode.
@@ -94,7 +103,8 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	m.recorded, m.recordedSteps = start.Transcript, slices.Clone(m.steps)
 	m.undo, m.redo, m.modified = nil, nil, unsaved
 	m.cursor, m.top = 0, 0
-	m.honest, m.cand, m.pair, m.candErr, m.form, m.line, m.prompt, m.early = nil, nil, nil, nil, nil, nil, nil, nil
+	m.honest, m.cand, m.pair, m.candErr, m.form, m.call, m.line, m.prompt, m.early = nil, nil, nil, nil, nil, nil, nil, nil, nil
+	m.tools, m.calls, m.callsFound = domainTools(t), nil, false
 	m.baseGen++
 	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", ownerEditor, m.baseGen)
 }
@@ -188,7 +198,9 @@ func (m *editor) afterEnd(pos int) tea.Cmd {
 }
 
 func (m *editor) SetSize(w, h int) { m.width, m.height = w, h }
-func (m *editor) Typing() bool     { return m.form != nil || m.line != nil || m.prompt != nil }
+func (m *editor) Typing() bool {
+	return m.form != nil || m.call != nil || m.line != nil || m.prompt != nil
+}
 
 func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -268,6 +280,30 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		}
 		return m, cmd
 	}
+	if m.call != nil {
+		st, cancel, cmd := m.call.update(msg)
+		switch {
+		case cancel:
+			m.call = nil
+		case st != nil:
+			f := m.call
+			steps := slices.Clone(m.steps)
+			if f.replace {
+				st.Comment = steps[f.at].Comment
+				steps[f.at] = *st
+			} else {
+				steps = slices.Insert(steps, f.at, *st)
+			}
+			if err := m.episodeRule(steps); err != nil {
+				f.err = err.Error()
+				return m, nil
+			}
+			m.call = nil
+			m.cursor = f.at
+			return m, m.edit(steps)
+		}
+		return m, cmd
+	}
 	if m.line != nil {
 		st, cancel, cmd := m.line.update(msg)
 		switch {
@@ -321,6 +357,10 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if cmd := m.afterEnd(pos); cmd != nil {
 			return m, cmd
 		}
+		if m.tools != nil {
+			m.call = newCallForm(m.c, env.Task, m.tools, m.valuesAt(env, pos), pos, false, at)
+			break
+		}
 		m.form = newStepForm(m.c, env.Task, pos, false, at)
 	case key.Matches(msg, k.Line):
 		pos := 0
@@ -330,14 +370,25 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		if cmd := m.afterEnd(pos); cmd != nil {
 			return m, cmd
 		}
+		if m.tools != nil {
+			m.line = newCallLine(m.c, env.Task, pos, m.tools, m.valuesAt(env, pos))
+			break
+		}
 		m.line = newStepLine(m.c, env.Task, pos, m.stateBefore(pos))
 	case key.Matches(msg, k.Insert):
 		if cmd := m.afterEnd(m.cursor); cmd != nil {
 			return m, cmd
 		}
+		if m.tools != nil {
+			m.call = newCallForm(m.c, env.Task, m.tools, m.valuesAt(env, m.cursor), m.cursor, false, at)
+			break
+		}
 		m.form = newStepForm(m.c, env.Task, m.cursor, false, at)
 	case key.Matches(msg, k.EditStep):
-		if at != nil {
+		switch {
+		case at != nil && m.tools != nil && at.Op == model.OpCall:
+			m.call = newCallForm(m.c, env.Task, m.tools, m.valuesAt(env, m.cursor), m.cursor, true, at)
+		case at != nil:
 			m.form = newStepForm(m.c, env.Task, m.cursor, true, at)
 		}
 	case key.Matches(msg, k.DeleteStep):
@@ -401,6 +452,9 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		}
 		if m.cand == nil || m.pending || m.cand.log.Steps != len(m.steps) {
 			return m, status("still replaying: press z again in a moment", true)
+		}
+		if m.steps[m.cursor].Op == model.OpCall {
+			return m, m.undoCall(env)
 		}
 		if cmd := m.afterEnd(len(m.steps)); cmd != nil {
 			return m, cmd
@@ -495,6 +549,69 @@ func (m *editor) stateBefore(pos int) func(typ, id string) map[string]string {
 		}
 		return nil
 	}
+}
+
+// valuesAt are the values offered for each argument of a call entered
+// at pos: drawn from the task's calls, the candidate's, and the state
+// the call would start from.
+func (m *editor) valuesAt(env *pbcste.Env, pos int) argValues {
+	if !m.callsFound {
+		m.calls, m.callsFound = taskCalls(m.task, env), true
+	}
+	calls := slices.Clone(m.calls)
+	for _, st := range m.steps {
+		if st.Op == model.OpCall {
+			calls = append(calls, st.Action)
+		}
+	}
+	state := env.Initial()
+	if a := m.cand; a != nil && !m.pending && a.log.Steps == len(m.steps) {
+		seq := len(a.log.Events) - 1
+		if pos < len(m.steps) {
+			seq = a.stepEvent[pos] - 1
+		}
+		state = a.log.Snapshot(seq)
+	}
+	return sensibleValues(m.tools, calls, state, &env.Task.Schema)
+}
+
+// undoCall inserts the call of the domain that puts back what the call
+// under the cursor changed: at the end, or right before the step that
+// ends the episode. The domain's move generator proposes the calls, for
+// the candidate as it stood before that call; each is replayed where it
+// would go, and one that restores every cell is taken.
+func (m *editor) undoCall(env *pbcste.Env) tea.Cmd {
+	a, i := m.cand, m.cursor
+	seq := a.stepEvent[i]
+	ev := &a.log.Events[seq]
+	switch {
+	case !ev.OK:
+		return status(fmt.Sprintf("step %d failed: nothing to undo", i+1), true)
+	case ev.DiffLen() == 0:
+		return status(fmt.Sprintf("step %d changed nothing: nothing to undo", i+1), true)
+	}
+	var cells []model.CellDiff
+	for _, d := range a.log.TypedDiff(ev) {
+		if d.Field != model.GoalField {
+			cells = append(cells, d)
+		}
+	}
+	pos := len(m.steps)
+	if end, ok := m.episodeEnd(); ok {
+		pos = end
+	}
+	if pos <= i {
+		return status(fmt.Sprintf("step %d ends the episode: nothing can follow it to undo it", i+1), true)
+	}
+	moves := movesAt(m.task, m.trajectory(), a.log.Snapshot(seq-1).View())
+	call, err := restoringCall(env, m.steps, i, pos, cells, moves)
+	if err != nil {
+		return status(err.Error(), true)
+	}
+	steps := slices.Insert(slices.Clone(m.steps), pos, model.Step{Action: call, Comment: fmt.Sprintf("undoes step %d", i+1)})
+	cmd := m.edit(steps)
+	m.cursor = i
+	return tea.Batch(cmd, status(fmt.Sprintf("step %d, a call of %s, undoes step %d", pos+1, call.Tool, i+1), false))
 }
 
 // inverseStep is the agent step that undoes step i of the candidate a:
@@ -607,6 +724,9 @@ func (m *editor) stepsView(w, h int) string {
 	title := ansi.Truncate(m.name, max(w-6-ansi.StringWidth(suffix), 8), "…") + suffix
 	if m.form != nil {
 		return m.c.box(title, m.form.view(w-2), w, h, true)
+	}
+	if m.call != nil {
+		return m.c.box(title, m.call.view(w-2, h-2), w, h, true)
 	}
 	var entry []string
 	if m.line != nil {
@@ -742,6 +862,9 @@ func (m *editor) ShortHelp() []key.Binding {
 	if m.form != nil {
 		return m.form.keys()
 	}
+	if m.call != nil {
+		return m.call.keys()
+	}
 	if m.line != nil {
 		return m.line.keys()
 	}
@@ -755,6 +878,9 @@ func (m *editor) FullHelp() [][]key.Binding {
 	k := m.c.keys
 	if m.form != nil {
 		return [][]key.Binding{m.form.keys()}
+	}
+	if m.call != nil {
+		return [][]key.Binding{m.call.keys()}
 	}
 	if m.line != nil {
 		return [][]key.Binding{m.line.keys()}

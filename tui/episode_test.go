@@ -28,7 +28,9 @@ func tauApp(t *testing.T, w, h int) *workbench {
 // transfer_to_human_agents, the editor marks step 6 as the end of the
 // episode and refuses, in the status line and changing nothing, every
 // edit that would put a step after it; deleting the transfer lifts the
-// rule.
+// rule. z places its restoring call before the transfer, so on the
+// flight change it says only that no call undoes it (a refund is a new
+// payment, not the old history).
 func TestEditorKeepsTheEpisodeRule(t *testing.T) {
 	m := tauApp(t, 80, 24)
 	openTask(t, m, "TAU-A04")
@@ -40,34 +42,37 @@ func TestEditorKeepsTheEpisodeRule(t *testing.T) {
 	press(t, m, "$")
 	mustSee(t, m, episodeMark+" transfer_to_human_agents", "the episode ends here")
 	before := model.EncodeTrajectory(e.trajectory())
+	const refused = "refused: step 6, a call of transfer_to_human_agents, ends the episode in tau-airline"
 	for _, tc := range []struct {
 		name, cursor string
 		keys         []string
 		cur          int
+		why          string
 	}{
-		{"add after the transfer", "$", []string{"a"}, 5},
-		{"type a step after it", "$", []string{":"}, 5},
-		{"move the transfer up", "$", []string{"K"}, 5},
-		{"move the step before it down", "$", []string{"k", "J"}, 4},
-		{"append an inverse step", "$", []string{"k", "z"}, 4},
+		{"add after the transfer", "$", []string{"a"}, 5, refused},
+		{"type a step after it", "$", []string{":"}, 5, refused},
+		{"move the transfer up", "$", []string{"K"}, 5, refused},
+		{"move the step before it down", "$", []string{"k", "J"}, 4, refused},
+		{"undo the flight change", "$", []string{"k", "z"}, 4,
+			"no call of this domain undoes step 5 (it changed reservation FQ8APE flights, reservation FQ8APE payment_history)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			press(t, m, tc.cursor)
 			press(t, m, tc.keys...)
-			if e.form != nil || e.line != nil {
+			if e.form != nil || e.call != nil || e.line != nil {
 				t.Fatalf("a step entry opened after the end of the episode:\n%s", screen(m))
 			}
 			if got := model.EncodeTrajectory(e.trajectory()); string(got) != string(before) || e.cursor != tc.cur {
 				t.Fatalf("the steps or the cursor changed (cursor %d, want %d)", e.cursor, tc.cur)
 			}
-			if !m.statusErr || !strings.Contains(m.status, "refused: step 6, a call of transfer_to_human_agents, ends the episode in tau-airline") {
+			if !m.statusErr || !strings.Contains(m.status, tc.why) {
 				t.Fatalf("status %q does not say why", m.status)
 			}
 		})
 	}
 	press(t, m, "$", "d", "a")
-	if e.form == nil {
-		t.Fatalf("with the transfer deleted, a does not add a step:\n%s", screen(m))
+	if e.call == nil {
+		t.Fatalf("with the transfer deleted, a does not add a call:\n%s", screen(m))
 	}
 }
 

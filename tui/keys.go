@@ -20,7 +20,7 @@ type keyMap struct {
 
 	// Inspector and compare.
 	Switch, Compare, Rollback, EditWitness, Annotate, Evidence, WholeState key.Binding
-	OpenEvent, StateDiff, FullTurns                                        key.Binding
+	OpenEvent, StateDiff, FullTurns, Collateral                            key.Binding
 
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
@@ -83,6 +83,7 @@ func newKeyMap() *keyMap {
 		FullTurns:   b([]string{"f"}, "f", "conversation turns whole ↔ cut"),
 		OpenEvent:   b([]string{"enter"}, "enter", "open the event"),
 		StateDiff:   b([]string{"d"}, "d", "state diff H vs A"),
+		Collateral:  b([]string{"x"}, "x", "collateral: cells A ends with apart from H"),
 
 		Add:        b([]string{"a"}, "a", "add step"),
 		Insert:     b([]string{"i"}, "i", "insert step before"),

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/model"
 )
 
@@ -30,6 +31,20 @@ type stepLine struct {
 	// starts from; nil when the candidate is not replayed yet.
 	current func(typ, id string) map[string]string
 	err     string
+	// tools, on a real domain's task, make the line a tool call,
+	//
+	//	update_reservation_passengers reservation_id=FQ8APE passengers=[…]
+	//
+	// with tab completing the tool, its arguments (each with its type)
+	// and the values the task makes sensible for each.
+	tools  []domains.Tool
+	values argValues
+	// cycle is what tab cycles through once the candidates' common
+	// prefix is typed (long JSON values share long prefixes): the line
+	// before the token, the candidates, and the one shown.
+	cycleBase string
+	cycle     []string
+	cycleAt   int
 }
 
 func newStepLine(c *common, task *model.Task, at int, current func(typ, id string) map[string]string) *stepLine {
@@ -37,6 +52,33 @@ func newStepLine(c *common, task *model.Task, at int, current func(typ, id strin
 	l.input.Placeholder = examplePlaceholder(task) + "   (tab completes)"
 	l.input.Focus()
 	return l
+}
+
+// newCallLine is the line that types a call of one of tools.
+func newCallLine(c *common, task *model.Task, at int, tools []domains.Tool, values argValues) *stepLine {
+	l := &stepLine{c: c, task: task, at: at, input: newInput(""), tools: tools, values: values}
+	l.input.Placeholder = exampleCall(tools, values) + "   (tab completes)"
+	l.input.Focus()
+	return l
+}
+
+// exampleCall is a call of the task at hand, as the line reads it: its
+// first tool that writes, with the first value offered for each of its
+// arguments that has one.
+func exampleCall(tools []domains.Tool, values argValues) string {
+	for _, t := range tools {
+		if !t.Writes || len(t.Params) == 0 || len(values[t.Params[0].Name]) == 0 {
+			continue
+		}
+		line := t.Name
+		for _, p := range t.Params {
+			if vs := values[p.Name]; len(vs) > 0 && len(vs[0]) <= 24 {
+				line += " " + p.Name + "=" + vs[0]
+			}
+		}
+		return line
+	}
+	return "tool argument=value …"
 }
 
 // examplePlaceholder is a step of the task at hand, as the line reads
@@ -63,14 +105,18 @@ func examplePlaceholder(task *model.Task) string {
 // whether s ends inside a token (no trailing space).
 func tokens(s string) (out []string, open bool) {
 	var b strings.Builder
-	quote, depth := false, 0
+	quote, escaped, depth := false, false, 0
 	for _, r := range s {
 		switch {
+		case escaped:
+			escaped = false
+		case r == '\\' && quote:
+			escaped = true
 		case r == '"':
 			quote = !quote
-		case r == '[' && !quote:
+		case (r == '[' || r == '{') && !quote:
 			depth++
-		case r == ']' && !quote && depth > 0:
+		case (r == ']' || r == '}') && !quote && depth > 0:
 			depth--
 		case r == ' ' && !quote && depth == 0:
 			if b.Len() > 0 {
@@ -153,9 +199,13 @@ type lineContext struct {
 	candidates []string // completions of prefix, each a whole token
 	suffix     string   // appended after a unique completion
 	notes      []string // one per candidate: the current value, if any
+	named      bool     // the hint lists notes, not candidates
 }
 
 func (l *stepLine) context() lineContext {
+	if l.tools != nil {
+		return l.callContext()
+	}
 	toks, open := tokens(l.input.Value())
 	cur := ""
 	if open {
@@ -198,7 +248,7 @@ func (l *stepLine) context() lineContext {
 			}
 			break
 		}
-		cx.what, cx.suffix = "field", "="
+		cx.what, cx.suffix, cx.named = "field", "=", true
 		done := map[string]bool{}
 		for _, t := range toks[3:] {
 			name, _, _ := strings.Cut(t, "=")
@@ -226,7 +276,18 @@ func (l *stepLine) context() lineContext {
 
 // complete extends the token being typed: to the one candidate and what
 // follows it, or to the candidates' longest common prefix.
+//
+// A call's values are long and share long prefixes: there, a tab that
+// cannot extend the token puts the next candidate in its place.
 func (l *stepLine) complete() {
+	v := l.input.Value()
+	if n := len(l.cycle); n > 0 && v == l.cycleBase+l.cycle[l.cycleAt] {
+		l.cycleAt = (l.cycleAt + 1) % n
+		l.input.SetValue(l.cycleBase + l.cycle[l.cycleAt])
+		l.input.CursorEnd()
+		return
+	}
+	l.cycle = nil
 	cx := l.context()
 	if len(cx.candidates) == 0 {
 		return
@@ -235,7 +296,11 @@ func (l *stepLine) complete() {
 	if len(cx.candidates) == 1 {
 		add += cx.suffix
 	}
-	l.input.SetValue(l.input.Value() + add)
+	if add == "" && l.tools != nil {
+		l.cycleBase, l.cycle, l.cycleAt = v[:len(v)-len(cx.prefix)], cx.candidates, 0
+		add = cx.candidates[0][len(cx.prefix):]
+	}
+	l.input.SetValue(v + add)
 	l.input.CursorEnd()
 }
 
@@ -251,6 +316,9 @@ func commonPrefix(xs []string) string {
 
 // build parses the line into a step, or says what is wrong.
 func (l *stepLine) build() (*model.Step, error) {
+	if l.tools != nil {
+		return l.buildCall()
+	}
 	toks, _ := tokens(strings.TrimSpace(l.input.Value()))
 	if len(toks) < 3 {
 		return nil, fmt.Errorf("a step is: op type id field=value …")
@@ -312,13 +380,31 @@ func (l *stepLine) update(msg tea.KeyMsg) (st *model.Step, cancel bool, cmd tea.
 func (l *stepLine) view(width int) []string {
 	st := l.c.st
 	l.input.Width = max(width-3, 4)
-	out := []string{st.bold.Render(fmt.Sprintf("New step %d", l.at+1)), st.accent.Render("› ") + inputView(l.input)}
+	what := "step"
+	if l.tools != nil {
+		what = "call"
+	}
+	out := []string{st.bold.Render(fmt.Sprintf("New %s %d", what, l.at+1)), st.accent.Render("› ") + inputView(l.input)}
 	cx := l.context()
 	shown := cx.candidates
-	if cx.what == "field" {
+	if cx.named {
 		shown = cx.notes
 	}
+	if l.tools != nil {
+		// JSON values are long: each is cut from the middle, a few shown.
+		const most = 6
+		shown = slices.Clone(shown)
+		for i := range shown {
+			shown[i] = shortenMiddle(shown[i], max(width-4, 24))
+		}
+		if len(shown) > most {
+			shown = append(shown[:most], fmt.Sprintf("… %d more", len(shown)-most))
+		}
+	}
 	hint := cx.what
+	if l.tools != nil && len(cx.candidates) > 1 {
+		hint += " (tab cycles)"
+	}
 	if len(shown) > 0 {
 		hint += ": " + strings.Join(shown, " · ")
 	} else if cx.prefix != "" {
@@ -336,4 +422,103 @@ func (l *stepLine) view(width int) []string {
 func (l *stepLine) keys() []key.Binding {
 	k := l.c.keys
 	return []key.Binding{k.Submit, k.Complete, k.Cancel}
+}
+
+// callContext is what the token being typed of a call can be: the tool,
+// an argument (with its type), or an argument's value.
+func (l *stepLine) callContext() lineContext {
+	toks, open := tokens(l.input.Value())
+	cur := ""
+	if open {
+		cur, toks = toks[len(toks)-1], toks[:len(toks)-1]
+	}
+	cx := lineContext{prefix: cur}
+	var options []string
+	if len(toks) == 0 {
+		cx.what, cx.suffix, options = "tool", " ", toolNames(l.tools)
+	} else if tool, ok := toolNamed(l.tools, toks[0]); !ok {
+		cx.what = fmt.Sprintf("no tool %q: tools are %s", toks[0], strings.Join(toolNames(l.tools), ", "))
+	} else if name, val, ok := strings.Cut(cur, "="); ok {
+		i := slices.IndexFunc(tool.Params, func(p domains.Param) bool { return p.Name == name })
+		if i < 0 {
+			cx.what = fmt.Sprintf("%s has no argument %q", tool.Name, name)
+		} else {
+			p := tool.Params[i]
+			cx.what, cx.prefix, cx.suffix = "value of "+name+" ("+kindHint(p.Kind)+")", val, " "
+			options = l.values[name]
+			if p.Kind == "boolean" {
+				options = []string{"true", "false"}
+			}
+		}
+	} else {
+		cx.what, cx.suffix, cx.named = "argument of "+tool.Name, "=", true
+		done := map[string]bool{}
+		for _, t := range toks[1:] {
+			name, _, _ := strings.Cut(t, "=")
+			done[name] = true
+		}
+		for _, p := range tool.Params {
+			if done[p.Name] {
+				continue
+			}
+			options = append(options, p.Name)
+			if strings.HasPrefix(p.Name, cur) {
+				cx.notes = append(cx.notes, p.Name+" ("+p.Kind+")")
+			}
+		}
+		if len(options) == 0 {
+			cx.what = "every argument of " + tool.Name + " is given: enter adds the call"
+		}
+	}
+	for _, o := range options {
+		if strings.HasPrefix(o, cx.prefix) {
+			cx.candidates = append(cx.candidates, o)
+		}
+	}
+	return cx
+}
+
+// kindHint says how a value of a kind is typed.
+func kindHint(kind string) string {
+	switch kind {
+	case "array", "object":
+		return kind + ", as JSON"
+	case "string":
+		return "string: bare or \"quoted\""
+	}
+	return kind
+}
+
+// buildCall parses the line into a call, or says what is wrong. An
+// argument left out is the agent's mistake to make: the tool answers it
+// with its own error, as the benchmark's would.
+func (l *stepLine) buildCall() (*model.Step, error) {
+	toks, _ := tokens(strings.TrimSpace(l.input.Value()))
+	if len(toks) == 0 {
+		return nil, fmt.Errorf("a call is: tool argument=value …")
+	}
+	tool, ok := toolNamed(l.tools, toks[0])
+	if !ok {
+		return nil, fmt.Errorf("no tool %q in %s (tools: %s)", toks[0], l.task.Domain.Name(), strings.Join(toolNames(l.tools), ", "))
+	}
+	var members []model.Assign
+	for _, t := range toks[1:] {
+		name, text, ok := strings.Cut(t, "=")
+		if !ok {
+			return nil, fmt.Errorf("%q is not argument=value", t)
+		}
+		i := slices.IndexFunc(tool.Params, func(p domains.Param) bool { return p.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("%s has no argument %q (it takes %s)", tool.Name, name, strings.Join(paramNames(tool), ", "))
+		}
+		if slices.ContainsFunc(members, func(m model.Assign) bool { return m.Field == name }) {
+			return nil, fmt.Errorf("argument %s is given twice", name)
+		}
+		v, err := parseArg(tool.Params[i].Kind, text)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		members = append(members, model.Assign{Field: name, Value: v})
+	}
+	return &model.Step{Action: model.Action{Op: model.OpCall, Tool: tool.Name, Args: buildArgs(members)}}, nil
 }

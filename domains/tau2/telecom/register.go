@@ -38,8 +38,8 @@ func (r *registry) Format() string      { return "tau2" }
 func (r *registry) Tasks() ([]*domains.Task, error) { r.once.Do(r.load); return r.tasks, r.err }
 func (r *registry) Runs() ([]*domains.Run, error)   { r.once.Do(r.load); return r.runs, r.err }
 
-// Tools: telecom's tools are not yet described for editors.
-func (r *registry) Tools() []domains.Tool { return nil }
+// Tools are the agent's tools and the user's, for editors.
+func (r *registry) Tools() []domains.Tool { return describe() }
 
 // Rewards are tau2's reward and every component, ENV_ASSERTION included.
 func (r *registry) Rewards() []domains.Reward { return tau2.Rewards() }
