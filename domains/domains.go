@@ -73,6 +73,13 @@ type Task struct {
 	// benchmark's own reward (false where it keeps the calls but not the
 	// replies a reward also reads).
 	GoldPasses bool
+	// GoldMayFail says a gold call may fail, as the benchmark's own gold
+	// does (tau2 replays its gold actions and keeps going past an error).
+	GoldMayFail bool
+	// GoalMayHoldAtStart says a goal predicate may hold before any step:
+	// a goal that is a set of assertions on the end state (tau2
+	// telecom's), not the gold run's net changes.
+	GoalMayHoldAtStart bool
 }
 
 // M is the number of the task's goal predicates (its first goal version).

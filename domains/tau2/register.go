@@ -249,7 +249,8 @@ func (r *registry) task(d *Derived) *domains.Task {
 
 		// The gold calls are kept, the agent's replies are not: only a
 		// task scored on the database alone is held to the whole reward.
-		GoldPasses: d.Source.Criteria != nil && slices.Equal(d.Source.Criteria.RewardBasis, []string{"DB"}),
+		GoldPasses:  d.Source.Criteria != nil && slices.Equal(d.Source.Criteria.RewardBasis, []string{"DB"}),
+		GoldMayFail: true,
 	}
 	if r.dom.Attack != nil {
 		t.AttackTask = func(h *model.Trajectory, final model.StateView) *model.Task { return r.dom.Attack(d, h, final) }

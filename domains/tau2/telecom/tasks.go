@@ -114,6 +114,9 @@ func Derive(d *Domain, t *tau2.Task) (*Task, error) {
 			if err != nil {
 				return nil, fail("gold action %d: %v", i, err)
 			}
+			if d.Solo {
+				st.Actor = model.ActorAgent // no-user mode: the agent holds the phone's tools
+			}
 			gold.Steps = append(gold.Steps, st)
 			// a failing gold call is logged by tau2 and skipped
 			_, _ = withUser.respond(gw, a.Requestor, a.Name, st.Args, false)
