@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/parthack/parthack/internal/pyarith"
 	"github.com/parthack/parthack/model"
 )
 
@@ -715,11 +716,11 @@ func (c *callCtx) calculate() (string, string) {
 	if strings.Trim(expr, "0123456789+-*/(). ") != "" {
 		return "", "Error: invalid characters in expression"
 	}
-	v, err := evalArith(expr)
+	v, err := pyarith.Eval(expr)
 	if err != nil {
 		return "", "Error: " + err.Error()
 	}
-	return string(model.AppendPyFloat(nil, roundHalfEven(v, 2))), ""
+	return string(model.AppendPyFloat(nil, pyarith.Round(v, 2))), ""
 }
 
 // EndsEpisode reports whether a call of the tool ends the episode: in

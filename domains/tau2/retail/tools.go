@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/internal/pyarith"
 	"github.com/parthack/parthack/model"
 )
 
@@ -332,7 +333,7 @@ func (c *call) calculate() (any, string) {
 	if strings.Trim(expr, "0123456789+-*/(). ") != "" {
 		return nil, "Invalid characters in expression"
 	}
-	v, err := tau2.EvalArith(expr)
+	v, err := pyarith.Eval(expr)
 	if err != nil {
 		return nil, err.Error()
 	}

@@ -1,4 +1,6 @@
-package tau2
+// Package pyarith evaluates the arithmetic the benchmarks' calculate
+// tools hand to Python's eval, as Python would on those inputs.
+package pyarith
 
 import (
 	"errors"
@@ -7,9 +9,9 @@ import (
 	"strings"
 )
 
-// EvalArith evaluates calculate's expressions (digits, + - * / ( ) . and
+// Eval evaluates calculate's expressions (digits, + - * / ( ) . and
 // spaces, so also ** and //) as Python's eval would, in floats.
-func EvalArith(s string) (float64, error) {
+func Eval(s string) (float64, error) {
 	p := &arith{s: strings.ReplaceAll(s, " ", "")}
 	v, err := p.sum()
 	if err == nil && p.i < len(p.s) {
@@ -126,4 +128,11 @@ func (p *arith) atom() (float64, error) {
 	}
 	p.i = j
 	return v, nil
+}
+
+// Round is Python's round(x, n): the float nearest the decimal
+// rounded correctly from x's exact value.
+func Round(x float64, n int) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', n, 64), 64)
+	return v
 }
