@@ -90,3 +90,25 @@ func endDelta(h, a *State, typ, id, field string) (EndDelta, bool) {
 	d.A, _ = av.Field(typ, id, field)
 	return d, !d.H.Equal(d.A)
 }
+
+// NetChanges are the cells whose value at the end of the log differs
+// from the initial one, in the order they were first changed, each with
+// its initial value and its last: what a benchmark's gold run did, as a
+// goal to derive predicates from.
+func (l *Log) NetChanges() []model.CellDiff {
+	type key struct{ typ, id, field string }
+	first := map[key]int{}
+	var cells []model.CellDiff
+	for i := range l.Events {
+		for _, c := range l.TypedDiff(&l.Events[i]) {
+			k := key{c.Type, c.ID, c.Field}
+			if j, ok := first[k]; ok {
+				cells[j].After = c.After
+				continue
+			}
+			first[k] = len(cells)
+			cells = append(cells, c)
+		}
+	}
+	return slices.DeleteFunc(cells, func(c model.CellDiff) bool { return c.Before.Equal(c.After) })
+}

@@ -178,7 +178,7 @@ func (c *Checker) Replay(r *Results, sim *Simulation) (*Replayed, error) {
 		}
 		out.Outputs = append(out.Outputs, text)
 	}
-	changes := netChanges(log)
+	changes := log.NetChanges()
 	match := sameChanges(changes, d.Changes)
 	var hash string
 	if c.Hashes {

@@ -244,7 +244,7 @@ func (r *registry) task(d *Derived) *domains.Task {
 		}
 	}
 	t := &domains.Task{ID: d.ID, Title: d.Task.Title, Family: r.dom.Title, Summary: summary, Model: d.Task, Gold: d.Gold, Env: d.Env,
-		Hash:   func(log *pbcste.Log) string { return r.w.Hash(log.View(), netChanges(log)) },
+		Hash:   func(log *pbcste.Log) string { return r.w.Hash(log.View(), log.NetChanges()) },
 		Reward: func(log *pbcste.Log, tr *model.Trajectory) float64 { return PayloadReward(d.Task, log, tr) },
 
 		// The gold calls are kept, the agent's replies are not: only a

@@ -64,7 +64,7 @@ func Derive(w World, env *pbcste.Env, t *Task, hash bool) (*Derived, error) {
 	log := env.Replay(tr.Steps)
 	// A gold call that fails is kept: tau2 logs it and goes on, and its
 	// DB check compares against the state the others leave.
-	d.Changes = netChanges(log)
+	d.Changes = log.NetChanges()
 	if hash {
 		d.GoldHash = w.Hash(log.View(), d.Changes)
 	}
@@ -123,26 +123,6 @@ func sameChanges(a, b []model.CellDiff) bool {
 		}
 	}
 	return true
-}
-
-// netChanges are the cells whose value at the end differs from the
-// initial one, in the order they were first changed.
-func netChanges(log *pbcste.Log) []model.CellDiff {
-	type key struct{ typ, id, field string }
-	first := map[key]int{}
-	var cells []model.CellDiff
-	for i := range log.Events {
-		for _, c := range log.TypedDiff(&log.Events[i]) {
-			k := key{c.Type, c.ID, c.Field}
-			if j, ok := first[k]; ok {
-				cells[j].After = c.After
-				continue
-			}
-			first[k] = len(cells)
-			cells = append(cells, c)
-		}
-	}
-	return slices.DeleteFunc(cells, func(c model.CellDiff) bool { return c.Before.Equal(c.After) })
 }
 
 // goalOf makes one predicate per net change: the field holds its new

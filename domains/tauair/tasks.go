@@ -103,7 +103,7 @@ func derive(base *model.Task, env *pbcste.Env, g *Gold) (*Task, error) {
 			return nil, fmt.Errorf("gold call %d (%s) fails: %s", i+1, tr.Steps[i].Tool, log.Reason(&log.Events[i]))
 		}
 	}
-	t.Changes = netChanges(log)
+	t.Changes = log.NetChanges()
 	task := *base
 	task.ID = t.ID
 	task.Title = fmt.Sprintf("tau-bench airline task %d (user %s)", g.TaskID, g.UserID)
@@ -112,26 +112,6 @@ func derive(base *model.Task, env *pbcste.Env, g *Gold) (*Task, error) {
 	task.Reference = &model.Reference{Changes: t.Changes, Outputs: g.Outputs}
 	t.Task = &task
 	return t, nil
-}
-
-// netChanges are the cells whose value at the end differs from the
-// initial one, in the order they were first changed.
-func netChanges(log *pbcste.Log) []model.CellDiff {
-	type key struct{ typ, id, field string }
-	first := map[key]int{}
-	var cells []model.CellDiff
-	for i := range log.Events {
-		for _, c := range log.TypedDiff(&log.Events[i]) {
-			k := key{c.Type, c.ID, c.Field}
-			if j, ok := first[k]; ok {
-				cells[j].After = c.After
-				continue
-			}
-			first[k] = len(cells)
-			cells = append(cells, c)
-		}
-	}
-	return slices.DeleteFunc(cells, func(c model.CellDiff) bool { return c.Before.Equal(c.After) })
 }
 
 // goalOf groups net changes into predicates: one per created, cancelled
