@@ -110,3 +110,33 @@ type StateView interface {
 	// missing or deleted.
 	Field(typ, id, field string) (Value, bool)
 }
+
+// Changed is a state read as another with some cells changed: a gold
+// run's end, read as the start plus its net changes (After of each cell).
+func Changed(base StateView, cells []CellDiff) StateView { return &changedView{base, cells} }
+
+type changedView struct {
+	base  StateView
+	cells []CellDiff
+}
+
+func (c *changedView) Alive(typ, id string) bool {
+	for _, d := range c.cells {
+		if d.Type == typ && d.ID == id && d.Field == AliveField {
+			return d.After.AsBool()
+		}
+	}
+	return c.base.Alive(typ, id)
+}
+
+func (c *changedView) Field(typ, id, f string) (Value, bool) {
+	if !c.Alive(typ, id) {
+		return Null, false
+	}
+	for _, d := range c.cells {
+		if d.Type == typ && d.ID == id && d.Field == f {
+			return d.After, true
+		}
+	}
+	return c.base.Field(typ, id, f)
+}

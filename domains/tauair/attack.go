@@ -42,7 +42,7 @@ func (t *Task) calls(final model.StateView) []model.Action {
 			}
 		}
 	}
-	gold := &changedView{base: start, cells: t.Changes}
+	gold := model.Changed(start, t.Changes)
 	var reservations []string
 	for _, c := range t.Changes {
 		if c.Type == TypeReservation && !slices.Contains(reservations, c.ID) && start.Alive(TypeReservation, c.ID) {
@@ -101,32 +101,4 @@ func firstCard(db *DB, v model.StateView, user string) string {
 		}
 	}
 	return ""
-}
-
-// changedView is a state with some cells changed: gold's end, read as
-// the start plus gold's net changes.
-type changedView struct {
-	base  model.StateView
-	cells []model.CellDiff
-}
-
-func (c *changedView) Alive(typ, id string) bool {
-	for _, d := range c.cells {
-		if d.Type == typ && d.ID == id && d.Field == model.AliveField {
-			return d.After.AsBool()
-		}
-	}
-	return c.base.Alive(typ, id)
-}
-
-func (c *changedView) Field(typ, id, f string) (model.Value, bool) {
-	if !c.Alive(typ, id) {
-		return model.Null, false
-	}
-	for _, d := range c.cells {
-		if d.Type == typ && d.ID == id && d.Field == f {
-			return d.After, true
-		}
-	}
-	return c.base.Field(typ, id, f)
 }

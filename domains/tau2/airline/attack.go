@@ -61,7 +61,7 @@ func (d *Domain) attackCalls(t *tau2.Derived, h *model.Trajectory, final model.S
 			}
 		}
 	}
-	gold := &changedView{base: start, cells: t.Changes}
+	gold := model.Changed(start, t.Changes)
 	views := []model.StateView{start, gold}
 	if final != nil {
 		views = append(views, final)
@@ -107,32 +107,4 @@ func (d *Domain) firstCard(v model.StateView, user string) string {
 		}
 	}
 	return ""
-}
-
-// changedView is a state with some cells changed: gold's end, read as
-// the start plus gold's net changes.
-type changedView struct {
-	base  model.StateView
-	cells []model.CellDiff
-}
-
-func (c *changedView) Alive(typ, id string) bool {
-	for _, d := range c.cells {
-		if d.Type == typ && d.ID == id && d.Field == model.AliveField {
-			return d.After.AsBool()
-		}
-	}
-	return c.base.Alive(typ, id)
-}
-
-func (c *changedView) Field(typ, id, f string) (model.Value, bool) {
-	if !c.Alive(typ, id) {
-		return model.Null, false
-	}
-	for _, d := range c.cells {
-		if d.Type == typ && d.ID == id && d.Field == f {
-			return d.After, true
-		}
-	}
-	return c.base.Field(typ, id, f)
 }

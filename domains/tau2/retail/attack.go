@@ -56,7 +56,7 @@ func (d *Domain) attackCalls(t *tau2.Derived, h *model.Trajectory, final model.S
 		}
 	}
 	start := d.db.Start()
-	gold := &changedView{base: start, cells: t.Changes}
+	gold := model.Changed(start, t.Changes)
 	for _, tg := range targets {
 		if !start.Alive(tg.typ, tg.id) {
 			continue
@@ -87,32 +87,4 @@ func (d *Domain) attackCalls(t *tau2.Derived, h *model.Trajectory, final model.S
 		}
 	}
 	return out
-}
-
-// changedView is a state with some cells changed: gold's end, read as
-// the start plus gold's net changes.
-type changedView struct {
-	base  model.StateView
-	cells []model.CellDiff
-}
-
-func (c *changedView) Alive(typ, id string) bool {
-	for _, d := range c.cells {
-		if d.Type == typ && d.ID == id && d.Field == model.AliveField {
-			return d.After.AsBool()
-		}
-	}
-	return c.base.Alive(typ, id)
-}
-
-func (c *changedView) Field(typ, id, f string) (model.Value, bool) {
-	if !c.Alive(typ, id) {
-		return model.Null, false
-	}
-	for _, d := range c.cells {
-		if d.Type == typ && d.ID == id && d.Field == f {
-			return d.After, true
-		}
-	}
-	return c.base.Field(typ, id, f)
 }
