@@ -104,32 +104,39 @@ func (r *registry) load() {
 	if _, r.err = r.world(); r.err != nil {
 		return
 	}
+	r.tasks, r.runs, r.err = Shipped(r.dom.Tau2Name, r)
+}
+
+// Shipped reads a domain's shipped run files through its reader: every
+// run, and each task the first time a file embeds it (files in name
+// order), tasks sorted by id.
+func Shipped(tau2Name string, r Reader) ([]*domains.Task, []*domains.Run, error) {
 	seen := map[string]bool{}
-	for _, name := range RunFiles(r.dom.Tau2Name) {
+	var tasks []*domains.Task
+	var runs []*domains.Run
+	for _, name := range RunFiles(tau2Name) {
 		src, err := RunFile(name)
 		if err != nil {
-			r.err = err
-			return
+			return nil, nil, err
 		}
 		res, err := Decode(name, src)
 		if err != nil {
-			r.err = err
-			return
+			return nil, nil, err
 		}
-		runs, tasks, err := r.RunsOf(res)
+		rs, ts, err := r.RunsOf(res)
 		if err != nil {
-			r.err = err
-			return
+			return nil, nil, err
 		}
-		for _, t := range tasks {
+		for _, t := range ts {
 			if !seen[t.ID] {
 				seen[t.ID] = true
-				r.tasks = append(r.tasks, t)
+				tasks = append(tasks, t)
 			}
 		}
-		r.runs = append(r.runs, runs...)
+		runs = append(runs, rs...)
 	}
-	slices.SortStableFunc(r.tasks, func(a, b *domains.Task) int { return compareIDs(a.ID, b.ID) })
+	slices.SortStableFunc(tasks, func(a, b *domains.Task) int { return compareIDs(a.ID, b.ID) })
+	return tasks, runs, nil
 }
 
 // compareIDs orders task ids by their tau2 id, numerically where both are

@@ -59,35 +59,8 @@ func (r *registry) checker(solo bool) (*Checker, error) {
 	return c, nil
 }
 
-// load reads the shipped run files: every run, and each task the first
-// time a file embeds it (files in name order).
-func (r *registry) load() {
-	seen := map[string]bool{}
-	for _, name := range tau2.RunFiles("telecom") {
-		src, err := tau2.RunFile(name)
-		if err != nil {
-			r.err = err
-			return
-		}
-		res, err := tau2.Decode(name, src)
-		if err != nil {
-			r.err = err
-			return
-		}
-		runs, tasks, err := r.RunsOf(res)
-		if err != nil {
-			r.err = err
-			return
-		}
-		for _, t := range tasks {
-			if !seen[t.ID] {
-				seen[t.ID] = true
-				r.tasks = append(r.tasks, t)
-			}
-		}
-		r.runs = append(r.runs, runs...)
-	}
-}
+// load reads the shipped run files.
+func (r *registry) load() { r.tasks, r.runs, r.err = tau2.Shipped("telecom", r) }
 
 // RunsOf turns a Results file's simulations into runs: every call a step
 // of its requestor (the user's calls the user's), in the file's mode.
