@@ -120,6 +120,9 @@ func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []stri
 			add(st.bad.Render(l))
 		}
 	}
+	if a.breakdown() {
+		add(st.muted.Render(a.task.Bench+" at termination: ") + benchSummary(a))
+	}
 	add("")
 	add(c.stateLines(a, k, whole, width)...)
 	var wrapped []string
@@ -337,4 +340,28 @@ func (c *common) conversation(tr *model.Trajectory, n, width int, full bool) []s
 		}
 	}
 	return out
+}
+
+// benchSummary is the benchmark's own evaluators' scores of a whole run,
+// named as the benchmark names them: "reward 0 · DB 0 · ACTION 1 …".
+func benchSummary(a *analysis) string {
+	var parts []string
+	for _, b := range a.bench {
+		name := benchShort(a.task.Bench, b.label)
+		if !b.ok {
+			parts = append(parts, name+" n/a")
+			continue
+		}
+		parts = append(parts, name+" "+short(b.v))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// benchShort is an evaluator's label without the benchmark's name it
+// starts with: "partial ACTION" for tau2-bench's "tau2 partial ACTION".
+func benchShort(bench, label string) string {
+	if first, rest, ok := strings.Cut(label, " "); ok && first != "" && strings.HasPrefix(bench, first) {
+		return rest
+	}
+	return label
 }

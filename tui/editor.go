@@ -823,7 +823,7 @@ func (m *editor) resultLines(width int) []string {
 	out = append(out, "")
 	out = append(out, m.c.vectorLines(m.pair, width)...)
 	out = append(out, "")
-	out = append(out, m.c.scoreLines(m.pair, width)...)
+	out = append(out, m.c.scoreLines(m.pair, width, true)...)
 	if len(m.steps) > 0 && m.cand != nil && m.cand.log.Steps == len(m.steps) {
 		out = append(out, "", st.paneTitle.Render(fmt.Sprintf("Step %d", m.cursor+1)))
 		seq := m.cand.stepEvent[m.cursor]
