@@ -50,6 +50,9 @@ type suiteTask struct {
 	Rewards map[string]float64
 	// Bench names the benchmark whose rewards they are ("tau-bench").
 	Bench string
+	// Models are the agents' models of Runs, each once, in the runs'
+	// order: Browse lists a benchmark's tasks by them.
+	Models []string
 	// BenchEvals are the benchmark's own evaluators (its reward and the
 	// reward's components: domains.Domain.Rewards), scored from the
 	// public payload beside the paper's; nil on tasks of no benchmark.
@@ -137,6 +140,9 @@ func domainTask(d domains.Domain, t *domains.Task, runs []*domains.Run, honest s
 			return nil, err
 		}
 		st.Runs = append(st.Runs, choice{r.Short, tr})
+		if r.Model != "" && !slices.Contains(st.Models, r.Model) {
+			st.Models = append(st.Models, r.Model)
+		}
 		if st.Rewards == nil {
 			st.Rewards = map[string]float64{}
 		}
@@ -419,6 +425,29 @@ func domainTools(t *suiteTask) []domains.Tool {
 		}
 	}
 	return out
+}
+
+// othersTool says why a tool the domain describes is not the agent's to
+// call on t: it is another actor's (tau2 telecom's user holds the phone's
+// tools), and a witness authors the agent's steps only. "" when the tool
+// is the agent's or the domain does not describe it.
+func othersTool(t *model.Task, name string) string {
+	if t == nil || t.Domain == nil || slices.Contains(t.Allowlist.Tools, name) {
+		return ""
+	}
+	au, ok := t.Domain.(model.Authoring)
+	if !ok || len(au.Authors()) == 0 {
+		return ""
+	}
+	d, ok := domains.Owner(t.ID)
+	if !ok || !slices.ContainsFunc(d.Tools(), func(x domains.Tool) bool { return x.Name == name }) {
+		return ""
+	}
+	var who []string
+	for _, a := range au.Authors() {
+		who = append(who, string(a))
+	}
+	return fmt.Sprintf("%s is the %s's tool, not the agent's: a witness authors the agent's steps only (in no-user mode the agent holds it)", name, strings.Join(who, "/"))
 }
 
 // taskCalls are the calls a domain task's argument values are drawn

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 )
 
 // detailCache keeps the detail pane of the last cursor position: moving
@@ -181,7 +182,15 @@ func (c *common) stateLines(a *analysis, k int, whole bool, width int) []string 
 		keep = func(typ, id string) bool { return changed[typ+" "+id] != nil }
 	}
 	ents := log.Snapshot(k - 1).EntitiesIn(keep)
-	shown := 0
+	// A domain whose state lies on two sides shows the agent's database
+	// first, then each other side under its name.
+	sided, _ := log.Env.Task.Domain.(model.Sided)
+	side := func(typ string) string { return "" }
+	if sided != nil {
+		side = sided.Side
+		slices.SortStableFunc(ents, func(x, y pbcste.EntityRecord) int { return strings.Compare(side(x.Type), side(y.Type)) })
+	}
+	shown, heading := 0, "-"
 	for _, e := range ents {
 		name := e.Type + " " + e.ID
 		ch := changed[name]
@@ -189,6 +198,13 @@ func (c *common) stateLines(a *analysis, k int, whole bool, width int) []string 
 			continue
 		}
 		shown++
+		if s := side(e.Type); sided != nil && s != heading {
+			heading = s
+			if s == "" {
+				s = "the agent's database"
+			}
+			out = append(out, st.accent.Render("── "+s+" ──"))
+		}
 		head := st.bold.Render(name)
 		switch {
 		case e.Deleted:
