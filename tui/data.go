@@ -447,7 +447,7 @@ func othersTool(t *model.Task, name string) string {
 	for _, a := range au.Authors() {
 		who = append(who, string(a))
 	}
-	return fmt.Sprintf("%s is the %s's tool, not the agent's: a witness authors the agent's steps only (in no-user mode the agent holds it)", name, strings.Join(who, "/"))
+	return fmt.Sprintf("%s is the %s's tool: a witness authors the agent's steps only (in no-user mode the agent holds it)", name, strings.Join(who, "/"))
 }
 
 // taskCalls are the calls a domain task's argument values are drawn

@@ -97,7 +97,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	}
 	m.steps = make([]model.Step, len(start.Steps))
 	for i, st := range start.Steps {
-		m.steps[i] = model.Step{Action: st.Action, Comment: st.Comment}
+		m.steps[i] = model.Step{Action: st.Action, Actor: st.Actor, Comment: st.Comment}
 	}
 	m.stepsChanged()
 	m.recorded, m.recordedSteps = start.Transcript, slices.Clone(m.steps)
