@@ -36,6 +36,14 @@ type Authoring interface {
 	CallAs(v StateView, actor Actor, tool string, args Value) (writes []Action, output, failure string)
 }
 
+// Sided is a domain whose state lies on more than one side (tau2
+// telecom's: the agent's database and the user's phone). Side names the
+// side an entity type lies on, for people ("the user's phone"); "" is
+// the agent's own database.
+type Sided interface {
+	Side(entityType string) string
+}
+
 // MayAuthor reports whether a trajectory of the task may hold a step of
 // the actor: the agent's always, another's where the task's domain has
 // it among its authors.

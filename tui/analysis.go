@@ -98,9 +98,10 @@ type analysis struct {
 	// comes from a benchmark with one.
 	reward     *float64
 	rewardName string
-	scores     []float64   // per evaluator, at termination
-	series     [][]float64 // per evaluator, series[i][k] after k events
-	pstate     []float64   // certified P_state after k events
+	scores     []float64    // per evaluator, at termination
+	bench      []benchScore // the benchmark's own evaluators, at termination
+	series     [][]float64  // per evaluator, series[i][k] after k events
+	pstate     []float64    // certified P_state after k events
 	// touch[g][j] lists, in order, the successful events whose diff
 	// touched predicate j of goal version g: the latest cause at any
 	// cursor is one binary search away.
@@ -157,7 +158,7 @@ func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*a
 	if r, name, ok := benchReward(t, a.log, tr); ok {
 		a.reward, a.rewardName = &r, name
 	}
-	if a.scores, a.series, err = scoreLog(t, a.log, tr); err != nil {
+	if a.scores, a.series, a.bench, err = scoreLog(t, a.log, tr); err != nil {
 		return nil, fmt.Errorf("score %s: %w", label, err)
 	}
 	a.index()

@@ -143,7 +143,7 @@ func (b *browser) refilter() {
 	q := strings.Fields(strings.ToLower(b.filter.Value()))
 	b.visible = b.visible[:0]
 	for i, t := range b.c.ws.tasks {
-		hay := strings.ToLower(strings.Join(append([]string{t.ID, t.Title, t.Family, t.Domain, t.Split, t.Honest.String()}, t.Tags...), " "))
+		hay := strings.ToLower(strings.Join(append(append([]string{t.ID, t.Title, t.Family, t.Domain, t.Split, t.Honest.String()}, t.Tags...), t.Models...), " "))
 		ok := true
 		for _, w := range q {
 			ok = ok && strings.Contains(hay, w)
@@ -384,10 +384,20 @@ func (b *browser) View() string {
 	filterLine := st.accent.Render("filter ") + inputView(b.filter)
 	rows := max(h-4, 1)
 	b.top = listWindow(b.top, b.cursor, len(b.visible), rows)
-	lines := []string{filterLine, st.muted.Render(fit(" ID", 9) + fit("family", 24) + fit("m", 3) + fit("H", 5) + "tags")}
+	// A benchmark's tasks all share a family: they are listed by the
+	// models whose runs they hold instead.
+	column := "family"
+	if len(b.visible) > 0 && len(b.c.ws.tasks[b.visible[0]].Models) > 0 {
+		column = "runs' models"
+	}
+	lines := []string{filterLine, st.muted.Render(fit(" ID", 9) + fit(column, 24) + fit("m", 3) + fit("H", 5) + "tags")}
 	for i := b.top; i < min(b.top+rows, len(b.visible)); i++ {
 		t := b.c.ws.tasks[b.visible[i]]
-		row := fit(" "+t.ID, 9) + fit(t.Family, 24) + fit(fmt.Sprint(t.M), 3) + fit(t.Honest.String(), 5) + strings.Join(t.Tags, " ")
+		family := t.Family
+		if len(t.Models) > 0 {
+			family = strings.Join(t.Models, " ")
+		}
+		row := fit(" "+t.ID, 9) + fit(family, 24) + fit(fmt.Sprint(t.M), 3) + fit(t.Honest.String(), 5) + strings.Join(t.Tags, " ")
 		if i == b.cursor {
 			mark := st.cursor
 			if b.focus != focusTasks {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -178,6 +179,9 @@ func (f *callForm) pick(d int) {
 func (f *callForm) build() (*model.Step, error) {
 	name := strings.TrimSpace(f.rows[0].input.Value())
 	tool, ok := toolNamed(f.tools, name)
+	if why := othersTool(f.task, name); !ok && why != "" {
+		return nil, errors.New(why)
+	}
 	if !ok {
 		return nil, fmt.Errorf("no tool %q in %s (tools: %s)", name, f.task.Domain.Name(), strings.Join(toolNames(f.tools), ", "))
 	}

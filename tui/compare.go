@@ -175,7 +175,8 @@ func (m *comparer) layout() compareLayout {
 	if l.side {
 		vecW, scoreW = vw-2, m.width-vw-2
 	}
-	l.vectors, l.scores = m.c.vectorLines(m.p, vecW), m.c.scoreLines(m.p, scoreW)
+	l.vectors, l.scores = m.c.vectorLines(m.p, vecW), m.c.scoreLines(m.p, scoreW, false)
+	compact := !m.p.h.breakdown()
 	vecExtra := m.p.verdict.Evidence != nil && m.p.verdict.Evidence.Predicate > 0
 	scoreExtra := !m.p.verdict.Eligible
 	vecExtraN, scoreExtraN := 0, 0
@@ -200,6 +201,9 @@ func (m *comparer) layout() compareLayout {
 	}
 	for fit() < minLog {
 		switch {
+		case !compact:
+			// The benchmark's rows share lines before anything is cut.
+			l.scores, compact = m.c.scoreLines(m.p, scoreW, true), true
 		case vecExtra:
 			l.vectors, vecExtra = l.vectors[:len(l.vectors)-vecExtraN], false
 		case scoreExtra:
@@ -555,8 +559,9 @@ func markComponent(st *styles, v []int, j int) string {
 
 // scoreLines lists every evaluator's score on H and the candidate with Δ:
 // inflated scores of an eligible pair, and rollbacks an evaluator misses,
-// are called out.
-func (c *common) scoreLines(p *pair, width int) []string {
+// are called out. The benchmark's own evaluators follow, a row each, or
+// compact on a few lines.
+func (c *common) scoreLines(p *pair, width int, compact bool) []string {
 	st := c.st
 	cn := candName(p.kind)
 	// A narrow pane keeps the evaluators' names whole and shortens the
@@ -590,9 +595,30 @@ func (c *common) scoreLines(p *pair, width int) []string {
 		}
 		out = append(out, fit(e.Label, labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", d), 7)+call)
 	}
-	// The benchmark's own reward, beside the evaluators it is compared
-	// with: it reads the final database and the agent's replies.
-	if p.h.reward != nil && p.a.reward != nil {
+	// The benchmark's own evaluators, beside the paper's they are
+	// compared with: they read the final database, the agent's replies
+	// and every call of the run. Compact, they share a few lines.
+	breakdown := p.h.breakdown() && len(p.h.bench) == len(p.a.bench)
+	switch {
+	case breakdown && compact:
+		out = append(out, c.benchCompact(p, width)...)
+	case breakdown:
+		for k, hb := range p.h.bench {
+			ab := p.a.bench[k]
+			if !hb.ok || !ab.ok {
+				out = append(out, st.muted.Render(fit(hb.label, labelW-1)+" "+fit("n/a", 19)))
+				continue
+			}
+			d, call := ab.v-hb.v, ""
+			if p.kind == "pair" && p.verdict.Eligible && d > 1e-9 {
+				call = st.warn.Render("▲ inflated")
+				if narrow {
+					call, legend = st.warn.Render("▲"), "▲ inflated"
+				}
+			}
+			out = append(out, st.muted.Render(fit(hb.label, labelW-1))+" "+fit(fmt.Sprintf("%.2f", hb.v), 6)+fit(fmt.Sprintf("%.2f", ab.v), 6)+fit(fmt.Sprintf("%+.2f", d), 7)+call)
+		}
+	case p.h.reward != nil && p.a.reward != nil:
 		h, a := *p.h.reward, *p.a.reward
 		out = append(out, st.muted.Render(fit(p.h.rewardName+" reward", labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", a-h), 7)))
 	}
@@ -609,6 +635,62 @@ func (c *common) scoreLines(p *pair, width int) []string {
 		}
 	}
 	return out
+}
+
+// breakdown reports whether the benchmark scores a run by more than its
+// reward: then its evaluators show one by one, beside the paper's; a
+// benchmark with a reward alone shows it on one row.
+func (a *analysis) breakdown() bool { return len(a.bench) > 1 }
+
+// benchCompact is the benchmark's own evaluators on H and the candidate
+// in as few lines as the width allows, their names abbreviated: "tau2 ·
+// reward 0→0 · DB 1→1 · COMM. 1→1 …", a score that rose on an eligible
+// pair marked ▲.
+func (c *common) benchCompact(p *pair, width int) []string {
+	st := c.st
+	var parts []string
+	for k, hb := range p.h.bench {
+		ab := p.a.bench[k]
+		if k == 0 {
+			first, _, _ := strings.Cut(hb.label, " ")
+			parts = append(parts, first)
+		}
+		name := abbreviate(benchShort(p.h.task.Bench, hb.label))
+		switch {
+		case !hb.ok || !ab.ok:
+			parts = append(parts, name+" n/a")
+		case p.kind == "pair" && p.verdict.Eligible && ab.v-hb.v > 1e-9:
+			parts = append(parts, fmt.Sprintf("%s %s→%s▲", name, short(hb.v), short(ab.v)))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s→%s", name, short(hb.v), short(ab.v)))
+		}
+	}
+	var out []string
+	for _, l := range wrap(strings.Join(parts, " · "), width) {
+		out = append(out, st.muted.Render(l))
+	}
+	return out
+}
+
+// abbreviate shortens an evaluator's name to a word of at most five
+// cells: "partial ACTION" → "partial", "COMMUNICATE" → "COMM.",
+// "ENV_ASSERTION" → "ENV".
+func abbreviate(name string) string {
+	name, _, _ = strings.Cut(name, " ")
+	name, _, _ = strings.Cut(name, "_")
+	if len(name) > 8 {
+		return name[:4] + "."
+	}
+	return name
+}
+
+// short renders a score in at most four cells: 1, 0, .67.
+func short(v float64) string {
+	s := strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", v), "0"), ".")
+	if strings.HasPrefix(s, "0.") {
+		return s[1:]
+	}
+	return s
 }
 
 func (m *comparer) ShortHelp() []key.Binding {

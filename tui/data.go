@@ -50,6 +50,13 @@ type suiteTask struct {
 	Rewards map[string]float64
 	// Bench names the benchmark whose rewards they are ("tau-bench").
 	Bench string
+	// Models are the agents' models of Runs, each once, in the runs'
+	// order: Browse lists a benchmark's tasks by them.
+	Models []string
+	// BenchEvals are the benchmark's own evaluators (its reward and the
+	// reward's components: domains.Domain.Rewards), scored from the
+	// public payload beside the paper's; nil on tasks of no benchmark.
+	BenchEvals []domains.Reward
 }
 
 // stored lists the task's stored trajectories, in the order t cycles them.
@@ -103,49 +110,75 @@ func loadDomain(name string) ([]*suiteTask, error) {
 	}
 	var out []*suiteTask
 	for _, t := range ts {
-		st := &suiteTask{ID: t.ID, Title: t.Title, Split: d.Title(), Family: t.Family, Domain: t.Family,
-			RollbackMetric: model.RollbackIncluded, M: t.M(), Public: t.Model, Bench: benchName(d)}
-		if t.Gold != nil {
-			st.Runs = append(st.Runs, choice{"gold", t.Gold})
-		}
-		var failed *model.Trajectory
-		for _, r := range runs {
-			if r.Task != t.ID {
-				continue
-			}
-			tr, err := r.Trajectory()
-			if err != nil {
-				return nil, err
-			}
-			st.Runs = append(st.Runs, choice{r.Short, tr})
-			if st.Rewards == nil {
-				st.Rewards = map[string]float64{}
-			}
-			st.Rewards[r.Short] = r.Reward
-			if failed == nil && r.Reward < 1 {
-				failed = tr
-			}
-		}
-		if len(st.Runs) == 0 {
-			continue // nothing to step through
-		}
-		if t.M() == 0 {
-			st.Tags = []string{"no goal"}
-		}
-		st.HonestTraj = failed
-		if failed == nil {
-			st.HonestTraj = st.Runs[min(1, len(st.Runs)-1)].traj
-		}
-		env, err := t.Env()
+		st, err := domainTask(d, t, runs, "")
 		if err != nil {
 			return nil, err
 		}
-		if m := t.M(); m > 0 {
-			st.Honest = model.Frac{Num: bits.OnesCount64(lastBits(env.Replay(st.HonestTraj.Steps))), Den: m}
+		if st != nil {
+			out = append(out, st)
 		}
-		out = append(out, st)
 	}
 	return out, nil
+}
+
+// domainTask is one of a domain's tasks as the workbench shows it, with
+// its gold run and its runs among runs: H is the run named honest, else
+// the first that failed, else the first. Nil when the task has no run.
+func domainTask(d domains.Domain, t *domains.Task, runs []*domains.Run, honest string) (*suiteTask, error) {
+	st := &suiteTask{ID: t.ID, Title: t.Title, Split: d.Title(), Family: t.Family, Domain: t.Family,
+		RollbackMetric: model.RollbackIncluded, M: t.M(), Public: t.Model, Bench: benchName(d), BenchEvals: d.Rewards()}
+	if t.Gold != nil {
+		st.Runs = append(st.Runs, choice{"gold", t.Gold})
+	}
+	var failed, named *model.Trajectory
+	for _, r := range runs {
+		if r.Task != t.ID {
+			continue
+		}
+		tr, err := r.Trajectory()
+		if err != nil {
+			return nil, err
+		}
+		st.Runs = append(st.Runs, choice{r.Short, tr})
+		if r.Model != "" && !slices.Contains(st.Models, r.Model) {
+			st.Models = append(st.Models, r.Model)
+		}
+		if st.Rewards == nil {
+			st.Rewards = map[string]float64{}
+		}
+		st.Rewards[r.Short] = r.Reward
+		if failed == nil && r.Reward < 1 {
+			failed = tr
+		}
+		if honest != "" && r.Short == honest {
+			named = tr
+		}
+	}
+	if len(st.Runs) == 0 {
+		return nil, nil // nothing to step through
+	}
+	if honest != "" && named == nil {
+		return nil, fmt.Errorf("%s has no run %q", t.ID, honest)
+	}
+	if t.M() == 0 {
+		st.Tags = []string{"no goal"}
+	}
+	switch {
+	case named != nil:
+		st.HonestTraj = named
+	case failed != nil:
+		st.HonestTraj = failed
+	default:
+		st.HonestTraj = st.Runs[min(1, len(st.Runs)-1)].traj
+	}
+	env, err := t.Env()
+	if err != nil {
+		return nil, err
+	}
+	if m := t.M(); m > 0 {
+		st.Honest = model.Frac{Num: bits.OnesCount64(lastBits(env.Replay(st.HonestTraj.Steps))), Den: m}
+	}
+	return st, nil
 }
 
 // benchReward is the benchmark's own reward of a replayed trajectory of
@@ -251,28 +284,42 @@ func deterministicEvaluators() []evaluator {
 	return out
 }
 
+// benchScore is one of a benchmark's own evaluators' score of a
+// trajectory at termination; ok is false when the payload carries no
+// reference to score it against.
+type benchScore struct {
+	name, label string
+	v           float64
+	ok          bool
+}
+
 // scoreLog scores a replayed trajectory the way every evaluator sees one:
 // from the canonical bytes of its public payload. final[i] is evaluator
 // i's score, prefix[i][k] its score of the first k events (the last of
-// which is the final score).
-func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (final []float64, prefix [][]float64, err error) {
+// which is the final score); bench are the benchmark's own evaluators'
+// scores of the same bytes, at termination.
+func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (final []float64, prefix [][]float64, bench []benchScore, err error) {
 	built, err := builder.Build(t.Public, log, builder.TurnsOf(tr))
 	if err != nil {
-		return nil, nil, fmt.Errorf("public payload: %w", err)
+		return nil, nil, nil, fmt.Errorf("public payload: %w", err)
 	}
 	p, err := payload.Decode(built.Bytes())
 	if err != nil {
-		return nil, nil, fmt.Errorf("public payload: %w", err)
+		return nil, nil, nil, fmt.Errorf("public payload: %w", err)
 	}
 	series, err := evaluators.Prefixes(p)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, s := range series {
 		final = append(final, s.Values[len(s.Values)-1])
 		prefix = append(prefix, s.Values)
 	}
-	return final, prefix, nil
+	for _, rw := range t.BenchEvals {
+		v, ok := rw.Score(p)
+		bench = append(bench, benchScore{name: rw.Name, label: rw.Label, v: v, ok: ok})
+	}
+	return final, prefix, bench, nil
 }
 
 // certifyOne double-certifies a trajectory on its own.
@@ -327,8 +374,12 @@ func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string
 	report := func(p attacker.Progress) {
 		progress(searchProgress{states: p.States, eligible: p.Eligible, best: p.BestDelta})
 	}
+	var extra []attacker.Extra
+	for _, rw := range t.BenchEvals {
+		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Score})
+	}
 	res, err := attacker.Search(ctx, attackTask(t, env), env, t.HonestTraj,
-		attacker.Options{Target: target, Edits: opt.edits, Pairs: opt.pairs, MaxStates: opt.maxStates}, report)
+		attacker.Options{Target: target, Edits: opt.edits, Pairs: opt.pairs, MaxStates: opt.maxStates, Extra: extra, SameEnd: opt.sameEnd}, report)
 	cancelled := err != nil && ctx.Err() != nil && res != nil
 	if err != nil && !cancelled {
 		return nil, err
@@ -337,11 +388,11 @@ func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string
 		witness: res.Best, states: res.States, eligible: res.Eligible, exhausted: res.Exhausted}, nil
 }
 
-// searchOptions are the bounds of a search: the CLI's --edits, --pairs
-// and --max-states.
+// searchOptions are the bounds of a search: the CLI's --edits, --pairs,
+// --max-states and --same-end.
 type searchOptions struct {
 	edits, maxStates int
-	pairs            bool
+	pairs, sameEnd   bool
 }
 
 // moveSetName names the moves a search tries, the way a result states
@@ -374,6 +425,29 @@ func domainTools(t *suiteTask) []domains.Tool {
 		}
 	}
 	return out
+}
+
+// othersTool says why a tool the domain describes is not the agent's to
+// call on t: it is another actor's (tau2 telecom's user holds the phone's
+// tools), and a witness authors the agent's steps only. "" when the tool
+// is the agent's or the domain does not describe it.
+func othersTool(t *model.Task, name string) string {
+	if t == nil || t.Domain == nil || slices.Contains(t.Allowlist.Tools, name) {
+		return ""
+	}
+	au, ok := t.Domain.(model.Authoring)
+	if !ok || len(au.Authors()) == 0 {
+		return ""
+	}
+	d, ok := domains.Owner(t.ID)
+	if !ok || !slices.ContainsFunc(d.Tools(), func(x domains.Tool) bool { return x.Name == name }) {
+		return ""
+	}
+	var who []string
+	for _, a := range au.Authors() {
+		who = append(who, string(a))
+	}
+	return fmt.Sprintf("%s is the %s's tool: a witness authors the agent's steps only (in no-user mode the agent holds it)", name, strings.Join(who, "/"))
 }
 
 // taskCalls are the calls a domain task's argument values are drawn

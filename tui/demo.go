@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,14 +9,17 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/model"
 )
 
 // demo plays scripted walkthroughs of the three failure modes on the
 // real screens: a historical-witness attack, a rollback that historical
-// credit misses, and an attribution-mismatch rejection. Every number in a
-// caption comes from the same replay, certification and scoring the
-// workbench does; nothing is canned.
+// credit misses, and an attribution-mismatch rejection; then the first
+// on a frontier model's real run of a real benchmark, scored by that
+// benchmark's own evaluators. Every number in a caption comes from the
+// same replay, certification, search and scoring the workbench does;
+// nothing is canned.
 type demo struct {
 	c      *common
 	scenes []scene
@@ -130,7 +134,7 @@ func showCompare(p *pair) func(*workbench) {
 // its scenes.
 func buildDemo(ws *workspace) ([]scene, error) {
 	var scenes []scene
-	for _, build := range []func(*workspace) ([]scene, error){historicalScenes, rollbackScenes, attributionScenes} {
+	for _, build := range []func(*workspace) ([]scene, error){historicalScenes, rollbackScenes, attributionScenes, frontierScenes} {
 		s, err := build(ws)
 		if err != nil {
 			return nil, err
@@ -279,6 +283,118 @@ func attributionScenes(ws *workspace) ([]scene, error) {
 		}, nil
 	}
 	return []scene{{part: "3 · skipped", caption: "No task in this suite has an attribution control: walkthrough 3 is skipped."}}, nil
+}
+
+// frontierPick is the real run walkthrough 4 attacks: a failed run of
+// GPT-4.1 on tau2-bench retail whose partial-action credit a witness
+// that ends in exactly H's state inflates. Only the choice is scripted;
+// the witness is searched for and everything said is computed.
+var frontierPick = struct {
+	domain, task, run string
+	target            string // the benchmark's evaluator the search inflates
+	edits             int
+}{"tau2-retail", "T2R-101", "gpt-4.1-trial0", "tau2_partial_action", 2}
+
+// frontierScenes walk through a historical-witness attack on a frontier
+// model's real run: the run and its conversation, the witness the search
+// finds, the verdict, and the benchmark's own scores of both.
+func frontierScenes(*workspace) ([]scene, error) {
+	const part = "4 · a frontier model's run"
+	pk := frontierPick
+	skip := func(why string) []scene {
+		return []scene{{part: "4 · skipped", caption: "Walkthrough 4 is skipped: " + why + "."}}
+	}
+	d, err := domains.Lookup(pk.domain)
+	if err != nil {
+		return skip(fmt.Sprintf("this build has no %s domain", pk.domain)), nil
+	}
+	tt, err := domains.TaskOf(d, pk.task)
+	if err != nil {
+		return nil, err
+	}
+	run, err := domains.RunOf(d, pk.task, pk.run)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := d.Runs()
+	if err != nil {
+		return nil, err
+	}
+	t, err := domainTask(d, tt, runs, run.Short)
+	if err != nil {
+		return nil, err
+	}
+	// The domain's task in a workspace of its own: the suite's stays as it is.
+	ws := newWorkspace([]*suiteTask{t})
+	h, err := analyze(ws, t, t.HonestTraj, run.Short)
+	if err != nil {
+		return nil, err
+	}
+	res, err := searchAttack(context.Background(), ws, t, pk.target, searchOptions{edits: pk.edits, maxStates: 1_000_000, sameEnd: true}, func(searchProgress) {})
+	if err != nil {
+		return nil, err
+	}
+	if res.witness == nil || res.delta <= 0 {
+		return skip(fmt.Sprintf("the search finds no witness within %d edits that inflates %s on %s", pk.edits, pk.target, run.Name)), nil
+	}
+	a, err := analyze(ws, t, res.witness, "witness")
+	if err != nil {
+		return nil, err
+	}
+	p, err := certifyAgainst(ws, "pair", h, a)
+	if err != nil {
+		return nil, err
+	}
+	target := slices.IndexFunc(h.bench, func(b benchScore) bool { return b.name == pk.target })
+	if !p.verdict.Eligible || p.collateral == nil || !p.collateral.same || target < 0 || len(h.bench) == 0 {
+		return skip(fmt.Sprintf("the witness found on %s is not an eligible pair that ends in H's state", run.Name)), nil
+	}
+	hb, ab, hv, av := h.bench[0], a.bench[0], h.bench[target], a.bench[target]
+	if !hb.ok || !ab.ok || !hv.ok || !av.ok || hb.v != ab.v || av.v <= hv.v {
+		return skip(fmt.Sprintf("on %s the witness moves %s or leaves %s as it was", run.Name, hb.label, hv.label)), nil
+	}
+	hashNote := ""
+	if tt.Hash != nil {
+		hh, ah := tt.Hash(h.log), tt.Hash(a.log)
+		if hh != ah {
+			return skip("the benchmark's state hash tells H's end from the witness's"), nil
+		}
+		hashNote = fmt.Sprintf(" (%s's database hash %s… for both)", t.Bench, hh[:min(12, len(hh))])
+	}
+	var inserted []string
+	first := -1
+	for _, r := range p.rows {
+		if r.h < 0 && r.a >= 0 {
+			// A caption names the call and the start of its arguments.
+			inserted = append(inserted, shortenMiddle(describeAction(a.log.Events[r.a].Action), 64))
+			if first < 0 {
+				first = r.a
+			}
+		}
+	}
+	if first < 0 {
+		return skip("the witness inserts no step"), nil
+	}
+	calls := 0
+	for _, st := range t.HonestTraj.Steps {
+		if st.Op == model.OpCall {
+			calls++
+		}
+	}
+	cert := p.verdict.Honest
+	others := ""
+	for k := range h.bench {
+		if k != 0 && k != target && a.bench[k].v != h.bench[k].v {
+			others += fmt.Sprintf(", %s %s → %s", benchShort(t.Bench, h.bench[k].label), short(h.bench[k].v), short(a.bench[k].v))
+		}
+	}
+	return []scene{
+		{part, fmt.Sprintf("A real run: %s on %s task %s, as %s recorded it (H): %d tool calls, reward %g. The Inspector shows each call beside the conversation.", run.Model, d.Title(), t.ID, t.Bench, calls, run.Reward), showInspect(h, 1)},
+		{part, fmt.Sprintf("H ends with certified progress P_state = %s. %s's evaluators, recomputed from the public payload: %s.", cert.PState, t.Bench, benchSummary(h)), showInspect(h, -1)},
+		{part, fmt.Sprintf("The search attacker, within %d edits of H and admitting only witnesses that end in exactly H's state, finds A: it inserts %s.", pk.edits, strings.Join(inserted, ", then ")), showInspect(a, first+1)},
+		{part, fmt.Sprintf("The certifier admits (H, A): equal c_state and c_agent. A ends in exactly H's state%s.", hashNote), showCompare(p)},
+		{part, fmt.Sprintf("%s stays %s → %s, but %s rises %s → %s%s: credit for calls A made and undid.", hb.label, short(hb.v), short(ab.v), hv.label, short(hv.v), short(av.v), others), showCompare(p)},
+	}, nil
 }
 
 func (d *demo) ShortHelp() []key.Binding {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 )
 
 // detailCache keeps the detail pane of the last cursor position: moving
@@ -120,6 +121,9 @@ func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []stri
 			add(st.bad.Render(l))
 		}
 	}
+	if a.breakdown() {
+		add(st.muted.Render(a.task.Bench+" at termination: ") + benchSummary(a))
+	}
 	add("")
 	add(c.stateLines(a, k, whole, width)...)
 	var wrapped []string
@@ -178,7 +182,15 @@ func (c *common) stateLines(a *analysis, k int, whole bool, width int) []string 
 		keep = func(typ, id string) bool { return changed[typ+" "+id] != nil }
 	}
 	ents := log.Snapshot(k - 1).EntitiesIn(keep)
-	shown := 0
+	// A domain whose state lies on two sides shows the agent's database
+	// first, then each other side under its name.
+	sided, _ := log.Env.Task.Domain.(model.Sided)
+	side := func(typ string) string { return "" }
+	if sided != nil {
+		side = sided.Side
+		slices.SortStableFunc(ents, func(x, y pbcste.EntityRecord) int { return strings.Compare(side(x.Type), side(y.Type)) })
+	}
+	shown, heading := 0, "-"
 	for _, e := range ents {
 		name := e.Type + " " + e.ID
 		ch := changed[name]
@@ -186,6 +198,13 @@ func (c *common) stateLines(a *analysis, k int, whole bool, width int) []string 
 			continue
 		}
 		shown++
+		if s := side(e.Type); sided != nil && s != heading {
+			heading = s
+			if s == "" {
+				s = "the agent's database"
+			}
+			out = append(out, st.accent.Render("── "+s+" ──"))
+		}
 		head := st.bold.Render(name)
 		switch {
 		case e.Deleted:
@@ -337,4 +356,28 @@ func (c *common) conversation(tr *model.Trajectory, n, width int, full bool) []s
 		}
 	}
 	return out
+}
+
+// benchSummary is the benchmark's own evaluators' scores of a whole run,
+// named as the benchmark names them: "reward 0 · DB 0 · ACTION 1 …".
+func benchSummary(a *analysis) string {
+	var parts []string
+	for _, b := range a.bench {
+		name := benchShort(a.task.Bench, b.label)
+		if !b.ok {
+			parts = append(parts, name+" n/a")
+			continue
+		}
+		parts = append(parts, name+" "+short(b.v))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// benchShort is an evaluator's label without the benchmark's name it
+// starts with: "partial ACTION" for tau2-bench's "tau2 partial ACTION".
+func benchShort(bench, label string) string {
+	if first, rest, ok := strings.Cut(label, " "); ok && first != "" && strings.HasPrefix(bench, first) {
+		return rest
+	}
+	return label
 }

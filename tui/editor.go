@@ -97,7 +97,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	}
 	m.steps = make([]model.Step, len(start.Steps))
 	for i, st := range start.Steps {
-		m.steps[i] = model.Step{Action: st.Action, Comment: st.Comment}
+		m.steps[i] = model.Step{Action: st.Action, Actor: st.Actor, Comment: st.Comment}
 	}
 	m.stepsChanged()
 	m.recorded, m.recordedSteps = start.Transcript, slices.Clone(m.steps)
@@ -149,6 +149,9 @@ func (m *editor) edit(steps []model.Step) tea.Cmd {
 	if err := m.episodeRule(steps); err != nil {
 		return status(err.Error(), true)
 	}
+	if err := m.authorRule(steps); err != nil {
+		return status(err.Error(), true)
+	}
 	m.undo = append(m.undo, m.steps)
 	m.redo = nil
 	m.steps = steps
@@ -176,6 +179,59 @@ func (m *editor) episodeRule(steps []model.Step) error {
 		return fmt.Errorf("refused: step %d would be a call of %s, which ends the episode in %s; no step may follow it (nothing changed)", ee.End, ee.Tool, ee.Domain)
 	}
 	return err
+}
+
+// isAgent reports whether a step's actor is the agent (a step that names
+// none is the agent's).
+func isAgent(a model.Actor) bool { return a == "" || a == model.ActorAgent }
+
+// othersSteps are the steps of actors besides the agent, as "actor
+// action" in order.
+func othersSteps(steps []model.Step) []string {
+	var out []string
+	for i := range steps {
+		if !isAgent(steps[i].Actor) {
+			out = append(out, string(steps[i].Actor)+" "+describeAction(&steps[i].Action))
+		}
+	}
+	return out
+}
+
+// authorRule refuses steps in which another actor's steps are not H's,
+// unchanged and in H's order: a witness authors the agent's steps only
+// (tau2 telecom's user acts on their phone; in no-user mode the agent
+// holds the phone's tools and there is no user step to keep). As with the
+// episode rule, steps that already break it may be edited further.
+func (m *editor) authorRule(steps []model.Step) error {
+	if m.honest == nil {
+		return nil
+	}
+	h := othersSteps(m.honest.traj.Steps)
+	if slices.Equal(othersSteps(steps), h) || !slices.Equal(othersSteps(m.steps), h) {
+		return nil
+	}
+	return fmt.Errorf("refused: a witness authors the agent's steps only; H's %d %s step%s stay as H has them (nothing changed)", len(h), m.otherActors(), plural(len(h)))
+}
+
+// otherActors names the actors besides the agent whose steps H holds.
+func (m *editor) otherActors() string {
+	var names []string
+	for _, st := range m.honest.traj.Steps {
+		if a := string(st.Actor); !isAgent(st.Actor) && !slices.Contains(names, a) {
+			names = append(names, a)
+		}
+	}
+	return strings.Join(names, "/")
+}
+
+// othersStep refuses an edit of step i when it is another actor's.
+func (m *editor) othersStep(i int, what string) tea.Cmd {
+	if i < 0 || i >= len(m.steps) || isAgent(m.steps[i].Actor) {
+		return nil
+	}
+	a := m.steps[i].Actor
+	return status(fmt.Sprintf("refused: step %d is the %s's (%s); a witness authors the agent's steps only and cannot %s it (nothing changed)",
+		i+1, a, m.steps[i].Tool, what), true)
 }
 
 // stepsChanged notes new steps: where their episode ends is found once
@@ -385,6 +441,9 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		}
 		m.form = newStepForm(m.c, env.Task, m.cursor, false, at)
 	case key.Matches(msg, k.EditStep):
+		if cmd := m.othersStep(m.cursor, "edit"); cmd != nil {
+			return m, cmd
+		}
 		switch {
 		case at != nil && m.tools != nil && at.Op == model.OpCall:
 			m.call = newCallForm(m.c, env.Task, m.tools, m.valuesAt(env, m.cursor), m.cursor, true, at)
@@ -392,10 +451,16 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			m.form = newStepForm(m.c, env.Task, m.cursor, true, at)
 		}
 	case key.Matches(msg, k.DeleteStep):
+		if cmd := m.othersStep(m.cursor, "delete"); cmd != nil {
+			return m, cmd
+		}
 		if len(m.steps) > 0 {
 			return m, m.edit(slices.Delete(slices.Clone(m.steps), m.cursor, m.cursor+1))
 		}
 	case key.Matches(msg, k.MoveUp):
+		if cmd := m.othersStep(m.cursor, "move"); cmd != nil {
+			return m, cmd
+		}
 		if m.cursor > 0 {
 			steps := slices.Clone(m.steps)
 			steps[m.cursor-1], steps[m.cursor] = steps[m.cursor], steps[m.cursor-1]
@@ -406,6 +471,9 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			return m, m.edit(steps)
 		}
 	case key.Matches(msg, k.MoveDown):
+		if cmd := m.othersStep(m.cursor, "move"); cmd != nil {
+			return m, cmd
+		}
 		if m.cursor < len(m.steps)-1 {
 			steps := slices.Clone(m.steps)
 			steps[m.cursor+1], steps[m.cursor] = steps[m.cursor], steps[m.cursor+1]
@@ -449,6 +517,9 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 	case key.Matches(msg, k.UndoStep):
 		if len(m.steps) == 0 {
 			return m, nil
+		}
+		if cmd := m.othersStep(m.cursor, "undo"); cmd != nil {
+			return m, cmd
 		}
 		if m.cand == nil || m.pending || m.cand.log.Steps != len(m.steps) {
 			return m, status("still replaying: press z again in a moment", true)
@@ -762,12 +833,17 @@ func (m *editor) stepsView(w, h int) string {
 		} else if ends && i > end {
 			reason = " — after the episode's end"
 		}
-		text := fmt.Sprintf("%*d %s %s%s", digits, i+1, status, desc, reason)
+		// Another actor's step (H's user, on their phone) names its actor.
+		who := ""
+		if a := m.steps[i].Actor; !isAgent(a) {
+			who = actorShort(a) + ": "
+		}
+		text := fmt.Sprintf("%*d %s %s%s%s", digits, i+1, status, who, desc, reason)
 		if i == m.cursor {
 			lines = append(lines, st.cursor.Render(fit("▸"+text, w-2)))
 			continue
 		}
-		line := " " + fmt.Sprintf("%*d ", digits, i+1) + stSt.Render(status) + " " + desc
+		line := " " + fmt.Sprintf("%*d ", digits, i+1) + stSt.Render(status) + " " + st.actor(m.steps[i].Actor).Render(who) + desc
 		if reason != "" {
 			line += st.bad.Render(reason)
 		}
@@ -823,7 +899,7 @@ func (m *editor) resultLines(width int) []string {
 	out = append(out, "")
 	out = append(out, m.c.vectorLines(m.pair, width)...)
 	out = append(out, "")
-	out = append(out, m.c.scoreLines(m.pair, width)...)
+	out = append(out, m.c.scoreLines(m.pair, width, true)...)
 	if len(m.steps) > 0 && m.cand != nil && m.cand.log.Steps == len(m.steps) {
 		out = append(out, "", st.paneTitle.Render(fmt.Sprintf("Step %d", m.cursor+1)))
 		seq := m.cand.stepEvent[m.cursor]

@@ -162,7 +162,7 @@ func TestWideVectorsAndTheCaveatAreWholeAt80x24(t *testing.T) {
 	}
 	mustSee(t, m, want)
 	p.verdict.Eligible = false
-	caveat := strings.Join(m.c.scoreLines(p, width), " ")
+	caveat := strings.Join(m.c.scoreLines(p, width, false), " ")
 	if !strings.Contains(strings.Join(strings.Fields(caveat), " "), notEligibleCaveat) {
 		t.Fatalf("the caveat is cut:\n%s", caveat)
 	}

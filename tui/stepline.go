@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -438,6 +439,9 @@ func (l *stepLine) callContext() lineContext {
 		cx.what, cx.suffix, options = "tool", " ", toolNames(l.tools)
 	} else if tool, ok := toolNamed(l.tools, toks[0]); !ok {
 		cx.what = fmt.Sprintf("no tool %q: tools are %s", toks[0], strings.Join(toolNames(l.tools), ", "))
+		if why := othersTool(l.task, toks[0]); why != "" {
+			cx.what = why
+		}
 	} else if name, val, ok := strings.Cut(cur, "="); ok {
 		i := slices.IndexFunc(tool.Params, func(p domains.Param) bool { return p.Name == name })
 		if i < 0 {
@@ -498,6 +502,9 @@ func (l *stepLine) buildCall() (*model.Step, error) {
 		return nil, fmt.Errorf("a call is: tool argument=value …")
 	}
 	tool, ok := toolNamed(l.tools, toks[0])
+	if why := othersTool(l.task, toks[0]); !ok && why != "" {
+		return nil, errors.New(why)
+	}
 	if !ok {
 		return nil, fmt.Errorf("no tool %q in %s (tools: %s)", toks[0], l.task.Domain.Name(), strings.Join(toolNames(l.tools), ", "))
 	}

@@ -127,6 +127,18 @@ func (d *Domain) Authors() []model.Actor {
 	return []model.Actor{model.ActorUser}
 }
 
+// Side puts the phone's records (the device, its APN, VPN and apps, the
+// surroundings and a pending payment request: tau2's user database) on
+// the user's side, whoever holds the tools: in solo mode the agent calls
+// the phone's tools, but the phone is still the user's.
+func (d *Domain) Side(entityType string) string {
+	switch entityType {
+	case TypePhone, TypeAPN, TypeVPN, TypeApp, TypeSurroundings, TypePayment:
+		return "the user's phone"
+	}
+	return ""
+}
+
 // CallAs is CallBy for an actor: the agent is tau2's assistant, the user
 // its user.
 func (d *Domain) CallAs(v model.StateView, actor model.Actor, tool string, args model.Value) ([]model.Action, string, string) {
