@@ -109,7 +109,7 @@ func (r *registry) load() {
 
 // Shipped reads a domain's shipped run files through its reader: every
 // run, and each task the first time a file embeds it (files in name
-// order), tasks sorted by id.
+// order), tasks with numeric ids in their order.
 func Shipped(tau2Name string, r Reader) ([]*domains.Task, []*domains.Run, error) {
 	seen := map[string]bool{}
 	var tasks []*domains.Task
@@ -139,16 +139,16 @@ func Shipped(tau2Name string, r Reader) ([]*domains.Task, []*domains.Run, error)
 	return tasks, runs, nil
 }
 
-// compareIDs orders task ids by their tau2 id, numerically where both are
-// numbers.
+// compareIDs orders task ids by their tau2 id where both are numbers
+// (retail's, airline's); other ids (telecom's) keep the files' order.
 func compareIDs(a, b string) int {
 	var x, y int
 	_, ex := fmt.Sscanf(a[strings.LastIndexByte(a, '-')+1:], "%d", &x)
 	_, ey := fmt.Sscanf(b[strings.LastIndexByte(b, '-')+1:], "%d", &y)
-	if ex == nil && ey == nil && x != y {
-		return x - y
+	if ex != nil || ey != nil {
+		return 0
 	}
-	return strings.Compare(a, b)
+	return x - y
 }
 
 // RunsOf turns a Results file's simulations into runs, each scored
