@@ -15,20 +15,49 @@ import (
 // repeated or misplaced key is an error naming the byte offset and the
 // key that belongs there. The first error sticks: later reads return zero
 // values, so the grammar below reads straight through.
+//
+// A Decoder's parser reads a window of a stream (more: bytes may follow
+// b): a read that runs off its end stops the parse with short set,
+// and the Decoder reads on and parses the piece again.
 type parser struct {
-	b   []byte
-	pos int
-	err error
+	b     []byte
+	pos   int
+	base  int // the stream offset of b[0]
+	err   error
+	more  bool
+	short bool
 }
 
 func (r *parser) fail(format string, args ...any) {
 	if r.err == nil {
-		r.err = fmt.Errorf("byte %d: %s", r.pos, fmt.Sprintf(format, args...))
+		r.err = fmt.Errorf("byte %d: %s", r.base+r.pos, fmt.Sprintf(format, args...))
 	}
 }
 
+// ranOff notes a read that ran off the end of the window; it reports
+// whether more bytes may follow, so that the read is not an error yet.
+func (r *parser) ranOff() bool {
+	if r.more {
+		r.short = true
+		if r.err == nil {
+			r.err = errShort
+		}
+	}
+	return r.more
+}
+
+// errShort stops a parse that ran off the end of a window.
+var errShort = fmt.Errorf("the input ends here")
+
 func (r *parser) at(s string) bool {
-	return r.err == nil && len(r.b)-r.pos >= len(s) && string(r.b[r.pos:r.pos+len(s)]) == s
+	if r.err != nil {
+		return false
+	}
+	if len(r.b)-r.pos < len(s) {
+		r.ranOff()
+		return false
+	}
+	return string(r.b[r.pos:r.pos+len(s)]) == s
 }
 
 // lit consumes an exact literal: punctuation and the keys around it.
@@ -92,7 +121,9 @@ func (r *parser) str() string {
 			return r.escapedStr()
 		}
 	}
-	r.fail("unterminated string")
+	if !r.ranOff() {
+		r.fail("unterminated string")
+	}
 	return ""
 }
 
@@ -109,7 +140,9 @@ func (r *parser) escapedStr() string {
 		end++
 	}
 	if end >= len(r.b) {
-		r.fail("unterminated string")
+		if !r.ranOff() {
+			r.fail("unterminated string")
+		}
 		return ""
 	}
 	s, err := strconv.Unquote(string(r.b[r.pos : end+1]))
@@ -130,6 +163,9 @@ func (r *parser) int() int64 {
 	digits := r.pos
 	for r.pos < len(r.b) && r.b[r.pos] >= '0' && r.b[r.pos] <= '9' {
 		r.pos++
+	}
+	if r.pos == len(r.b) && r.ranOff() {
+		return 0
 	}
 	span := string(r.b[start:r.pos])
 	if r.pos == digits {
@@ -189,6 +225,9 @@ func (r *parser) isFloat() bool {
 	for i < len(r.b) && strings.IndexByte("-+0123456789", r.b[i]) >= 0 {
 		i++
 	}
+	if i == len(r.b) && r.ranOff() {
+		return false
+	}
 	return i > r.pos && i < len(r.b) && strings.IndexByte(".eE", r.b[i]) >= 0
 }
 
@@ -221,6 +260,9 @@ func (r *parser) raw() []byte {
 			r.pos = i
 			return r.b[start:i]
 		}
+	}
+	if r.ranOff() {
+		return nil
 	}
 	r.pos = len(r.b)
 	return r.b[start:]
@@ -303,11 +345,37 @@ func (r *parser) rawObject() []byte {
 			}
 		}
 	}
-	r.fail("unterminated object")
+	if !r.ranOff() {
+		r.fail("unterminated object")
+	}
 	return nil
 }
 
 func (r *parser) payload() *Payload {
+	p := r.head()
+	r.lit(`,"events":`)
+	p.Events = list(r, (*parser).event)
+	r.lit(`,"terminal":`)
+	p.Terminal = r.state()
+	r.lit(`,"provenance":`)
+	p.Provenance = list(r, (*parser).provenance)
+	r.lit(`,"transcript":`)
+	p.Transcript = list(r, (*parser).turn)
+	r.end()
+	return p
+}
+
+// end reads the end of the payload, which is the end of the input.
+func (r *parser) end() {
+	r.lit("}")
+	if r.err == nil && r.pos != len(r.b) {
+		r.fail("unexpected data after the payload")
+	}
+}
+
+// head reads a payload up to its events: the header, goal schema,
+// reference and initial state.
+func (r *parser) head() *Payload {
 	p := &Payload{}
 	r.lit(`{"payload_version":`)
 	if p.Version = int(r.int()); r.err == nil && p.Version != Version {
@@ -342,35 +410,27 @@ func (r *parser) payload() *Payload {
 	}
 	r.lit(`,"initial":`)
 	p.Initial = r.state()
-	r.lit(`,"events":`)
-	p.Events = list(r, (*parser).event)
-	r.lit(`,"terminal":`)
-	p.Terminal = r.state()
-	r.lit(`,"provenance":`)
-	p.Provenance = list(r, func(r *parser) Provenance {
-		var pr Provenance
-		r.lit(`{"seq":`)
-		pr.Seq = int(r.int())
-		r.lit(`,"actor":`)
-		pr.Actor = model.Actor(r.str())
-		r.lit("}")
-		return pr
-	})
-	r.lit(`,"transcript":`)
-	p.Transcript = list(r, func(r *parser) Turn {
-		var t Turn
-		r.lit(`{"role":`)
-		t.Role = r.str()
-		r.lit(`,"content":`)
-		t.Content = r.str()
-		r.lit("}")
-		return t
-	})
-	r.lit("}")
-	if r.err == nil && r.pos != len(r.b) {
-		r.fail("unexpected data after the payload")
-	}
 	return p
+}
+
+func (r *parser) provenance() Provenance {
+	var pr Provenance
+	r.lit(`{"seq":`)
+	pr.Seq = int(r.int())
+	r.lit(`,"actor":`)
+	pr.Actor = model.Actor(r.str())
+	r.lit("}")
+	return pr
+}
+
+func (r *parser) turn() Turn {
+	var t Turn
+	r.lit(`{"role":`)
+	t.Role = r.str()
+	r.lit(`,"content":`)
+	t.Content = r.str()
+	r.lit("}")
+	return t
 }
 
 func (r *parser) entityType() EntityType {
