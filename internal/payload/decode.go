@@ -103,6 +103,7 @@ func resolveGoals(goals []Goal, s *model.Schema) error {
 // checker validates a decoded payload's content against its own schema.
 type checker struct {
 	types map[string]*EntityType
+	defs  map[string]map[string]*model.FieldDef // per type, its fields
 	goals map[string]bool
 }
 
@@ -152,7 +153,7 @@ func checkTurn(i int, t *Turn) error {
 // checkHead checks the parts of a payload before its events, and returns
 // the checker that holds the rest to its schema and goals.
 func (p *Payload) checkHead() (*checker, error) {
-	c := &checker{types: map[string]*EntityType{}, goals: map[string]bool{}}
+	c := &checker{types: map[string]*EntityType{}, defs: map[string]map[string]*model.FieldDef{}, goals: map[string]bool{}}
 	if p.Task == "" {
 		return nil, fmt.Errorf("task: empty")
 	}
@@ -200,6 +201,8 @@ func (c *checker) schema(types []EntityType) error {
 		}
 		c.types[t.Name] = t
 		seen := map[string]bool{}
+		defs := map[string]*model.FieldDef{}
+		c.defs[t.Name] = defs
 		for _, f := range t.Fields {
 			ok := f.Name != "" && !seen[f.Name] && slices.Contains(fieldKinds, f.Kind) &&
 				(f.Kind == model.KindEnum) == (len(f.Values) > 0) && (f.Kind == model.KindRef) == (f.Target != "")
@@ -207,6 +210,7 @@ func (c *checker) schema(types []EntityType) error {
 				return fmt.Errorf("schema: field %s.%q: bad name, kind, values or target", t.Name, f.Name)
 			}
 			seen[f.Name] = true
+			defs[f.Name] = &model.FieldDef{Name: f.Name, Kind: f.Kind, Values: f.Values, Target: f.Target}
 		}
 	}
 	for _, t := range types {
@@ -221,16 +225,8 @@ func (c *checker) schema(types []EntityType) error {
 
 // field finds a declared field definition.
 func (c *checker) field(typ, name string) (*model.FieldDef, bool) {
-	t := c.types[typ]
-	if t == nil {
-		return nil, false
-	}
-	for _, f := range t.Fields {
-		if f.Name == name {
-			return &model.FieldDef{Name: f.Name, Kind: f.Kind, Values: f.Values, Target: f.Target}, true
-		}
-	}
-	return nil, false
+	fd, ok := c.defs[typ][name]
+	return fd, ok
 }
 
 func (c *checker) fields(where string, typ string, fs Fields, typed bool) error {

@@ -197,6 +197,25 @@ func appendCell(b []byte, c *Cell) []byte {
 // U+FFFD, as encoding/json reads it, so that every payload decodes to one
 // that encodes to the same bytes.
 func appendStr(b []byte, s string) []byte {
+	// Printable ASCII, the common case, needs escapes for '"' and '\\'
+	// only, as encoding/json writes them.
+	start := len(b)
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f:
+			return appendOther(b[:start], s)
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+// appendOther writes a string with control or non-ASCII bytes.
+func appendOther(b []byte, s string) []byte {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}

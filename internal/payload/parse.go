@@ -26,7 +26,14 @@ type parser struct {
 	err   error
 	more  bool
 	short bool
+	// recent, when not nil, keeps the short strings read last (names,
+	// ids, actors, ops), which a long payload repeats, so that a string
+	// read again is not copied again.
+	recent *[256]string
 }
+
+// recentLen is the longest string a parser keeps in recent.
+const recentLen = 32
 
 func (r *parser) fail(format string, args ...any) {
 	if r.err == nil {
@@ -115,7 +122,7 @@ func (r *parser) str() string {
 		c := r.b[i]
 		if c == '"' {
 			r.pos = i + 1
-			return string(r.b[start:i])
+			return r.text(r.b[start:i])
 		}
 		if c < 0x20 || c >= 0x7f || c == '\\' {
 			return r.escapedStr()
@@ -125,6 +132,18 @@ func (r *parser) str() string {
 		r.fail("unterminated string")
 	}
 	return ""
+}
+
+// text is the string of b, the one kept in recent when it is there.
+func (r *parser) text(b []byte) string {
+	if r.recent == nil || len(b) == 0 || len(b) > recentLen {
+		return string(b)
+	}
+	slot := &r.recent[(len(b)*31+int(b[0])*7+int(b[len(b)-1]))&255]
+	if *slot != string(b) {
+		*slot = string(b)
+	}
+	return *slot
 }
 
 // escapedStr reads a string with escapes or non-ASCII bytes. The escapes
@@ -145,6 +164,10 @@ func (r *parser) escapedStr() string {
 		}
 		return ""
 	}
+	if s, ok := unescapeASCII(r.b[r.pos+1 : end]); ok {
+		r.pos = end + 1
+		return s
+	}
 	s, err := strconv.Unquote(string(r.b[r.pos : end+1]))
 	if err != nil {
 		r.fail("bad string %s", r.b[r.pos:end+1])
@@ -152,6 +175,27 @@ func (r *parser) escapedStr() string {
 	}
 	r.pos = end + 1
 	return s
+}
+
+// unescapeASCII reads the common escaped string quickly: printable
+// ASCII whose escapes are \" and \\ only. ok is false for any other.
+func unescapeASCII(raw []byte) (s string, ok bool) {
+	var sb strings.Builder
+	sb.Grow(len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c < 0x20 || c >= 0x7f {
+			return "", false
+		}
+		if c == '\\' {
+			if i++; i == len(raw) || (raw[i] != '"' && raw[i] != '\\') {
+				return "", false
+			}
+			c = raw[i]
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String(), true
 }
 
 func (r *parser) int() int64 {
@@ -269,8 +313,11 @@ func (r *parser) raw() []byte {
 }
 
 // list reads a JSON array of elements read by elem; never nil.
-func list[T any](r *parser, elem func(*parser) T) []T {
-	out := []T{}
+func list[T any](r *parser, elem func(*parser) T) []T { return listInto(r, []T{}, elem) }
+
+// listInto reads a JSON array of elements read by elem, appending them
+// to out.
+func listInto[T any](r *parser, out []T, elem func(*parser) T) []T {
 	r.lit("[")
 	if r.opt("]") {
 		return out
@@ -286,8 +333,11 @@ func list[T any](r *parser, elem func(*parser) T) []T {
 }
 
 // fields reads an object of values with sorted, distinct keys.
-func (r *parser) fields() Fields {
-	out := Fields{}
+func (r *parser) fields() Fields { return r.fieldsInto(Fields{}) }
+
+// fieldsInto reads an object of values with sorted, distinct keys,
+// appending them to out.
+func (r *parser) fieldsInto(out Fields) Fields {
 	r.lit("{")
 	if r.opt("}") {
 		return out
@@ -499,7 +549,16 @@ func (r *parser) state() State {
 }
 
 func (r *parser) event() Event {
-	var ev Event
+	ev := Event{Diff: []Cell{}}
+	r.eventInto(&ev)
+	return ev
+}
+
+// eventInto reads an event into ev, reusing its diff's and arguments'
+// room.
+func (r *parser) eventInto(ev *Event) {
+	diff, args := ev.Diff[:0], ev.Args[:0]
+	*ev = Event{}
 	r.lit(`{"seq":`)
 	ev.Seq = int(r.int())
 	r.lit(`,"t":`)
@@ -517,7 +576,10 @@ func (r *parser) event() Event {
 	ev.ID = r.optStr(`,"id":`)
 	ev.Tool = r.optStr(`,"tool":`)
 	if r.opt(`,"args":`) {
-		if ev.Args = r.fields(); len(ev.Args) == 0 {
+		if args == nil {
+			args = Fields{}
+		}
+		if ev.Args = r.fieldsInto(args); len(ev.Args) == 0 {
 			r.fail("empty args are left out, not written")
 		}
 	}
@@ -526,11 +588,10 @@ func (r *parser) event() Event {
 	ev.OK = r.boolean()
 	ev.Reason = r.optStr(`,"reason":`)
 	r.lit(`,"diff":`)
-	ev.Diff = list(r, (*parser).cell)
+	ev.Diff = listInto(r, diff, (*parser).cell)
 	r.lit(`,"goal_version":`)
 	ev.GoalVersion = r.str()
 	r.lit("}")
-	return ev
 }
 
 // cell reads one changed cell.

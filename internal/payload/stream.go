@@ -35,7 +35,8 @@ type Decoder struct {
 	ended  bool
 	actors actorCodes
 	ev     Event
-	enc    []byte // a piece's canonical encoding, to compare with its bytes
+	enc    []byte      // a piece's canonical encoding, to compare with its bytes
+	recent [256]string // the parser's recent strings
 }
 
 // actorCodes are the actors of the events read, one byte each.
@@ -54,7 +55,9 @@ func (a *actorCodes) add(actor model.Actor) {
 }
 
 // NewDecoder reads a payload from r.
-func NewDecoder(r io.Reader) *Decoder { return &Decoder{src: r} }
+func NewDecoder(r io.Reader) *Decoder {
+	return &Decoder{src: r, ev: Event{Diff: []Cell{}}}
+}
 
 // readSize is how many bytes a Decoder asks its reader for at least.
 const readSize = 64 << 10
@@ -91,7 +94,7 @@ func (d *Decoder) fill() bool {
 // valid until the next read, or nil after an error.
 func (d *Decoder) parse(f func(r *parser)) []byte {
 	for d.err == nil {
-		d.r = parser{b: d.buf, pos: d.pos, base: d.base, more: !d.eof}
+		d.r = parser{b: d.buf, pos: d.pos, base: d.base, more: !d.eof, recent: &d.recent}
 		f(&d.r)
 		if d.r.short {
 			if !d.fill() && d.err == nil {
@@ -111,11 +114,15 @@ func (d *Decoder) parse(f func(r *parser)) []byte {
 }
 
 // canonical holds a piece's bytes to the canonical encoding of what was
-// parsed from them.
-func (d *Decoder) canonical(piece []byte, what string) {
-	if d.err == nil && !bytes.Equal(d.enc, piece) {
-		d.err = fmt.Errorf("decode payload: %s: the bytes are not the canonical encoding of what they hold", what)
+// parsed from them: the piece named what, element i of it when i >= 0.
+func (d *Decoder) canonical(piece []byte, what string, i int) {
+	if d.err != nil || bytes.Equal(d.enc, piece) {
+		return
 	}
+	if i >= 0 {
+		what = fmt.Sprintf("%s[%d]", what, i)
+	}
+	d.err = fmt.Errorf("decode payload: %s: the bytes are not the canonical encoding of what they hold", what)
 }
 
 // Head reads the payload up to its events and checks it; the payload it
@@ -137,7 +144,7 @@ func (d *Decoder) Head() (*Payload, error) {
 	d.c = c
 	d.enc = append(appendState(append(p.appendGoals(appendHeader(d.enc[:0], "payload_version", p.Version, p.Task, p.Title, p.Instruction, p.Schema)),
 		`,"initial":`...), &p.Initial), `,"events":[`...)
-	d.canonical(piece, "head")
+	d.canonical(piece, "head", -1)
 	return p, d.err
 }
 
@@ -163,7 +170,7 @@ func (d *Decoder) Next() (*Event, error) {
 	var more bool
 	piece := d.parse(func(r *parser) {
 		if more = elem(r, d.n); more {
-			d.ev = r.event()
+			r.eventInto(&d.ev)
 		}
 	})
 	if d.err != nil {
@@ -178,7 +185,7 @@ func (d *Decoder) Next() (*Event, error) {
 		return nil, d.err
 	}
 	d.enc = appendEvent(d.enc[:0], &d.ev)
-	d.canonical(piece[min(d.n, 1):], fmt.Sprintf("events[%d]", d.n))
+	d.canonical(piece[min(d.n, 1):], "events", d.n)
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -202,7 +209,7 @@ func (d *Decoder) list(what string, read func(r *parser, i int)) int {
 		if d.err != nil || !more {
 			break
 		}
-		d.canonical(piece[min(n, 1):], fmt.Sprintf("%s[%d]", what, n))
+		d.canonical(piece[min(n, 1):], what, n)
 		n++
 	}
 	return n
@@ -230,7 +237,7 @@ func (d *Decoder) Finish() (*State, error) {
 		return nil, d.err
 	}
 	d.enc = append(appendState(append(d.enc[:0], `,"terminal":`...), &s), `,"provenance":[`...)
-	d.canonical(piece, "terminal")
+	d.canonical(piece, "terminal", -1)
 	n := d.list("provenance", func(r *parser, i int) {
 		pr := r.provenance()
 		switch {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"testing"
 	"testing/iotest"
 
@@ -31,7 +32,8 @@ func streamDecode(r io.Reader) (*payload.Payload, error) {
 			break
 		}
 		p.Events = append(p.Events, *ev)
-		p.Events[len(p.Events)-1].Diff = append([]payload.Cell{}, ev.Diff...)
+		p.Events[len(p.Events)-1].Diff = append([]payload.Cell{}, ev.Diff...) // the Decoder reuses their room
+		p.Events[len(p.Events)-1].Args = slices.Clone(ev.Args)
 	}
 	s, err := d.Finish()
 	if err != nil {

@@ -71,19 +71,24 @@ func actionTranscript(events []payload.Event) []payload.Turn {
 
 // actionTurn is the assistant turn of one agent action's public event.
 func actionTurn(ev *payload.Event) payload.Turn {
-	var content string
+	return payload.Turn{Role: "assistant", Content: string(appendActionText(nil, ev))}
+}
+
+// appendActionText writes what an agent action's public event says it
+// did: its op and goal, or its op, target and arguments.
+func appendActionText(b []byte, ev *payload.Event) []byte {
+	b = append(b, ev.Op...)
 	switch {
 	case ev.Op == model.OpReviseGoal:
-		content = fmt.Sprintf("%s %s", ev.Op, ev.Goal)
+		return append(append(b, ' '), ev.Goal...)
 	case ev.Type == "":
-		content = fmt.Sprintf("%s (a target the task does not declare)", ev.Op)
-	case len(ev.Args) > 0:
-		args, _ := ev.Args.MarshalJSON()
-		content = fmt.Sprintf("%s %s %s %s", ev.Op, ev.Type, ev.ID, args)
-	default:
-		content = fmt.Sprintf("%s %s %s", ev.Op, ev.Type, ev.ID)
+		return append(b, " (a target the task does not declare)"...)
 	}
-	return payload.Turn{Role: "assistant", Content: content}
+	b = append(append(append(append(b, ' '), ev.Type...), ' '), ev.ID...)
+	if len(ev.Args) > 0 {
+		b = ev.Args.AppendJSON(append(b, ' '))
+	}
+	return b
 }
 
 // TurnsOf is a trajectory's recorded conversation as payload turns; nil

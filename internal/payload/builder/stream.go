@@ -66,12 +66,13 @@ func Stream(pub *model.Task, env *pbcste.Env, steps Steps, enc *payload.Encoder)
 		}
 		return enc.Close()
 	}
+	var text []byte
 	if _, _, err := steps(func(batch []model.Step) {
 		for i := range batch {
-			out = payload.Event{}
+			out = payload.Event{Args: out.Args[:0]}
 			v.action(&out, &batch[i].Action)
-			turn := actionTurn(&out)
-			enc.Turn(&turn)
+			text = appendActionText(text[:0], &out)
+			enc.Turn(&payload.Turn{Role: "assistant", Content: string(text)})
 		}
 	}); err != nil {
 		return err
