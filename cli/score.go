@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,6 +141,7 @@ func newPayloadCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer src.release()
+			defer streamingGC()()
 			h := newHasher()
 			err = src.write(io.MultiWriter(e.stdout, h), projection == "idj")
 			sum := h.sum()
@@ -252,6 +255,7 @@ func (e *env) streamScores(taskArg, trajPath string, tee io.Writer, record func(
 		return nil, nil, "", err
 	}
 	defer src.release()
+	defer streamingGC()()
 	h := newHasher()
 	ws := []io.Writer{h}
 	if tee != nil {
@@ -314,6 +318,19 @@ func (h *hasher) Write(b []byte) (int, error) {
 func (h *hasher) sum() string {
 	close(h.full)
 	return <-h.done
+}
+
+// streamingGC sets the collector's goal for streaming a payload, unless
+// GOGC is set, and returns what restores it: a stream allocates a little
+// per event and holds little, so the default goal collects many times a
+// second; twice it keeps the heap within tens of megabytes and takes a
+// fifth off the time.
+func streamingGC() func() {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(200)
+	return func() { debug.SetGCPercent(old) }
 }
 
 // errScored tells the payload's writer that its reader has stopped.

@@ -196,22 +196,23 @@ func appendCell(b []byte, c *Cell) []byte {
 // appendStr writes a canonical JSON string. Invalid UTF-8 is written as
 // U+FFFD, as encoding/json reads it, so that every payload decodes to one
 // that encodes to the same bytes.
-func appendStr(b []byte, s string) []byte {
+func appendStr[T string | []byte](b []byte, s T) []byte {
 	// Printable ASCII, the common case, needs escapes for '"' and '\\'
-	// only, as encoding/json writes them.
+	// only, as encoding/json writes them; a run without either is copied
+	// whole.
 	start := len(b)
 	b = append(b, '"')
+	from := 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c < 0x20 || c >= 0x7f:
-			return appendOther(b[:start], s)
+			return appendOther(b[:start], string(s))
 		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		default:
-			b = append(b, c)
+			b = append(append(b, s[from:i]...), '\\', c)
+			from = i + 1
 		}
 	}
-	return append(b, '"')
+	return append(append(b, s[from:]...), '"')
 }
 
 // appendOther writes a string with control or non-ASCII bytes.
@@ -331,6 +332,14 @@ func (e *Encoder) Provenance(pr Provenance) {
 func (e *Encoder) Turn(t *Turn) {
 	e.elem(encTranscript)
 	e.b = appendTurn(e.b, t)
+	e.flush(encFlush)
+}
+
+// TurnText writes the next turn of the transcript from its role and the
+// bytes of its content, as Turn writes it.
+func (e *Encoder) TurnText(role string, content []byte) {
+	e.elem(encTranscript)
+	e.b = append(appendStr(append(appendStr(append(e.b, `{"role":`...), role), `,"content":`...), content), '}')
 	e.flush(encFlush)
 }
 

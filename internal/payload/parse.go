@@ -26,6 +26,11 @@ type parser struct {
 	err   error
 	more  bool
 	short bool
+	// odd notes a read whose bytes may not be canonical: a string with
+	// escapes other than \" and \\ or with bytes beyond printable ASCII,
+	// a value read raw, a cell's type or id written empty. Whatever the
+	// parser reads without noting it odd is canonical as it stands.
+	odd bool
 	// recent, when not nil, keeps the short strings read last (names,
 	// ids, actors, ops), which a long payload repeats, so that a string
 	// read again is not copied again.
@@ -146,6 +151,32 @@ func (r *parser) text(b []byte) string {
 	return *slot
 }
 
+// skipStr reads a string without keeping it.
+func (r *parser) skipStr() {
+	if r.err != nil {
+		return
+	}
+	if !r.at(`"`) {
+		r.fail("expected a string")
+		return
+	}
+	for i := r.pos + 1; i < len(r.b); i++ {
+		switch c := r.b[i]; {
+		case c == '"':
+			r.pos = i + 1
+			return
+		case c == '\\' && i+1 < len(r.b) && (r.b[i+1] == '"' || r.b[i+1] == '\\'):
+			i++
+		case c == '\\' || c < 0x20 || c >= 0x7f:
+			r.str()
+			return
+		}
+	}
+	if !r.ranOff() {
+		r.fail("unterminated string")
+	}
+}
+
 // escapedStr reads a string with escapes or non-ASCII bytes. The escapes
 // the encoder writes (\" \\ \n \r \t and \u with four hex digits) read
 // the same in Go syntax, so strconv.Unquote serves; anything it reads
@@ -168,6 +199,7 @@ func (r *parser) escapedStr() string {
 		r.pos = end + 1
 		return s
 	}
+	r.odd = true
 	s, err := strconv.Unquote(string(r.b[r.pos : end+1]))
 	if err != nil {
 		r.fail("bad string %s", r.b[r.pos:end+1])
@@ -211,7 +243,7 @@ func (r *parser) int() int64 {
 	if r.pos == len(r.b) && r.ranOff() {
 		return 0
 	}
-	span := string(r.b[start:r.pos])
+	span := r.b[start:r.pos]
 	if r.pos == digits {
 		r.fail("expected an integer")
 		return 0
@@ -220,11 +252,21 @@ func (r *parser) int() int64 {
 		r.fail("%s… is not an integer", span)
 		return 0
 	}
-	if (r.b[digits] == '0' && r.pos-digits > 1) || span == "-0" {
+	if (r.b[digits] == '0' && r.pos-digits > 1) || string(span) == "-0" {
 		r.fail("integer %s is not in canonical form", span)
 		return 0
 	}
-	v, err := strconv.ParseInt(span, 10, 64)
+	if r.pos-digits <= 18 { // cannot overflow
+		var v int64
+		for _, c := range r.b[digits:r.pos] {
+			v = v*10 + int64(c-'0')
+		}
+		if digits > start {
+			v = -v
+		}
+		return v
+	}
+	v, err := strconv.ParseInt(string(span), 10, 64)
 	if err != nil {
 		r.fail("integer %s out of range", span)
 	}
@@ -254,6 +296,7 @@ func (r *parser) value() model.Value {
 	case r.at(`"`):
 		return model.Str(r.str())
 	case r.at("[") || r.at("{") || r.isFloat():
+		r.odd = true
 		v, err := model.FromJSON(r.raw())
 		if err != nil {
 			r.fail("bad value: %v", err)
@@ -377,6 +420,7 @@ func (r *parser) rawObject() []byte {
 		r.fail("expected an object")
 		return nil
 	}
+	r.odd = true
 	start, depth := r.pos, 0
 	for ; r.pos < len(r.b); r.pos++ {
 		switch r.b[r.pos] {
@@ -600,10 +644,12 @@ func (r *parser) cell() Cell {
 	r.lit("{")
 	if r.opt(`"type":`) {
 		c.Type = r.str()
+		r.odd = r.odd || c.Type == ""
 		r.lit(",")
 	}
 	if r.opt(`"id":`) {
 		c.ID = r.str()
+		r.odd = r.odd || c.ID == ""
 		r.lit(",")
 	}
 	r.lit(`"field":`)

@@ -184,8 +184,10 @@ func (d *Decoder) Next() (*Event, error) {
 		d.err = fmt.Errorf("decode payload: events[%d]: %w", d.n, err)
 		return nil, d.err
 	}
-	d.enc = appendEvent(d.enc[:0], &d.ev)
-	d.canonical(piece[min(d.n, 1):], "events", d.n)
+	if d.r.odd {
+		d.enc = appendEvent(d.enc[:0], &d.ev)
+		d.canonical(piece[min(d.n, 1):], "events", d.n)
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -195,8 +197,9 @@ func (d *Decoder) Next() (*Event, error) {
 }
 
 // list reads the elements of a list whose "[" is read, one piece each,
-// and its "]"; read parses element i, checks it and writes its canonical
-// encoding to d.enc. It returns the number of elements.
+// and its "]"; read parses element i, checks it and, when the parser
+// notes it odd, writes its canonical encoding to d.enc. It returns the
+// number of elements.
 func (d *Decoder) list(what string, read func(r *parser, i int)) int {
 	n := 0
 	for d.err == nil {
@@ -209,7 +212,9 @@ func (d *Decoder) list(what string, read func(r *parser, i int)) int {
 		if d.err != nil || !more {
 			break
 		}
-		d.canonical(piece[min(n, 1):], what, n)
+		if d.r.odd {
+			d.canonical(piece[min(n, 1):], what, n)
+		}
 		n++
 	}
 	return n
@@ -255,11 +260,23 @@ func (d *Decoder) Finish() (*State, error) {
 	}
 	d.parse(func(r *parser) { r.lit(`,"transcript":[`) })
 	d.list("transcript", func(r *parser, i int) {
-		t := r.turn()
-		if r.err == nil {
-			r.err = checkTurn(i, &t)
+		// The content is not kept: read again only when it is odd.
+		start := r.pos
+		var t Turn
+		r.lit(`{"role":`)
+		t.Role = r.str()
+		r.lit(`,"content":`)
+		r.skipStr()
+		r.lit("}")
+		if r.err != nil {
+			return
 		}
-		d.enc = appendTurn(d.enc[:0], &t)
+		if r.odd {
+			again := parser{b: r.b[:r.pos], pos: start, base: r.base}
+			t = again.turn()
+			d.enc = appendTurn(d.enc[:0], &t)
+		}
+		r.err = checkTurn(i, &t)
 	})
 	d.parse(func(r *parser) { r.lit("}") })
 	for d.err == nil && d.pos == len(d.buf) && d.fill() {

@@ -131,3 +131,35 @@ func TestDecoderReadError(t *testing.T) {
 		t.Errorf("error %v, want the reader's", err)
 	}
 }
+
+// TestIntegers: an integer reads as Decode reads it whether it is short
+// or long, and non-canonical ones are refused alike.
+func TestIntegers(t *testing.T) {
+	env := fixture.ExampleEnv(t)
+	good := build(t, env.Task, env, fixture.Trajectory(t, "witness.json").Steps).Bytes()
+	const at = `"before":2,"after":1}`
+	for _, c := range []struct {
+		n  string
+		ok bool
+	}{
+		{"0", true}, {"-7", true}, {"123456789012345678", true}, {"-123456789012345678", true},
+		{"9223372036854775807", true}, {"-9223372036854775808", true},
+		{"9223372036854775808", false}, {"-0", false}, {"007", false}, {"1.0", false}, {"1e3", false}, {"+1", false},
+	} {
+		b := replace(t, good, at, `"before":2,"after":`+c.n+`}`)
+		p, err := payload.Decode(b)
+		if (err == nil) != c.ok {
+			t.Fatalf("%s: Decode: %v", c.n, err)
+		}
+		for how, r := range readers(b) {
+			q, err := streamDecode(r)
+			if (err == nil) != c.ok {
+				t.Errorf("%s %s: Decoder: %v", c.n, how, err)
+				continue
+			}
+			if c.ok && !reflect.DeepEqual(q.Events, p.Events) {
+				t.Errorf("%s %s: the Decoder reads other events than Decode", c.n, how)
+			}
+		}
+	}
+}

@@ -246,7 +246,7 @@ func newView(pub *model.Task, env *pbcste.Env) (*view, error) {
 }
 
 func (v *view) entityPublic(typ, id string) bool {
-	return v.fields[typ] != nil && !v.hidden[[2]string{typ, id}]
+	return v.fields[typ] != nil && (len(v.hidden) == 0 || !v.hidden[[2]string{typ, id}])
 }
 
 func (v *view) schema() []payload.EntityType {
@@ -326,13 +326,13 @@ func (v *view) checkInitial(ents []payload.Entity) error {
 }
 
 // event writes one public event from the trusted log.
-// callArgs are a tool call's arguments as payload fields, sorted.
-func callArgs(args model.Value) payload.Fields {
+// callArgs appends a tool call's arguments to out as payload fields,
+// sorted; nil when they are not an object.
+func callArgs(out payload.Fields, args model.Value) payload.Fields {
 	obj, ok := model.Members(args)
 	if !ok {
 		return nil
 	}
-	out := make(payload.Fields, 0, len(obj))
 	for _, m := range obj {
 		out = append(out, payload.Field{Name: m.Field, Value: m.Value})
 	}
@@ -350,7 +350,7 @@ type recorder interface {
 // event writes into out the public event of a trusted one r recorded.
 func (v *view) event(out *payload.Event, r recorder, ev *pbcste.Event) {
 	a := ev.Action
-	*out = payload.Event{Seq: ev.Seq + 1, T: ev.Time(), Actor: ev.Actor(), OK: ev.OK, Diff: out.Diff[:0],
+	*out = payload.Event{Seq: ev.Seq + 1, T: ev.Time(), Actor: ev.Actor(), OK: ev.OK, Diff: out.Diff[:0], Args: out.Args[:0],
 		GoalVersion: v.env.Goals()[ev.Goal].Version}
 	if out.Diff == nil {
 		out.Diff = []payload.Cell{}
@@ -386,7 +386,7 @@ func (v *view) action(out *payload.Event, a *model.Action) (declared bool) {
 		out.Goal = a.Goal
 	case a.Op == model.OpCall:
 		out.Tool = a.Tool
-		out.Args = callArgs(a.Args)
+		out.Args = callArgs(out.Args, a.Args)
 	case a.Op != model.OpReviseGoal && v.entityPublic(a.Type, a.ID):
 		out.Type, out.ID = a.Type, a.ID
 		for _, f := range a.Fields {
