@@ -224,7 +224,7 @@ func (s *payloadSource) write(w io.Writer, projection bool) error {
 			return tr, n, nil
 		}
 	}
-	return builder.Stream(s.pub, s.trusted, steps, enc)
+	return builder.Stream(s.pub, s.trusted, ahead(steps), enc)
 }
 
 // publicPayload is a trajectory's public payload, whole.

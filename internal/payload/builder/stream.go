@@ -21,11 +21,8 @@ type Steps = func(each func([]model.Step)) (*model.Trajectory, int, error)
 // task first to find the scope of its states (which the initial state,
 // written before any event, needs), then to write the events, and, when
 // the trajectory has no conversation, once more to write the action
-// transcript. Steps are read on a goroutine of their own, a few batches
-// ahead of the replay, so a batch must be the callee's to keep (as
-// model.StreamTrajectory's are) or never change.
+// transcript.
 func Stream(pub *model.Task, env *pbcste.Env, steps Steps, enc *payload.Encoder) error {
-	steps = ahead(steps)
 	v, err := newView(pub, env)
 	if err != nil {
 		return err
@@ -106,30 +103,6 @@ func (v *view) head(p *payload.Payload) error {
 	}
 	return nil
 }
-
-// ahead reads steps on a goroutine of its own, a few batches ahead of
-// each, so that decoding a trajectory file runs beside its replay.
-func ahead(steps Steps) Steps {
-	return func(each func([]model.Step)) (*model.Trajectory, int, error) {
-		batches := make(chan []model.Step, batchesAhead)
-		var (
-			tr  *model.Trajectory
-			n   int
-			err error
-		)
-		go func() {
-			defer close(batches)
-			tr, n, err = steps(func(b []model.Step) { batches <- b })
-		}()
-		for b := range batches {
-			each(b)
-		}
-		return tr, n, err
-	}
-}
-
-// batchesAhead is how many batches ahead may read.
-const batchesAhead = 4
 
 // replaySteps replays a trajectory on a streamed run, handing every
 // event to fn, in order, with the run that recorded it; it returns the
