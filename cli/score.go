@@ -214,6 +214,12 @@ func (s *payloadSource) write(w io.Writer, projection bool) error {
 	if projection {
 		enc = payload.NewProjectionEncoder(w)
 	}
+	return s.encode(enc)
+}
+
+// encode replays the trajectory on the trusted task and writes its
+// public payload with enc.
+func (s *payloadSource) encode(enc *payload.Encoder) error {
 	steps := s.steps
 	if s.tr == nil {
 		steps = func(each func([]model.Step)) (*model.Trajectory, int, error) {
@@ -358,28 +364,23 @@ type scoresJSON struct {
 	Judges []judgeRow      `json:"judges,omitempty"`
 }
 
-// scoreSteps prints every prefix's scores, the payload streamed twice:
-// first to learn its sha256, which the output names first, and the
-// table's column widths, then to print each prefix as it is scored.
+// scoreSteps prints every prefix's scores, the payload made twice: first
+// only to learn its sha256, which the output names first, and the
+// table's column widths from the events as they are written, then to
+// score and print each prefix as its bytes are read.
 func (e *env) scoreSteps(taskArg, trajPath string, asJSON bool) error {
 	var t stepsTable
-	events := 0
-	tr, p, hash, err := e.streamScores(taskArg, trajPath, nil, func(k int, ev *payload.Event, s []float64) {
-		if !asJSON {
-			t.fit(k, ev, s)
-		}
-		events = k
-	})
+	task, name, events, hash, err := e.measureSteps(taskArg, trajPath, &t, asJSON)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(e.stdout, 64<<10)
 	var row func(k int, ev *payload.Event, s []float64)
 	if asJSON {
-		j := newStepsJSON(w, p.Task, hash)
+		j := newStepsJSON(w, task, hash)
 		row = j.step
 	} else {
-		fmt.Fprintf(w, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", p.Task, orDash(tr.Name), events, hash)
+		fmt.Fprintf(w, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", task, orDash(name), events, hash)
 		t.head(w)
 		row = func(k int, ev *payload.Event, s []float64) { t.row(w, k, ev, s) }
 	}
@@ -396,6 +397,37 @@ func (e *env) scoreSteps(taskArg, trajPath string, asJSON bool) error {
 	return w.Flush()
 }
 
+// measureSteps makes the payload once, for its task, the trajectory's
+// name, its number of events and its sha256, and (unless asJSON) to
+// measure the table's columns. The file is released before it returns,
+// so that the second reading does not map it beside the first.
+func (e *env) measureSteps(taskArg, trajPath string, t *stepsTable, asJSON bool) (task, name string, events int, hash string, err error) {
+	src, err := e.openPayload(taskArg, trajPath, false)
+	if err != nil {
+		return "", "", 0, "", err
+	}
+	defer src.release()
+	defer streamingGC()()
+	// Every score is in [0, 1], printed as 0.000 … 1.000: any one
+	// measures its column.
+	scores := make([]float64, nScores)
+	t.fit(0, nil, scores)
+	h := newHasher()
+	enc := payload.NewEncoder(h)
+	enc.OnEvent = func(ev *payload.Event) {
+		events++
+		if !asJSON {
+			t.fit(events, ev, scores)
+		}
+	}
+	err = src.encode(enc)
+	hash = h.sum()
+	if err != nil {
+		return "", "", 0, "", err
+	}
+	return strings.Clone(src.pub.ID), strings.Clone(src.tr.Name), events, hash, nil
+}
+
 // stepsTable is score --steps's table, laid out as a tabwriter with
 // padding 2 lays it out, but written line by line: every line has the
 // same cells, so a column's width is its widest cell's, measured on a
@@ -403,6 +435,11 @@ func (e *env) scoreSteps(taskArg, trajPath string, asJSON bool) error {
 type stepsTable struct {
 	widths [3 + nScores - 1]int // every column but the last
 	cells  [3 + nScores][]byte
+	// scores are the scores cells hold, when they hold scores: a score
+	// seldom changes from one prefix to the next, and is formatted again
+	// only when it does.
+	scores [nScores]float64
+	isHead bool // the cells hold the head
 }
 
 // nScores is the number of deterministic evaluators.
@@ -419,8 +456,12 @@ func (t *stepsTable) set(k int, ev *payload.Event, s []float64) {
 		}
 	}
 	for i, v := range s {
-		t.cells[3+i] = strconv.AppendFloat(t.cells[3+i][:0], v, 'f', 3, 64)
+		if t.isHead || v != t.scores[i] || len(t.cells[3+i]) == 0 {
+			t.cells[3+i] = strconv.AppendFloat(t.cells[3+i][:0], v, 'f', 3, 64)
+			t.scores[i] = v
+		}
 	}
+	t.isHead = false
 }
 
 func (t *stepsTable) setHead() {
@@ -428,6 +469,7 @@ func (t *stepsTable) setHead() {
 	for i, ev := range evaluators.Deterministic() {
 		t.cells[3+i] = append(t.cells[3+i][:0], ev.Label...)
 	}
+	t.isHead = true
 }
 
 func (t *stepsTable) measure() {
@@ -476,11 +518,13 @@ func (t *stepsTable) line(w *bufio.Writer) {
 // payload's sha256 and one object per prefix, its scores keyed by
 // evaluator name in sorted order.
 type stepsJSON struct {
-	w     *bufio.Writer
-	b     []byte
-	order []int             // evaluator indices by name
-	names [][]byte          // their names, encoded
-	str   map[string][]byte // actors and ops, encoded
+	w      *bufio.Writer
+	b      []byte
+	order  []int             // evaluator indices by name
+	names  [][]byte          // their names, encoded
+	str    map[string][]byte // actors and ops, encoded
+	scores [nScores]float64  // the last scores, by evaluator index
+	enc    [nScores][]byte   // and their encodings
 }
 
 func newStepsJSON(w *bufio.Writer, task, hash string) *stepsJSON {
@@ -534,7 +578,10 @@ func (j *stepsJSON) step(k int, ev *payload.Event, s []float64) {
 			b = append(b, ',')
 		}
 		b = append(append(append(b, "\n        "...), j.names[n]...), ": "...)
-		b = appendJSONFloat(b, s[i])
+		if s[i] != j.scores[i] || len(j.enc[i]) == 0 {
+			j.scores[i], j.enc[i] = s[i], appendJSONFloat(j.enc[i][:0], s[i])
+		}
+		b = append(b, j.enc[i]...)
 	}
 	b = append(b, "\n      }\n    }"...)
 	j.w.Write(b)
