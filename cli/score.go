@@ -376,10 +376,23 @@ func (e *env) scoreSteps(taskArg, trajPath string, asJSON bool) error {
 	}
 	w := bufio.NewWriterSize(e.stdout, 64<<10)
 	var row func(k int, ev *payload.Event, s []float64)
-	if asJSON {
+	var tw *tabwriter.Writer
+	switch {
+	case asJSON:
 		j := newStepsJSON(w, task, hash)
 		row = j.step
-	} else {
+	case t.irregular:
+		// An op with a tab or a line break in it: tabwriter lays the
+		// table out as it always has, holding it whole.
+		fmt.Fprintf(w, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", task, orDash(name), events, hash)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		t.setHead()
+		t.tabbed(tw)
+		row = func(k int, ev *payload.Event, s []float64) {
+			t.set(k, ev, s)
+			t.tabbed(tw)
+		}
+	default:
 		fmt.Fprintf(w, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", task, orDash(name), events, hash)
 		t.head(w)
 		row = func(k int, ev *payload.Event, s []float64) { t.row(w, k, ev, s) }
@@ -387,6 +400,9 @@ func (e *env) scoreSteps(taskArg, trajPath string, asJSON bool) error {
 	_, _, again, err := e.streamScores(taskArg, trajPath, nil, row)
 	if err != nil {
 		return err
+	}
+	if tw != nil {
+		tw.Flush()
 	}
 	if again != hash {
 		return fmt.Errorf("%s: the payload changed between its two readings (sha256 %s, then %s): did the trajectory change?", trajPath, hash, again)
@@ -438,8 +454,9 @@ type stepsTable struct {
 	// scores are the scores cells hold, when they hold scores: a score
 	// seldom changes from one prefix to the next, and is formatted again
 	// only when it does.
-	scores [nScores]float64
-	isHead bool // the cells hold the head
+	scores    [nScores]float64
+	isHead    bool // the cells hold the head
+	irregular bool // a cell would split or end a tabwriter line
 }
 
 // nScores is the number of deterministic evaluators.
@@ -476,6 +493,20 @@ func (t *stepsTable) measure() {
 	for j := range t.widths {
 		t.widths[j] = max(t.widths[j], utf8.RuneCount(t.cells[j]))
 	}
+	for _, c := range t.cells {
+		t.irregular = t.irregular || irregular(c)
+	}
+}
+
+// tabbed writes the cells as tabwriter reads them.
+func (t *stepsTable) tabbed(tw *tabwriter.Writer) {
+	for j, c := range t.cells {
+		if j > 0 {
+			tw.Write([]byte{'\t'})
+		}
+		tw.Write(c)
+	}
+	tw.Write([]byte{'\n'})
 }
 
 // fit measures the head, then one prefix's line.

@@ -141,12 +141,26 @@ func TestLongTrajectoryIsStreamed(t *testing.T) {
 // TestStepsAsWhole: score --steps, as text and as JSON, written as the
 // prefixes are scored, is byte for byte what tabwriter and encoding/json
 // write of the whole series, on a churn long enough for every score to
-// take many values and the event column several widths.
+// take many values and the event column several widths, and on one whose
+// failed steps name ops that are not ASCII or hold a tab.
 func TestStepsAsWhole(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "churn.json")
 	if err := fixture.WriteChurnFile(path, 1200); err != nil {
 		t.Fatal(err)
 	}
+	odd := fixture.Churn(40)
+	odd[7].Op, odd[9].Op = "été", "up\tdate"
+	oddPath := filepath.Join(t.TempDir(), "odd.json")
+	if err := os.WriteFile(oddPath, model.EncodeTrajectory(&model.Trajectory{Task: "EX-01", Steps: odd}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{path, oddPath} {
+		stepsAsWhole(t, path)
+	}
+}
+
+func stepsAsWhole(t *testing.T, path string) {
+	t.Helper()
 	task := example("task.json")
 	_, b, err := (&env{}).publicPayload(task, path)
 	if err != nil {
@@ -202,6 +216,9 @@ func TestStepsAsWhole(t *testing.T) {
 		doc.Steps = append(doc.Steps, st)
 	}
 	tw.Flush()
+	if strings.Contains(path, "odd") && !strings.Contains(text.String(), "date (failed)") {
+		t.Fatalf("%s: no odd op in the table", path)
+	}
 	var js bytes.Buffer
 	if err := writeJSON(&js, doc); err != nil {
 		t.Fatal(err)
