@@ -83,6 +83,9 @@ func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON boo
 	if err != nil {
 		return usage(err)
 	}
+	// The second reading decodes the file beside the replay and the
+	// printing.
+	steps = ahead(steps)
 	if !asJSON && t.irregular {
 		// A cell with a tab or a line break in it: tabwriter lays the
 		// table out as it always has, holding it whole.
@@ -99,6 +102,32 @@ func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON boo
 	}
 	return bw.Flush()
 }
+
+// ahead reads steps on a goroutine of its own, a few batches ahead of
+// each, so that decoding a trajectory file runs beside what is done with
+// its steps. A batch must be the callee's to keep, as
+// model.StreamTrajectory's are, or never change.
+func ahead(steps certifier.Steps) certifier.Steps {
+	return func(each func([]model.Step)) (*model.Trajectory, int, error) {
+		batches := make(chan []model.Step, batchesAhead)
+		var (
+			tr  *model.Trajectory
+			n   int
+			err error
+		)
+		go func() {
+			defer close(batches)
+			tr, n, err = steps(func(b []model.Step) { batches <- b })
+		}()
+		for b := range batches {
+			each(b)
+		}
+		return tr, n, err
+	}
+}
+
+// batchesAhead is how many batches ahead may read.
+const batchesAhead = 4
 
 // replayEvents replays the trajectory on a streamed run, handing each
 // batch of steps on to each (when not nil) and every event, in order, to
@@ -166,8 +195,10 @@ func (c *cells) set(strs *[7]string) {
 
 // eventCells writes the cells of an event's line, then of each diff
 // line, into c, handing each line to line; r is the run that recorded the
-// event.
-func eventCells(r *pbcste.Run, ev *pbcste.Event, c *cells, line func(*cells)) {
+// event. Without results, the last cell of every line is left empty: a
+// line's last cell has no width to measure, and a diff's values, JSON,
+// hold no tab or line break.
+func eventCells(r *pbcste.Run, ev *pbcste.Event, c *cells, line func(*cells), results bool) {
 	a := ev.Action
 	b := strconv.AppendInt(c.buf[:0], int64(ev.Seq+1), 10)
 	c.buf = b
@@ -202,9 +233,10 @@ func eventCells(r *pbcste.Run, ev *pbcste.Event, c *cells, line func(*cells)) {
 		c.buf = append(append(append(c.buf, a.Type...), ' '), a.ID...)
 	}
 	c.next(5)
-	if ev.OK {
+	switch {
+	case ev.OK && results:
 		c.buf = append(c.buf, "ok"...)
-	} else {
+	case !ev.OK && (results || irregular(r.Reason(ev))):
 		c.buf = append(append(c.buf, "FAILED: "...), r.Reason(ev)...)
 	}
 	c.next(6)
@@ -224,20 +256,29 @@ func eventCells(r *pbcste.Run, ev *pbcste.Event, c *cells, line func(*cells)) {
 			c.buf = append(append(append(append(append(c.buf, d.Type...), ' '), d.ID...), " ."...), strings.TrimPrefix(d.Field, "@")...)
 		}
 		c.next(5)
-		c.buf = d.After.AppendJSON(append(d.Before.AppendJSON(c.buf), " → "...))
+		if results {
+			c.buf = d.After.AppendJSON(append(d.Before.AppendJSON(c.buf), " → "...))
+		}
 		c.next(6)
 		line(c)
 	}
 }
 
+// irregular reports whether a cell holds a byte that would split or end
+// a tabwriter line.
+func irregular[T string | []byte](cell T) bool {
+	for i := 0; i < len(cell); i++ {
+		if b := cell[i]; b == '\t' || b == '\n' || b == '\v' || b == '\f' {
+			return true
+		}
+	}
+	return false
+}
+
 func (t *replayTable) fit(c *cells) {
 	for j := range 7 {
 		cell := c.cell(j)
-		for _, b := range cell {
-			if b == '\t' || b == '\n' || b == '\v' || b == '\f' {
-				t.irregular = true
-			}
-		}
+		t.irregular = t.irregular || irregular(cell)
 		if j < len(t.widths) {
 			t.widths[j] = max(t.widths[j], utf8.RuneCount(cell))
 		}
@@ -250,7 +291,7 @@ func (t *replayTable) measure(r *pbcste.Run, ev *pbcste.Event) {
 		t.cells.set(&head)
 		t.fit(&t.cells)
 	}
-	eventCells(r, ev, &t.cells, t.fit)
+	eventCells(r, ev, &t.cells, t.fit, false)
 }
 
 // spaces pads cells, a slice of it at a time.
@@ -280,7 +321,7 @@ func (t *replayTable) write(w *bufio.Writer, env *pbcste.Env, steps certifier.St
 	t.line(w, &t.cells)
 	print := func(c *cells) { t.line(w, c) }
 	if _, _, _, err := replayEvents(env, steps, nil, func(r *pbcste.Run, ev *pbcste.Event) {
-		eventCells(r, ev, &t.cells, print)
+		eventCells(r, ev, &t.cells, print, true)
 	}); err != nil {
 		return err
 	}
@@ -304,7 +345,7 @@ func writeReplayText(w io.Writer, env *pbcste.Env, steps certifier.Steps, log *p
 			}
 			tw.Write(c.cell(6))
 			tw.Write([]byte{'\n'})
-		})
+		}, true)
 	}); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"strconv"
 	"testing"
 
 	"github.com/parthack/parthack/certifier"
@@ -66,6 +67,14 @@ func TestReplayTableIsTabwriters(t *testing.T) {
 	}
 	ex := fixture.ExampleEnv(t)
 	inputs = append(inputs, input{"churn", ex, &model.Trajectory{Task: ex.Task.ID, Steps: fixture.Churn(3000)}})
+	// A tab or a line break in a failure's reason alone, or in a target,
+	// is laid out by tabwriter itself.
+	for _, id := range []string{"T\t9", "T\n9", "T\v9", "T\f9"} {
+		bad := model.Step{Action: model.Action{Op: model.OpUpdate, Type: "ticket", ID: id, Fields: []model.Assign{{Field: "priority", Value: model.Int(1)}}}}
+		inputs = append(inputs, input{"id " + strconv.Quote(id), ex, &model.Trajectory{Task: ex.Task.ID, Steps: append(fixture.Churn(20), bad)}})
+	}
+	revise := model.Step{Action: model.Action{Op: model.OpReviseGoal, Goal: "v\t9"}}
+	inputs = append(inputs, input{"goal with a tab", ex, &model.Trajectory{Task: ex.Task.ID, Steps: append(fixture.Churn(20), revise)}})
 	for _, in := range inputs {
 		steps := func(each func([]model.Step)) (*model.Trajectory, int, error) {
 			each(in.tr.Steps)

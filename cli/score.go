@@ -1,17 +1,31 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 )
 
 // The score and payload commands are the trusted parent of SPEC §4: they
@@ -46,48 +60,44 @@ func newScoreCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tr, b, err := e.publicPayload(taskArg, trajPath)
-			if err != nil {
-				return err
-			}
-			p, err := payload.Decode(b)
-			if err != nil {
-				return err
-			}
 			if steps {
-				series, err := evaluators.Prefixes(p)
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					return writeJSON(e.stdout, stepsJSON(p, model.Hash(b), series))
-				}
-				writeStepsText(e, tr, p, model.Hash(b), series)
-				return nil
+				return e.scoreSteps(taskArg, trajPath, asJSON)
 			}
-			scores, err := evaluators.ScoreAll(p)
+			// The judges and the scorer read the payload whole; the
+			// deterministic evaluators read it as it is written.
+			var whole bytes.Buffer
+			var tee io.Writer
+			if judging || scoring {
+				tee = &whole
+			}
+			var last []float64
+			events := 0
+			tr, p, hash, err := e.streamScores(taskArg, trajPath, tee, func(k int, _ *payload.Event, s []float64) {
+				last, events = append(last[:0], s...), k
+			})
 			if err != nil {
 				return err
 			}
+			scores := labelled(last)
 			var judged []judgeRow
 			if judging {
-				if judged, err = jf.score(cmd.Context(), b); err != nil {
+				if judged, err = jf.score(cmd.Context(), whole.Bytes()); err != nil {
 					return err
 				}
 			}
 			if scoring {
-				judged = append(judged, sf.score(cmd.Context(), b))
+				judged = append(judged, sf.score(cmd.Context(), whole.Bytes()))
 			}
 			if asJSON {
-				if err := writeJSON(e.stdout, scoresJSON{Task: p.Task, Hash: model.Hash(b), Scores: labelled(scores), Judges: judged}); err != nil {
+				if err := writeJSON(e.stdout, scoresJSON{Task: p.Task, Hash: hash, Scores: scores, Judges: judged}); err != nil {
 					return err
 				}
 				return judgeFailure(judged)
 			}
-			fmt.Fprintf(e.stdout, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", p.Task, orDash(tr.Name), len(p.Events), model.Hash(b))
+			fmt.Fprintf(e.stdout, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", p.Task, orDash(tr.Name), events, hash)
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "evaluator\tscore")
-			for _, s := range labelled(scores) {
+			for _, s := range scores {
 				fmt.Fprintf(tw, "%s\t%.3f\n", s.Label, s.Value)
 			}
 			for _, r := range judged {
@@ -126,25 +136,19 @@ func newPayloadCmd(e *env) *cobra.Command {
 			if projection != "" && projection != "idj" {
 				return usageErr("--projection: unknown projection %q (the one projection is idj)", projection)
 			}
-			_, b, err := e.publicPayload(taskArg, trajPath)
+			src, err := e.openPayload(taskArg, trajPath, true)
 			if err != nil {
 				return err
 			}
-			if projection == "idj" {
-				p, err := payload.Decode(b)
-				if err != nil {
-					return err
-				}
-				q, err := payload.Project(p)
-				if err != nil {
-					return err
-				}
-				b = q.Bytes()
-			}
-			if _, err := e.stdout.Write(b); err != nil {
+			defer src.release()
+			defer streamingGC()()
+			h := newHasher()
+			err = src.write(io.MultiWriter(e.stdout, h), projection == "idj")
+			sum := h.sum()
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stderr, "sha256 %s\n", model.Hash(b))
+			fmt.Fprintf(e.stderr, "sha256 %s\n", sum)
 			return nil
 		},
 	}
@@ -154,30 +158,189 @@ func newPayloadCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// publicPayload is the trusted half of both commands: resolve the task,
-// replay the trajectory on the trusted task and serialize the public
-// payload. Only its bytes leave this function.
-func (e *env) publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) {
+// payloadSource is the trusted half of both commands: the trusted task,
+// its public view and a trajectory's steps, from which it writes the
+// public payload's bytes. Only those bytes leave it.
+type payloadSource struct {
+	trusted *pbcste.Env
+	pub     *model.Task
+	steps   certifier.Steps
+	path    string            // the trajectory argument
+	tr      *model.Trajectory // without its steps, once read through
+	release func()
+}
+
+// openPayload resolves the task and the trajectory and reads the
+// trajectory through once, so that a file that does not decode, breaks
+// its episode's rule or is another task's is refused before a byte of
+// the payload is written. The caller calls release.
+func (e *env) openPayload(taskArg, trajPath string, validate bool) (*payloadSource, error) {
 	trusted, pub, err := loadTaskViews(taskArg)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	tr, err := e.loadTrajectory("trajectory", taskArg, trajPath)
+	steps, release, err := e.trajectorySteps("trajectory", taskArg, trajPath)
 	if err != nil {
-		return nil, nil, usage(err)
+		return nil, usage(err)
 	}
-	if tr.Task != pub.ID {
-		return nil, nil, usageErr("%s: trajectory is for task %q, not %q", trajPath, tr.Task, pub.ID)
+	src := &payloadSource{trusted: trusted, pub: pub, steps: episodeSteps(trusted.Task, trajPath, steps), path: trajPath, release: release}
+	if validate {
+		if err := src.check(src.steps(func([]model.Step) {})); err != nil {
+			release()
+			return nil, err
+		}
 	}
-	if err := checkEpisode(trusted.Task, trajPath, tr); err != nil {
-		return nil, nil, err
-	}
-	p, err := builder.Build(pub, trusted.Replay(tr.Steps), builder.TurnsOf(tr))
-	if err != nil {
-		return nil, nil, err
-	}
-	return tr, p.Bytes(), nil
+	return src, nil
 }
+
+// check takes the result of reading the trajectory through: the
+// trajectory without its steps, or why it is bad input.
+func (s *payloadSource) check(tr *model.Trajectory, _ int, err error) error {
+	if err == nil && tr.Task != s.pub.ID {
+		err = usageErr("%s: trajectory is for task %q, not %q", s.path, tr.Task, s.pub.ID)
+	}
+	if err != nil {
+		return usage(err)
+	}
+	s.tr = tr
+	return nil
+}
+
+// write replays the trajectory on the trusted task and writes its public
+// payload, or the IDJ projection of it, to w as it is made. A trajectory
+// not read through before is checked as it is read.
+func (s *payloadSource) write(w io.Writer, projection bool) error {
+	enc := payload.NewEncoder(w)
+	if projection {
+		enc = payload.NewProjectionEncoder(w)
+	}
+	return s.encode(enc)
+}
+
+// encode replays the trajectory on the trusted task and writes its
+// public payload with enc.
+func (s *payloadSource) encode(enc *payload.Encoder) error {
+	steps := s.steps
+	if s.tr == nil {
+		steps = func(each func([]model.Step)) (*model.Trajectory, int, error) {
+			tr, n, err := s.steps(each)
+			if err := s.check(tr, n, err); err != nil {
+				return nil, 0, err
+			}
+			return tr, n, nil
+		}
+	}
+	return builder.Stream(s.pub, s.trusted, ahead(steps), enc)
+}
+
+// publicPayload is a trajectory's public payload, whole.
+func (e *env) publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) {
+	src, err := e.openPayload(taskArg, trajPath, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer src.release()
+	var b bytes.Buffer
+	if err := src.write(&b, false); err != nil {
+		return nil, nil, err
+	}
+	return src.tr, b.Bytes(), nil
+}
+
+// streamScores scores a trajectory with the deterministic evaluators as
+// its payload is written: the bytes go from the trusted half through a
+// pipe to evaluators.Stream, on another goroutine, and to tee when it is
+// not nil; nothing else crosses. record is evaluators.Stream's. It
+// returns the trajectory (without its steps), the payload's head and the
+// sha256 of its bytes.
+func (e *env) streamScores(taskArg, trajPath string, tee io.Writer, record func(k int, ev *payload.Event, scores []float64)) (*model.Trajectory, *payload.Payload, string, error) {
+	// Nothing is printed before every byte is scored: the trajectory is
+	// checked as the payload is made, not read through first.
+	src, err := e.openPayload(taskArg, trajPath, false)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	defer src.release()
+	defer streamingGC()()
+	h := newHasher()
+	ws := []io.Writer{h}
+	if tee != nil {
+		ws = append(ws, tee)
+	}
+	pr, pw := io.Pipe()
+	built := make(chan error, 1)
+	go func() {
+		err := src.write(io.MultiWriter(append(ws, pw)...), false)
+		pw.CloseWithError(err)
+		built <- err
+	}()
+	p, err := evaluators.Stream(pr, record)
+	pr.CloseWithError(errScored) // the builder stops writing if the evaluators stopped reading
+	berr := <-built
+	sum := h.sum()
+	if berr != nil && !errors.Is(berr, errScored) {
+		return nil, nil, "", berr
+	}
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return src.tr, p, sum, nil
+}
+
+// hasher is a sha256 of what is written to it, computed on a goroutine
+// of its own beside the writer's: a payload of hundreds of megabytes is
+// hashed while it is made.
+type hasher struct {
+	full, free chan []byte
+	done       chan string
+}
+
+// hashBuffers is how many chunks may wait to be hashed.
+const hashBuffers = 4
+
+func newHasher() *hasher {
+	h := &hasher{full: make(chan []byte, hashBuffers), free: make(chan []byte, hashBuffers), done: make(chan string, 1)}
+	for range hashBuffers {
+		h.free <- nil
+	}
+	go func() {
+		d := sha256.New()
+		for b := range h.full {
+			d.Write(b)
+			h.free <- b
+		}
+		h.done <- hex.EncodeToString(d.Sum(nil))
+	}()
+	return h
+}
+
+func (h *hasher) Write(b []byte) (int, error) {
+	h.full <- append((<-h.free)[:0], b...)
+	return len(b), nil
+}
+
+// sum is the sha256 of everything written, in hex; nothing may be
+// written after it.
+func (h *hasher) sum() string {
+	close(h.full)
+	return <-h.done
+}
+
+// streamingGC sets the collector's goal for streaming a payload, unless
+// GOGC is set, and returns what restores it: a stream allocates a little
+// per event and holds little, so the default goal collects many times a
+// second; twice it keeps the heap within tens of megabytes and takes a
+// fifth off the time.
+func streamingGC() func() {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(200)
+	return func() { debug.SetGCPercent(old) }
+}
+
+// errScored tells the payload's writer that its reader has stopped.
+var errScored = errors.New("the evaluators stopped reading the payload")
 
 // labelledScore is a score with its evaluator's label, for output.
 type labelledScore struct {
@@ -186,10 +349,10 @@ type labelledScore struct {
 	Value float64 `json:"value"`
 }
 
-func labelled(scores []evaluators.Score) []labelledScore {
+func labelled(scores []float64) []labelledScore {
 	out := make([]labelledScore, len(scores))
 	for i, ev := range evaluators.Deterministic() {
-		out[i] = labelledScore{Name: ev.Name, Label: ev.Label, Value: scores[i].Value}
+		out[i] = labelledScore{Name: ev.Name, Label: ev.Label, Value: scores[i]}
 	}
 	return out
 }
@@ -201,61 +364,274 @@ type scoresJSON struct {
 	Judges []judgeRow      `json:"judges,omitempty"`
 }
 
-// stepJSON is one prefix: the event that ends it (0: the initial state)
-// and every evaluator's score, keyed by evaluator name.
-type stepJSON struct {
-	Event  int                `json:"event"`
-	Actor  model.Actor        `json:"actor,omitempty"`
-	Op     model.Op           `json:"op,omitempty"`
-	OK     bool               `json:"ok"`
-	Scores map[string]float64 `json:"scores"`
+// scoreSteps prints every prefix's scores, the payload made twice: first
+// only to learn its sha256, which the output names first, and the
+// table's column widths from the events as they are written, then to
+// score and print each prefix as its bytes are read.
+func (e *env) scoreSteps(taskArg, trajPath string, asJSON bool) error {
+	var t stepsTable
+	task, name, events, hash, err := e.measureSteps(taskArg, trajPath, &t, asJSON)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(e.stdout, 64<<10)
+	var row func(k int, ev *payload.Event, s []float64)
+	var tw *tabwriter.Writer
+	switch {
+	case asJSON:
+		j := newStepsJSON(w, task, hash)
+		row = j.step
+	case t.irregular:
+		// An op with a tab or a line break in it: tabwriter lays the
+		// table out as it always has, holding it whole.
+		fmt.Fprintf(w, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", task, orDash(name), events, hash)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		t.setHead()
+		t.tabbed(tw)
+		row = func(k int, ev *payload.Event, s []float64) {
+			t.set(k, ev, s)
+			t.tabbed(tw)
+		}
+	default:
+		fmt.Fprintf(w, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", task, orDash(name), events, hash)
+		t.head(w)
+		row = func(k int, ev *payload.Event, s []float64) { t.row(w, k, ev, s) }
+	}
+	_, _, again, err := e.streamScores(taskArg, trajPath, nil, row)
+	if err != nil {
+		return err
+	}
+	if tw != nil {
+		tw.Flush()
+	}
+	if again != hash {
+		return fmt.Errorf("%s: the payload changed between its two readings (sha256 %s, then %s): did the trajectory change?", trajPath, hash, again)
+	}
+	if asJSON {
+		w.WriteString("\n  ]\n}\n")
+	}
+	return w.Flush()
 }
 
-type prefixesJSON struct {
-	Task  string     `json:"task"`
-	Hash  string     `json:"payload_sha256"`
-	Steps []stepJSON `json:"steps"`
+// measureSteps makes the payload once, for its task, the trajectory's
+// name, its number of events and its sha256, and (unless asJSON) to
+// measure the table's columns. The file is released before it returns,
+// so that the second reading does not map it beside the first.
+func (e *env) measureSteps(taskArg, trajPath string, t *stepsTable, asJSON bool) (task, name string, events int, hash string, err error) {
+	src, err := e.openPayload(taskArg, trajPath, false)
+	if err != nil {
+		return "", "", 0, "", err
+	}
+	defer src.release()
+	defer streamingGC()()
+	// Every score is in [0, 1], printed as 0.000 … 1.000: any one
+	// measures its column.
+	scores := make([]float64, nScores)
+	t.fit(0, nil, scores)
+	h := newHasher()
+	enc := payload.NewEncoder(h)
+	enc.OnEvent = func(ev *payload.Event) {
+		events++
+		if !asJSON {
+			t.fit(events, ev, scores)
+		}
+	}
+	err = src.encode(enc)
+	hash = h.sum()
+	if err != nil {
+		return "", "", 0, "", err
+	}
+	return strings.Clone(src.pub.ID), strings.Clone(src.tr.Name), events, hash, nil
 }
 
-func stepsJSON(p *payload.Payload, hash string, series []evaluators.Series) prefixesJSON {
-	out := prefixesJSON{Task: p.Task, Hash: hash, Steps: make([]stepJSON, len(p.Events)+1)}
-	for k := range out.Steps {
-		st := stepJSON{Event: k, OK: true, Scores: make(map[string]float64, len(series))}
-		if k > 0 {
-			ev := &p.Events[k-1]
-			st.Actor, st.Op, st.OK = ev.Actor, ev.Op, ev.OK
-		}
-		for _, s := range series {
-			st.Scores[s.Name] = s.Values[k]
-		}
-		out.Steps[k] = st
-	}
-	return out
+// stepsTable is score --steps's table, laid out as a tabwriter with
+// padding 2 lays it out, but written line by line: every line has the
+// same cells, so a column's width is its widest cell's, measured on a
+// first pass.
+type stepsTable struct {
+	widths [3 + nScores - 1]int // every column but the last
+	cells  [3 + nScores][]byte
+	// scores are the scores cells hold, when they hold scores: a score
+	// seldom changes from one prefix to the next, and is formatted again
+	// only when it does.
+	scores    [nScores]float64
+	isHead    bool // the cells hold the head
+	irregular bool // a cell would split or end a tabwriter line
 }
 
-func writeStepsText(e *env, tr *model.Trajectory, p *payload.Payload, hash string, series []evaluators.Series) {
-	fmt.Fprintf(e.stdout, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", p.Task, orDash(tr.Name), len(p.Events), hash)
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	head := []string{"event", "actor", "op"}
-	for _, ev := range evaluators.Deterministic() {
-		head = append(head, ev.Label)
-	}
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	row := make([]string, 0, len(head))
-	for k := 0; k <= len(p.Events); k++ {
-		actor, op := "-", "initial"
-		if k > 0 {
-			ev := &p.Events[k-1]
-			actor, op = string(ev.Actor), string(ev.Op)
-			if !ev.OK {
-				op += " (failed)"
-			}
+// nScores is the number of deterministic evaluators.
+const nScores = 6
+
+func (t *stepsTable) set(k int, ev *payload.Event, s []float64) {
+	t.cells[0] = strconv.AppendInt(t.cells[0][:0], int64(k), 10)
+	if ev == nil {
+		t.cells[1], t.cells[2] = append(t.cells[1][:0], '-'), append(t.cells[2][:0], "initial"...)
+	} else {
+		t.cells[1], t.cells[2] = append(t.cells[1][:0], ev.Actor...), append(t.cells[2][:0], ev.Op...)
+		if !ev.OK {
+			t.cells[2] = append(t.cells[2], " (failed)"...)
 		}
-		row = append(row[:0], strconv.Itoa(k), actor, op)
-		for _, s := range series {
-			row = append(row, strconv.FormatFloat(s.Values[k], 'f', 3, 64))
-		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
-	tw.Flush()
+	for i, v := range s {
+		if t.isHead || v != t.scores[i] || len(t.cells[3+i]) == 0 {
+			t.cells[3+i] = strconv.AppendFloat(t.cells[3+i][:0], v, 'f', 3, 64)
+			t.scores[i] = v
+		}
+	}
+	t.isHead = false
+}
+
+func (t *stepsTable) setHead() {
+	t.cells[0], t.cells[1], t.cells[2] = append(t.cells[0][:0], "event"...), append(t.cells[1][:0], "actor"...), append(t.cells[2][:0], "op"...)
+	for i, ev := range evaluators.Deterministic() {
+		t.cells[3+i] = append(t.cells[3+i][:0], ev.Label...)
+	}
+	t.isHead = true
+}
+
+func (t *stepsTable) measure() {
+	for j := range t.widths {
+		t.widths[j] = max(t.widths[j], utf8.RuneCount(t.cells[j]))
+	}
+	for _, c := range t.cells {
+		t.irregular = t.irregular || irregular(c)
+	}
+}
+
+// tabbed writes the cells as tabwriter reads them.
+func (t *stepsTable) tabbed(tw *tabwriter.Writer) {
+	for j, c := range t.cells {
+		if j > 0 {
+			tw.Write([]byte{'\t'})
+		}
+		tw.Write(c)
+	}
+	tw.Write([]byte{'\n'})
+}
+
+// fit measures the head, then one prefix's line.
+func (t *stepsTable) fit(k int, ev *payload.Event, s []float64) {
+	if k == 0 {
+		t.setHead()
+		t.measure()
+	}
+	t.set(k, ev, s)
+	t.measure()
+}
+
+func (t *stepsTable) head(w *bufio.Writer) {
+	t.setHead()
+	t.line(w)
+}
+
+func (t *stepsTable) row(w *bufio.Writer, k int, ev *payload.Event, s []float64) {
+	t.set(k, ev, s)
+	t.line(w)
+}
+
+// line writes the cells, each but the last padded to its column's width
+// and 2 more.
+func (t *stepsTable) line(w *bufio.Writer) {
+	for j, c := range t.cells {
+		w.Write(c)
+		if j == len(t.widths) {
+			break
+		}
+		for pad := t.widths[j] + 2 - utf8.RuneCount(c); pad > 0; pad -= len(spaces) {
+			w.WriteString(spaces[:min(pad, len(spaces))])
+		}
+	}
+	w.WriteByte('\n')
+}
+
+// stepsJSON writes score --steps --json as its prefixes are scored, byte
+// for byte what writeJSON writes of the document: the task, the
+// payload's sha256 and one object per prefix, its scores keyed by
+// evaluator name in sorted order.
+type stepsJSON struct {
+	w      *bufio.Writer
+	b      []byte
+	order  []int             // evaluator indices by name
+	names  [][]byte          // their names, encoded
+	str    map[string][]byte // actors and ops, encoded
+	scores [nScores]float64  // the last scores, by evaluator index
+	enc    [nScores][]byte   // and their encodings
+}
+
+func newStepsJSON(w *bufio.Writer, task, hash string) *stepsJSON {
+	j := &stepsJSON{w: w, str: map[string][]byte{}}
+	evs := evaluators.Deterministic()
+	for i := range evs {
+		j.order = append(j.order, i)
+	}
+	slices.SortFunc(j.order, func(a, b int) int { return strings.Compare(evs[a].Name, evs[b].Name) })
+	for _, i := range j.order {
+		j.names = append(j.names, j.encoded(evs[i].Name))
+	}
+	w.WriteString("{\n  \"task\": ")
+	w.Write(j.encoded(task))
+	w.WriteString(",\n  \"payload_sha256\": ")
+	w.Write(j.encoded(hash))
+	w.WriteString(",\n  \"steps\": [")
+	return j
+}
+
+// encoded is a string as encoding/json writes it without HTML escaping.
+func (j *stepsJSON) encoded(s string) []byte {
+	if b, ok := j.str[s]; ok {
+		return b
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	j.str[s] = b
+	return b
+}
+
+func (j *stepsJSON) step(k int, ev *payload.Event, s []float64) {
+	b := j.b[:0]
+	if k > 0 {
+		b = append(b, ',')
+	}
+	b = strconv.AppendInt(append(b, "\n    {\n      \"event\": "...), int64(k), 10)
+	ok := true
+	if ev != nil {
+		b = append(append(b, ",\n      \"actor\": "...), j.encoded(string(ev.Actor))...)
+		b = append(append(b, ",\n      \"op\": "...), j.encoded(string(ev.Op))...)
+		ok = ev.OK
+	}
+	b = strconv.AppendBool(append(b, ",\n      \"ok\": "...), ok)
+	b = append(b, ",\n      \"scores\": {"...)
+	for n, i := range j.order {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, "\n        "...), j.names[n]...), ": "...)
+		if s[i] != j.scores[i] || len(j.enc[i]) == 0 {
+			j.scores[i], j.enc[i] = s[i], appendJSONFloat(j.enc[i][:0], s[i])
+		}
+		b = append(b, j.enc[i]...)
+	}
+	b = append(b, "\n      }\n    }"...)
+	j.w.Write(b)
+	j.b = b
+}
+
+// appendJSONFloat writes a float64 as encoding/json does.
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 to e-9, as encoding/json writes it
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }

@@ -17,6 +17,7 @@ package evaluators
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
@@ -91,15 +92,12 @@ func Prefixes(p *payload.Payload) ([]Series, error) {
 // run rebuilds the public states of p in order and hands the six scores
 // of each prefix, k = 0 … n, to record.
 func run(p *payload.Payload, record func(k int, scores *[nEval]float64)) error {
-	if p.Version != payload.Version {
-		return fmt.Errorf("evaluators: payload version %d; this build reads version %d", p.Version, payload.Version)
+	e, err := start(p)
+	if err != nil {
+		return err
 	}
 	if len(p.Provenance) != len(p.Events) {
 		return fmt.Errorf("evaluators: %d provenance entries for %d events", len(p.Provenance), len(p.Events))
-	}
-	e, err := newEngine(p)
-	if err != nil {
-		return fmt.Errorf("evaluators: %w", err)
 	}
 	var s [nEval]float64
 	e.score(&s)
@@ -109,16 +107,88 @@ func run(p *payload.Payload, record func(k int, scores *[nEval]float64)) error {
 		if prov.Seq != i+1 {
 			return fmt.Errorf("evaluators: provenance entry %d is for event %d", i+1, prov.Seq)
 		}
-		if err := e.apply(&p.Events[i], prov.Actor == model.ActorAgent, i+1); err != nil {
-			return fmt.Errorf("evaluators: event %d: %w", i+1, err)
+		if err := e.step(&p.Events[i], prov.Actor, i+1, &s); err != nil {
+			return err
 		}
-		e.score(&s)
 		record(i+1, &s)
 	}
-	if err := e.checkTerminal(&p.Terminal); err != nil {
+	return e.end(&p.Terminal)
+}
+
+// start checks a payload's version and loads its schema, goals and
+// initial state into an engine.
+func start(p *payload.Payload) (*engine, error) {
+	if p.Version != payload.Version {
+		return nil, fmt.Errorf("evaluators: payload version %d; this build reads version %d", p.Version, payload.Version)
+	}
+	e, err := newEngine(p)
+	if err != nil {
+		return nil, fmt.Errorf("evaluators: %w", err)
+	}
+	return e, nil
+}
+
+// step carries event n (from 1), whose provenance names actor, into the
+// state and moves the scores s on to it.
+func (e *engine) step(ev *payload.Event, actor model.Actor, n int, s *[nEval]float64) error {
+	if err := e.apply(ev, actor == model.ActorAgent, n); err != nil {
+		return fmt.Errorf("evaluators: event %d: %w", n, err)
+	}
+	e.score(s)
+	return nil
+}
+
+// end holds the rebuilt state to the payload's terminal one.
+func (e *engine) end(t *payload.State) error {
+	if err := e.checkTerminal(t); err != nil {
 		return fmt.Errorf("evaluators: %w", err)
 	}
 	return nil
+}
+
+// Stream scores a payload with every deterministic evaluator as its bytes
+// are read from r, prefix by prefix, holding none of its events: record
+// gets each prefix k = 0 … n, the event that ends it (nil for k = 0, the
+// initial state alone) and its six scores in Deterministic order, both
+// valid during the call. The bytes are decoded as strictly as Decode
+// decodes them (payload.Decoder); an event's actor is its provenance's,
+// which the decoder holds them to. Stream returns the payload's head (no
+// events) once every byte is read and checked; the scores recorded before
+// an error are to be discarded.
+func Stream(r io.Reader, record func(k int, ev *payload.Event, scores []float64)) (*payload.Payload, error) {
+	d := payload.NewDecoder(r)
+	p, err := d.Head()
+	if err != nil {
+		return nil, err
+	}
+	e, err := start(p)
+	if err != nil {
+		return nil, err
+	}
+	var s [nEval]float64
+	e.score(&s)
+	record(0, nil, s[:])
+	for n := 1; ; n++ {
+		ev, err := d.Next()
+		if err != nil {
+			return nil, err
+		}
+		if ev == nil {
+			break
+		}
+		if err := e.step(ev, ev.Actor, n, &s); err != nil {
+			return nil, err
+		}
+		record(n, ev, s[:])
+	}
+	t, err := d.Finish()
+	if err != nil {
+		return nil, err
+	}
+	if err := e.end(t); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // score moves the six scores from the previous step to this one: the

@@ -3,8 +3,10 @@
 # change), reported as the median with the min–max over the runs, then
 # the wall time and peak memory (RSS) of whole commands, 10 times each:
 # `parthack import tau-bench` on all 200 GPT-4o runs and on a 200 MB file
-# that repeats them 62 times, `parthack certify` and `parthack replay`
-# (text and --json) on a 1,000,000-step file, `parthack bench --domain tau-airline`,
+# that repeats them 62 times, `parthack certify`, `parthack replay` (text
+# and --json), `parthack payload` and `parthack score` (plain, --json and
+# --steps) on a 1,000,000-step file, interleaved run by run so that each
+# sees the machine as certify does, `parthack bench --domain tau-airline`,
 # `parthack bench` and `parthack bench --edits 3`.
 # Usage: scripts/bench.sh [go test -bench pattern]   (default: all)
 # A pattern no benchmark matches (NoSuchBenchmark) times the whole
@@ -55,16 +57,27 @@ wall() { # wall time and peak RSS of a command, count times: median [min–max]
 echo "== wall time, $count runs each"
 wall import-200-tau-runs "$bin/parthack" import tau-bench "$bin/gpt-4o-airline.json" --dry-run
 PARTHACK_CHURN_FILE="$bin/churn-1m.json" go test ./internal/fixture -run TestWriteChurnFile -count=1 >/dev/null
-echo "== parthack certify of a 1,000,000-step file ($(du -m "$bin/churn-1m.json" | cut -f1) MB), $count runs: wall s, peak RSS MB"
-for _ in $(seq "$count"); do
-	# exit 1 is the verdict (rejected), not a failure of the run
-	/usr/bin/time -f "%e %M" -o "$bin/time" "$bin/parthack" certify --task testdata/example/task.json \
-		--honest testdata/example/honest.json --candidate "$bin/churn-1m.json" >/dev/null || [ $? -eq 1 ]
-	tail -n 1 "$bin/time" | awk '{ printf "BenchmarkWall/certify-1m-file 1 %s s %.0f MB-peak-RSS\n", $1, $2 / 1024 }'
-done | summarize
 T=testdata/example/task.json
-wall replay-1m-file "$bin/parthack" replay --task "$T" --trajectory "$bin/churn-1m.json"
-wall replay-json-1m-file "$bin/parthack" replay --json --task "$T" --trajectory "$bin/churn-1m.json"
+churn=("--task" "$T" "--trajectory" "$bin/churn-1m.json")
+declare -A stream=(
+	[certify-1m-file]="certify --task $T --honest testdata/example/honest.json --candidate $bin/churn-1m.json"
+	[replay-1m-file]="replay ${churn[*]}"
+	[replay-json-1m-file]="replay --json ${churn[*]}"
+	[payload-1m-file]="payload ${churn[*]}"
+	[score-1m-file]="score ${churn[*]}"
+	[score-json-1m-file]="score --json ${churn[*]}"
+	[score-steps-1m-file]="score --steps ${churn[*]}"
+)
+echo "== the streamed commands on a 1,000,000-step file ($(du -m "$bin/churn-1m.json" | cut -f1) MB), interleaved, $count runs: wall s, peak RSS MB"
+for _ in $(seq "$count"); do
+	for label in certify-1m-file replay-1m-file replay-json-1m-file payload-1m-file score-1m-file score-json-1m-file score-steps-1m-file; do
+		# certify's exit 1 is the verdict (rejected), not a failure of the run
+		# shellcheck disable=SC2086 # the command's words
+		/usr/bin/time -f "%e %M" -o "$bin/time" "$bin/parthack" ${stream[$label]} >/dev/null 2>&1 ||
+			{ rc=$?; [ "$rc" -eq 1 ] && [ "$label" = certify-1m-file ]; }
+		tail -n 1 "$bin/time" | awk -v l="$label" '{ printf "BenchmarkWall/%s 1 %s s %.0f MB-peak-RSS\n", l, $1, $2 / 1024 }'
+	done
+done | summarize
 # 200 MB of runs: the 200 GPT-4o runs 62 times over (12,400 runs, 12,200
 # of them repeating a name, which import skips and reports).
 { printf '['; for i in $(seq 62); do [ "$i" -gt 1 ] && printf ','; sed 's/^\[//; s/\]$//' "$bin/gpt-4o-airline.json"; done; printf ']'; } >"$bin/runs-200mb.json"

@@ -103,41 +103,14 @@ func resolveGoals(goals []Goal, s *model.Schema) error {
 // checker validates a decoded payload's content against its own schema.
 type checker struct {
 	types map[string]*EntityType
+	defs  map[string]map[string]*model.FieldDef // per type, its fields
 	goals map[string]bool
 }
 
 func (p *Payload) check() error {
-	c := &checker{types: map[string]*EntityType{}, goals: map[string]bool{}}
-	if p.Task == "" {
-		return fmt.Errorf("task: empty")
-	}
-	if err := c.schema(p.Schema); err != nil {
+	c, err := p.checkHead()
+	if err != nil {
 		return err
-	}
-	schema := p.ModelSchema()
-	if err := resolveGoals(p.Goals, &schema); err != nil {
-		return fmt.Errorf("goals: %w", err)
-	}
-	for _, g := range p.Goals {
-		c.goals[g.Version] = true
-	}
-	if p.Reference != nil {
-		for j, d := range p.Reference.Changes {
-			if err := c.cell(&d); err != nil {
-				return fmt.Errorf("reference.changes[%d]: %w", j, err)
-			}
-		}
-		for j, a := range p.Reference.Actions {
-			if _, ok := model.Members(a.Args); !ok && a.Args.String() != "{}" {
-				return fmt.Errorf("reference.actions[%d]: args must be a JSON object, got %s", j, a.Args)
-			}
-		}
-	}
-	if err := c.state("initial", &p.Initial); err != nil {
-		return err
-	}
-	if p.Initial.GoalVersion != p.Goals[0].Version {
-		return fmt.Errorf("initial: goal_version %q; the first goal version, %q, is active at the start", p.Initial.GoalVersion, p.Goals[0].Version)
 	}
 	if err := c.state("terminal", &p.Terminal); err != nil {
 		return err
@@ -151,16 +124,68 @@ func (p *Payload) check() error {
 		return fmt.Errorf("provenance: %d entries for %d events", len(p.Provenance), len(p.Events))
 	}
 	for i, pr := range p.Provenance {
-		if pr.Seq != i+1 || pr.Actor != p.Events[i].Actor {
-			return fmt.Errorf("provenance[%d]: seq %d actor %q does not match event %d (actor %q)", i, pr.Seq, pr.Actor, i+1, p.Events[i].Actor)
+		if err := checkProvenance(i, &pr, p.Events[i].Actor); err != nil {
+			return err
 		}
 	}
-	for i, t := range p.Transcript {
-		if !slices.Contains(roles, t.Role) {
-			return fmt.Errorf("transcript[%d]: role %q is not one of %s", i, t.Role, strings.Join(roles, ", "))
+	for i := range p.Transcript {
+		if err := checkTurn(i, &p.Transcript[i]); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+func checkProvenance(i int, pr *Provenance, actor model.Actor) error {
+	if pr.Seq != i+1 || pr.Actor != actor {
+		return fmt.Errorf("provenance[%d]: seq %d actor %q does not match event %d (actor %q)", i, pr.Seq, pr.Actor, i+1, actor)
+	}
+	return nil
+}
+
+func checkTurn(i int, t *Turn) error {
+	if !slices.Contains(roles, t.Role) {
+		return fmt.Errorf("transcript[%d]: role %q is not one of %s", i, t.Role, strings.Join(roles, ", "))
+	}
+	return nil
+}
+
+// checkHead checks the parts of a payload before its events, and returns
+// the checker that holds the rest to its schema and goals.
+func (p *Payload) checkHead() (*checker, error) {
+	c := &checker{types: map[string]*EntityType{}, defs: map[string]map[string]*model.FieldDef{}, goals: map[string]bool{}}
+	if p.Task == "" {
+		return nil, fmt.Errorf("task: empty")
+	}
+	if err := c.schema(p.Schema); err != nil {
+		return nil, err
+	}
+	schema := p.ModelSchema()
+	if err := resolveGoals(p.Goals, &schema); err != nil {
+		return nil, fmt.Errorf("goals: %w", err)
+	}
+	for _, g := range p.Goals {
+		c.goals[g.Version] = true
+	}
+	if p.Reference != nil {
+		for j, d := range p.Reference.Changes {
+			if err := c.cell(&d); err != nil {
+				return nil, fmt.Errorf("reference.changes[%d]: %w", j, err)
+			}
+		}
+		for j, a := range p.Reference.Actions {
+			if _, ok := model.Members(a.Args); !ok && a.Args.String() != "{}" {
+				return nil, fmt.Errorf("reference.actions[%d]: args must be a JSON object, got %s", j, a.Args)
+			}
+		}
+	}
+	if err := c.state("initial", &p.Initial); err != nil {
+		return nil, err
+	}
+	if p.Initial.GoalVersion != p.Goals[0].Version {
+		return nil, fmt.Errorf("initial: goal_version %q; the first goal version, %q, is active at the start", p.Initial.GoalVersion, p.Goals[0].Version)
+	}
+	return c, nil
 }
 
 var fieldKinds = []model.FieldKind{model.KindString, model.KindInt, model.KindBool, model.KindEnum, model.KindRef, model.KindStrings, model.KindJSON}
@@ -176,6 +201,8 @@ func (c *checker) schema(types []EntityType) error {
 		}
 		c.types[t.Name] = t
 		seen := map[string]bool{}
+		defs := map[string]*model.FieldDef{}
+		c.defs[t.Name] = defs
 		for _, f := range t.Fields {
 			ok := f.Name != "" && !seen[f.Name] && slices.Contains(fieldKinds, f.Kind) &&
 				(f.Kind == model.KindEnum) == (len(f.Values) > 0) && (f.Kind == model.KindRef) == (f.Target != "")
@@ -183,6 +210,7 @@ func (c *checker) schema(types []EntityType) error {
 				return fmt.Errorf("schema: field %s.%q: bad name, kind, values or target", t.Name, f.Name)
 			}
 			seen[f.Name] = true
+			defs[f.Name] = &model.FieldDef{Name: f.Name, Kind: f.Kind, Values: f.Values, Target: f.Target}
 		}
 	}
 	for _, t := range types {
@@ -197,16 +225,8 @@ func (c *checker) schema(types []EntityType) error {
 
 // field finds a declared field definition.
 func (c *checker) field(typ, name string) (*model.FieldDef, bool) {
-	t := c.types[typ]
-	if t == nil {
-		return nil, false
-	}
-	for _, f := range t.Fields {
-		if f.Name == name {
-			return &model.FieldDef{Name: f.Name, Kind: f.Kind, Values: f.Values, Target: f.Target}, true
-		}
-	}
-	return nil, false
+	fd, ok := c.defs[typ][name]
+	return fd, ok
 }
 
 func (c *checker) fields(where string, typ string, fs Fields, typed bool) error {

@@ -1,6 +1,7 @@
 package payload
 
 import (
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -21,6 +22,13 @@ func (p *Payload) Bytes() []byte { return p.appendJSON(make([]byte, 0, sizeHint(
 
 func (p *Payload) appendJSON(b []byte) []byte {
 	b = appendHeader(b, "payload_version", p.Version, p.Task, p.Title, p.Instruction, p.Schema)
+	b = p.appendGoals(b)
+	return appendTail(b, &p.Initial, p.Events, &p.Terminal, p.Provenance, p.Transcript)
+}
+
+// appendGoals writes the goal schema and the reference: what the payload
+// holds beyond its projection's header.
+func (p *Payload) appendGoals(b []byte) []byte {
 	b = appendList(append(b, `,"goals":`...), p.Goals, appendGoal)
 	if p.Reference != nil {
 		b = appendList(append(b, `,"reference":{"changes":`...), p.Reference.Changes, appendCell)
@@ -36,7 +44,7 @@ func (p *Payload) appendJSON(b []byte) []byte {
 		}
 		b = append(b, '}')
 	}
-	return appendTail(b, &p.Initial, p.Events, &p.Terminal, p.Provenance, p.Transcript)
+	return b
 }
 
 // sizeHint guesses the encoded size, so that a long log is not copied
@@ -108,16 +116,20 @@ func appendTail(b []byte, initial *State, events []Event, terminal *State, prov 
 	b = appendState(append(b, `,"initial":`...), initial)
 	b = appendList(append(b, `,"events":`...), events, appendEvent)
 	b = appendState(append(b, `,"terminal":`...), terminal)
-	b = appendList(append(b, `,"provenance":`...), prov, func(b []byte, pr *Provenance) []byte {
-		b = strconv.AppendInt(append(b, `{"seq":`...), int64(pr.Seq), 10)
-		b = appendStr(append(b, `,"actor":`...), string(pr.Actor))
-		return append(b, '}')
-	})
-	b = appendList(append(b, `,"transcript":`...), transcript, func(b []byte, t *Turn) []byte {
-		b = appendStr(append(b, `{"role":`...), t.Role)
-		b = appendStr(append(b, `,"content":`...), t.Content)
-		return append(b, '}')
-	})
+	b = appendList(append(b, `,"provenance":`...), prov, appendProvenance)
+	b = appendList(append(b, `,"transcript":`...), transcript, appendTurn)
+	return append(b, '}')
+}
+
+func appendProvenance(b []byte, pr *Provenance) []byte {
+	b = strconv.AppendInt(append(b, `{"seq":`...), int64(pr.Seq), 10)
+	b = appendStr(append(b, `,"actor":`...), string(pr.Actor))
+	return append(b, '}')
+}
+
+func appendTurn(b []byte, t *Turn) []byte {
+	b = appendStr(append(b, `{"role":`...), t.Role)
+	b = appendStr(append(b, `,"content":`...), t.Content)
 	return append(b, '}')
 }
 
@@ -184,7 +196,27 @@ func appendCell(b []byte, c *Cell) []byte {
 // appendStr writes a canonical JSON string. Invalid UTF-8 is written as
 // U+FFFD, as encoding/json reads it, so that every payload decodes to one
 // that encodes to the same bytes.
-func appendStr(b []byte, s string) []byte {
+func appendStr[T string | []byte](b []byte, s T) []byte {
+	// Printable ASCII, the common case, needs escapes for '"' and '\\'
+	// only, as encoding/json writes them; a run without either is copied
+	// whole.
+	start := len(b)
+	b = append(b, '"')
+	from := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f:
+			return appendOther(b[:start], string(s))
+		case c == '"' || c == '\\':
+			b = append(append(b, s[from:i]...), '\\', c)
+			from = i + 1
+		}
+	}
+	return append(append(b, s[from:]...), '"')
+}
+
+// appendOther writes a string with control or non-ASCII bytes.
+func appendOther(b []byte, s string) []byte {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
@@ -211,4 +243,131 @@ func appendRefCall(b []byte, c *RefCall) []byte {
 	b = appendList(append(b, `,"compare_args":`...), c.CompareArgs, appendStrElem)
 	b = strconv.AppendBool(append(b, `,"all_args":`...), c.AllArgs)
 	return append(b, '}')
+}
+
+// Encoder writes the canonical encoding of a payload, or of its
+// projection, to a writer a piece at a time, in the encoding's order:
+// Head, then every Event, Terminal, every Provenance entry, every Turn of
+// the transcript, and Close. A payload of any length is written so
+// without being held; the bytes are exactly Bytes's for the payload the
+// pieces make up.
+type Encoder struct {
+	// OnEvent, when set, is handed each event as it is written: the
+	// writer's own account of what the bytes hold.
+	OnEvent func(*Event)
+
+	w          io.Writer
+	b          []byte
+	err        error
+	projection bool
+	list       encList // the list being written
+	n          int     // its elements so far
+}
+
+// encList is the list of the payload an Encoder is writing.
+type encList int
+
+const (
+	encEvents encList = iota
+	encProvenance
+	encTranscript
+)
+
+// encFlush is how many bytes an Encoder gathers before it writes them.
+const encFlush = 64 << 10
+
+// NewEncoder writes a payload to w.
+func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: w} }
+
+// NewProjectionEncoder writes the IDJ projection of a payload to w, from
+// the same pieces: the goal schema and reference of Head are left out.
+func NewProjectionEncoder(w io.Writer) *Encoder { return &Encoder{w: w, projection: true} }
+
+// Head writes everything before the events: p's header, its goal schema
+// and reference (not in a projection) and its initial state. p's later
+// parts are not read.
+func (e *Encoder) Head(p *Payload) {
+	if e.projection {
+		e.b = appendHeader(e.b, "projection_version", ProjectionVersion, p.Task, p.Title, p.Instruction, p.Schema)
+	} else {
+		e.b = p.appendGoals(appendHeader(e.b, "payload_version", p.Version, p.Task, p.Title, p.Instruction, p.Schema))
+	}
+	e.b = append(appendState(append(e.b, `,"initial":`...), &p.Initial), `,"events":[`...)
+	e.list, e.n = encEvents, 0
+	e.flush(encFlush)
+}
+
+// elem starts the next element of list l.
+func (e *Encoder) elem(l encList) {
+	if e.list != l {
+		if l == encTranscript && e.list == encProvenance {
+			e.b = append(e.b, `],"transcript":[`...)
+		}
+		e.list, e.n = l, 0
+	}
+	if e.n > 0 {
+		e.b = append(e.b, ',')
+	}
+	e.n++
+}
+
+// Event writes the next event.
+func (e *Encoder) Event(ev *Event) {
+	if e.OnEvent != nil {
+		e.OnEvent(ev)
+	}
+	e.elem(encEvents)
+	e.b = appendEvent(e.b, ev)
+	e.flush(encFlush)
+}
+
+// Terminal ends the events and writes the terminal state.
+func (e *Encoder) Terminal(s *State) {
+	e.b = append(appendState(append(e.b, `],"terminal":`...), s), `,"provenance":[`...)
+	e.list, e.n = encProvenance, 0
+	e.flush(encFlush)
+}
+
+// Provenance writes the next provenance entry.
+func (e *Encoder) Provenance(pr Provenance) {
+	e.elem(encProvenance)
+	e.b = appendProvenance(e.b, &pr)
+	e.flush(encFlush)
+}
+
+// Turn writes the next turn of the transcript.
+func (e *Encoder) Turn(t *Turn) {
+	e.elem(encTranscript)
+	e.b = appendTurn(e.b, t)
+	e.flush(encFlush)
+}
+
+// TurnText writes the next turn of the transcript from its role and the
+// bytes of its content, as Turn writes it.
+func (e *Encoder) TurnText(role string, content []byte) {
+	e.elem(encTranscript)
+	e.b = append(appendStr(append(appendStr(append(e.b, `{"role":`...), role), `,"content":`...), content), '}')
+	e.flush(encFlush)
+}
+
+// Close ends the payload and writes what is left; it returns the first
+// error the writer gave.
+func (e *Encoder) Close() error {
+	if e.list != encTranscript {
+		e.b = append(e.b, `],"transcript":[`...)
+	}
+	e.b = append(e.b, "]}"...)
+	e.flush(0)
+	return e.err
+}
+
+// flush writes the gathered bytes once there are at least n of them.
+func (e *Encoder) flush(n int) {
+	if len(e.b) < max(n, 1) {
+		return
+	}
+	if e.err == nil {
+		_, e.err = e.w.Write(e.b)
+	}
+	e.b = e.b[:0]
 }

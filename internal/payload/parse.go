@@ -15,20 +15,61 @@ import (
 // repeated or misplaced key is an error naming the byte offset and the
 // key that belongs there. The first error sticks: later reads return zero
 // values, so the grammar below reads straight through.
+//
+// A Decoder's parser reads a window of a stream (more: bytes may follow
+// b): a read that runs off its end stops the parse with short set,
+// and the Decoder reads on and parses the piece again.
 type parser struct {
-	b   []byte
-	pos int
-	err error
+	b     []byte
+	pos   int
+	base  int // the stream offset of b[0]
+	err   error
+	more  bool
+	short bool
+	// odd notes a read whose bytes may not be canonical: a string with
+	// escapes other than \" and \\ or with bytes beyond printable ASCII,
+	// a value read raw, a cell's type or id written empty. Whatever the
+	// parser reads without noting it odd is canonical as it stands.
+	odd bool
+	// recent, when not nil, keeps the short strings read last (names,
+	// ids, actors, ops), which a long payload repeats, so that a string
+	// read again is not copied again.
+	recent *[256]string
 }
+
+// recentLen is the longest string a parser keeps in recent.
+const recentLen = 32
 
 func (r *parser) fail(format string, args ...any) {
 	if r.err == nil {
-		r.err = fmt.Errorf("byte %d: %s", r.pos, fmt.Sprintf(format, args...))
+		r.err = fmt.Errorf("byte %d: %s", r.base+r.pos, fmt.Sprintf(format, args...))
 	}
 }
 
+// ranOff notes a read that ran off the end of the window; it reports
+// whether more bytes may follow, so that the read is not an error yet.
+func (r *parser) ranOff() bool {
+	if r.more {
+		r.short = true
+		if r.err == nil {
+			r.err = errShort
+		}
+	}
+	return r.more
+}
+
+// errShort stops a parse that ran off the end of a window.
+var errShort = fmt.Errorf("the input ends here")
+
 func (r *parser) at(s string) bool {
-	return r.err == nil && len(r.b)-r.pos >= len(s) && string(r.b[r.pos:r.pos+len(s)]) == s
+	if r.err != nil {
+		return false
+	}
+	if len(r.b)-r.pos < len(s) {
+		r.ranOff()
+		return false
+	}
+	return string(r.b[r.pos:r.pos+len(s)]) == s
 }
 
 // lit consumes an exact literal: punctuation and the keys around it.
@@ -86,14 +127,54 @@ func (r *parser) str() string {
 		c := r.b[i]
 		if c == '"' {
 			r.pos = i + 1
-			return string(r.b[start:i])
+			return r.text(r.b[start:i])
 		}
 		if c < 0x20 || c >= 0x7f || c == '\\' {
 			return r.escapedStr()
 		}
 	}
-	r.fail("unterminated string")
+	if !r.ranOff() {
+		r.fail("unterminated string")
+	}
 	return ""
+}
+
+// text is the string of b, the one kept in recent when it is there.
+func (r *parser) text(b []byte) string {
+	if r.recent == nil || len(b) == 0 || len(b) > recentLen {
+		return string(b)
+	}
+	slot := &r.recent[(len(b)*31+int(b[0])*7+int(b[len(b)-1]))&255]
+	if *slot != string(b) {
+		*slot = string(b)
+	}
+	return *slot
+}
+
+// skipStr reads a string without keeping it.
+func (r *parser) skipStr() {
+	if r.err != nil {
+		return
+	}
+	if !r.at(`"`) {
+		r.fail("expected a string")
+		return
+	}
+	for i := r.pos + 1; i < len(r.b); i++ {
+		switch c := r.b[i]; {
+		case c == '"':
+			r.pos = i + 1
+			return
+		case c == '\\' && i+1 < len(r.b) && (r.b[i+1] == '"' || r.b[i+1] == '\\'):
+			i++
+		case c == '\\' || c < 0x20 || c >= 0x7f:
+			r.str()
+			return
+		}
+	}
+	if !r.ranOff() {
+		r.fail("unterminated string")
+	}
 }
 
 // escapedStr reads a string with escapes or non-ASCII bytes. The escapes
@@ -109,9 +190,16 @@ func (r *parser) escapedStr() string {
 		end++
 	}
 	if end >= len(r.b) {
-		r.fail("unterminated string")
+		if !r.ranOff() {
+			r.fail("unterminated string")
+		}
 		return ""
 	}
+	if s, ok := unescapeASCII(r.b[r.pos+1 : end]); ok {
+		r.pos = end + 1
+		return s
+	}
+	r.odd = true
 	s, err := strconv.Unquote(string(r.b[r.pos : end+1]))
 	if err != nil {
 		r.fail("bad string %s", r.b[r.pos:end+1])
@@ -119,6 +207,27 @@ func (r *parser) escapedStr() string {
 	}
 	r.pos = end + 1
 	return s
+}
+
+// unescapeASCII reads the common escaped string quickly: printable
+// ASCII whose escapes are \" and \\ only. ok is false for any other.
+func unescapeASCII(raw []byte) (s string, ok bool) {
+	var sb strings.Builder
+	sb.Grow(len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c < 0x20 || c >= 0x7f {
+			return "", false
+		}
+		if c == '\\' {
+			if i++; i == len(raw) || (raw[i] != '"' && raw[i] != '\\') {
+				return "", false
+			}
+			c = raw[i]
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String(), true
 }
 
 func (r *parser) int() int64 {
@@ -131,7 +240,10 @@ func (r *parser) int() int64 {
 	for r.pos < len(r.b) && r.b[r.pos] >= '0' && r.b[r.pos] <= '9' {
 		r.pos++
 	}
-	span := string(r.b[start:r.pos])
+	if r.pos == len(r.b) && r.ranOff() {
+		return 0
+	}
+	span := r.b[start:r.pos]
 	if r.pos == digits {
 		r.fail("expected an integer")
 		return 0
@@ -140,11 +252,21 @@ func (r *parser) int() int64 {
 		r.fail("%s… is not an integer", span)
 		return 0
 	}
-	if (r.b[digits] == '0' && r.pos-digits > 1) || span == "-0" {
+	if (r.b[digits] == '0' && r.pos-digits > 1) || string(span) == "-0" {
 		r.fail("integer %s is not in canonical form", span)
 		return 0
 	}
-	v, err := strconv.ParseInt(span, 10, 64)
+	if r.pos-digits <= 18 { // cannot overflow
+		var v int64
+		for _, c := range r.b[digits:r.pos] {
+			v = v*10 + int64(c-'0')
+		}
+		if digits > start {
+			v = -v
+		}
+		return v
+	}
+	v, err := strconv.ParseInt(string(span), 10, 64)
 	if err != nil {
 		r.fail("integer %s out of range", span)
 	}
@@ -174,6 +296,7 @@ func (r *parser) value() model.Value {
 	case r.at(`"`):
 		return model.Str(r.str())
 	case r.at("[") || r.at("{") || r.isFloat():
+		r.odd = true
 		v, err := model.FromJSON(r.raw())
 		if err != nil {
 			r.fail("bad value: %v", err)
@@ -188,6 +311,9 @@ func (r *parser) isFloat() bool {
 	i := r.pos
 	for i < len(r.b) && strings.IndexByte("-+0123456789", r.b[i]) >= 0 {
 		i++
+	}
+	if i == len(r.b) && r.ranOff() {
+		return false
 	}
 	return i > r.pos && i < len(r.b) && strings.IndexByte(".eE", r.b[i]) >= 0
 }
@@ -222,13 +348,19 @@ func (r *parser) raw() []byte {
 			return r.b[start:i]
 		}
 	}
+	if r.ranOff() {
+		return nil
+	}
 	r.pos = len(r.b)
 	return r.b[start:]
 }
 
 // list reads a JSON array of elements read by elem; never nil.
-func list[T any](r *parser, elem func(*parser) T) []T {
-	out := []T{}
+func list[T any](r *parser, elem func(*parser) T) []T { return listInto(r, []T{}, elem) }
+
+// listInto reads a JSON array of elements read by elem, appending them
+// to out.
+func listInto[T any](r *parser, out []T, elem func(*parser) T) []T {
 	r.lit("[")
 	if r.opt("]") {
 		return out
@@ -244,8 +376,11 @@ func list[T any](r *parser, elem func(*parser) T) []T {
 }
 
 // fields reads an object of values with sorted, distinct keys.
-func (r *parser) fields() Fields {
-	out := Fields{}
+func (r *parser) fields() Fields { return r.fieldsInto(Fields{}) }
+
+// fieldsInto reads an object of values with sorted, distinct keys,
+// appending them to out.
+func (r *parser) fieldsInto(out Fields) Fields {
 	r.lit("{")
 	if r.opt("}") {
 		return out
@@ -285,6 +420,7 @@ func (r *parser) rawObject() []byte {
 		r.fail("expected an object")
 		return nil
 	}
+	r.odd = true
 	start, depth := r.pos, 0
 	for ; r.pos < len(r.b); r.pos++ {
 		switch r.b[r.pos] {
@@ -303,11 +439,37 @@ func (r *parser) rawObject() []byte {
 			}
 		}
 	}
-	r.fail("unterminated object")
+	if !r.ranOff() {
+		r.fail("unterminated object")
+	}
 	return nil
 }
 
 func (r *parser) payload() *Payload {
+	p := r.head()
+	r.lit(`,"events":`)
+	p.Events = list(r, (*parser).event)
+	r.lit(`,"terminal":`)
+	p.Terminal = r.state()
+	r.lit(`,"provenance":`)
+	p.Provenance = list(r, (*parser).provenance)
+	r.lit(`,"transcript":`)
+	p.Transcript = list(r, (*parser).turn)
+	r.end()
+	return p
+}
+
+// end reads the end of the payload, which is the end of the input.
+func (r *parser) end() {
+	r.lit("}")
+	if r.err == nil && r.pos != len(r.b) {
+		r.fail("unexpected data after the payload")
+	}
+}
+
+// head reads a payload up to its events: the header, goal schema,
+// reference and initial state.
+func (r *parser) head() *Payload {
 	p := &Payload{}
 	r.lit(`{"payload_version":`)
 	if p.Version = int(r.int()); r.err == nil && p.Version != Version {
@@ -342,35 +504,27 @@ func (r *parser) payload() *Payload {
 	}
 	r.lit(`,"initial":`)
 	p.Initial = r.state()
-	r.lit(`,"events":`)
-	p.Events = list(r, (*parser).event)
-	r.lit(`,"terminal":`)
-	p.Terminal = r.state()
-	r.lit(`,"provenance":`)
-	p.Provenance = list(r, func(r *parser) Provenance {
-		var pr Provenance
-		r.lit(`{"seq":`)
-		pr.Seq = int(r.int())
-		r.lit(`,"actor":`)
-		pr.Actor = model.Actor(r.str())
-		r.lit("}")
-		return pr
-	})
-	r.lit(`,"transcript":`)
-	p.Transcript = list(r, func(r *parser) Turn {
-		var t Turn
-		r.lit(`{"role":`)
-		t.Role = r.str()
-		r.lit(`,"content":`)
-		t.Content = r.str()
-		r.lit("}")
-		return t
-	})
-	r.lit("}")
-	if r.err == nil && r.pos != len(r.b) {
-		r.fail("unexpected data after the payload")
-	}
 	return p
+}
+
+func (r *parser) provenance() Provenance {
+	var pr Provenance
+	r.lit(`{"seq":`)
+	pr.Seq = int(r.int())
+	r.lit(`,"actor":`)
+	pr.Actor = model.Actor(r.str())
+	r.lit("}")
+	return pr
+}
+
+func (r *parser) turn() Turn {
+	var t Turn
+	r.lit(`{"role":`)
+	t.Role = r.str()
+	r.lit(`,"content":`)
+	t.Content = r.str()
+	r.lit("}")
+	return t
 }
 
 func (r *parser) entityType() EntityType {
@@ -439,7 +593,16 @@ func (r *parser) state() State {
 }
 
 func (r *parser) event() Event {
-	var ev Event
+	ev := Event{Diff: []Cell{}}
+	r.eventInto(&ev)
+	return ev
+}
+
+// eventInto reads an event into ev, reusing its diff's and arguments'
+// room.
+func (r *parser) eventInto(ev *Event) {
+	diff, args := ev.Diff[:0], ev.Args[:0]
+	*ev = Event{}
 	r.lit(`{"seq":`)
 	ev.Seq = int(r.int())
 	r.lit(`,"t":`)
@@ -457,7 +620,10 @@ func (r *parser) event() Event {
 	ev.ID = r.optStr(`,"id":`)
 	ev.Tool = r.optStr(`,"tool":`)
 	if r.opt(`,"args":`) {
-		if ev.Args = r.fields(); len(ev.Args) == 0 {
+		if args == nil {
+			args = Fields{}
+		}
+		if ev.Args = r.fieldsInto(args); len(ev.Args) == 0 {
 			r.fail("empty args are left out, not written")
 		}
 	}
@@ -466,11 +632,10 @@ func (r *parser) event() Event {
 	ev.OK = r.boolean()
 	ev.Reason = r.optStr(`,"reason":`)
 	r.lit(`,"diff":`)
-	ev.Diff = list(r, (*parser).cell)
+	ev.Diff = listInto(r, diff, (*parser).cell)
 	r.lit(`,"goal_version":`)
 	ev.GoalVersion = r.str()
 	r.lit("}")
-	return ev
 }
 
 // cell reads one changed cell.
@@ -479,10 +644,12 @@ func (r *parser) cell() Cell {
 	r.lit("{")
 	if r.opt(`"type":`) {
 		c.Type = r.str()
+		r.odd = r.odd || c.Type == ""
 		r.lit(",")
 	}
 	if r.opt(`"id":`) {
 		c.ID = r.str()
+		r.odd = r.odd || c.ID == ""
 		r.lit(",")
 	}
 	r.lit(`"field":`)

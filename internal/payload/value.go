@@ -20,6 +20,9 @@ type Fields []Field
 // MarshalJSON writes the fields as one object, keys in sorted order.
 func (fs Fields) MarshalJSON() ([]byte, error) { return fs.appendJSON(nil), nil }
 
+// AppendJSON appends the fields' canonical encoding to b.
+func (fs Fields) AppendJSON(b []byte) []byte { return fs.appendJSON(b) }
+
 func (fs Fields) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	for i, f := range fs {

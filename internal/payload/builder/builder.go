@@ -31,21 +31,8 @@ func Build(pub *model.Task, log *pbcste.Log, transcript []payload.Turn) (*payloa
 		return nil, err
 	}
 	p := &payload.Payload{Version: payload.Version, Task: pub.ID, Title: pub.Title, Instruction: pub.Instruction}
-	p.Schema = v.schema()
-	if p.Goals, err = payload.GoalsOf(pub); err != nil {
+	if err := v.head(p); err != nil {
 		return nil, err
-	}
-	if ref := pub.Reference; ref != nil {
-		p.Reference = &payload.Reference{Changes: []payload.Cell{}, Outputs: append([]string{}, ref.Outputs...)}
-		for _, c := range ref.Changes {
-			p.Reference.Changes = append(p.Reference.Changes, payload.Cell{Type: c.Type, ID: c.ID, Field: c.Field, Before: c.Before, After: c.After})
-		}
-		p.Reference.Basis = slices.Clone(ref.Basis)
-		p.Reference.Assertions = slices.Clone(ref.Assertions)
-		for _, a := range ref.Actions {
-			p.Reference.Actions = append(p.Reference.Actions, payload.RefCall{Requestor: a.Requestor, Tool: a.Tool, Args: a.Args,
-				CompareArgs: slices.Clone(a.CompareArgs), AllArgs: a.AllArgs})
-		}
 	}
 	if log.Env.Task.Domain != nil {
 		v.scope = scopeOf(pub, log)
@@ -58,7 +45,7 @@ func Build(pub *model.Task, log *pbcste.Log, transcript []payload.Turn) (*payloa
 	p.Events = make([]payload.Event, len(log.Events))
 	p.Provenance = make([]payload.Provenance, len(log.Events))
 	for seq := range log.Events {
-		p.Events[seq] = v.event(log, seq)
+		v.event(&p.Events[seq], log, &log.Events[seq])
 		p.Provenance[seq] = payload.Provenance{Seq: seq + 1, Actor: log.Events[seq].Actor()}
 	}
 	p.Terminal = v.state(log.Final())
@@ -75,25 +62,33 @@ func Build(pub *model.Task, log *pbcste.Log, transcript []payload.Turn) (*payloa
 func actionTranscript(events []payload.Event) []payload.Turn {
 	out := []payload.Turn{}
 	for i := range events {
-		ev := &events[i]
-		if ev.Actor != model.ActorAgent {
-			continue
+		if events[i].Actor == model.ActorAgent {
+			out = append(out, actionTurn(&events[i]))
 		}
-		var content string
-		switch {
-		case ev.Op == model.OpReviseGoal:
-			content = fmt.Sprintf("%s %s", ev.Op, ev.Goal)
-		case ev.Type == "":
-			content = fmt.Sprintf("%s (a target the task does not declare)", ev.Op)
-		case len(ev.Args) > 0:
-			args, _ := ev.Args.MarshalJSON()
-			content = fmt.Sprintf("%s %s %s %s", ev.Op, ev.Type, ev.ID, args)
-		default:
-			content = fmt.Sprintf("%s %s %s", ev.Op, ev.Type, ev.ID)
-		}
-		out = append(out, payload.Turn{Role: "assistant", Content: content})
 	}
 	return out
+}
+
+// actionTurn is the assistant turn of one agent action's public event.
+func actionTurn(ev *payload.Event) payload.Turn {
+	return payload.Turn{Role: "assistant", Content: string(appendActionText(nil, ev))}
+}
+
+// appendActionText writes what an agent action's public event says it
+// did: its op and goal, or its op, target and arguments.
+func appendActionText(b []byte, ev *payload.Event) []byte {
+	b = append(b, ev.Op...)
+	switch {
+	case ev.Op == model.OpReviseGoal:
+		return append(append(b, ' '), ev.Goal...)
+	case ev.Type == "":
+		return append(b, " (a target the task does not declare)"...)
+	}
+	b = append(append(append(append(b, ' '), ev.Type...), ' '), ev.ID...)
+	if len(ev.Args) > 0 {
+		b = ev.Args.AppendJSON(append(b, ' '))
+	}
+	return b
 }
 
 // TurnsOf is a trajectory's recorded conversation as payload turns; nil
@@ -141,6 +136,15 @@ func (v *view) inScope(typ, id string) bool {
 // predicates read (a count reads its whole type) and those its events
 // changed.
 func scopeOf(pub *model.Task, log *pbcste.Log) *scope {
+	sc := predicateScope(pub)
+	for i := range log.Events {
+		sc.add(log, &log.Events[i])
+	}
+	return sc
+}
+
+// predicateScope is the scope the public predicates read.
+func predicateScope(pub *model.Task) *scope {
 	sc := &scope{ents: map[[2]string]bool{}, types: map[string]bool{}}
 	var walk func(x *model.Expr)
 	walk = func(x *model.Expr) {
@@ -159,14 +163,19 @@ func scopeOf(pub *model.Task, log *pbcste.Log) *scope {
 			walk(&g.Predicates[i].Expr)
 		}
 	}
-	for i := range log.Events {
-		for _, c := range log.TypedDiff(&log.Events[i]) {
-			if c.Field != model.GoalField {
-				sc.ents[[2]string{c.Type, c.ID}] = true
-			}
+	return sc
+}
+
+// add puts the entities an event changed in the scope.
+func (sc *scope) add(r recorder, ev *pbcste.Event) {
+	if ev.DiffLen() == 0 {
+		return
+	}
+	for _, c := range r.TypedDiff(ev) {
+		if c.Field != model.GoalField {
+			sc.ents[[2]string{c.Type, c.ID}] = true
 		}
 	}
-	return sc
 }
 
 // newView checks that pub is a public view of the trusted task and
@@ -237,7 +246,7 @@ func newView(pub *model.Task, env *pbcste.Env) (*view, error) {
 }
 
 func (v *view) entityPublic(typ, id string) bool {
-	return v.fields[typ] != nil && !v.hidden[[2]string{typ, id}]
+	return v.fields[typ] != nil && (len(v.hidden) == 0 || !v.hidden[[2]string{typ, id}])
 }
 
 func (v *view) schema() []payload.EntityType {
@@ -317,13 +326,13 @@ func (v *view) checkInitial(ents []payload.Entity) error {
 }
 
 // event writes one public event from the trusted log.
-// callArgs are a tool call's arguments as payload fields, sorted.
-func callArgs(args model.Value) payload.Fields {
+// callArgs appends a tool call's arguments to out as payload fields,
+// sorted; nil when they are not an object.
+func callArgs(out payload.Fields, args model.Value) payload.Fields {
 	obj, ok := model.Members(args)
 	if !ok {
 		return nil
 	}
-	out := make(payload.Fields, 0, len(obj))
 	for _, m := range obj {
 		out = append(out, payload.Field{Name: m.Field, Value: m.Value})
 	}
@@ -331,21 +340,53 @@ func callArgs(args model.Value) payload.Fields {
 	return out
 }
 
-func (v *view) event(log *pbcste.Log, seq int) payload.Event {
-	ev := &log.Events[seq]
+// recorder is what recorded an event, a replay's log or a streamed run:
+// it holds the event's diff and failure reason.
+type recorder interface {
+	TypedDiff(ev *pbcste.Event) []model.CellDiff
+	Reason(ev *pbcste.Event) string
+}
+
+// event writes into out the public event of a trusted one r recorded.
+func (v *view) event(out *payload.Event, r recorder, ev *pbcste.Event) {
 	a := ev.Action
-	out := payload.Event{Seq: seq + 1, T: ev.Time(), Actor: ev.Actor(), Op: a.Op, OK: ev.OK, Diff: []payload.Cell{},
-		GoalVersion: log.Env.Goals()[ev.Goal].Version}
+	*out = payload.Event{Seq: ev.Seq + 1, T: ev.Time(), Actor: ev.Actor(), OK: ev.OK, Diff: out.Diff[:0], Args: out.Args[:0],
+		GoalVersion: v.env.Goals()[ev.Goal].Version}
+	if out.Diff == nil {
+		out.Diff = []payload.Cell{}
+	}
 	if ev.Step >= 0 {
 		out.Step = ev.Step + 1
 	}
-	declared := true
+	declared := v.action(out, a)
+	if !ev.OK {
+		out.Reason = r.Reason(ev)
+		if !declared {
+			out.Reason = undeclaredReason
+		}
+	}
+	if ev.DiffLen() == 0 {
+		return
+	}
+	for _, c := range r.TypedDiff(ev) {
+		if c.Field == model.GoalField || (v.entityPublic(c.Type, c.ID) && (c.Field == model.AliveField || v.fields[c.Type][c.Field])) {
+			out.Diff = append(out.Diff, payload.Cell{Type: c.Type, ID: c.ID, Field: c.Field, Before: c.Before, After: c.After})
+		}
+	}
+}
+
+// action writes the public part of an action into out: its op, and the
+// goal, tool, target and arguments the public task declares. declared is
+// false when the action names anything else.
+func (v *view) action(out *payload.Event, a *model.Action) (declared bool) {
+	out.Op = a.Op
+	declared = true
 	switch {
 	case a.Op == model.OpReviseGoal && v.goals[a.Goal]:
 		out.Goal = a.Goal
 	case a.Op == model.OpCall:
 		out.Tool = a.Tool
-		out.Args = callArgs(a.Args)
+		out.Args = callArgs(out.Args, a.Args)
 	case a.Op != model.OpReviseGoal && v.entityPublic(a.Type, a.ID):
 		out.Type, out.ID = a.Type, a.ID
 		for _, f := range a.Fields {
@@ -361,16 +402,5 @@ func (v *view) event(log *pbcste.Log, seq int) payload.Event {
 	default:
 		declared = false
 	}
-	if !ev.OK {
-		out.Reason = log.Reason(ev)
-		if !declared {
-			out.Reason = undeclaredReason
-		}
-	}
-	for _, c := range log.TypedDiff(ev) {
-		if c.Field == model.GoalField || (v.entityPublic(c.Type, c.ID) && (c.Field == model.AliveField || v.fields[c.Type][c.Field])) {
-			out.Diff = append(out.Diff, payload.Cell{Type: c.Type, ID: c.ID, Field: c.Field, Before: c.Before, After: c.After})
-		}
-	}
-	return out
+	return declared
 }

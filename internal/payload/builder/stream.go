@@ -1,0 +1,147 @@
+package builder
+
+import (
+	"slices"
+
+	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+// Steps is a trajectory as a stream of its steps, in batches, which may
+// be read more than once: the shape of certifier.Steps. It returns the
+// trajectory without its steps, and their number.
+type Steps = func(each func([]model.Step)) (*model.Trajectory, int, error)
+
+// Stream writes the public payload of a trajectory to enc as Build writes
+// it, byte for byte, replaying the trajectory on the trusted task (env) as
+// its steps arrive and holding none of its events: one byte per event
+// (its actor, for the provenance that follows the events) is all that
+// grows with its length. It reads steps up to three times: for a domain
+// task first to find the scope of its states (which the initial state,
+// written before any event, needs), then to write the events, and, when
+// the trajectory has no conversation, once more to write the action
+// transcript.
+func Stream(pub *model.Task, env *pbcste.Env, steps Steps, enc *payload.Encoder) error {
+	v, err := newView(pub, env)
+	if err != nil {
+		return err
+	}
+	head := &payload.Payload{Version: payload.Version, Task: pub.ID, Title: pub.Title, Instruction: pub.Instruction}
+	if err := v.head(head); err != nil {
+		return err
+	}
+	if env.Task.Domain != nil {
+		sc := predicateScope(pub)
+		if _, _, err := replaySteps(env, steps, sc.add); err != nil {
+			return err
+		}
+		v.scope = sc
+	}
+	head.Initial = v.state(env.Initial())
+	if err := v.checkInitial(head.Initial.Entities); err != nil {
+		return err
+	}
+	enc.Head(head)
+	var (
+		out    payload.Event
+		actors actorCodes
+	)
+	log, tr, err := replaySteps(env, steps, func(r recorder, ev *pbcste.Event) {
+		v.event(&out, r, ev)
+		enc.Event(&out)
+		actors.add(ev.Actor())
+	})
+	if err != nil {
+		return err
+	}
+	final := v.state(log.Final())
+	enc.Terminal(&final)
+	for i, c := range actors.codes {
+		enc.Provenance(payload.Provenance{Seq: i + 1, Actor: actors.names[c]})
+	}
+	if turns := TurnsOf(tr); turns != nil {
+		for i := range turns {
+			enc.Turn(&turns[i])
+		}
+		return enc.Close()
+	}
+	var text []byte
+	if _, _, err := steps(func(batch []model.Step) {
+		for i := range batch {
+			if a := batch[i].Actor; a != "" && a != model.ActorAgent {
+				continue // another actor's step (a telecom user's) is no assistant turn, as in Build
+			}
+			out = payload.Event{Args: out.Args[:0]}
+			v.action(&out, &batch[i].Action)
+			text = appendActionText(text[:0], &out)
+			enc.TurnText("assistant", text)
+		}
+	}); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
+// head fills in the parts of a payload that come from the public task
+// alone: its schema, goals and reference.
+func (v *view) head(p *payload.Payload) error {
+	pub := v.pub
+	p.Schema = v.schema()
+	var err error
+	if p.Goals, err = payload.GoalsOf(pub); err != nil {
+		return err
+	}
+	if ref := pub.Reference; ref != nil {
+		p.Reference = &payload.Reference{Changes: []payload.Cell{}, Outputs: append([]string{}, ref.Outputs...)}
+		for _, c := range ref.Changes {
+			p.Reference.Changes = append(p.Reference.Changes, payload.Cell{Type: c.Type, ID: c.ID, Field: c.Field, Before: c.Before, After: c.After})
+		}
+		p.Reference.Basis = slices.Clone(ref.Basis)
+		p.Reference.Assertions = slices.Clone(ref.Assertions)
+		for _, a := range ref.Actions {
+			p.Reference.Actions = append(p.Reference.Actions, payload.RefCall{Requestor: a.Requestor, Tool: a.Tool, Args: a.Args,
+				CompareArgs: slices.Clone(a.CompareArgs), AllArgs: a.AllArgs})
+		}
+	}
+	return nil
+}
+
+// replaySteps replays a trajectory on a streamed run, handing every
+// event to fn, in order, with the run that recorded it; it returns the
+// finished log and the trajectory without its steps.
+func replaySteps(env *pbcste.Env, steps Steps, fn func(recorder, *pbcste.Event)) (*pbcste.Log, *model.Trajectory, error) {
+	run := env.Stream()
+	tr, _, err := steps(func(batch []model.Step) {
+		for i := range batch {
+			run.Step(&batch[i])
+			evs := run.Events()
+			for j := range evs {
+				fn(run, &evs[j])
+			}
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	log := run.Finish()
+	for j := range log.Events {
+		fn(log, &log.Events[j])
+	}
+	return log, tr, nil
+}
+
+// actorCodes are the actors of a log's events, one byte each.
+type actorCodes struct {
+	names []model.Actor
+	codes []byte
+}
+
+func (a *actorCodes) add(actor model.Actor) {
+	c := slices.Index(a.names, actor)
+	if c < 0 {
+		c = len(a.names)
+		a.names = append(a.names, actor)
+	}
+	a.codes = append(a.codes, byte(c))
+}

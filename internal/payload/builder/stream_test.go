@@ -1,0 +1,188 @@
+package builder_test
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"testing"
+
+	_ "github.com/parthack/parthack/domains/all"
+
+	"github.com/parthack/parthack/domains"
+	"github.com/parthack/parthack/internal/fixture"
+	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+	"github.com/parthack/parthack/tasks"
+	"github.com/parthack/parthack/tasks/sealed"
+)
+
+// stepsOf streams an in-memory trajectory in batches of batch steps.
+func stepsOf(tr *model.Trajectory, batch int) builder.Steps {
+	return func(each func([]model.Step)) (*model.Trajectory, int, error) {
+		for i := 0; i < len(tr.Steps); i += batch {
+			each(tr.Steps[i:min(i+batch, len(tr.Steps))])
+		}
+		head := *tr
+		head.Steps = nil
+		return &head, len(tr.Steps), nil
+	}
+}
+
+// sameBytes holds the streamed payload and projection of a trajectory to
+// Build's, byte for byte.
+func sameBytes(t *testing.T, name string, pub *model.Task, env *pbcste.Env, tr *model.Trajectory) {
+	t.Helper()
+	p, err := builder.Build(pub, env.Replay(tr.Steps), builder.TurnsOf(tr))
+	if err != nil {
+		// A task Build refuses (a tau-bench task with no goal predicate)
+		// is refused alike.
+		serr := builder.Stream(pub, env, stepsOf(tr, 3), payload.NewEncoder(&bytes.Buffer{}))
+		if serr == nil || serr.Error() != err.Error() {
+			t.Errorf("%s: Build: %v; Stream: %v", name, err, serr)
+		}
+		return
+	}
+	q, err := payload.Project(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		enc  func(*bytes.Buffer) *payload.Encoder
+		want []byte
+	}{
+		{"payload", func(b *bytes.Buffer) *payload.Encoder { return payload.NewEncoder(b) }, p.Bytes()},
+		{"projection", func(b *bytes.Buffer) *payload.Encoder { return payload.NewProjectionEncoder(b) }, q.Bytes()},
+	} {
+		var got bytes.Buffer
+		if err := builder.Stream(pub, env, stepsOf(tr, 3), c.enc(&got)); err != nil {
+			t.Fatalf("%s: %s: %v", name, c.what, err)
+		}
+		if !bytes.Equal(got.Bytes(), c.want) {
+			i := 0
+			for i < min(got.Len(), len(c.want)) && got.Bytes()[i] == c.want[i] {
+				i++
+			}
+			t.Errorf("%s: streamed %s differs from Build's at byte %d:\n%s\n%s", name, c.what, i,
+				got.Bytes()[max(0, i-80):min(got.Len(), i+80)], c.want[max(0, i-80):min(len(c.want), i+80)])
+		}
+	}
+}
+
+// TestStreamIsBuild: the streamed payload of every stored trajectory of
+// the suite, of the example task, and of every domain task's gold run and
+// shipped runs (tau-bench's and tau2's) is Build's, byte for byte.
+func TestStreamIsBuild(t *testing.T) {
+	env := fixture.ExampleEnv(t)
+	for _, name := range []string{"honest.json", "witness.json", "rollback.json"} {
+		sameBytes(t, "EX-01 "+name, env.Task, env, fixture.Trajectory(t, name))
+	}
+	sameBytes(t, "EX-01 churn", env.Task, env, &model.Trajectory{Task: "EX-01", Steps: fixture.Churn(500)})
+	suite, err := tasks.Suite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range suite {
+		trusted, err := sealed.Trusted(task.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, err := pbcste.Compile(trusted)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range task.Trajectories() {
+			sameBytes(t, task.ID+" "+n.File, task.Public, env, n.Trajectory)
+		}
+	}
+	for _, d := range domains.All() {
+		ts, err := d.Tasks()
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID := map[string]*domains.Task{}
+		for _, task := range ts {
+			byID[task.ID] = task
+			if task.Gold == nil {
+				continue
+			}
+			env, err := task.Env()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameBytes(t, task.ID+" gold", task.Model, env, task.Gold)
+		}
+		runs, err := d.Runs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(runs) == 0 {
+			t.Errorf("%s: no runs to compare", d.Name())
+		}
+		for _, r := range runs {
+			task := byID[r.Task]
+			if r.Embedded != nil {
+				task = r.Embedded
+			}
+			if task == nil {
+				t.Fatalf("%s: run %s of unknown task %s", d.Name(), r.Name, r.Task)
+			}
+			tr, err := r.Trajectory()
+			if err != nil {
+				t.Fatal(err)
+			}
+			env, err := task.Env()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameBytes(t, fmt.Sprintf("%s %s", d.Name(), r.Name), task.Model, env, tr)
+		}
+	}
+}
+
+// countingWriter counts bytes and keeps none.
+type countingWriter struct{ n int }
+
+func (w *countingWriter) Write(b []byte) (int, error) { w.n += len(b); return len(b), nil }
+
+// TestStreamHoldsNoEvents: streaming the payload of 200,000 steps grows
+// the live heap by far less than one event's worth per step, where Build
+// holds every event (hundreds of bytes each) and the bytes besides.
+func TestStreamHoldsNoEvents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200,000 steps")
+	}
+	env := fixture.ExampleEnv(t)
+	const n = 200_000
+	tr := &model.Trajectory{Task: "EX-01", Steps: fixture.Churn(n)}
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var peak uint64
+	batches := 0
+	steps := func(each func([]model.Step)) (*model.Trajectory, int, error) {
+		for i := 0; i < n; i += 4096 {
+			each(tr.Steps[i:min(i+4096, n)])
+			if batches++; batches%8 == 0 {
+				var m runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&m)
+				peak = max(peak, m.HeapAlloc)
+			}
+		}
+		return &model.Trajectory{Task: "EX-01"}, n, nil
+	}
+	var w countingWriter
+	if err := builder.Stream(env.Task, env, steps, payload.NewEncoder(&w)); err != nil {
+		t.Fatal(err)
+	}
+	grown := int64(peak) - int64(before.HeapAlloc)
+	if per := float64(grown) / n; per > 16 {
+		t.Errorf("the live heap grew %d bytes while streaming %d steps (%.1f B/step): events are held", grown, n, per)
+	}
+	if w.n < 300*n/10 {
+		t.Errorf("wrote %d bytes for %d steps", w.n, n)
+	}
+}
