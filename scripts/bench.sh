@@ -2,7 +2,8 @@
 # Reproduce the README's speed figures: every benchmark 10 times (COUNT to
 # change), reported as the median with the min–max over the runs, then
 # the wall time and peak memory (RSS) of whole commands, 10 times each:
-# `parthack import tau-bench` on all 200 GPT-4o runs and on a 200 MB file
+# `parthack import tau-bench` on all 200 GPT-4o runs and on a 200 MB file,
+# `parthack import tau2 --dry-run` on the shipped tau2 files
 # that repeats them 62 times, `parthack certify`, `parthack replay` (text
 # and --json), `parthack payload` and `parthack score` (plain, --json and
 # --steps) on a 1,000,000-step file, interleaved run by run so that each
@@ -56,6 +57,11 @@ wall() { # wall time and peak RSS of a command, count times: median [min–max]
 }
 echo "== wall time, $count runs each"
 wall import-200-tau-runs "$bin/parthack" import tau-bench "$bin/gpt-4o-airline.json" --dry-run
+# tau2: the seven airline and retail Results files (3,396 calls) and the
+# three telecom ones (1,530), each run certified and held to what tau2
+# recorded.
+wall import-tau2-airline-retail "$bin/parthack" import tau2 --dry-run domains/tau2/data/runs/airline-*.json.gz domains/tau2/data/runs/retail-*.json.gz
+wall import-tau2-telecom "$bin/parthack" import tau2 --dry-run domains/tau2/data/runs/telecom-*.json.gz
 PARTHACK_CHURN_FILE="$bin/churn-1m.json" go test ./internal/fixture -run TestWriteChurnFile -count=1 >/dev/null
 T=testdata/example/task.json
 churn=("--task" "$T" "--trajectory" "$bin/churn-1m.json")
