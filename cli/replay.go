@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -426,6 +425,7 @@ type eventJSON struct {
 	b     []byte
 	first bool // no field is written yet at this level
 	val   bytes.Buffer
+	keys  []string // the action's fields' names, sorted
 }
 
 // The indentation of a record's lines, of its fields' and diff's
@@ -481,7 +481,12 @@ func (j *eventJSON) append(r pbcste.EventRecord) []byte {
 	if len(r.Fields) > 0 {
 		j.key(recordIn1, "fields")
 		j.b, j.first = append(j.b, '{'), true
-		for _, k := range slices.Sorted(maps.Keys(r.Fields)) {
+		j.keys = j.keys[:0]
+		for k := range r.Fields {
+			j.keys = append(j.keys, k)
+		}
+		slices.Sort(j.keys)
+		for _, k := range j.keys {
 			if !j.first {
 				j.b = append(j.b, ',')
 			}
