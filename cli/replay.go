@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -384,21 +385,16 @@ func writeReplayJSON(w *bufio.Writer, env *pbcste.Env, steps certifier.Steps, lo
 	value("  ", log.Goal().Version)
 	w.WriteString(",\n  \"events\": [")
 	n := 0
-	var encErr error
+	var rec eventJSON
 	if _, _, _, err := replayEvents(env, steps, nil, func(r *pbcste.Run, ev *pbcste.Event) {
 		if n > 0 {
 			w.WriteString(",")
 		}
 		w.WriteString("\n    ")
-		if err := value("    ", r.Record(ev)); err != nil && encErr == nil {
-			encErr = err
-		}
+		w.Write(rec.append(r.Record(ev)))
 		n++
 	}); err != nil {
 		return err
-	}
-	if encErr != nil {
-		return encErr
 	}
 	if n > 0 {
 		w.WriteString("\n  ")
@@ -418,6 +414,127 @@ func writeReplayJSON(w *bufio.Writer, env *pbcste.Env, steps certifier.Steps, lo
 	}
 	w.WriteString("\n}\n")
 	return nil
+}
+
+// eventJSON writes an event's record as writeReplayJSON's encoder
+// writes it in the events list, indented, without reflection: the fields
+// in their order, empty ones left out as their tags say, the action's
+// fields by name, a nested value indented by json.Indent as the encoder
+// indents it.
+type eventJSON struct {
+	b     []byte
+	first bool // no field is written yet at this level
+	val   bytes.Buffer
+	keys  []string // the action's fields' names, sorted
+}
+
+// The indentation of a record's lines, of its fields' and diff's
+// elements, and of a diff cell's fields, in the events list.
+const (
+	recordIn1 = "\n      "
+	recordIn2 = "\n        "
+	recordIn3 = "\n          "
+)
+
+// key starts a member at the indentation in.
+func (j *eventJSON) key(in, name string) {
+	if !j.first {
+		j.b = append(j.b, ',')
+	}
+	j.first = false
+	j.b = append(append(append(append(j.b, in...), '"'), name...), `": `...)
+}
+
+func (j *eventJSON) str(in, name, s string, omitEmpty bool) {
+	if omitEmpty && s == "" {
+		return
+	}
+	j.key(in, name)
+	j.b = model.Str(s).AppendJSON(j.b)
+}
+
+// value writes a value whose key's line is indented by in.
+func (j *eventJSON) value(in string, v model.Value) {
+	start := len(j.b)
+	j.b = v.AppendJSON(j.b)
+	if c := j.b[start:]; len(c) > 2 && (c[0] == '[' || c[0] == '{') {
+		j.val.Reset()
+		json.Indent(&j.val, c, in[1:], "  ") // compact JSON of a value: it indents
+		j.b = append(j.b[:start], j.val.Bytes()...)
+	}
+}
+
+func (j *eventJSON) append(r pbcste.EventRecord) []byte {
+	j.b, j.first = append(j.b[:0], '{'), true
+	j.key(recordIn1, "seq")
+	j.b = strconv.AppendInt(j.b, int64(r.Seq), 10)
+	j.key(recordIn1, "t")
+	j.b = strconv.AppendInt(j.b, int64(r.Time), 10)
+	if r.Step != 0 {
+		j.key(recordIn1, "step")
+		j.b = strconv.AppendInt(j.b, int64(r.Step), 10)
+	}
+	j.str(recordIn1, "actor", string(r.Actor), false)
+	j.str(recordIn1, "op", string(r.Op), false)
+	j.str(recordIn1, "type", r.Type, true)
+	j.str(recordIn1, "id", r.ID, true)
+	if len(r.Fields) > 0 {
+		j.key(recordIn1, "fields")
+		j.b, j.first = append(j.b, '{'), true
+		j.keys = j.keys[:0]
+		for k := range r.Fields {
+			j.keys = append(j.keys, k)
+		}
+		slices.Sort(j.keys)
+		for _, k := range j.keys {
+			if !j.first {
+				j.b = append(j.b, ',')
+			}
+			j.first = false
+			j.b = append(model.Str(k).AppendJSON(append(j.b, recordIn2...)), ": "...)
+			j.value(recordIn2, r.Fields[k].(model.Value))
+		}
+		j.b, j.first = append(append(j.b, recordIn1...), '}'), false
+	}
+	j.str(recordIn1, "goal", r.Goal, true)
+	j.str(recordIn1, "tool", r.Tool, true)
+	if r.Args != nil {
+		j.key(recordIn1, "args")
+		j.value(recordIn1, *r.Args)
+	}
+	j.key(recordIn1, "ok")
+	j.b = strconv.AppendBool(j.b, r.OK)
+	j.str(recordIn1, "reason", r.Reason, true)
+	j.str(recordIn1, "output", r.Output, true)
+	j.key(recordIn1, "diff")
+	switch {
+	case r.Diff == nil:
+		j.b = append(j.b, "null"...)
+	case len(r.Diff) == 0:
+		j.b = append(j.b, "[]"...)
+	default:
+		j.b = append(j.b, '[')
+		for i := range r.Diff {
+			d := &r.Diff[i]
+			if i > 0 {
+				j.b = append(j.b, ',')
+			}
+			j.b, j.first = append(append(j.b, recordIn2...), '{'), true
+			j.str(recordIn3, "type", d.Type, true)
+			j.str(recordIn3, "id", d.ID, true)
+			j.str(recordIn3, "field", d.Field, false)
+			j.key(recordIn3, "before")
+			j.value(recordIn3, d.Before)
+			j.key(recordIn3, "after")
+			j.value(recordIn3, d.After)
+			j.b = append(append(j.b, recordIn2...), '}')
+		}
+		j.b = append(append(j.b, recordIn1...), ']')
+	}
+	j.first = false
+	j.str(recordIn1, "goal_version", r.Version, false)
+	j.str(recordIn1, "state_hash", r.StateHash, false)
+	return append(j.b, "\n    }"...)
 }
 
 func writeJSON(w io.Writer, v any) error {
