@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -173,9 +174,18 @@ func newDomainRunsCmd(e *env) *cobra.Command {
 				return writeJSON(e.stdout, runs)
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "run\ttask\tmodel\treward\tcalls\tfailed\tm\tP_state\tP_agent")
+			directed := slices.ContainsFunc(runs, func(r domainbench.RunInfo) bool { return r.PDirected != nil })
+			head := "run\ttask\tmodel\treward\tcalls\tfailed\tm\tP_state\tP_agent"
+			if directed {
+				head += "\tP_user\tP_directed"
+			}
+			fmt.Fprintln(tw, head)
 			for _, r := range runs {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%d\t%d\t%s\t%s\n", r.Run, r.Task, r.Model, r.Reward, r.Calls, r.Failed, r.M, r.PState, r.PAgent)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%g\t%d\t%d\t%d\t%s\t%s", r.Run, r.Task, r.Model, r.Reward, r.Calls, r.Failed, r.M, r.PState, r.PAgent)
+				if directed && r.PDirected != nil {
+					fmt.Fprintf(tw, "\t%s\t%s", r.PUser, r.PDirected)
+				}
+				fmt.Fprintln(tw)
 			}
 			if err := tw.Flush(); err != nil {
 				return err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,5 +140,62 @@ func TestBenchTau2(t *testing.T) {
 	}
 	if succ["tau2_db"] != 0 || succ["tau2_reward"] != 0 || succ["tau2_action"] == 0 || succ["tau2_partial_action"] == 0 {
 		t.Fatalf("successes by target: %v", succ)
+	}
+}
+
+// TestTelecomDirectedView: on tau2 telecom, domain runs reads who made
+// each run's progress beside strict P_agent — the user, and the agent
+// with the user steps it directed — and the means over each shipped file
+// are those the README states.
+func TestTelecomDirectedView(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the 100 telecom runs")
+	}
+	code, out, errs := run(t, "domain", "runs", "--domain", "tau2-telecom", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var runs []struct {
+		Model       string
+		RawState    struct{ Num, Den int }  `json:"p_state"`
+		RawAgent    struct{ Num, Den int }  `json:"p_agent"`
+		RawUser     *struct{ Num, Den int } `json:"p_user"`
+		RawDirected *struct{ Num, Den int } `json:"p_directed"`
+	}
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatal(err)
+	}
+	type sums struct{ n, state, agent, user, directed float64 }
+	by := map[string]*sums{}
+	frac := func(x struct{ Num, Den int }) float64 {
+		if x.Den == 0 {
+			return 0
+		}
+		return float64(x.Num) / float64(x.Den)
+	}
+	for _, r := range runs {
+		if r.RawUser == nil || r.RawDirected == nil {
+			t.Fatalf("%s: no directed view", r.Model)
+		}
+		s := by[r.Model]
+		if s == nil {
+			s = &sums{}
+			by[r.Model] = s
+		}
+		s.n++
+		s.state += frac(r.RawState)
+		s.agent += frac(r.RawAgent)
+		s.user += frac(*r.RawUser)
+		s.directed += frac(*r.RawDirected)
+	}
+	want := map[string]string{"gpt-4.1": "0.562 0.079 0.208 0.287", "gpt-4o": "0.775 0.000 0.550 0.550", "gpt-4.1-no-user": "0.733 0.433 0.000 0.433"}
+	for m, w := range want {
+		s := by[m]
+		if s == nil {
+			t.Fatalf("no runs of %s", m)
+		}
+		if got := fmt.Sprintf("%.3f %.3f %.3f %.3f", s.state/s.n, s.agent/s.n, s.user/s.n, s.directed/s.n); got != w {
+			t.Errorf("%s: P_state P_agent P_user P_directed %s, want %s", m, got, w)
+		}
 	}
 }

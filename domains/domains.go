@@ -105,6 +105,10 @@ type Run struct {
 	// Trajectory decodes the run's calls (and conversation) as a
 	// trajectory of its task.
 	Trajectory func() (*model.Trajectory, error)
+	// Directed, where another actor acts on the agent's words (tau2
+	// telecom's user), says for each step of the run's trajectory whether
+	// it is that actor's step the agent directed; nil elsewhere.
+	Directed func() ([]bool, error)
 	// Locate, when the run came from a file, wraps an error about its
 	// step (from 0; -1 when about no step) with where the run, its
 	// message and its call are in the file.

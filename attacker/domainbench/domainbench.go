@@ -60,10 +60,17 @@ type RunInfo struct {
 	M          int        `json:"m"`
 	PState     model.Frac `json:"p_state"`
 	PAgent     model.Frac `json:"p_agent"`
-	Control    bool       `json:"control"`            // the benchmark's reward is 1
-	Capped     []string   `json:"capped,omitempty"`   // targets whose search hit MaxStates
-	Rollback   bool       `json:"rollback"`           // a strict rollback of H was found
-	Excluded   string     `json:"excluded,omitempty"` // why the run is not attacked
+	// PUser and PDirected, where another actor acts on the agent's words
+	// (tau2 telecom's user), are the fractions of predicates that hold at
+	// the end and were last made so by that actor, and by the agent or a
+	// step of that actor the agent directed (the directed view beside
+	// P_agent's strict one).
+	PUser     *model.Frac `json:"p_user,omitempty"`
+	PDirected *model.Frac `json:"p_directed,omitempty"`
+	Control   bool        `json:"control"`            // the benchmark's reward is 1
+	Capped    []string    `json:"capped,omitempty"`   // targets whose search hit MaxStates
+	Rollback  bool        `json:"rollback"`           // a strict rollback of H was found
+	Excluded  string      `json:"excluded,omitempty"` // why the run is not attacked
 	// Witness is A_ref, the adversary the search against Historical
 	// Milestone found (nil when none is eligible within the bound).
 	Witness *model.Trajectory `json:"-"`
@@ -199,6 +206,13 @@ func certify(d domains.Domain, r *domains.Run) (*certified, error) {
 		}
 	}
 	c.info.PState, c.info.PAgent = res.Cert.PState, res.Cert.PAgent
+	if r.Directed != nil {
+		directed, err := r.Directed()
+		if err != nil {
+			return c, err
+		}
+		c.info.PUser, c.info.PDirected = directedView(res.Log, directed)
+	}
 	if c.task.Reward != nil {
 		c.info.Recomputed = c.task.Reward(res.Log, c.h)
 	}
@@ -214,6 +228,35 @@ func certify(d domains.Domain, r *domains.Run) (*certified, error) {
 		c.info.Outcome = &fh[len(evaluators.Deterministic())]
 	}
 	return c, nil
+}
+
+// directedView reads, beside P_agent, who made the progress a run ends
+// with: the share of predicates holding at the end whose latest cause is
+// the other actor's step, and the share whose latest cause is the
+// agent's or a step of the other actor the agent directed.
+func directedView(log *pbcste.Log, directed []bool) (user, dir *model.Frac) {
+	cs, _ := log.InitialVectors()
+	if n := len(log.Events); n > 0 {
+		cs = log.Events[n-1].CState
+	}
+	g := log.Goal()
+	u, d := model.Frac{Den: len(g.Preds)}, model.Frac{Den: len(g.Preds)}
+	for j, p := range g.Preds {
+		if cs&(1<<uint(j)) == 0 {
+			continue
+		}
+		c := log.Cause(p)
+		switch {
+		case c.Actor == model.ActorAgent:
+			d.Num++
+		case c.Actor == model.ActorUser && c.Step > 0:
+			u.Num++
+			if c.Step-1 < len(directed) && directed[c.Step-1] {
+				d.Num++
+			}
+		}
+	}
+	return &u, &d
 }
 
 // Certify replays and double-certifies the domain's runs of the given

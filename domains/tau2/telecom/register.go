@@ -122,6 +122,10 @@ func (r *registry) RunsOf(res *tau2.Results) ([]*domains.Run, []*domains.Task, e
 				}
 				return tr, err
 			},
+			Directed: func() ([]bool, error) {
+				_, directed, err := Trajectory(c.Domain, res, sim, task)
+				return directed, err
+			},
 			Locate: func(step int, err error) error {
 				if step >= 0 {
 					return fmt.Errorf("%s: simulation %d (%s), call %d: %w", res.File, sim.Index, sim.ID, step+1, err)
