@@ -159,13 +159,12 @@ func (d *Domain) CallBy(v model.StateView, requestor, tool string, args model.Va
 		msg := "Error: " + err.Error()
 		return nil, msg, msg
 	}
-	before, _ := readWorld(v, d.db.apps)
 	out, f := d.respond(w, requestor, tool, args, true)
 	if f != "" {
 		msg := "Error: " + string(f)
 		return nil, msg, msg
 	}
-	return w.writes(before), out, ""
+	return w.writesFrom(v), out, ""
 }
 
 // respond is make_tool_call, then sync_tools when sync, on a world.

@@ -187,23 +187,14 @@ func optional[T any](p *T) reflect.Value {
 	return reflect.ValueOf(p).Elem()
 }
 
-// writes are the primitive writes that take the world read as before to
-// w: an update per changed record (its changed fields only), a create
-// per new one, a delete per one gone.
-func (w *world) writes(before *world) []model.Action {
-	type key struct{ typ, id string }
-	was := map[key][]model.Value{}
-	before.each(func(k *kind, id string, rec reflect.Value) {
-		if rec.IsValid() {
-			was[key{k.name, id}] = k.values(rec)
-		}
-	})
+// writesFrom are the primitive writes that take the state w was read
+// from to w: an update per changed record (its changed fields only), a
+// create per new one, a delete per one gone. The state itself is the
+// "before", so a call reads the world once.
+func (w *world) writesFrom(before model.StateView) []model.Action {
 	var out []model.Action
-	seen := map[key]bool{}
 	w.each(func(k *kind, id string, rec reflect.Value) {
-		kk := key{k.name, id}
-		seen[kk] = true
-		old, existed := was[kk]
+		existed := before.Alive(k.name, id)
 		switch {
 		case !rec.IsValid() && existed:
 			out = append(out, model.Action{Op: model.OpDelete, Type: k.name, ID: id})
@@ -214,7 +205,8 @@ func (w *world) writes(before *world) []model.Action {
 		default:
 			var changed []model.Assign
 			for j, v := range k.values(rec) {
-				if !v.Equal(old[j]) {
+				old, _ := before.Field(k.name, id, k.def.Fields[j].Name)
+				if !v.Equal(old) {
 					changed = append(changed, model.Assign{Field: k.def.Fields[j].Name, Value: v})
 				}
 			}
