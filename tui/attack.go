@@ -143,6 +143,19 @@ func (p *attackPanel) witness() bool {
 // the last ones used.
 func (p *attackPanel) setup(t *suiteTask) {
 	p.state, p.task, p.field, p.res = attackSetup, t, 0, nil
+	p.target = min(p.target, len(p.targets())-1)
+}
+
+// targets are the evaluators a search on the panel's task may inflate:
+// the paper's, then the task's benchmark's own (tau2's ACTION check).
+func (p *attackPanel) targets() []evaluator {
+	out := slices.Clone(p.c.ws.evaluators)
+	if p.task != nil {
+		for _, rw := range p.task.BenchEvals {
+			out = append(out, evaluator{rw.Name, rw.Label})
+		}
+	}
+	return out
 }
 
 // start launches the search set up in the form. The goroutine starts in
@@ -152,7 +165,7 @@ func (p *attackPanel) start() tea.Cmd {
 	p.runs++
 	run := &attackRun{id: p.runs, progress: make(chan searchProgress, 1), done: make(chan attackDoneMsg, 1)}
 	p.state, p.run, p.cancel, p.progress = attackRunning, run, cancel, searchProgress{}
-	ws, t, target := p.c.ws, p.task, p.c.ws.evaluators[p.target].Name
+	ws, t, target := p.c.ws, p.task, p.targets()[p.target].Name
 	opt := searchOptions{edits: p.edits, pairs: p.pairs, maxStates: stateCaps[p.cap]}
 	search := func() tea.Msg {
 		go func() {
@@ -251,7 +264,7 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 func (p *attackPanel) change(d int) {
 	switch p.field {
 	case setupTarget:
-		n := len(p.c.ws.evaluators)
+		n := len(p.targets())
 		p.target = (p.target + d + n) % n
 	case setupEdits:
 		p.edits = clamp(p.edits+d, minEdits, maxEdits)
@@ -276,7 +289,7 @@ func (p *attackPanel) lines(width int) []string {
 			return fit(" "+l+v+"  "+st.faint.Render(note), width)
 		}
 		return []string{
-			row(setupTarget, "target", p.c.ws.evaluators[p.target].Label, fmt.Sprintf("the evaluator to inflate (%d of %d)", p.target+1, len(p.c.ws.evaluators))),
+			row(setupTarget, "target", p.targets()[p.target].Label, fmt.Sprintf("the evaluator to inflate (%d of %d)", p.target+1, len(p.targets()))),
 			row(setupEdits, "edits", fmt.Sprint(p.edits), fmt.Sprintf("inserted actions plus skipped steps of H (%d–%d)", minEdits, maxEdits)),
 			row(setupMoves, "moves", moveSetName(p.task, p.pairs), "what an inserted action may be (--pairs: two fields at once)"),
 			row(setupCap, "states", fmt.Sprint(stateCaps[p.cap]), "search nodes at most (--max-states)"),
@@ -290,7 +303,7 @@ func (p *attackPanel) lines(width int) []string {
 		// The counts first, so a narrow terminal still shows them.
 		return []string{fit(p.spin.View()+" "+st.accent.Render("searching ")+
 			fmt.Sprintf("%d states · %d eligible · best Δ %s", p.progress.states, p.progress.eligible, best)+
-			st.muted.Render(fmt.Sprintf(" · %s · %s · %s within %d edits", p.task.ID, p.c.ws.evaluators[p.target].Label, moveSetName(p.task, p.pairs), p.edits))+
+			st.muted.Render(fmt.Sprintf(" · %s · %s · %s within %d edits", p.task.ID, p.targets()[p.target].Label, moveSetName(p.task, p.pairs), p.edits))+
 			st.faint.Render(" · esc/S cancels"), width)}
 	case attackDone:
 		return p.resultLines(width - 1)
@@ -302,7 +315,7 @@ func (p *attackPanel) lines(width int) []string {
 // exhausted, so a Δ of zero reads as a certificate, not a shrug.
 func (p *attackPanel) resultLines(width int) []string {
 	st, r := p.c.st, p.res
-	label := p.c.ws.evaluators[p.target].Label
+	label := p.targets()[p.target].Label
 	// Every result names its bound: the move set and the edits.
 	within := fmt.Sprintf("%s within %d edits", r.moves, r.edits)
 	var head, bound string
