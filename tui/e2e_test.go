@@ -31,7 +31,11 @@ func (s *tmuxSession) start(bin string, args ...string) {
 	if s.size != [2]int{} {
 		w, h = s.size[0], s.size[1]
 	}
-	cmd := append([]string{"new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), bin}, args...)
+	// The pane is a terminal: drop CI, which termenv reads as "no TTY"
+	// and answers with no colour, and name a colour terminal so the
+	// screen is the same on every machine.
+	cmd := append([]string{"new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h),
+		"env", "-u", "CI", "TERM=xterm-256color", bin}, args...)
 	if out, err := s.tmux(cmd...); err != nil {
 		s.t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
