@@ -36,7 +36,7 @@ func TestOnlyDoubleCertificationIsExported(t *testing.T) {
 		}
 	}
 	slices.Sort(exported)
-	if want := []string{"DoubleCertify", "DoubleCertifyStream", "DoublePair", "DoublePairOf", "DoubleRollback"}; !slices.Equal(exported, want) {
+	if want := []string{"DoubleCertify", "DoubleCertifyStream", "DoubleCertifyStreamWatched", "DoublePair", "DoublePairOf", "DoubleRollback"}; !slices.Equal(exported, want) {
 		t.Errorf("exported functions of certifier = %v, want only %v", exported, want)
 	}
 }

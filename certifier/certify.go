@@ -5,8 +5,9 @@
 // against an independently written certifier (package
 // certifier/internal/independent); any disagreement is a hard error,
 // never a verdict. Only that double certification is exported
-// (DoubleCertify, DoublePair, DoubleRollback; DoubleCertifyStream and
-// DoublePairOf for a trajectory certified as it is decoded).
+// (DoubleCertify, DoublePair, DoubleRollback; DoubleCertifyStream, its
+// Watched form, and DoublePairOf for a trajectory certified as it is
+// decoded).
 // docs/definitions.md says where each concept of the method is defined.
 package certifier
 
@@ -47,6 +48,8 @@ type stream struct {
 	run                    *pbcste.Run
 	added                  int
 	illegal, number, claim *model.Rejection
+	watch                  func(*pbcste.Run, *pbcste.Event) // sees every event as it is recorded, when set
+	log                    *pbcste.Log                      // the finished log, once finished
 }
 
 func newStream(run *pbcste.Run) *stream { return &stream{run: run} }
@@ -65,6 +68,11 @@ func (s *stream) add(steps []model.Step) {
 		ended := s.run.Ended()
 		s.run.Step(st)
 		evs := s.run.Events()
+		if s.watch != nil {
+			for j := range evs {
+				s.watch(s.run, &evs[j])
+			}
+		}
 		ev := &evs[len(evs)-1] // the step's own event follows the scripted ones due before it
 		if ev.Illegal && s.illegal == nil {
 			s.illegal = reject(model.IllegalAction, illegalEvidence(s.run.Task(), ev, st, ended, s.run.Reason(ev)))
@@ -127,6 +135,12 @@ func (s *stream) checkClaim(cl *model.Claim, ev *pbcste.Event) *model.Rejection 
 // claim), its steps are those added.
 func (s *stream) finish(tr *model.Trajectory) (*Result, *model.Rejection) {
 	log := s.run.Finish()
+	s.log = log
+	if s.watch != nil {
+		for j := range log.Events {
+			s.watch(s.run, &log.Events[j])
+		}
+	}
 	env := log.Env
 	if tr.Task != env.Task.ID {
 		return nil, reject(model.MalformedSchema, model.Evidence{Component: "task", Expected: env.Task.ID, Got: tr.Task,

@@ -26,7 +26,19 @@ const inFlight = 8
 // decoding error is returned as it is, and a disagreement as
 // ErrDisagreement.
 func DoubleCertifyStream(env *pbcste.Env, steps Steps) (*model.Certificate, *model.Rejection, error) {
+	cert, rej, _, err := DoubleCertifyStreamWatched(env, steps, nil)
+	return cert, rej, err
+}
+
+// DoubleCertifyStreamWatched is DoubleCertifyStream that also hands
+// every event of the primary certifier's replay to watch (when not nil),
+// in order, with the run that recorded it, on the primary's goroutine as
+// it replays, and returns the primary's finished log (its Events the last
+// ones only): a caller that measures or prints the events replays nothing
+// of its own. watch must not keep an event past its call.
+func DoubleCertifyStreamWatched(env *pbcste.Env, steps Steps, watch func(*pbcste.Run, *pbcste.Event)) (*model.Certificate, *model.Rejection, *pbcste.Log, error) {
 	primary := newStream(env.Stream())
+	primary.watch = watch
 	second := independent.NewStream(env.Task)
 	toPrimary, toSecond := make(chan []model.Step, inFlight), make(chan []model.Step, inFlight)
 	var wg sync.WaitGroup
@@ -51,20 +63,20 @@ func DoubleCertifyStream(env *pbcste.Env, steps Steps) (*model.Certificate, *mod
 	close(toSecond)
 	wg.Wait()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	res, rej := primary.finish(header)
 	icert, irej := second.Finish(header, n)
 	if err := sameRejection(rej, irej); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if rej != nil {
-		return nil, rej, nil
+		return nil, rej, primary.log, nil
 	}
 	if err := sameCertificate("certificate", res.Cert, icert); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return res.Cert, nil, nil
+	return res.Cert, nil, primary.log, nil
 }
 
 // DoublePairOf decides (H, A) from their double certification (a

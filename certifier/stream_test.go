@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 )
 
 // batches streams a trajectory held in memory in batches of size k.
@@ -24,8 +25,9 @@ func batches(tr *model.Trajectory, k int) Steps {
 // TestStreamEqualsDouble: certifying as the steps arrive, in batches of
 // any size, gives DoubleCertify's certificate (log hash included) or its
 // rejection, on every fixture trajectory, random ones, and candidates
-// rejected for each per-step reason; and DoublePairOf gives DoublePair's
-// verdict.
+// rejected for each per-step reason, while a watcher sees the replay's
+// events one by one and the replay's final log; and DoublePairOf gives
+// DoublePair's verdict.
 func TestStreamEqualsDouble(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, dir := range fixtureDirs {
@@ -55,10 +57,22 @@ func TestStreamEqualsDouble(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				full := env.Replay(tr.Steps)
 				for _, k := range []int{1, 3, max(len(tr.Steps), 1)} {
-					got, grej, err := DoubleCertifyStream(env, batches(tr, k))
+					var seen []string
+					got, grej, log, err := DoubleCertifyStreamWatched(env, batches(tr, k), func(r *pbcste.Run, ev *pbcste.Event) {
+						seen = append(seen, canonical(t, r.Record(ev)))
+					})
 					if err != nil {
 						t.Fatalf("batches of %d: %v", k, err)
+					}
+					if len(seen) != len(full.Events) || log.Len() != full.Len() || log.FinalHash() != full.FinalHash() {
+						t.Fatalf("batches of %d: watched %d events, log of %d; replay has %d", k, len(seen), log.Len(), len(full.Events))
+					}
+					for i := range seen {
+						if w := canonical(t, full.Record(i)); seen[i] != w {
+							t.Fatalf("batches of %d: watched event %d\n  %s\nreplay's\n  %s", k, i, seen[i], w)
+						}
 					}
 					if err := sameRejection(grej, wrej); err != nil {
 						t.Fatalf("batches of %d: %v", k, err)

@@ -63,24 +63,17 @@ type rejectionJSON struct {
 
 // writeReplay replays a trajectory and prints its events, each with its
 // typed diff, then its certificate or why it has none. The trajectory is
-// streamed twice and never held: first to certify it and to measure the
-// table's columns (the header names the final goal and the counts), then
-// to print its events as they are replayed, through a buffer.
+// streamed twice and never held: first to certify it, measuring the
+// table's columns on the primary certifier's events (the header names the
+// final goal and the counts), then to print its events as they are
+// replayed, through a buffer.
 func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON bool) error {
 	var t replayTable
-	measure := func(r *pbcste.Run, ev *pbcste.Event) {
-		if !asJSON {
-			t.measure(r, ev)
-		}
+	var watch func(*pbcste.Run, *pbcste.Event)
+	if !asJSON {
+		watch = t.measure
 	}
-	var log *pbcste.Log
-	cert, rej, err := certifier.DoubleCertifyStream(env, func(each func([]model.Step)) (*model.Trajectory, int, error) {
-		var tr *model.Trajectory
-		var n int
-		var err error
-		log, tr, n, err = replayEvents(env, steps, each, measure)
-		return tr, n, err
-	})
+	cert, rej, log, err := certifier.DoubleCertifyStreamWatched(env, steps, watch)
 	if err != nil {
 		return usage(err)
 	}
@@ -130,15 +123,12 @@ func ahead(steps certifier.Steps) certifier.Steps {
 // batchesAhead is how many batches ahead may read.
 const batchesAhead = 4
 
-// replayEvents replays the trajectory on a streamed run, handing each
-// batch of steps on to each (when not nil) and every event, in order, to
-// fn. It returns the finished log (its Events the last ones only).
-func replayEvents(env *pbcste.Env, steps certifier.Steps, each func([]model.Step), fn func(*pbcste.Run, *pbcste.Event)) (*pbcste.Log, *model.Trajectory, int, error) {
+// replayEvents replays the trajectory on a streamed run, handing every
+// event, in order, to fn. It returns the finished log (its Events the
+// last ones only).
+func replayEvents(env *pbcste.Env, steps certifier.Steps, fn func(*pbcste.Run, *pbcste.Event)) (*pbcste.Log, *model.Trajectory, int, error) {
 	run := env.Stream()
 	tr, n, err := steps(func(batch []model.Step) {
-		if each != nil {
-			each(batch)
-		}
 		for i := range batch {
 			run.Step(&batch[i])
 			evs := run.Events()
@@ -321,7 +311,7 @@ func (t *replayTable) write(w *bufio.Writer, env *pbcste.Env, steps certifier.St
 	fmt.Fprintf(w, "task %s   goal %s   agent steps %d   events %d\n\n", env.Task.ID, log.Goal().Version, log.Steps, log.Len())
 	t.line(w, &t.cells)
 	print := func(c *cells) { t.line(w, c) }
-	if _, _, _, err := replayEvents(env, steps, nil, func(r *pbcste.Run, ev *pbcste.Event) {
+	if _, _, _, err := replayEvents(env, steps, func(r *pbcste.Run, ev *pbcste.Event) {
 		eventCells(r, ev, &t.cells, print, true)
 	}); err != nil {
 		return err
@@ -338,7 +328,7 @@ func writeReplayText(w io.Writer, env *pbcste.Env, steps certifier.Steps, log *p
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(replayHead[:], "\t"))
 	var c cells
-	if _, _, _, err := replayEvents(env, steps, nil, func(r *pbcste.Run, ev *pbcste.Event) {
+	if _, _, _, err := replayEvents(env, steps, func(r *pbcste.Run, ev *pbcste.Event) {
 		eventCells(r, ev, &c, func(c *cells) {
 			for j := range 6 {
 				tw.Write(c.cell(j))
@@ -386,7 +376,7 @@ func writeReplayJSON(w *bufio.Writer, env *pbcste.Env, steps certifier.Steps, lo
 	w.WriteString(",\n  \"events\": [")
 	n := 0
 	var rec eventJSON
-	if _, _, _, err := replayEvents(env, steps, nil, func(r *pbcste.Run, ev *pbcste.Event) {
+	if _, _, _, err := replayEvents(env, steps, func(r *pbcste.Run, ev *pbcste.Event) {
 		if n > 0 {
 			w.WriteString(",")
 		}

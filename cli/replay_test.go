@@ -88,7 +88,7 @@ func TestReplayTableIsTabwriters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		log, _, _, err := replayEvents(in.env, steps, nil, func(*pbcste.Run, *pbcste.Event) {})
+		log, _, _, err := replayEvents(in.env, steps, func(*pbcste.Run, *pbcste.Event) {})
 		if err != nil {
 			t.Fatal(err)
 		}
