@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/pipe"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -43,18 +44,19 @@ func Stream(pub *model.Task, env *pbcste.Env, steps Steps, enc *payload.Encoder)
 		return err
 	}
 	enc.Head(head)
-	var (
-		out    payload.Event
-		actors actorCodes
-	)
+	var actors actorCodes
+	// The events are encoded on a goroutine of their own, beside the
+	// replay that makes them.
+	events := pipe.New(eventBatch, eventBatches, enc.Event)
 	log, tr, err := replaySteps(env, steps, func(r recorder, ev *pbcste.Event) {
-		v.event(&out, r, ev)
-		enc.Event(&out)
+		v.event(events.Next(), r, ev)
 		actors.add(ev.Actor())
 	})
+	events.Close()
 	if err != nil {
 		return err
 	}
+	var out payload.Event
 	final := v.state(log.Final())
 	enc.Terminal(&final)
 	for i, c := range actors.codes {
@@ -145,3 +147,10 @@ func (a *actorCodes) add(actor model.Actor) {
 	}
 	a.codes = append(a.codes, byte(c))
 }
+
+// eventBatch is how many public events go to the encoder at once, and
+// eventBatches how many batches are in use.
+const (
+	eventBatch   = 1024
+	eventBatches = 4
+)
