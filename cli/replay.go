@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/internal/pipe"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -39,6 +40,7 @@ func newReplayCmd(e *env) *cobra.Command {
 				return usage(err)
 			}
 			defer release()
+			defer streamingGC()()
 			return writeReplay(e.stdout, env, episodeSteps(env.Task, trajPath, steps), asJSON)
 		},
 	}
@@ -184,12 +186,58 @@ func (c *cells) set(strs *[7]string) {
 	}
 }
 
+// eventSource is what knows an event's failure reason and typed diff:
+// the run that recorded it, until its next step, or a heldEvent.
+type eventSource interface {
+	Reason(*pbcste.Event) string
+	TypedDiff(*pbcste.Event) []model.CellDiff
+}
+
+// heldEvent is an event with its reason and typed diff, taken from the
+// run while it knew them, to be shown after the run has moved on.
+type heldEvent struct {
+	ev             pbcste.Event
+	reason, output string
+	diff           []model.CellDiff
+}
+
+func (h *heldEvent) hold(r *pbcste.Run, ev *pbcste.Event) {
+	h.ev, h.reason, h.output, h.diff = *ev, "", r.Output(ev), nil
+	if !ev.OK {
+		h.reason = r.Reason(ev)
+	}
+	if ev.DiffLen() > 0 {
+		h.diff = r.TypedDiff(ev)
+	}
+}
+
+func (h *heldEvent) Reason(*pbcste.Event) string              { return h.reason }
+func (h *heldEvent) TypedDiff(*pbcste.Event) []model.CellDiff { return h.diff }
+
+// replayShown replays the trajectory as replayEvents does and shows its
+// events on a goroutine of its own, beside the replay: hold takes from
+// the run what show needs of an event into a slot, which show then reads.
+// It returns the finished log.
+func replayShown[T any](env *pbcste.Env, steps certifier.Steps, hold func(*T, *pbcste.Run, *pbcste.Event), show func(*T)) (*pbcste.Log, error) {
+	p := pipe.New(shownBatch, shownBatches, show)
+	log, _, _, err := replayEvents(env, steps, func(r *pbcste.Run, ev *pbcste.Event) { hold(p.Next(), r, ev) })
+	p.Close()
+	return log, err
+}
+
+// shownBatch is how many events go to be shown at once, and
+// shownBatches how many batches are in use.
+const (
+	shownBatch   = 1024
+	shownBatches = 4
+)
+
 // eventCells writes the cells of an event's line, then of each diff
-// line, into c, handing each line to line; r is the run that recorded the
+// line, into c, handing each line to line; r is what recorded the
 // event. Without results, the last cell of every line is left empty: a
 // line's last cell has no width to measure, and a diff's values, JSON,
 // hold no tab or line break.
-func eventCells(r *pbcste.Run, ev *pbcste.Event, c *cells, line func(*cells), results bool) {
+func eventCells(r eventSource, ev *pbcste.Event, c *cells, line func(*cells), results bool) {
 	a := ev.Action
 	b := strconv.AppendInt(c.buf[:0], int64(ev.Seq+1), 10)
 	c.buf = b
@@ -311,8 +359,8 @@ func (t *replayTable) write(w *bufio.Writer, env *pbcste.Env, steps certifier.St
 	fmt.Fprintf(w, "task %s   goal %s   agent steps %d   events %d\n\n", env.Task.ID, log.Goal().Version, log.Steps, log.Len())
 	t.line(w, &t.cells)
 	print := func(c *cells) { t.line(w, c) }
-	if _, _, _, err := replayEvents(env, steps, func(r *pbcste.Run, ev *pbcste.Event) {
-		eventCells(r, ev, &t.cells, print, true)
+	if _, err := replayShown(env, steps, (*heldEvent).hold, func(h *heldEvent) {
+		eventCells(h, &h.ev, &t.cells, print, true)
 	}); err != nil {
 		return err
 	}
@@ -376,12 +424,12 @@ func writeReplayJSON(w *bufio.Writer, env *pbcste.Env, steps certifier.Steps, lo
 	w.WriteString(",\n  \"events\": [")
 	n := 0
 	var rec eventJSON
-	if _, _, _, err := replayEvents(env, steps, func(r *pbcste.Run, ev *pbcste.Event) {
+	if _, err := replayShown(env, steps, (*heldEvent).hold, func(h *heldEvent) {
 		if n > 0 {
 			w.WriteString(",")
 		}
 		w.WriteString("\n    ")
-		w.Write(rec.append(r.Record(ev)))
+		w.Write(rec.append(env, h))
 		n++
 	}); err != nil {
 		return err
@@ -412,10 +460,10 @@ func writeReplayJSON(w *bufio.Writer, env *pbcste.Env, steps certifier.Steps, lo
 // fields by name, a nested value indented by json.Indent as the encoder
 // indents it.
 type eventJSON struct {
-	b     []byte
-	first bool // no field is written yet at this level
-	val   bytes.Buffer
-	keys  []string // the action's fields' names, sorted
+	b      []byte
+	first  bool // no field is written yet at this level
+	val    bytes.Buffer
+	fields []model.Assign // the action's fields, sorted by name
 }
 
 // The indentation of a record's lines, of its fields' and diff's
@@ -454,58 +502,59 @@ func (j *eventJSON) value(in string, v model.Value) {
 	}
 }
 
-func (j *eventJSON) append(r pbcste.EventRecord) []byte {
+// append writes the record of a held event as pbcste.Run.Record gives
+// it: its action's fields sorted by name, the last of a repeated name
+// kept, as the record's map keeps it.
+func (j *eventJSON) append(env *pbcste.Env, h *heldEvent) []byte {
+	ev, a := &h.ev, h.ev.Action
 	j.b, j.first = append(j.b[:0], '{'), true
 	j.key(recordIn1, "seq")
-	j.b = strconv.AppendInt(j.b, int64(r.Seq), 10)
+	j.b = strconv.AppendInt(j.b, int64(ev.Seq+1), 10)
 	j.key(recordIn1, "t")
-	j.b = strconv.AppendInt(j.b, int64(r.Time), 10)
-	if r.Step != 0 {
+	j.b = strconv.AppendInt(j.b, int64(ev.Time()), 10)
+	if ev.Step >= 0 {
 		j.key(recordIn1, "step")
-		j.b = strconv.AppendInt(j.b, int64(r.Step), 10)
+		j.b = strconv.AppendInt(j.b, int64(ev.Step+1), 10)
 	}
-	j.str(recordIn1, "actor", string(r.Actor), false)
-	j.str(recordIn1, "op", string(r.Op), false)
-	j.str(recordIn1, "type", r.Type, true)
-	j.str(recordIn1, "id", r.ID, true)
-	if len(r.Fields) > 0 {
+	j.str(recordIn1, "actor", string(ev.Actor()), false)
+	j.str(recordIn1, "op", string(a.Op), false)
+	j.str(recordIn1, "type", a.Type, true)
+	j.str(recordIn1, "id", a.ID, true)
+	if len(a.Fields) > 0 {
 		j.key(recordIn1, "fields")
 		j.b, j.first = append(j.b, '{'), true
-		j.keys = j.keys[:0]
-		for k := range r.Fields {
-			j.keys = append(j.keys, k)
-		}
-		slices.Sort(j.keys)
-		for _, k := range j.keys {
+		j.fields = append(j.fields[:0], a.Fields...)
+		slices.SortStableFunc(j.fields, func(x, y model.Assign) int { return strings.Compare(x.Field, y.Field) })
+		for i, f := range j.fields {
+			if i+1 < len(j.fields) && j.fields[i+1].Field == f.Field {
+				continue
+			}
 			if !j.first {
 				j.b = append(j.b, ',')
 			}
 			j.first = false
-			j.b = append(model.Str(k).AppendJSON(append(j.b, recordIn2...)), ": "...)
-			j.value(recordIn2, r.Fields[k].(model.Value))
+			j.b = append(model.Str(f.Field).AppendJSON(append(j.b, recordIn2...)), ": "...)
+			j.value(recordIn2, f.Value)
 		}
 		j.b, j.first = append(append(j.b, recordIn1...), '}'), false
 	}
-	j.str(recordIn1, "goal", r.Goal, true)
-	j.str(recordIn1, "tool", r.Tool, true)
-	if r.Args != nil {
+	j.str(recordIn1, "goal", a.Goal, true)
+	j.str(recordIn1, "tool", a.Tool, true)
+	if !a.Args.IsNull() {
 		j.key(recordIn1, "args")
-		j.value(recordIn1, *r.Args)
+		j.value(recordIn1, a.Args)
 	}
 	j.key(recordIn1, "ok")
-	j.b = strconv.AppendBool(j.b, r.OK)
-	j.str(recordIn1, "reason", r.Reason, true)
-	j.str(recordIn1, "output", r.Output, true)
+	j.b = strconv.AppendBool(j.b, ev.OK)
+	j.str(recordIn1, "reason", h.reason, true)
+	j.str(recordIn1, "output", h.output, true)
 	j.key(recordIn1, "diff")
-	switch {
-	case r.Diff == nil:
-		j.b = append(j.b, "null"...)
-	case len(r.Diff) == 0:
+	if h.diff == nil {
 		j.b = append(j.b, "[]"...)
-	default:
+	} else {
 		j.b = append(j.b, '[')
-		for i := range r.Diff {
-			d := &r.Diff[i]
+		for i := range h.diff {
+			d := &h.diff[i]
 			if i > 0 {
 				j.b = append(j.b, ',')
 			}
@@ -522,8 +571,9 @@ func (j *eventJSON) append(r pbcste.EventRecord) []byte {
 		j.b = append(append(j.b, recordIn1...), ']')
 	}
 	j.first = false
-	j.str(recordIn1, "goal_version", r.Version, false)
-	j.str(recordIn1, "state_hash", r.StateHash, false)
+	j.str(recordIn1, "goal_version", env.Goals()[ev.Goal].Version, false)
+	j.key(recordIn1, "state_hash")
+	j.b = append(ev.Hash.AppendHex(append(j.b, '"')), '"')
 	return append(j.b, "\n    }"...)
 }
 

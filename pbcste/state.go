@@ -27,12 +27,15 @@ func (h Hash) sub(d Hash) Hash {
 }
 
 // String is the hash in hex, the form claims and logs use.
-func (h Hash) String() string {
+func (h Hash) String() string { return string(h.AppendHex(nil)) }
+
+// AppendHex appends the hash in hex, as String writes it.
+func (h Hash) AppendHex(dst []byte) []byte {
 	var b [32]byte
 	for i, x := range h {
 		binary.BigEndian.PutUint64(b[8*i:], x)
 	}
-	return hex.EncodeToString(b[:])
+	return hex.AppendEncode(dst, b[:])
 }
 
 func digest(b []byte) Hash {
