@@ -85,6 +85,25 @@ func (j JSON) Object(allowed ...string) (JSONObject, error) {
 	return JSONObject{o}, err
 }
 
+// Member is the member named key of an object, whatever its other keys;
+// false when the value is no object or has no such member.
+func (j JSON) Member(key string) (JSON, bool) {
+	if j.c.n.kind != nodeObject {
+		return JSON{}, false
+	}
+	c, ok := object{c: j.c}.get(key)
+	return JSON{c}, ok
+}
+
+// Item is item i of an array; false when the value is no array or has
+// no item i.
+func (j JSON) Item(i int) (JSON, bool) {
+	if j.c.n.kind != nodeArray || i < 0 || i >= len(j.c.n.items) {
+		return JSON{}, false
+	}
+	return JSON{cursor{d: j.c.d, n: j.c.n.items[i]}}, true
+}
+
 // Get is the member of the object named key, if it has one.
 func (o JSONObject) Get(key string) (JSON, bool) {
 	c, ok := o.o.get(key)

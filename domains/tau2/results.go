@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+
+	"github.com/parthack/parthack/model"
 )
 
 // Results is one tau2 "Results" file as `tau2 run` writes it:
@@ -143,14 +146,18 @@ func (r *Results) Calls() int {
 // Error is bad input, located: the file, the JSON path and, inside a
 // run, its index, id and message.
 type Error struct {
-	File    string
-	Path    string // e.g. simulations[3].messages[12].tool_calls[0].arguments
-	SimID   string // the run's id, when inside one
-	Message string
+	File      string
+	Line, Col int    // of the value at Path, when known (from 1)
+	Path      string // e.g. simulations[3].messages[12].tool_calls[0].arguments
+	SimID     string // the run's id, when inside one
+	Message   string
 }
 
 func (e *Error) Error() string {
 	where := e.File
+	if e.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
+	}
 	if e.Path != "" {
 		where += ": " + e.Path
 	}
@@ -179,7 +186,18 @@ func Decode(file string, src []byte) (*Results, error) {
 		}
 		src = plain
 	}
-	d := &decoder{file: file}
+	// The file is parsed strictly first, as every file parthack reads is
+	// (model.ParseJSON: UTF-8, no byte order mark, no duplicate key,
+	// nothing after the value), and every later error is placed on it.
+	root, err := model.ParseJSON(file, src)
+	if err != nil {
+		var de *model.DecodeError
+		if errors.As(err, &de) {
+			return nil, &Error{File: file, Line: de.Line, Col: de.Col, Path: strings.TrimPrefix(strings.TrimPrefix(de.Path, "$"), "."), Message: de.Msg}
+		}
+		return nil, &Error{File: file, Message: err.Error()}
+	}
+	d := &decoder{file: file, root: root}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(src, &top); err != nil || top == nil {
 		msg := "not a tau2 Results file (a JSON object {timestamp, info, tasks, simulations})"
@@ -212,7 +230,7 @@ func Decode(file string, src []byte) (*Results, error) {
 			return nil, err
 		}
 		if _, dup := r.byID[t.ID]; dup {
-			return nil, &Error{File: file, Path: fmt.Sprintf("tasks[%d].id", i), Message: fmt.Sprintf("task %q appears twice", t.ID)}
+			return nil, d.fail(fmt.Sprintf("tasks[%d].id", i), "task %q appears twice", t.ID)
 		}
 		r.byID[t.ID] = t
 		r.Tasks = append(r.Tasks, t)
@@ -227,8 +245,8 @@ func Decode(file string, src []byte) (*Results, error) {
 			return nil, err
 		}
 		if _, ok := r.byID[s.TaskID]; !ok {
-			return nil, &Error{File: file, Path: fmt.Sprintf("simulations[%d].task_id", i), SimID: s.ID,
-				Message: fmt.Sprintf("task %q is not among the file's %d tasks", s.TaskID, len(r.Tasks))}
+			d.simID = s.ID
+			return nil, d.fail(fmt.Sprintf("simulations[%d].task_id", i), "task %q is not among the file's %d tasks", s.TaskID, len(r.Tasks))
 		}
 		r.Simulations = append(r.Simulations, s)
 	}
@@ -237,11 +255,43 @@ func Decode(file string, src []byte) (*Results, error) {
 
 type decoder struct {
 	file  string
+	root  model.JSON // the file, parsed strictly, to place errors on
 	simID string
 }
 
 func (d *decoder) fail(path, format string, args ...any) error {
-	return &Error{File: d.file, Path: path, SimID: d.simID, Message: fmt.Sprintf(format, args...)}
+	line, col := d.place(path)
+	return &Error{File: d.file, Line: line, Col: col, Path: path, SimID: d.simID, Message: fmt.Sprintf(format, args...)}
+}
+
+// place is the line and column of the value at path
+// ("simulations[3].messages[12].content"), or of the deepest value on
+// the way to it that the file has.
+func (d *decoder) place(path string) (line, col int) {
+	at := d.root
+	for _, seg := range strings.Split(path, ".") {
+		key, rest, _ := strings.Cut(seg, "[")
+		next, ok := at, true
+		if key != "" {
+			next, ok = at.Member(key)
+		}
+		for ok && rest != "" {
+			var idx string
+			idx, rest, _ = strings.Cut(rest, "]")
+			rest = strings.TrimPrefix(rest, "[")
+			i, err := strconv.Atoi(idx)
+			if err != nil {
+				ok = false
+				break
+			}
+			next, ok = next.Item(i)
+		}
+		if !ok {
+			break
+		}
+		at = next
+	}
+	return at.Pos()
 }
 
 func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }

@@ -41,14 +41,18 @@ func TestDecode(t *testing.T) {
 		src  []byte
 		want string
 	}{
-		{"not JSON", []byte("hello"), "f.json: not a tau2 Results file"},
+		{"not JSON", []byte("hello"), "f.json:1:1: malformed JSON"},
+		{"a byte order mark", append([]byte("\xef\xbb\xbf"), okFile...), "f.json:1:1: the file starts with a UTF-8 byte order mark"},
+		{"invalid UTF-8", []byte(strings.Replace(okFile, `"content": "ok"`, "\"content\": \"o\xffk\"", 1)), "f.json:4:45: simulations[0].messages[1].content: invalid UTF-8"},
+		{"a duplicate key", []byte(strings.Replace(okFile, `"content": "ok"`, `"content": "ok", "content": "ko"`, 1)), `f.json:4:49: simulations[0].messages[1].content: duplicate key "content"`},
+		{"truncated", []byte(okFile[:len(okFile)-40]), "malformed JSON: unexpected end of input"},
 		{"a list", []byte(`[1, 2]`), "f.json: not a tau2 Results file"},
 		{"no simulations", []byte(`{"info": {}, "tasks": []}`), `no "simulations"`},
 		{"truncated gzip", full[:len(full)/2], "f.json: truncated gzip"},
 		{"unknown task", []byte(strings.Replace(okFile, `"task_id": "1"`, `"task_id": "9"`, 1)),
-			`f.json: simulations[0].task_id (simulation s1): task "9" is not among the file's 1 tasks`},
+			`f.json:2:42: simulations[0].task_id (simulation s1): task "9" is not among the file's 1 tasks`},
 		{"reward not a number", []byte(strings.Replace(okFile, `"reward": 1.0`, `"reward": "high"`, 1)),
-			`simulations[0].reward_info.reward (simulation s1): expected a number, got JSON string`},
+			`f.json:5:29: simulations[0].reward_info.reward (simulation s1): expected a number, got JSON string`},
 		{"arguments a string", []byte(strings.Replace(okFile, `"tool_calls": [{"id": "c1", "name": "x", "arguments": {"a": 1}`, `"tool_calls": [{"id": "c1", "name": "x", "arguments": "a=1"`, 1)),
 			`simulations[0].messages[0].tool_calls[0].arguments (simulation s1): expected an object`},
 		{"unanswered call", []byte(strings.Replace(okFile, `"id": "c1", "content"`, `"id": "c2", "content"`, 1)),
