@@ -29,7 +29,9 @@ func newImportCmd(e *env) *cobra.Command {
 			"double-certified, and is saved in the store as a witness\n" +
 			"that `store ls` lists and --candidate, --honest and --trajectory open by its name. The file is read run by\n" +
 			"run, as strictly as a trajectory file: an error names the file, line and column, the run's index and name,\n" +
-			"the message and the call. All runs are saved in one transaction, or none. --dry-run certifies without saving.\n\n" +
+			"the message and the call. All runs are saved, or none: each run is written as soon as it is certified, and\n" +
+			"all of them appear in the store at once when the last is written (an interrupted import leaves none).\n" +
+			"--dry-run certifies without saving.\n\n" +
 			"A run whose name is already in the store, or earlier in the file, is skipped and reported (how many, the\n" +
 			"first names); --rename saves it instead under the name with the first free suffix -2, -3, …\n" +
 			"Prints each saved run's certified progress. With --dry-run, a format that records the benchmark's own\n" +
@@ -47,6 +49,7 @@ func newImportCmd(e *env) *cobra.Command {
 				return usageErr("--format: %q is not table or json", outFormat)
 			}
 			var s *store.Store
+			var im *store.Import
 			taken := map[string]bool{}
 			if !dry {
 				if asJSON {
@@ -56,16 +59,27 @@ func newImportCmd(e *env) *cobra.Command {
 					return err
 				}
 				defer s.Close()
-				existing, err := s.List(store.KindWitness)
+				names, err := s.Names(store.KindWitness)
 				if err != nil {
 					return err
 				}
-				for _, r := range existing {
-					taken[r.Name] = true
+				for _, n := range names {
+					taken[n] = true
 				}
+				// Each run goes to the store as soon as it is certified, in
+				// bounded transactions, unseen until Commit publishes them all.
+				if im, err = s.BeginImport(store.KindWitness); err != nil {
+					return err
+				}
+				defer func() {
+					if err := im.Abort(); err != nil {
+						fmt.Fprintf(e.stderr, "import: %v; the store shows none of them, and its next open removes them\n", err)
+					}
+				}()
 			}
-			var recs []store.Record
-			var skipped []string
+			existing := len(taken)
+			saved, skipped := 0, 0
+			var firstSkipped []string
 			var checks []*domains.Conformance
 			out := e.stdout
 			if asJSON {
@@ -82,7 +96,9 @@ func newImportCmd(e *env) *cobra.Command {
 					name := r.Name
 					if taken[name] {
 						if !rename {
-							skipped = append(skipped, name)
+							if skipped++; len(firstSkipped) < 5 {
+								firstSkipped = append(firstSkipped, name)
+							}
 							return nil
 						}
 						name = freeName(name, taken)
@@ -93,8 +109,12 @@ func newImportCmd(e *env) *cobra.Command {
 						return err
 					}
 					fmt.Fprintln(tw, row)
-					recs = append(recs, store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Body: model.EncodeTrajectory(tr)})
-					return nil
+					saved++
+					if im == nil {
+						return nil
+					}
+					return im.Add(store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Body: model.EncodeTrajectory(tr),
+						Created: int64(existing + saved)})
 				})
 				in.Close()
 				if err != nil {
@@ -111,12 +131,12 @@ func newImportCmd(e *env) *cobra.Command {
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			if len(skipped) > 0 {
+			if skipped > 0 {
 				fmt.Fprintf(e.stderr, "import: %d runs skipped: their names are already in the store or earlier in the files (%s); --rename saves them under new names\n",
-					len(skipped), firstFew(skipped, 5))
+					skipped, firstFew(firstSkipped, skipped))
 			}
 			if dry {
-				fmt.Fprintf(e.stderr, "import: %d runs certified; --dry-run: nothing saved\n", len(recs))
+				fmt.Fprintf(e.stderr, "import: %d runs certified; --dry-run: nothing saved\n", saved)
 				if asJSON {
 					if checks == nil {
 						checks = []*domains.Conformance{}
@@ -125,14 +145,10 @@ func newImportCmd(e *env) *cobra.Command {
 				}
 				return writeConformance(e.stdout, checks)
 			}
-			existing := len(taken) - len(recs)
-			for i := range recs {
-				recs[i].Created = int64(existing + i + 1)
-			}
-			if _, err := s.PutNew(store.KindWitness, recs); err != nil {
+			if _, err := im.Commit(); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stderr, "import: %d runs certified and saved in %s\n", len(recs), s.Path())
+			fmt.Fprintf(e.stderr, "import: %d runs certified and saved in %s\n", saved, s.Path())
 			return nil
 		},
 	}
@@ -221,12 +237,12 @@ func freeName(name string, taken map[string]bool) string {
 	}
 }
 
-// firstFew lists the first n names, and how many more there are.
-func firstFew(names []string, n int) string {
-	if len(names) <= n {
-		return strings.Join(names, ", ")
+// firstFew lists the first names of total, and how many more there are.
+func firstFew(first []string, total int) string {
+	if total <= len(first) {
+		return strings.Join(first, ", ")
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+	return fmt.Sprintf("%s and %d more", strings.Join(first, ", "), total-len(first))
 }
 
 // openStore opens --db, or the default store.

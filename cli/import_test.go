@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/parthack/parthack/store"
 )
 
@@ -227,5 +229,91 @@ func TestGzippedInputs(t *testing.T) {
 	code, got, errs := run(t, "replay", "--task", gz(example("task.json")), "--trajectory", gz(example("witness.json")))
 	if code != 0 || got != want {
 		t.Fatalf("gzipped replay: exit %d\n%s\n%s", code, got, errs)
+	}
+}
+
+// TestImportStreamsToStore: an import writes its runs as it certifies
+// them, in several transactions, never one for the whole file (bbolt
+// holds a transaction's pages in memory until it commits: 200 MB of runs
+// took 1.1 GB in one); a run refused after several of them were written
+// still leaves the store without any of the file's runs.
+func TestImportStreamsToStore(t *testing.T) {
+	runs := tauRuns(t)
+	var many []map[string]any
+	for range 3 {
+		many = append(many, runs...)
+	}
+	bad := map[string]any{}
+	b, _ := json.Marshal(runs[4])
+	json.Unmarshal(b, &bad)
+	for _, m := range bad["traj"].([]any) {
+		if calls, ok := m.(map[string]any)["tool_calls"].([]any); ok && len(calls) > 0 {
+			calls[0].(map[string]any)["function"].(map[string]any)["name"] = "get_reservation_detail"
+			break
+		}
+	}
+	dir := t.TempDir()
+	good, refused := filepath.Join(dir, "many.json"), filepath.Join(dir, "refused.json")
+	b, _ = json.Marshal(many)
+	if err := os.WriteFile(good, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = json.Marshal(append(many, bad))
+	if err := os.WriteFile(refused, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// txid is the id of the store's last write transaction.
+	txid := func(db string) int {
+		t.Helper()
+		bdb, err := bolt.Open(db, 0o600, &bolt.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer bdb.Close()
+		var id int
+		bdb.View(func(tx *bolt.Tx) error { id = tx.ID(); return nil })
+		return id
+	}
+	listed := func(db string) int {
+		t.Helper()
+		code, out, errs := run(t, "--db", db, "store", "ls", "--json")
+		var ls []any
+		if code != 0 || json.Unmarshal([]byte(out), &ls) != nil {
+			t.Fatalf("store ls: exit %d\n%s%s", code, out, errs)
+		}
+		return len(ls)
+	}
+
+	db := filepath.Join(dir, "refused.db")
+	code, _, errs := run(t, "--db", db, "import", "tau-bench", "--rename", refused)
+	if code != 2 || !strings.Contains(errs, "refused.json:1: run 600 (refused-t04-trial0), message 4") || strings.Contains(errs, "remove the records") {
+		t.Fatalf("import of a file whose last run is refused: exit %d\n%s", code, errs)
+	}
+	if n := listed(db); n != 0 {
+		t.Fatalf("a refused import left %d records", n)
+	}
+
+	db = filepath.Join(dir, "store.db")
+	s, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	before := txid(db)
+	code, _, errs = run(t, "--db", db, "import", "tau-bench", "--rename", good)
+	if code != 0 || !strings.Contains(errs, "600 runs certified and saved") {
+		t.Fatalf("import: exit %d\n%s", code, errs)
+	}
+	info, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One transaction begins the import, one publishes it, and the runs
+	// (about 11 MB) take at least two more.
+	if n := txid(db) - before; n < 4 {
+		t.Errorf("600 runs (a %d-byte store) saved in %d transactions, want at least 4", info.Size(), n)
+	}
+	if n := listed(db); n != 600 {
+		t.Errorf("%d records listed, want 600", n)
 	}
 }

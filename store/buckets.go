@@ -18,6 +18,18 @@ var (
 
 	// magic is the fixed value stored under keyMagic.
 	magic = []byte("parthack-store")
+
+	// bucketImports holds one bucket per unpublished import (import.go),
+	// keyed by a uint64 from its NextSequence, big-endian (schema 2).
+	bucketImports = []byte("imports")
+
+	// keyImportKind names, in an import's bucket, the bucket its records
+	// are written to.
+	keyImportKind = []byte("kind")
+
+	// keyImportKeys is the bucket, in an import's bucket, listing the keys
+	// of the records it wrote, each with an empty value.
+	keyImportKeys = []byte("keys")
 )
 
 // kindBuckets maps each Kind to the bucket holding its records, in the

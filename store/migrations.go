@@ -13,6 +13,7 @@ import (
 // migration must never change, because files in the wild already ran it.
 var migrations = []func(tx *bolt.Tx) error{
 	createBuckets,
+	createImports,
 }
 
 // createBuckets turns an empty bbolt file into a version-1 store.
@@ -27,6 +28,14 @@ func createBuckets(tx *bolt.Tx) error {
 		}
 	}
 	return meta.Put(keyMagic, magic)
+}
+
+// createImports adds the bucket of unpublished imports (import.go). A
+// parthack that predates it would show an interrupted import's records,
+// so the schema version rises and such a parthack refuses the file.
+func createImports(tx *bolt.Tx) error {
+	_, err := tx.CreateBucketIfNotExists(bucketImports)
+	return err
 }
 
 // readVersion returns the schema version of the store in tx: 0 for a bbolt

@@ -22,7 +22,7 @@ import (
 // writer leaves a consistent file.
 
 const (
-	helperModeEnv = "PARTHACK_STORE_HELPER" // "hold", "put" or "open"
+	helperModeEnv = "PARTHACK_STORE_HELPER" // "hold", "put", "open" or "import"
 	helperPathEnv = "PARTHACK_STORE_PATH"
 )
 
@@ -31,7 +31,7 @@ const (
 func TestHelperProcess(t *testing.T) {
 	mode := os.Getenv(helperModeEnv)
 	if mode == "" {
-		t.Skip("child process for TestLockedByAnotherProcess and TestCrashSafety")
+		t.Skip("child process for TestLockedByAnotherProcess, TestCrashSafety and TestImportKilled")
 	}
 	s, err := Open(os.Getenv(helperPathEnv))
 	if err != nil {
@@ -40,6 +40,8 @@ func TestHelperProcess(t *testing.T) {
 	}
 	switch mode {
 	case "open": // opened: close and exit 0
+	case "import":
+		helperImport(s)
 	case "hold":
 		fmt.Println("ready")
 		_, _ = io.Copy(io.Discard, os.Stdin) // hold the store until the parent closes stdin

@@ -32,12 +32,28 @@ func encode(r Record) []byte {
 // because key and value belong to bbolt's memory map and are only valid
 // inside the transaction.
 func decode(kind Kind, key, value []byte) (Record, error) {
+	r, body, err := decodeHead(kind, key, value)
+	if err == nil && len(body) > 0 {
+		r.Body = bytes.Clone(body)
+	}
+	return r, err
+}
+
+// decodeName parses only the Name of a record value.
+func decodeName(kind Kind, key, value []byte) (string, error) {
+	r, _, err := decodeHead(kind, key, value)
+	return r.Name, err
+}
+
+// decodeHead parses a record value up to its Body, which it returns
+// uncopied.
+func decodeHead(kind Kind, key, value []byte) (Record, []byte, error) {
 	if len(key) != 8 {
-		return Record{}, fmt.Errorf("%w: %s key %x is not 8 bytes", ErrCorrupt, kind, key)
+		return Record{}, nil, fmt.Errorf("%w: %s key %x is not 8 bytes", ErrCorrupt, kind, key)
 	}
 	r := Record{Kind: kind, Key: binary.BigEndian.Uint64(key)}
-	bad := func(problem string) (Record, error) {
-		return Record{}, fmt.Errorf("%w: %s %d: %s", ErrCorrupt, kind, r.Key, problem)
+	bad := func(problem string) (Record, []byte, error) {
+		return Record{}, nil, fmt.Errorf("%w: %s %d: %s", ErrCorrupt, kind, r.Key, problem)
 	}
 	if len(value) == 0 || value[0] != recordVersion {
 		return bad("unknown record encoding")
@@ -57,10 +73,7 @@ func decode(kind Kind, key, value []byte) (Record, error) {
 		return bad("truncated creation counter")
 	}
 	r.Task, r.Name, r.Note, r.Created = fields[0], fields[1], fields[2], created
-	if body := rest[w:]; len(body) > 0 {
-		r.Body = bytes.Clone(body)
-	}
-	return r, nil
+	return r, rest[w:], nil
 }
 
 // uintToKey encodes a record key big-endian so bbolt's byte order is

@@ -6,13 +6,18 @@
 //	(root)
 //	├── meta
 //	│   ├── magic          = "parthack-store"
-//	│   └── schema_version = uint32, big-endian (currently 1)
+//	│   └── schema_version = uint32, big-endian (currently 2)
 //	├── witnesses
 //	│   └── <key>          = record
 //	├── notes
 //	│   └── <key>          = record
-//	└── runs
-//	    └── <key>          = record
+//	├── runs
+//	│   └── <key>          = record
+//	└── imports            (schema 2)
+//	    └── <id>           one unpublished import
+//	        ├── kind       = the bucket its records are in, e.g. "witnesses"
+//	        └── keys
+//	            └── <key>  = "" (that bucket's record <key> is the import's)
 //
 // A <key> is a uint64, big-endian, taken from the bucket's NextSequence, so
 // bbolt's byte order is creation order. A record is
@@ -23,9 +28,11 @@
 // end of the value, verbatim.
 //
 // Open creates a new store atomically (create.go), runs pending schema
-// migrations (migrations.go) in one transaction, and refuses files that are
+// migrations (migrations.go) in one transaction, removes the records of
+// imports a crash interrupted (import.go), and refuses files that are
 // locked by another process, truncated (header.go), corrupt, foreign, or
-// written by a newer parthack.
+// written by a newer parthack. Readers never see a record of an import
+// that is not published.
 package store
 
 import (
@@ -132,7 +139,8 @@ func DefaultPath() (string, error) {
 // unless read-only, and migrates it to the current schema version. A new
 // store is created atomically (create.go); a file shorter than its bbolt
 // header says is refused with ErrTruncated before bbolt reads it
-// (header.go).
+// (header.go); unless read-only, the records of an import a crash
+// interrupted are removed (import.go).
 func Open(path string, opts ...Option) (*Store, error) {
 	o := options{timeout: defaultTimeout}
 	for _, opt := range opts {
@@ -164,6 +172,12 @@ func Open(path string, opts ...Option) (*Store, error) {
 	if err := guard(s.migrate); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	if !o.readOnly {
+		if err := s.dropUnfinished(); err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("store %s: %w", path, err)
+		}
 	}
 	return s, nil
 }
@@ -256,14 +270,14 @@ func (s *Store) SchemaVersion() (int, error) {
 // a record deleted elsewhere is not silently resurrected). It returns r with
 // its Key set.
 func (s *Store) Put(r Record) (Record, error) {
-	err := s.update(r.Kind, func(b *bolt.Bucket) error {
+	err := s.update(r.Kind, func(b *bolt.Bucket, hidden func([]byte) bool) error {
 		if r.Key == 0 {
 			seq, err := b.NextSequence()
 			if err != nil {
 				return err
 			}
 			r.Key = seq
-		} else if b.Get(uintToKey(r.Key)) == nil {
+		} else if k := uintToKey(r.Key); b.Get(k) == nil || hidden(k) {
 			return fmt.Errorf("replace key %d: %w", r.Key, ErrNotFound)
 		}
 		return b.Put(uintToKey(r.Key), encode(r))
@@ -274,40 +288,13 @@ func (s *Store) Put(r Record) (Record, error) {
 	return r, nil
 }
 
-// PutNew inserts new records of one kind in one transaction: all of them
-// or, on any error, none. Keys are assigned as Put assigns them.
-func (s *Store) PutNew(kind Kind, rs []Record) ([]Record, error) {
-	out := make([]Record, len(rs))
-	err := s.update(kind, func(b *bolt.Bucket) error {
-		for i, r := range rs {
-			if r.Kind != kind || r.Key != 0 {
-				return fmt.Errorf("record %d: PutNew inserts new records of kind %s", i, kind)
-			}
-			seq, err := b.NextSequence()
-			if err != nil {
-				return err
-			}
-			r.Key = seq
-			if err := b.Put(uintToKey(r.Key), encode(r)); err != nil {
-				return err
-			}
-			out[i] = r
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("store %s: put %d %s records: %w", s.path, len(rs), kind, err)
-	}
-	return out, nil
-}
-
 // Get returns the record of kind with key, or an error wrapping ErrNotFound.
 func (s *Store) Get(kind Kind, key uint64) (Record, error) {
 	var r Record
-	err := s.view(kind, func(b *bolt.Bucket) error {
+	err := s.view(kind, func(b *bolt.Bucket, hidden func([]byte) bool) error {
 		k := uintToKey(key)
 		v := b.Get(k)
-		if v == nil {
+		if v == nil || hidden(k) {
 			return ErrNotFound
 		}
 		var err error
@@ -324,8 +311,11 @@ func (s *Store) Get(kind Kind, key uint64) (Record, error) {
 // which is creation order.
 func (s *Store) List(kind Kind) ([]Record, error) {
 	var out []Record
-	err := s.view(kind, func(b *bolt.Bucket) error {
+	err := s.view(kind, func(b *bolt.Bucket, hidden func([]byte) bool) error {
 		return b.ForEach(func(k, v []byte) error {
+			if hidden(k) {
+				return nil
+			}
 			r, err := decode(kind, k, v)
 			if err != nil {
 				return err
@@ -340,12 +330,36 @@ func (s *Store) List(kind Kind) ([]Record, error) {
 	return out, nil
 }
 
+// Names returns the Name of every record of kind, in List's order,
+// without reading their bodies: what a caller needs to tell a new name
+// from a taken one costs the names, not the store.
+func (s *Store) Names(kind Kind) ([]string, error) {
+	var out []string
+	err := s.view(kind, func(b *bolt.Bucket, hidden func([]byte) bool) error {
+		return b.ForEach(func(k, v []byte) error {
+			if hidden(k) {
+				return nil
+			}
+			name, err := decodeName(kind, k, v)
+			if err != nil {
+				return err
+			}
+			out = append(out, name)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store %s: list %s names: %w", s.path, kind, err)
+	}
+	return out, nil
+}
+
 // Delete removes the record of kind with key, or returns an error wrapping
 // ErrNotFound.
 func (s *Store) Delete(kind Kind, key uint64) error {
-	err := s.update(kind, func(b *bolt.Bucket) error {
+	err := s.update(kind, func(b *bolt.Bucket, hidden func([]byte) bool) error {
 		k := uintToKey(key)
-		if b.Get(k) == nil {
+		if b.Get(k) == nil || hidden(k) {
 			return ErrNotFound
 		}
 		return b.Delete(k)
@@ -356,19 +370,20 @@ func (s *Store) Delete(kind Kind, key uint64) error {
 	return nil
 }
 
-func (s *Store) view(kind Kind, fn func(*bolt.Bucket) error) error {
+func (s *Store) view(kind Kind, fn func(b *bolt.Bucket, hidden func(key []byte) bool) error) error {
 	return s.withBucket(s.db.View, kind, fn)
 }
 
-func (s *Store) update(kind Kind, fn func(*bolt.Bucket) error) error {
+func (s *Store) update(kind Kind, fn func(b *bolt.Bucket, hidden func(key []byte) bool) error) error {
 	return s.withBucket(s.db.Update, kind, fn)
 }
 
-// withBucket runs fn on kind's bucket inside a transaction started by run.
-func (s *Store) withBucket(run func(func(*bolt.Tx) error) error, kind Kind, fn func(*bolt.Bucket) error) error {
+// withBucket runs fn on kind's bucket inside a transaction started by run;
+// hidden tells fn which keys belong to an unpublished import.
+func (s *Store) withBucket(run func(func(*bolt.Tx) error) error, kind Kind, fn func(b *bolt.Bucket, hidden func(key []byte) bool) error) error {
 	name, ok := bucketName(kind)
 	if !ok {
-		return fmt.Errorf("unknown record kind %q (want %q, %q or %q)", kind, KindWitness, KindNote, KindRun)
+		return unknownKind(kind)
 	}
 	return guard(func() error {
 		return run(func(tx *bolt.Tx) error {
@@ -376,7 +391,13 @@ func (s *Store) withBucket(run func(func(*bolt.Tx) error) error, kind Kind, fn f
 			if b == nil {
 				return fmt.Errorf("%w: bucket %q is missing", ErrCorrupt, name)
 			}
-			return fn(b)
+			hidden := unpublished(tx, name)
+			return fn(b, hidden)
 		})
 	})
+}
+
+// unknownKind is the error for a Kind the store has no bucket for.
+func unknownKind(kind Kind) error {
+	return fmt.Errorf("unknown record kind %q (want %q, %q or %q)", kind, KindWitness, KindNote, KindRun)
 }

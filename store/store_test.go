@@ -251,8 +251,8 @@ func TestOpenRejects(t *testing.T) {
 		}, ErrForeign, nil},
 		{"newer schema", func(t *testing.T, path string) {
 			store(t, path)
-			writeBolt(t, path, setVersion(2))
-		}, ErrNewerSchema, []string{"version 2", "up to 1"}},
+			writeBolt(t, path, setVersion(3))
+		}, ErrNewerSchema, []string{"version 3", "up to 2"}},
 		{"damaged data pages", func(t *testing.T, path string) {
 			store(t, path)
 			// Keep bbolt's two meta pages valid so the damage is only
@@ -326,8 +326,8 @@ func TestOpenCreatesAndMigrates(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			if v, err := s.SchemaVersion(); err != nil || v != 1 {
-				t.Fatalf("SchemaVersion = %d, %v; want 1", v, err)
+			if v, err := s.SchemaVersion(); err != nil || v != 2 {
+				t.Fatalf("SchemaVersion = %d, %v; want 2", v, err)
 			}
 			for _, kind := range allKinds {
 				if _, err := s.Put(Record{Kind: kind}); err != nil {
@@ -336,6 +336,49 @@ func TestOpenCreatesAndMigrates(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOpenMigratesVersion1: a store an older parthack wrote (schema 1,
+// without the imports bucket) keeps its records, is refused read-only
+// until opened once read-write, and then takes imports.
+func TestOpenMigratesVersion1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "parthack.db")
+	old := []byte{recordVersion, 0, 1, 'w', 0, 2}
+	writeBolt(t, path, func(tx *bolt.Tx) error {
+		if err := migrations[0](tx); err != nil {
+			return err
+		}
+		if err := setVersion(1)(tx); err != nil {
+			return err
+		}
+		b := tx.Bucket([]byte("witnesses"))
+		if err := b.SetSequence(1); err != nil {
+			return err
+		}
+		return b.Put(uintToKey(1), old)
+	})
+	if _, err := Open(path, WithReadOnly()); err == nil || !strings.Contains(err.Error(), "schema version 1 is older than 2; open it once without read-only") {
+		t.Fatalf("read-only Open of a version-1 store: %v", err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, err := s.SchemaVersion(); err != nil || v != 2 {
+		t.Fatalf("SchemaVersion = %d, %v; want 2", v, err)
+	}
+	im, err := s.BeginImport(KindWitness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := im.Add(Record{Kind: KindWitness, Name: "new"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := im.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	assertList(t, s, KindWitness, []Record{{Kind: KindWitness, Key: 1, Name: "w", Created: 1}, {Kind: KindWitness, Key: 2, Name: "new"}})
 }
 
 func TestReadOnly(t *testing.T) {
