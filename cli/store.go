@@ -79,7 +79,7 @@ func newStoreLsCmd(e *env) *cobra.Command {
 			if s != nil {
 				defer s.Close()
 				for _, k := range kinds {
-					recs, err := s.List(k)
+					recs, err := s.Heads(k)
 					if err != nil {
 						return err
 					}
@@ -272,7 +272,7 @@ func (e *env) storeRecord(ref string, kinds ...store.Kind) (store.Record, bool, 
 	}
 	var found []store.Record
 	for _, kind := range kinds {
-		recs, err := s.List(kind)
+		recs, err := s.Heads(kind)
 		if err != nil {
 			return store.Record{}, false, err
 		}
@@ -286,7 +286,8 @@ func (e *env) storeRecord(ref string, kinds ...store.Kind) (store.Record, bool, 
 	case 0:
 		return store.Record{}, false, nil
 	case 1:
-		return found[0], true, nil
+		r, err := s.Get(found[0].Kind, found[0].Key) // the head found it; the body comes now
+		return r, err == nil, err
 	}
 	refs := make([]string, len(found))
 	for i, r := range found {

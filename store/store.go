@@ -36,6 +36,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -310,15 +311,28 @@ func (s *Store) Get(kind Kind, key uint64) (Record, error) {
 // List returns every record of kind, Body included, in ascending Key order,
 // which is creation order.
 func (s *Store) List(kind Kind) ([]Record, error) {
+	return s.list(kind, true)
+}
+
+// Heads returns every record of kind as List does but without its Body:
+// a listing of a store costs its records' heads, not their bodies.
+func (s *Store) Heads(kind Kind) ([]Record, error) {
+	return s.list(kind, false)
+}
+
+func (s *Store) list(kind Kind, bodies bool) ([]Record, error) {
 	var out []Record
 	err := s.view(kind, func(b *bolt.Bucket, hidden func([]byte) bool) error {
 		return b.ForEach(func(k, v []byte) error {
 			if hidden(k) {
 				return nil
 			}
-			r, err := decode(kind, k, v)
+			r, body, err := decodeHead(kind, k, v)
 			if err != nil {
 				return err
+			}
+			if bodies && len(body) > 0 {
+				r.Body = bytes.Clone(body)
 			}
 			out = append(out, r)
 			return nil

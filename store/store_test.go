@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,6 +117,17 @@ func assertList(t *testing.T, s *Store, kind Kind, want []Record) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("List(%s) =\n%+v\nwant\n%+v", kind, got, want)
+	}
+	heads, err := s.Heads(kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := slices.Clone(want)
+	for i := range bare {
+		bare[i].Body = nil
+	}
+	if !reflect.DeepEqual(heads, bare) {
+		t.Fatalf("Heads(%s) =\n%+v\nwant List's records without their bodies\n%+v", kind, heads, bare)
 	}
 }
 

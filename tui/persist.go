@@ -206,7 +206,7 @@ func saveCmd(path string, r store.Record) tea.Cmd {
 	return func() tea.Msg {
 		err := withStore(path, func(s *store.Store) error {
 			if r.Key == 0 {
-				recs, err := s.List(r.Kind)
+				recs, err := s.Heads(r.Kind)
 				if err != nil {
 					return err
 				}
