@@ -25,18 +25,24 @@ import (
 
 // Evaluator names one deterministic evaluator: Name is its identifier in
 // files and flags, Label the paper's name for it.
-type Evaluator struct{ Name, Label string }
+type Evaluator struct {
+	Name, Label string
+	// AgentCredit marks an evaluator that credits only progress the agent
+	// caused (c_agent): a run whose progress is partly another actor's
+	// need not reach 1 on it.
+	AgentCredit bool
+}
 
 // Deterministic lists the six deterministic evaluators, historical ones
 // first, in the order every result of this package uses.
 func Deterministic() []Evaluator {
 	return []Evaluator{
-		{"historical_milestone", "Historical Milestone"}, // max over v of |predicates of v that held at some step while v was active| / m_v
-		{"predicate_max", "Predicate-Max"},               // max over t of ψ(c_state at t)
-		{"cape_max", "CAPE-Max"},                         // max over t of ψ(c_agent at t)
-		{"csps", "CSPS"},                                 // ψ(c_state at T)
-		{"lightweight_cape", "Lightweight CAPE"},         // ψ(c_agent at T)
-		{"terminal_outcome", "Terminal Outcome"},         // 1 if every predicate holds at T
+		{"historical_milestone", "Historical Milestone", false}, // max over v of |predicates of v that held at some step while v was active| / m_v
+		{"predicate_max", "Predicate-Max", false},               // max over t of ψ(c_state at t)
+		{"cape_max", "CAPE-Max", true},                          // max over t of ψ(c_agent at t)
+		{"csps", "CSPS", false},                                 // ψ(c_state at T)
+		{"lightweight_cape", "Lightweight CAPE", true},          // ψ(c_agent at T)
+		{"terminal_outcome", "Terminal Outcome", false},         // 1 if every predicate holds at T
 	}
 }
 

@@ -612,8 +612,8 @@ func validate(d domains.Domain, t *domains.Task) error {
 		return fmt.Errorf("gold: %w", err)
 	}
 	for i, ev := range evaluators.Deterministic() {
-		if !agentOnly && (ev.Name == "cape_max" || ev.Name == "lightweight_cape") {
-			continue // they credit the agent's own progress, and gold's may be partly not the agent's
+		if !agentOnly && ev.AgentCredit {
+			continue // gold's progress may be partly not the agent's
 		}
 		if fs[i] != 1 {
 			return fmt.Errorf("gold scores %s %.3f, not 1: a transient peak or a missed predicate", ev.Name, fs[i])
