@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -24,6 +25,7 @@ import (
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/internal/payload/builder"
+	"github.com/parthack/parthack/internal/spool"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -364,13 +366,29 @@ type scoresJSON struct {
 	Judges []judgeRow      `json:"judges,omitempty"`
 }
 
-// scoreSteps prints every prefix's scores, the payload made twice: first
-// only to learn its sha256, which the output names first, and the
-// table's column widths from the events as they are written, then to
-// score and print each prefix as its bytes are read.
+// scoreSteps prints every prefix's scores. The output begins with the
+// payload's sha256 and the table's column widths, which are known only
+// once every byte is scored, so the rows wait in a spool (a temporary
+// file, a few bytes a row) and are printed from it after: the trajectory
+// is read and replayed once.
 func (e *env) scoreSteps(taskArg, trajPath string, asJSON bool) error {
-	var t stepsTable
-	task, name, events, hash, err := e.measureSteps(taskArg, trajPath, &t, asJSON)
+	rows, err := spool.New()
+	if err != nil {
+		return fmt.Errorf("score --steps: the rows wait in a temporary file (TMPDIR): %w", err)
+	}
+	defer rows.Close()
+	var (
+		t      stepsTable
+		enc    stepRows
+		events int
+	)
+	tr, p, hash, err := e.streamScores(taskArg, trajPath, nil, func(k int, ev *payload.Event, s []float64) {
+		if !asJSON {
+			t.fit(k, ev, s)
+		}
+		rows.Add(enc.append(ev, s))
+		events = k
+	})
 	if err != nil {
 		return err
 	}
@@ -379,12 +397,12 @@ func (e *env) scoreSteps(taskArg, trajPath string, asJSON bool) error {
 	var tw *tabwriter.Writer
 	switch {
 	case asJSON:
-		j := newStepsJSON(w, task, hash)
+		j := newStepsJSON(w, p.Task, hash)
 		row = j.step
 	case t.irregular:
 		// An op with a tab or a line break in it: tabwriter lays the
 		// table out as it always has, holding it whole.
-		fmt.Fprintf(w, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", task, orDash(name), events, hash)
+		fmt.Fprintf(w, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", p.Task, orDash(tr.Name), events, hash)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		t.setHead()
 		t.tabbed(tw)
@@ -393,19 +411,21 @@ func (e *env) scoreSteps(taskArg, trajPath string, asJSON bool) error {
 			t.tabbed(tw)
 		}
 	default:
-		fmt.Fprintf(w, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", task, orDash(name), events, hash)
+		fmt.Fprintf(w, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", p.Task, orDash(tr.Name), events, hash)
 		t.head(w)
 		row = func(k int, ev *payload.Event, s []float64) { t.row(w, k, ev, s) }
 	}
-	_, _, again, err := e.streamScores(taskArg, trajPath, nil, row)
-	if err != nil {
+	var dec stepRows
+	k := 0
+	if err := rows.Each(func(rec []byte) {
+		ev, s := dec.read(rec)
+		row(k, ev, s)
+		k++
+	}); err != nil {
 		return err
 	}
 	if tw != nil {
 		tw.Flush()
-	}
-	if again != hash {
-		return fmt.Errorf("%s: the payload changed between its two readings (sha256 %s, then %s): did the trajectory change?", trajPath, hash, again)
 	}
 	if asJSON {
 		w.WriteString("\n  ]\n}\n")
@@ -413,41 +433,92 @@ func (e *env) scoreSteps(taskArg, trajPath string, asJSON bool) error {
 	return w.Flush()
 }
 
-// measureSteps makes the payload once, for its task, the trajectory's
-// name, its number of events and its sha256, and (unless asJSON) to
-// measure the table's columns. The file is released before it returns,
-// so that the second reading does not map it beside the first.
-func (e *env) measureSteps(taskArg, trajPath string, t *stepsTable, asJSON bool) (task, name string, events int, hash string, err error) {
-	src, err := e.openPayload(taskArg, trajPath, false)
-	if err != nil {
-		return "", "", 0, "", err
-	}
-	defer src.release()
-	defer streamingGC()()
-	// Every score is in [0, 1], printed as 0.000 … 1.000: any one
-	// measures its column.
-	scores := make([]float64, nScores)
-	t.fit(0, nil, scores)
-	h := newHasher()
-	enc := payload.NewEncoder(h)
-	enc.OnEvent = func(ev *payload.Event) {
-		events++
-		if !asJSON {
-			t.fit(events, ev, scores)
+// stepRows writes and reads score --steps's rows as the spool keeps
+// them: a flags byte (an event or the initial state; ok; which scores
+// differ from the row before), then the event's actor and op, then the
+// scores that differ, as float64 bits. Actors and ops are few: reading
+// keeps one string of each.
+type stepRows struct {
+	b      []byte
+	scores [nScores]float64
+	ev     payload.Event
+	names  map[string]string
+}
+
+const (
+	rowEvent = 1 << iota
+	rowOK
+	rowScores // and up: one bit per score that changed
+)
+
+func (r *stepRows) append(ev *payload.Event, s []float64) []byte {
+	var flags uint16
+	if ev != nil {
+		flags |= rowEvent
+		if ev.OK {
+			flags |= rowOK
 		}
 	}
-	err = src.encode(enc)
-	hash = h.sum()
-	if err != nil {
-		return "", "", 0, "", err
+	for i, v := range s {
+		if math.Float64bits(v) != math.Float64bits(r.scores[i]) {
+			flags |= rowScores << i
+		}
 	}
-	return strings.Clone(src.pub.ID), strings.Clone(src.tr.Name), events, hash, nil
+	b := binary.AppendUvarint(r.b[:0], uint64(flags))
+	if ev != nil {
+		b = append(binary.AppendUvarint(b, uint64(len(ev.Actor))), ev.Actor...)
+		b = append(binary.AppendUvarint(b, uint64(len(ev.Op))), ev.Op...)
+	}
+	for i, v := range s {
+		if flags&(rowScores<<i) != 0 {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+			r.scores[i] = v
+		}
+	}
+	r.b = b
+	return b
+}
+
+// read is the inverse of append, over the rows in the order written; the
+// event is nil for the initial state's row.
+func (r *stepRows) read(rec []byte) (*payload.Event, []float64) {
+	flags, n := binary.Uvarint(rec)
+	rec = rec[n:]
+	var ev *payload.Event
+	if flags&rowEvent != 0 {
+		ev = &r.ev
+		ev.Actor = model.Actor(r.text(&rec))
+		ev.Op = model.Op(r.text(&rec))
+		ev.OK = flags&rowOK != 0
+	}
+	for i := range r.scores {
+		if flags&(rowScores<<i) != 0 {
+			r.scores[i] = math.Float64frombits(binary.LittleEndian.Uint64(rec))
+			rec = rec[8:]
+		}
+	}
+	return ev, r.scores[:]
+}
+
+func (r *stepRows) text(rec *[]byte) string {
+	size, n := binary.Uvarint(*rec)
+	b := (*rec)[n : n+int(size)]
+	*rec = (*rec)[n+int(size):]
+	if r.names == nil {
+		r.names = map[string]string{}
+	}
+	s, ok := r.names[string(b)]
+	if !ok {
+		s = string(b)
+		r.names[s] = s
+	}
+	return s
 }
 
 // stepsTable is score --steps's table, laid out as a tabwriter with
 // padding 2 lays it out, but written line by line: every line has the
-// same cells, so a column's width is its widest cell's, measured on a
-// first pass.
+// same cells, so a column's width is its widest cell's, measured as the
+// rows are scored and spooled.
 type stepsTable struct {
 	widths [3 + nScores - 1]int // every column but the last
 	cells  [3 + nScores][]byte

@@ -101,3 +101,14 @@ func TestScoreUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreStepsWithoutTempDir: score --steps spools its rows in TMPDIR;
+// one that cannot be written is an error that names it, with nothing
+// printed.
+func TestScoreStepsWithoutTempDir(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	code, out, errOut := run(t, "score", "--steps", "--task", example("task.json"), "--trajectory", example("witness.json"))
+	if code == ExitOK || out != "" || !strings.Contains(errOut, "TMPDIR") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want a failure naming TMPDIR", code, out, errOut)
+	}
+}

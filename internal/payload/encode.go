@@ -252,10 +252,6 @@ func appendRefCall(b []byte, c *RefCall) []byte {
 // without being held; the bytes are exactly Bytes's for the payload the
 // pieces make up.
 type Encoder struct {
-	// OnEvent, when set, is handed each event as it is written: the
-	// writer's own account of what the bytes hold.
-	OnEvent func(*Event)
-
 	w          io.Writer
 	b          []byte
 	err        error
@@ -313,9 +309,6 @@ func (e *Encoder) elem(l encList) {
 
 // Event writes the next event.
 func (e *Encoder) Event(ev *Event) {
-	if e.OnEvent != nil {
-		e.OnEvent(ev)
-	}
 	e.elem(encEvents)
 	e.b = appendEvent(e.b, ev)
 	e.flush(encFlush)
