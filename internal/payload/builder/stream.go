@@ -5,6 +5,7 @@ import (
 
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/internal/pipe"
+	"github.com/parthack/parthack/internal/spool"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -18,11 +19,12 @@ type Steps = func(each func([]model.Step)) (*model.Trajectory, int, error)
 // it, byte for byte, replaying the trajectory on the trusted task (env) as
 // its steps arrive and holding none of its events: one byte per event
 // (its actor, for the provenance that follows the events) is all that
-// grows with its length. It reads steps up to three times: for a domain
-// task first to find the scope of its states (which the initial state,
-// written before any event, needs), then to write the events, and, when
-// the trajectory has no conversation, once more to write the action
-// transcript.
+// grows with its length. For a domain task it reads the steps once first,
+// to find the scope of its states (which the initial state, written
+// before any event, needs). The action transcript, which follows the
+// events when the trajectory has no conversation of its own, waits in a
+// spool (a temporary file) as the events are written; where no spool can
+// be made, the steps are replayed once more for it.
 func Stream(pub *model.Task, env *pbcste.Env, steps Steps, enc *payload.Encoder) error {
 	v, err := newView(pub, env)
 	if err != nil {
@@ -44,10 +46,23 @@ func Stream(pub *model.Task, env *pbcste.Env, steps Steps, enc *payload.Encoder)
 		return err
 	}
 	enc.Head(head)
-	var actors actorCodes
+	transcript, err := spool.New()
+	if err == nil {
+		defer transcript.Close()
+	}
+	var (
+		actors actorCodes
+		text   []byte
+	)
 	// The events are encoded on a goroutine of their own, beside the
 	// replay that makes them.
-	events := pipe.New(eventBatch, eventBatches, enc.Event)
+	events := pipe.New(eventBatch, eventBatches, func(ev *payload.Event) {
+		enc.Event(ev)
+		if transcript != nil && ev.Actor == model.ActorAgent {
+			text = appendActionText(text[:0], ev)
+			transcript.Add(text)
+		}
+	})
 	log, tr, err := replaySteps(env, steps, func(r recorder, ev *pbcste.Event) {
 		v.event(events.Next(), r, ev)
 		actors.add(ev.Actor())
@@ -56,7 +71,6 @@ func Stream(pub *model.Task, env *pbcste.Env, steps Steps, enc *payload.Encoder)
 	if err != nil {
 		return err
 	}
-	var out payload.Event
 	final := v.state(log.Final())
 	enc.Terminal(&final)
 	for i, c := range actors.codes {
@@ -68,16 +82,20 @@ func Stream(pub *model.Task, env *pbcste.Env, steps Steps, enc *payload.Encoder)
 		}
 		return enc.Close()
 	}
-	var text []byte
-	if _, _, err := steps(func(batch []model.Step) {
-		for i := range batch {
-			if a := batch[i].Actor; a != "" && a != model.ActorAgent {
-				continue // another actor's step (a telecom user's) is no assistant turn, as in Build
-			}
+	turn := func(b []byte) { enc.TurnText("assistant", b) }
+	if transcript != nil {
+		if err := transcript.Each(turn); err != nil {
+			return err
+		}
+		return enc.Close()
+	}
+	var out payload.Event
+	if _, _, err := replaySteps(env, steps, func(_ recorder, ev *pbcste.Event) {
+		if ev.Actor() == model.ActorAgent { // an agent action's event, as Build has them
 			out = payload.Event{Args: out.Args[:0]}
-			v.action(&out, &batch[i].Action)
+			v.action(&out, ev.Action)
 			text = appendActionText(text[:0], &out)
-			enc.TurnText("assistant", text)
+			turn(text)
 		}
 	}); err != nil {
 		return err

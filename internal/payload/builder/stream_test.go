@@ -3,6 +3,7 @@ package builder_test
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -80,6 +81,7 @@ func TestStreamIsBuild(t *testing.T) {
 		sameBytes(t, "EX-01 "+name, env.Task, env, fixture.Trajectory(t, name))
 	}
 	sameBytes(t, "EX-01 churn", env.Task, env, &model.Trajectory{Task: "EX-01", Steps: fixture.Churn(500)})
+	sameBytes(t, "EX-01 illegal actor", env.Task, env, illegalActor())
 	suite, err := tasks.Suite()
 	if err != nil {
 		t.Fatal(err)
@@ -185,4 +187,24 @@ func TestStreamHoldsNoEvents(t *testing.T) {
 	if w.n < 300*n/10 {
 		t.Errorf("wrote %d bytes for %d steps", w.n, n)
 	}
+}
+
+// illegalActor is a churn with a step a candidate may not author (an
+// actor other than the agent): its event is the agent's, refused, and it
+// is an assistant turn of the action transcript as Build writes it.
+func illegalActor() *model.Trajectory {
+	steps := fixture.Churn(30)
+	steps[11].Actor = "system"
+	return &model.Trajectory{Task: "EX-01", Steps: steps}
+}
+
+// TestStreamWithoutSpool: where no spool can be made (TMPDIR cannot be
+// written), the action transcript is written from a second replay, the
+// bytes still Build's.
+func TestStreamWithoutSpool(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	env := fixture.ExampleEnv(t)
+	sameBytes(t, "EX-01 churn", env.Task, env, &model.Trajectory{Task: "EX-01", Steps: fixture.Churn(500)})
+	sameBytes(t, "EX-01 illegal actor", env.Task, env, illegalActor())
+	sameBytes(t, "EX-01 honest", env.Task, env, fixture.Trajectory(t, "honest.json"))
 }
