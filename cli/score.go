@@ -138,12 +138,18 @@ func newPayloadCmd(e *env) *cobra.Command {
 			if projection != "" && projection != "idj" {
 				return usageErr("--projection: unknown projection %q (the one projection is idj)", projection)
 			}
-			src, err := e.openPayload(taskArg, trajPath, true)
+			src, err := e.openPayload(taskArg, trajPath)
 			if err != nil {
 				return err
 			}
 			defer src.release()
 			defer streamingGC()()
+			// The file is read through once first, so that a file that
+			// does not decode, breaks its episode's rule or is another
+			// task's prints nothing.
+			if err := src.verify(src.steps(func([]model.Step) {})); err != nil {
+				return err
+			}
 			h := newHasher()
 			err = src.write(io.MultiWriter(e.stdout, h), projection == "idj")
 			sum := h.sum()
@@ -172,11 +178,9 @@ type payloadSource struct {
 	release func()
 }
 
-// openPayload resolves the task and the trajectory and reads the
-// trajectory through once, so that a file that does not decode, breaks
-// its episode's rule or is another task's is refused before a byte of
-// the payload is written. The caller calls release.
-func (e *env) openPayload(taskArg, trajPath string, validate bool) (*payloadSource, error) {
+// openPayload resolves the task and the trajectory; the trajectory is
+// checked as it is read (see write). The caller calls release.
+func (e *env) openPayload(taskArg, trajPath string) (*payloadSource, error) {
 	trusted, pub, err := loadTaskViews(taskArg)
 	if err != nil {
 		return nil, err
@@ -185,32 +189,33 @@ func (e *env) openPayload(taskArg, trajPath string, validate bool) (*payloadSour
 	if err != nil {
 		return nil, usage(err)
 	}
-	src := &payloadSource{trusted: trusted, pub: pub, steps: episodeSteps(trusted.Task, trajPath, steps), path: trajPath, release: release}
-	if validate {
-		if err := src.check(src.steps(func([]model.Step) {})); err != nil {
-			release()
-			return nil, err
-		}
-	}
-	return src, nil
+	return &payloadSource{trusted: trusted, pub: pub, steps: episodeSteps(trusted.Task, trajPath, steps), path: trajPath, release: release}, nil
 }
 
-// check takes the result of reading the trajectory through: the
-// trajectory without its steps, or why it is bad input.
-func (s *payloadSource) check(tr *model.Trajectory, _ int, err error) error {
+// verify takes the result of reading the trajectory through: nil, or why
+// it is bad input.
+func (s *payloadSource) verify(tr *model.Trajectory, _ int, err error) error {
 	if err == nil && tr.Task != s.pub.ID {
 		err = usageErr("%s: trajectory is for task %q, not %q", s.path, tr.Task, s.pub.ID)
 	}
 	if err != nil {
 		return usage(err)
 	}
+	return nil
+}
+
+// check is verify that keeps the trajectory (without its steps).
+func (s *payloadSource) check(tr *model.Trajectory, n int, err error) error {
+	if err := s.verify(tr, n, err); err != nil {
+		return err
+	}
 	s.tr = tr
 	return nil
 }
 
 // write replays the trajectory on the trusted task and writes its public
-// payload, or the IDJ projection of it, to w as it is made. A trajectory
-// not read through before is checked as it is read.
+// payload, or the IDJ projection of it, to w as it is made, checking the
+// trajectory as it is read.
 func (s *payloadSource) write(w io.Writer, projection bool) error {
 	enc := payload.NewEncoder(w)
 	if projection {
@@ -222,22 +227,19 @@ func (s *payloadSource) write(w io.Writer, projection bool) error {
 // encode replays the trajectory on the trusted task and writes its
 // public payload with enc.
 func (s *payloadSource) encode(enc *payload.Encoder) error {
-	steps := s.steps
-	if s.tr == nil {
-		steps = func(each func([]model.Step)) (*model.Trajectory, int, error) {
-			tr, n, err := s.steps(each)
-			if err := s.check(tr, n, err); err != nil {
-				return nil, 0, err
-			}
-			return tr, n, nil
+	steps := func(each func([]model.Step)) (*model.Trajectory, int, error) {
+		tr, n, err := s.steps(each)
+		if err := s.check(tr, n, err); err != nil {
+			return nil, 0, err
 		}
+		return tr, n, nil
 	}
 	return builder.Stream(s.pub, s.trusted, ahead(steps), enc)
 }
 
 // publicPayload is a trajectory's public payload, whole.
 func (e *env) publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte, error) {
-	src, err := e.openPayload(taskArg, trajPath, true)
+	src, err := e.openPayload(taskArg, trajPath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -258,7 +260,7 @@ func (e *env) publicPayload(taskArg, trajPath string) (*model.Trajectory, []byte
 func (e *env) streamScores(taskArg, trajPath string, tee io.Writer, record func(k int, ev *payload.Event, scores []float64)) (*model.Trajectory, *payload.Payload, string, error) {
 	// Nothing is printed before every byte is scored: the trajectory is
 	// checked as the payload is made, not read through first.
-	src, err := e.openPayload(taskArg, trajPath, false)
+	src, err := e.openPayload(taskArg, trajPath)
 	if err != nil {
 		return nil, nil, "", err
 	}
