@@ -77,10 +77,19 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		}
 		return m, tea.Batch(cmds...)
 	case tea.MouseMsg:
-		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelUp {
+		if msg.Action != tea.MouseActionPress || m.p == nil {
+			break
+		}
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
 			m.move(-1)
-		} else if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonWheelDown {
+		case tea.MouseButtonWheelDown:
 			m.move(1)
+		case tea.MouseButtonLeft:
+			// A click on a row of either log puts the cursor on it.
+			if i, ok := m.rowAt(msg.Y); ok {
+				m.move(i - m.cursor)
+			}
 		}
 	case tea.KeyMsg:
 		if m.p == nil {
@@ -125,6 +134,22 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// rowAt is the log row drawn on line y of the page, if any: the logs
+// follow the verdict, each in a box whose first line is its frame.
+func (m *comparer) rowAt(y int) (int, bool) {
+	l := m.layout()
+	top := len(l.verdict) + 1 // the verdict's lines and its title line
+	if l.framed {
+		top++ // its frame's bottom line
+	}
+	top++ // the log box's top frame
+	i := m.top + y - top
+	if y < top || y >= top+m.logRows() || i >= len(m.p.rows) {
+		return 0, false
+	}
+	return i, true
 }
 
 func (m *comparer) move(d int) {

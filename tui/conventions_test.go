@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,6 +91,19 @@ func TestMouseSelectsRowsAndFocusesPanes(t *testing.T) {
 	drive(t, m, nil, click(5, 1+1+1))
 	if m.editor.cursor != 1 {
 		t.Fatalf("a click on step 2 put the cursor on %d", m.editor.cursor)
+	}
+	// In Compare, on either log, below the box title that names H.
+	c := openPair(t, m, "PH-H05", "pair", m.c.ws.task("PH-H05").Attribution)
+	at := slices.IndexFunc(strings.Split(screen(m), "\n"), func(l string) bool { return strings.Contains(l, "H · honest") })
+	if at < 0 {
+		t.Fatalf("no H log on the Compare page:\n%s", screen(m))
+	}
+	for _, x := range []int{5, 70} {
+		drive(t, m, nil, click(x, at+1+2))
+		if m.compare.cursor != m.compare.top+2 {
+			t.Fatalf("%s: a click on the third row of a log at x %d put the cursor on %d (top %d)", c.ID, x, m.compare.cursor, m.compare.top)
+		}
+		press(t, m, "0")
 	}
 }
 
