@@ -72,10 +72,17 @@ type rejectionJSON struct {
 func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON bool) error {
 	var t replayTable
 	var watch func(*pbcste.Run, *pbcste.Event)
+	var measured *pipe.Pipe[heldEvent]
 	if !asJSON {
-		watch = t.measure
+		// The primary certifier only holds each event; the table is
+		// measured on a goroutine of its own.
+		measured = pipe.New(shownBatch, shownBatches, func(h *heldEvent) { t.measure(h, &h.ev) })
+		watch = func(r *pbcste.Run, ev *pbcste.Event) { measured.Next().hold(r, ev) }
 	}
 	cert, rej, log, err := certifier.DoubleCertifyStreamWatched(env, steps, watch)
+	if measured != nil {
+		measured.Close()
+	}
 	if err != nil {
 		return usage(err)
 	}
@@ -324,7 +331,7 @@ func (t *replayTable) fit(c *cells) {
 	}
 }
 
-func (t *replayTable) measure(r *pbcste.Run, ev *pbcste.Event) {
+func (t *replayTable) measure(r eventSource, ev *pbcste.Event) {
 	if t.widths[0] == 0 {
 		head := replayHead
 		t.cells.set(&head)
