@@ -223,6 +223,9 @@ func (t *Task) Assert(v model.StateView) ([]bool, error) {
 	out := make([]bool, len(t.Checks))
 	for i, a := range t.Checks {
 		res, f := runEnv(w, a.EnvCall)
+		if w.err != nil {
+			return nil, w.err
+		}
 		if f != "" {
 			return nil, fmt.Errorf("env assertion %d (%s): %s", i, a.FuncName, f)
 		}
