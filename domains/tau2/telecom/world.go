@@ -289,7 +289,8 @@ func (w *world) entities() []model.Entity {
 	return out
 }
 
-// agentDump is TelecomDB.model_dump().
+// agentDump is TelecomDB.model_dump(), of a world with every record in
+// memory.
 func (w *world) agentDump() tau2.Obj {
 	list := func(ids []string, rec func(string) any) []any {
 		out := make([]any, len(ids))
