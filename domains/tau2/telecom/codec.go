@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
@@ -170,12 +172,33 @@ func setValue(f reflect.Value, x model.Value) error {
 
 // setPy stores a value in a Go field as pydantic validates its JSON.
 func setPy(f reflect.Value, x model.Value) error {
+	text := x.AsString()
+	if x.Kind() == model.JSONValue {
+		if py, ok := nested.Load(text); ok {
+			return fromPy(py, f)
+		}
+	}
 	py, err := tau2.ParsePy(x.AppendJSON(nil))
 	if err != nil {
 		return err
 	}
+	if x.Kind() == model.JSONValue && nestedN.Add(1) <= nestedCap {
+		nested.Store(text, py)
+	}
 	return fromPy(py, f)
 }
+
+// nested holds the Python value of each nested field's text read so far
+// (the first nestedCap texts): a customer's address, a bill's items and
+// the signal where the user is are read again on every call, and
+// ParsePy was most of reading them. fromPy only reads a value, so one
+// value serves every reader.
+var (
+	nested  sync.Map // canonical JSON text → its Python value
+	nestedN atomic.Int64
+)
+
+const nestedCap = 1 << 14
 
 // pyOf is a Go value as the Python value pydantic's model_dump gives.
 func pyOf(f reflect.Value) any {
