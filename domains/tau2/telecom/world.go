@@ -365,13 +365,33 @@ func (w *world) view() model.StateView {
 }
 
 // clone is a deep copy of a world in memory, itself in memory.
-func (w *world) clone(apps []string) *world {
-	c, err := readFull(w.view(), apps)
-	if err != nil {
-		panic(fmt.Sprintf("telecom: a world does not read back: %v", err))
+func (w *world) clone() *world {
+	c := emptyWorld()
+	c.books, c.phone, c.apn, c.sur = *dup(&w.books), *dup(&w.phone), *dup(&w.apn), *dup(&w.sur)
+	c.vpn, c.pay = dup(w.vpn), dup(w.pay)
+	dupAll(c.plans, w.plans)
+	dupAll(c.customers, w.customers)
+	dupAll(c.lines, w.lines)
+	dupAll(c.bills, w.bills)
+	dupAll(c.devices, w.devices)
+	for _, a := range w.apps {
+		c.apps = append(c.apps, dup(a))
 	}
-	c.src, c.read = nil, nil
 	return c
+}
+
+// dup is a deep copy of a record, nil for nil.
+func dup[T any](rec *T) *T {
+	if rec == nil {
+		return nil
+	}
+	return deepCopy(reflect.ValueOf(rec).Elem()).Addr().Interface().(*T)
+}
+
+func dupAll[T any](dst, src map[string]*T) {
+	for id, rec := range src {
+		dst[id] = dup(rec)
+	}
 }
 
 // entityView reads entities held in memory: alive ones only.

@@ -72,3 +72,50 @@ func TestTouchedWrites(t *testing.T) {
 		t.Errorf("%d calls checked, want at least the runs' 1,530", calls)
 	}
 }
+
+// TestClone: a clone of the shipped world is the same world, and shares
+// nothing with it: changing every kind of field of the clone in place
+// (a string, a list's item, a nested record's, a pointer's target)
+// leaves the original as it was.
+func TestClone(t *testing.T) {
+	db, err := Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := db.start
+	before := w.entities()
+	c := w.clone()
+	if !reflect.DeepEqual(c.entities(), before) || c.hashes() != w.hashes() {
+		t.Fatal("the clone is another world")
+	}
+	for _, cu := range c.customers {
+		cu.FullName += "x"
+		cu.Address.City += "x"
+		for i := range cu.LineIDs {
+			cu.LineIDs[i] += "x"
+		}
+		for i := range cu.PaymentMethods {
+			cu.PaymentMethods[i].AccountLast4 += "x"
+		}
+	}
+	for _, b := range c.bills {
+		for i := range b.LineItems {
+			b.LineItems[i].Amount++
+		}
+	}
+	for _, d := range c.devices {
+		if d.IMEI != nil {
+			*d.IMEI += "x"
+		}
+	}
+	c.books.Plans[0] += "x"
+	c.apps[0].SMS = !c.apps[0].SMS
+	*c.apn.MMSAPN += "x"
+	c.sur.Signal.G2 += "x"
+	if !reflect.DeepEqual(w.entities(), before) {
+		t.Error("changing the clone changed the original")
+	}
+	if reflect.DeepEqual(c.entities(), before) {
+		t.Error("the changes did not change the clone")
+	}
+}
