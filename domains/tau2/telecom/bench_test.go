@@ -11,8 +11,8 @@ import (
 // as airline's and retail's: decoding the three shipped run files
 // (gunzip, strict decode), replaying every run, recomputing tau2's
 // reward with both DB hashes and the env assertions, and double
-// certifying every run. The first iteration pays for deriving the tasks
-// (their set-up and gold runs) once per mode.
+// certifying every run. Each iteration derives the tasks each file
+// embeds (their set-up and gold runs), as an import does.
 func BenchmarkConformance(b *testing.B) {
 	checkers := map[bool]*Checker{}
 	for _, solo := range []bool{false, true} {
