@@ -22,7 +22,7 @@ fi
 cd "$(dirname "$0")/.."
 count="${COUNT:-10}"
 pattern="${1:-.}"
-pkgs=(./pbcste ./certifier ./evaluators ./attacker ./model ./tui ./domains/tauair)
+pkgs=(./pbcste ./certifier ./evaluators ./attacker ./model ./tui ./domains/tauair ./domains/tau2/airline ./domains/tau2/retail ./domains/tau2/telecom)
 
 summarize() { # stdin: go test -bench output → "name  unit  median [min–max]"
 	awk '

@@ -24,35 +24,35 @@ type failure string
 // The agent's lookups, with tau2's errors.
 
 func (w *world) customer(id string) (*Customer, failure) {
-	if c, ok := w.customers[id]; ok {
+	if c := lookup(w, kCustomer, w.books.Customers, w.customers, id); c != nil {
 		return c, ""
 	}
 	return nil, failure(fmt.Sprintf("Customer with ID %s not found", id))
 }
 
 func (w *world) line(id string) (*Line, failure) {
-	if l, ok := w.lines[id]; ok {
+	if l := lookup(w, kLine, w.books.Lines, w.lines, id); l != nil {
 		return l, ""
 	}
 	return nil, failure(fmt.Sprintf("Line with ID %s not found", id))
 }
 
 func (w *world) plan(id string) (*Plan, failure) {
-	if p, ok := w.plans[id]; ok {
+	if p := lookup(w, kPlan, w.books.Plans, w.plans, id); p != nil {
 		return p, ""
 	}
 	return nil, failure(fmt.Sprintf("Plan with ID %s not found", id))
 }
 
 func (w *world) bill(id string) (*Bill, failure) {
-	if b, ok := w.bills[id]; ok {
+	if b := lookup(w, kBill, w.books.Bills, w.bills, id); b != nil {
 		return b, ""
 	}
 	return nil, failure(fmt.Sprintf("Bill with ID %s not found", id))
 }
 
 func (w *world) device(id string) (*Device, failure) {
-	if d, ok := w.devices[id]; ok {
+	if d := lookup(w, kDevice, w.books.Devices, w.devices, id); d != nil {
 		return d, ""
 	}
 	return nil, failure(fmt.Sprintf("Device with ID %s not found", id))
@@ -72,7 +72,11 @@ func (w *world) targetLine(customerID, lineID string) (*Line, failure) {
 
 func (w *world) lineByPhone(number string) (*Line, failure) {
 	for _, id := range w.books.Lines {
-		if l := w.lines[id]; l.PhoneNumber == number {
+		l, f := w.line(id)
+		if f != "" {
+			return nil, f
+		}
+		if l.PhoneNumber == number {
 			return l, ""
 		}
 	}
@@ -81,7 +85,10 @@ func (w *world) lineByPhone(number string) (*Line, failure) {
 
 func (w *world) customerByPhone(number string) (*Customer, failure) {
 	for _, id := range w.books.Customers {
-		c := w.customers[id]
+		c, f := w.customer(id)
+		if f != "" {
+			return nil, f
+		}
 		if c.PhoneNumber == number {
 			return c, ""
 		}
@@ -101,15 +108,36 @@ func (w *world) customerByPhone(number string) (*Customer, failure) {
 func (w *world) awaitingPayment(c *Customer) ([]*Bill, failure) {
 	var out []*Bill
 	for _, id := range c.BillIDs {
+		status, f := w.billStatus(id)
+		if f != "" {
+			return nil, f
+		}
+		if status != "Awaiting Payment" {
+			continue
+		}
 		b, f := w.bill(id)
 		if f != "" {
 			return nil, f
 		}
-		if b.Status == "Awaiting Payment" {
-			out = append(out, b)
-		}
+		out = append(out, b)
 	}
 	return out, ""
+}
+
+// billStatus is a bill's status. sync_tools looks for a bill awaiting
+// payment after every call: a bill no tool has looked up yet is not read
+// whole for its status.
+func (w *world) billStatus(id string) (string, failure) {
+	if _, ok := w.bills[id]; !ok && w.src != nil && w.err == nil && slices.Contains(w.books.Bills, id) {
+		if x, alive := w.src.Field(TypeBill, id, "status"); alive {
+			return x.AsString(), ""
+		}
+	}
+	b, f := w.bill(id)
+	if f != "" {
+		return "", f
+	}
+	return b.Status, ""
 }
 
 // dump is a record as json.dumps(model.model_dump(), default=str).
@@ -145,7 +173,11 @@ func (c *call) getCustomerByName() (string, failure) {
 	name, dob := strings.ToLower(c.str("full_name")), c.str("dob")
 	out := []any{}
 	for _, id := range c.w.books.Customers {
-		if cu := c.w.customers[id]; strings.ToLower(cu.FullName) == name && cu.DateOfBirth == dob {
+		cu, f := c.w.customer(id)
+		if f != "" {
+			return "", f
+		}
+		if strings.ToLower(cu.FullName) == name && cu.DateOfBirth == dob {
 			out = append(out, pyOf(reflect.ValueOf(cu).Elem()))
 		}
 	}

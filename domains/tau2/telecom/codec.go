@@ -2,8 +2,12 @@ package telecom
 
 import (
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
@@ -143,19 +147,58 @@ func setValue(f reflect.Value, x model.Value) error {
 			return err
 		}
 		f.Set(p)
+	case reflect.Float64:
+		// a float is read as ParsePy reads the number, without it
+		if x.Kind() == model.IntValue {
+			f.SetFloat(float64(x.AsInt()))
+			return nil
+		}
+		if s := x.AsString(); x.Kind() == model.JSONValue && s != "" && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
+			if n, err := strconv.ParseFloat(s, 64); err == nil {
+				f.SetFloat(n)
+				return nil
+			}
+		}
+		return setPy(f, x)
 	default:
 		if f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.String {
 			f.Set(reflect.ValueOf(append([]string{}, x.AsList()...)))
 			return nil
 		}
-		py, err := tau2.ParsePy(x.AppendJSON(nil))
-		if err != nil {
-			return err
-		}
-		return fromPy(py, f)
+		return setPy(f, x)
 	}
 	return nil
 }
+
+// setPy stores a value in a Go field as pydantic validates its JSON.
+func setPy(f reflect.Value, x model.Value) error {
+	text := x.AsString()
+	if x.Kind() == model.JSONValue {
+		if py, ok := nested.Load(text); ok {
+			return fromPy(py, f)
+		}
+	}
+	py, err := tau2.ParsePy(x.AppendJSON(nil))
+	if err != nil {
+		return err
+	}
+	if x.Kind() == model.JSONValue && nestedN.Add(1) <= nestedCap {
+		nested.Store(text, py)
+	}
+	return fromPy(py, f)
+}
+
+// nested holds the Python value of each nested field's text read so far
+// (the first nestedCap texts): a customer's address, a bill's items and
+// the signal where the user is are read again on every call, and
+// ParsePy was most of reading them. fromPy only reads a value, so one
+// value serves every reader.
+var (
+	nested  sync.Map // canonical JSON text → its Python value
+	nestedN atomic.Int64
+)
+
+const nestedCap = 1 << 14
 
 // pyOf is a Go value as the Python value pydantic's model_dump gives.
 func pyOf(f reflect.Value) any {
@@ -273,4 +316,75 @@ func fieldIndex(t reflect.Type, key string) int {
 		}
 	}
 	return -1
+}
+
+// deepCopy is a copy of a record sharing nothing with it.
+func deepCopy(rec reflect.Value) reflect.Value {
+	c := reflect.New(rec.Type()).Elem()
+	copyInto(c, rec)
+	return c
+}
+
+func copyInto(dst, src reflect.Value) {
+	switch src.Kind() {
+	case reflect.Pointer:
+		if !src.IsNil() {
+			p := reflect.New(src.Type().Elem())
+			copyInto(p.Elem(), src.Elem())
+			dst.Set(p)
+		}
+	case reflect.Slice:
+		if !src.IsNil() {
+			s := reflect.MakeSlice(src.Type(), src.Len(), src.Len())
+			for i := range src.Len() {
+				copyInto(s.Index(i), src.Index(i))
+			}
+			dst.Set(s)
+		}
+	case reflect.Struct:
+		for i := range src.NumField() {
+			copyInto(dst.Field(i), src.Field(i))
+		}
+	default:
+		dst.Set(src)
+	}
+}
+
+// same reports whether two values of a record's type are one value to
+// valueOf: floats bit for bit (0.0 and -0.0 are two Python floats), a
+// nil slice and an empty one alike.
+func same(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Float64:
+		return math.Float64bits(a.Float()) == math.Float64bits(b.Float())
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() && b.IsNil()
+		}
+		return same(a.Elem(), b.Elem())
+	case reflect.Slice:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !same(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !same(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	panic(fmt.Sprintf("telecom: no comparison for %s", a.Type()))
 }

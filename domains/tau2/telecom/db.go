@@ -45,8 +45,8 @@ func Load(agentTOML, userTOML []byte) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &world{books: Books{ID: BooksID}, plans: map[string]*Plan{}, customers: map[string]*Customer{},
-		lines: map[string]*Line{}, bills: map[string]*Bill{}, devices: map[string]*Device{}}
+	w := emptyWorld()
+	w.books.ID = BooksID
 	for _, m := range a {
 		var err error
 		switch m.Key {

@@ -160,6 +160,10 @@ func (d *Domain) CallBy(v model.StateView, requestor, tool string, args model.Va
 		return nil, msg, msg
 	}
 	out, f := d.respond(w, requestor, tool, args, true)
+	if w.err != nil {
+		msg := "Error: " + w.err.Error()
+		return nil, msg, msg
+	}
 	if f != "" {
 		msg := "Error: " + string(f)
 		return nil, msg, msg
@@ -241,7 +245,7 @@ func runEnv(w *world, ec EnvCall) (any, failure) {
 // Hash is tau2's DB hash of both sides of a state, "agent/user" (see
 // Hashes); changed is not needed, the databases being small.
 func (d *Domain) Hash(v model.StateView, _ []model.CellDiff) string {
-	w, err := readWorld(v, d.db.apps)
+	w, err := readFull(v, d.db.apps)
 	if err != nil {
 		return "unreadable state: " + err.Error()
 	}
@@ -250,7 +254,7 @@ func (d *Domain) Hash(v model.StateView, _ []model.CellDiff) string {
 
 // StateHashes are tau2's DB hashes of a state's two databases.
 func (d *Domain) StateHashes(v model.StateView) (Hashes, error) {
-	w, err := readWorld(v, d.db.apps)
+	w, err := readFull(v, d.db.apps)
 	if err != nil {
 		return Hashes{}, err
 	}

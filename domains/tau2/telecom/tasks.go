@@ -95,7 +95,7 @@ func Derive(d *Domain, t *tau2.Task) (*Task, error) {
 			out.Checks = append(out.Checks, Assertion{EnvCall: ec, AssertValue: val, Message: msg})
 		}
 	}
-	w := d.db.start.clone(d.db.apps)
+	w := d.db.start.clone()
 	if f := w.sync(); f != "" { // the environment syncs once when it is made
 		return nil, fail("sync_tools: %s", f)
 	}
@@ -106,7 +106,7 @@ func Derive(d *Domain, t *tau2.Task) (*Task, error) {
 	}
 	out.start = w
 	gold := &model.Trajectory{Task: out.ID, Name: "gold", Note: "tau2's gold actions for task " + t.ID}
-	gw := w.clone(d.db.apps)
+	gw := w.clone()
 	withUser := &Domain{db: d.db} // tau2 makes the gold environment without solo mode
 	if t.Criteria != nil {
 		for i, a := range t.Criteria.Actions {
@@ -223,6 +223,9 @@ func (t *Task) Assert(v model.StateView) ([]bool, error) {
 	out := make([]bool, len(t.Checks))
 	for i, a := range t.Checks {
 		res, f := runEnv(w, a.EnvCall)
+		if w.err != nil {
+			return nil, w.err
+		}
 		if f != "" {
 			return nil, fmt.Errorf("env assertion %d (%s): %s", i, a.FuncName, f)
 		}

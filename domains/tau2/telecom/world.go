@@ -64,10 +64,16 @@ var schema = func() model.Schema {
 	return s
 }()
 
-// world is both databases as Go records, read from a state: a tool runs
-// on it as tau2's runs on its pydantic models, and what it changed
-// becomes the call's writes.
+// world is both databases as Go records: a tool runs on it as tau2's
+// runs on its pydantic models, and what it changed becomes the call's
+// writes. A world read from a state reads a record of the agent's books
+// only when a tool first looks it up, and keeps a copy of each record as
+// read: a call costs what it touches, not the size of the databases.
 type world struct {
+	src  model.StateView          // the state read; nil when every record is in memory
+	read map[recKey]reflect.Value // a copy of each record as src holds it
+	err  error                    // the first record of src that did not read
+
 	books     Books
 	plans     map[string]*Plan
 	customers map[string]*Customer
@@ -83,53 +89,49 @@ type world struct {
 	pay   *PaymentRequest // nil: payment_request is None
 }
 
-// readWorld reads both databases from a state. apps are the phone's
-// apps in tau2's dict order (no tool installs or removes one).
-func readWorld(v model.StateView, apps []string) (*world, error) {
-	w := &world{plans: map[string]*Plan{}, customers: map[string]*Customer{}, lines: map[string]*Line{},
+// recKey is a record of a world: its kind and id.
+type recKey struct {
+	k  *kind
+	id string
+}
+
+func emptyWorld() *world {
+	return &world{plans: map[string]*Plan{}, customers: map[string]*Customer{}, lines: map[string]*Line{},
 		bills: map[string]*Bill{}, devices: map[string]*Device{}}
-	if err := kBooks.read(v, BooksID, reflect.ValueOf(&w.books).Elem()); err != nil {
-		return nil, err
-	}
-	if err := readAll(v, kPlan, w.books.Plans, w.plans); err != nil {
-		return nil, err
-	}
-	if err := readAll(v, kCustomer, w.books.Customers, w.customers); err != nil {
-		return nil, err
-	}
-	if err := readAll(v, kLine, w.books.Lines, w.lines); err != nil {
-		return nil, err
-	}
-	if err := readAll(v, kBill, w.books.Bills, w.bills); err != nil {
-		return nil, err
-	}
-	if err := readAll(v, kDevice, w.books.Devices, w.devices); err != nil {
-		return nil, err
-	}
+}
+
+// readWorld reads both databases from a state: the order of the books
+// and the phone's records at once (the phone's tools read them directly,
+// and sync_tools reads the surroundings after every call), the agent's
+// records when looked up. apps are the phone's apps in tau2's dict order
+// (no tool installs or removes one).
+func readWorld(v model.StateView, apps []string) (*world, error) {
+	w := emptyWorld()
+	w.src, w.read = v, map[recKey]reflect.Value{}
 	for _, one := range []struct {
 		k   *kind
 		id  string
 		dst any
-	}{{kPhone, PhoneID, &w.phone}, {kAPN, APNID, &w.apn}, {kSur, SurroundingsID, &w.sur}} {
-		if err := one.k.read(v, one.id, reflect.ValueOf(one.dst).Elem()); err != nil {
+	}{{kBooks, BooksID, &w.books}, {kPhone, PhoneID, &w.phone}, {kAPN, APNID, &w.apn}, {kSur, SurroundingsID, &w.sur}} {
+		if err := w.readRec(one.k, one.id, reflect.ValueOf(one.dst).Elem()); err != nil {
 			return nil, err
 		}
 	}
 	if v.Alive(TypeVPN, VPNID) {
 		w.vpn = &VPN{}
-		if err := kVPN.read(v, VPNID, reflect.ValueOf(w.vpn).Elem()); err != nil {
+		if err := w.readRec(kVPN, VPNID, reflect.ValueOf(w.vpn).Elem()); err != nil {
 			return nil, err
 		}
 	}
 	if v.Alive(TypePayment, PaymentID) {
 		w.pay = &PaymentRequest{}
-		if err := kPay.read(v, PaymentID, reflect.ValueOf(w.pay).Elem()); err != nil {
+		if err := w.readRec(kPay, PaymentID, reflect.ValueOf(w.pay).Elem()); err != nil {
 			return nil, err
 		}
 	}
 	for _, name := range apps {
 		a := &App{}
-		if err := kApp.read(v, name, reflect.ValueOf(a).Elem()); err != nil {
+		if err := w.readRec(kApp, name, reflect.ValueOf(a).Elem()); err != nil {
 			return nil, err
 		}
 		w.apps = append(w.apps, a)
@@ -137,39 +139,77 @@ func readWorld(v model.StateView, apps []string) (*world, error) {
 	return w, nil
 }
 
-func readAll[T any](v model.StateView, k *kind, ids []string, into map[string]*T) error {
-	for _, id := range ids {
-		if !v.Alive(k.name, id) {
-			return fmt.Errorf("%s %s is listed in %s but not alive", k.name, id, TypeBooks)
-		}
-		rec := new(T)
-		if err := k.read(v, id, reflect.ValueOf(rec).Elem()); err != nil {
-			return err
-		}
-		into[id] = rec
+// readRec fills a record from src and keeps a copy of it as read.
+func (w *world) readRec(k *kind, id string, rec reflect.Value) error {
+	if err := k.read(w.src, id, rec); err != nil {
+		return err
 	}
+	w.read[recKey{k, id}] = deepCopy(rec)
 	return nil
 }
 
-// each calls f on every record of the world, as (kind, id, record or
-// an invalid value when absent).
-func (w *world) each(f func(k *kind, id string, rec reflect.Value)) {
-	f(kBooks, BooksID, reflect.ValueOf(&w.books).Elem())
+// lookup is the record of the agent's books with an id, read from src
+// the first time; nil when the books do not list it, or when it does
+// not read (w.err says why).
+func lookup[T any](w *world, k *kind, ids []string, into map[string]*T, id string) *T {
+	if rec, ok := into[id]; ok || w.src == nil || w.err != nil || !slices.Contains(ids, id) {
+		return rec
+	}
+	if !w.src.Alive(k.name, id) {
+		w.err = fmt.Errorf("%s %s is listed in %s but not alive", k.name, id, TypeBooks)
+		return nil
+	}
+	rec := new(T)
+	if err := w.readRec(k, id, reflect.ValueOf(rec).Elem()); err != nil {
+		w.err = err
+		return nil
+	}
+	into[id] = rec
+	return rec
+}
+
+// readAll reads every record of the agent's books not read yet.
+func (w *world) readAll() error {
 	for _, id := range w.books.Plans {
-		f(kPlan, id, reflect.ValueOf(w.plans[id]).Elem())
+		lookup(w, kPlan, w.books.Plans, w.plans, id)
 	}
 	for _, id := range w.books.Customers {
-		f(kCustomer, id, reflect.ValueOf(w.customers[id]).Elem())
+		lookup(w, kCustomer, w.books.Customers, w.customers, id)
 	}
 	for _, id := range w.books.Lines {
-		f(kLine, id, reflect.ValueOf(w.lines[id]).Elem())
+		lookup(w, kLine, w.books.Lines, w.lines, id)
 	}
 	for _, id := range w.books.Bills {
-		f(kBill, id, reflect.ValueOf(w.bills[id]).Elem())
+		lookup(w, kBill, w.books.Bills, w.bills, id)
 	}
 	for _, id := range w.books.Devices {
-		f(kDevice, id, reflect.ValueOf(w.devices[id]).Elem())
+		lookup(w, kDevice, w.books.Devices, w.devices, id)
 	}
+	return w.err
+}
+
+// readFull reads both databases from a state, every record.
+func readFull(v model.StateView, apps []string) (*world, error) {
+	w, err := readWorld(v, apps)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.readAll(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// each calls f on every record of the world in memory, as (kind, id,
+// record or an invalid value when absent): a record of the agent's books
+// not read yet is left out.
+func (w *world) each(f func(k *kind, id string, rec reflect.Value)) {
+	f(kBooks, BooksID, reflect.ValueOf(&w.books).Elem())
+	eachOf(f, kPlan, w.books.Plans, w.plans)
+	eachOf(f, kCustomer, w.books.Customers, w.customers)
+	eachOf(f, kLine, w.books.Lines, w.lines)
+	eachOf(f, kBill, w.books.Bills, w.bills)
+	eachOf(f, kDevice, w.books.Devices, w.devices)
 	f(kPhone, PhoneID, reflect.ValueOf(&w.phone).Elem())
 	f(kAPN, APNID, reflect.ValueOf(&w.apn).Elem())
 	f(kVPN, VPNID, optional(w.vpn))
@@ -178,6 +218,14 @@ func (w *world) each(f func(k *kind, id string, rec reflect.Value)) {
 	}
 	f(kSur, SurroundingsID, reflect.ValueOf(&w.sur).Elem())
 	f(kPay, PaymentID, optional(w.pay))
+}
+
+func eachOf[T any](f func(k *kind, id string, rec reflect.Value), k *kind, ids []string, recs map[string]*T) {
+	for _, id := range ids {
+		if rec, ok := recs[id]; ok {
+			f(k, id, reflect.ValueOf(rec).Elem())
+		}
+	}
 }
 
 func optional[T any](p *T) reflect.Value {
@@ -190,7 +238,11 @@ func optional[T any](p *T) reflect.Value {
 // writesFrom are the primitive writes that take the state w was read
 // from to w: an update per changed record (its changed fields only), a
 // create per new one, a delete per one gone. The state itself is the
-// "before", so a call reads the world once.
+// "before", so a call reads the world once. A record no tool looked up
+// is unchanged, and so is a field equal to its copy as read: the state
+// holds what the port wrote (every task's initial snapshot is a world's
+// entities, every later value a write of writesFrom), which reads back
+// to itself.
 func (w *world) writesFrom(before model.StateView) []model.Action {
 	var out []model.Action
 	w.each(func(k *kind, id string, rec reflect.Value) {
@@ -203,8 +255,16 @@ func (w *world) writesFrom(before model.StateView) []model.Action {
 			e := k.entity(rec)
 			out = append(out, model.Action{Op: model.OpCreate, Type: k.name, ID: id, Fields: e.Fields})
 		default:
+			was, read := w.read[recKey{k, id}]
+			if read && same(rec, was) {
+				return
+			}
 			var changed []model.Assign
-			for j, v := range k.values(rec) {
+			for j, i := range k.fields {
+				if read && same(rec.Field(i), was.Field(i)) {
+					continue
+				}
+				v := valueOf(rec.Field(i))
 				old, _ := before.Field(k.name, id, k.def.Fields[j].Name)
 				if !v.Equal(old) {
 					changed = append(changed, model.Assign{Field: k.def.Fields[j].Name, Value: v})
@@ -229,7 +289,8 @@ func (w *world) entities() []model.Entity {
 	return out
 }
 
-// agentDump is TelecomDB.model_dump().
+// agentDump is TelecomDB.model_dump(), of a world with every record in
+// memory.
 func (w *world) agentDump() tau2.Obj {
 	list := func(ids []string, rec func(string) any) []any {
 		out := make([]any, len(ids))
@@ -303,13 +364,34 @@ func (w *world) view() model.StateView {
 	return v
 }
 
-// clone is a deep copy of the world.
-func (w *world) clone(apps []string) *world {
-	c, err := readWorld(w.view(), apps)
-	if err != nil {
-		panic(fmt.Sprintf("telecom: a world does not read back: %v", err))
+// clone is a deep copy of a world in memory, itself in memory.
+func (w *world) clone() *world {
+	c := emptyWorld()
+	c.books, c.phone, c.apn, c.sur = *dup(&w.books), *dup(&w.phone), *dup(&w.apn), *dup(&w.sur)
+	c.vpn, c.pay = dup(w.vpn), dup(w.pay)
+	dupAll(c.plans, w.plans)
+	dupAll(c.customers, w.customers)
+	dupAll(c.lines, w.lines)
+	dupAll(c.bills, w.bills)
+	dupAll(c.devices, w.devices)
+	for _, a := range w.apps {
+		c.apps = append(c.apps, dup(a))
 	}
 	return c
+}
+
+// dup is a deep copy of a record, nil for nil.
+func dup[T any](rec *T) *T {
+	if rec == nil {
+		return nil
+	}
+	return deepCopy(reflect.ValueOf(rec).Elem()).Addr().Interface().(*T)
+}
+
+func dupAll[T any](dst, src map[string]*T) {
+	for id, rec := range src {
+		dst[id] = dup(rec)
+	}
 }
 
 // entityView reads entities held in memory: alive ones only.
