@@ -8,12 +8,13 @@
 # files, `parthack certify`, `parthack replay` (text
 # and --json), `parthack payload` and `parthack score` (plain, --json and
 # --steps) on a 1,000,000-step file, interleaved run by run so that each
-# sees the machine as certify does, `parthack bench --domain tau-airline`,
+# sees the machine as certify does, `parthack bench --domain` for
+# tau-airline and the three tau2 domains,
 # `parthack bench` and `parthack bench --edits 3`.
 # Usage: scripts/bench.sh [go test -bench pattern]   (default: all)
 # A pattern no benchmark matches (NoSuchBenchmark) times the whole
-# commands only; SKIP_TAU_BENCH=1 and SKIP_EDITS3=1 leave out the two
-# slowest of them.
+# commands only; SKIP_TAU_BENCH=1 (the domain benches) and SKIP_EDITS3=1
+# leave out the slowest of them.
 set -euo pipefail
 if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
 	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
@@ -102,6 +103,9 @@ for _ in $(seq "$count"); do
 done | summarize
 if [ "${SKIP_TAU_BENCH:-}" = "" ]; then
 	wall bench-domain-tau-airline "$bin/parthack" bench --domain tau-airline
+	for d in tau2-airline tau2-retail tau2-telecom; do
+		wall "bench-domain-$d" "$bin/parthack" bench --domain "$d"
+	done
 fi
 wall bench-within2edits "$bin/parthack" bench
 if [ "${SKIP_EDITS3:-}" = "" ]; then
