@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/internal/pipe"
+	"github.com/parthack/parthack/internal/spool"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -65,17 +67,23 @@ type rejectionJSON struct {
 
 // writeReplay replays a trajectory and prints its events, each with its
 // typed diff, then its certificate or why it has none. The trajectory is
-// streamed twice and never held: first to certify it, measuring the
-// table's columns on the primary certifier's events (the header names the
-// final goal and the counts), then to print its events as they are
-// replayed, through a buffer.
+// never held. It is certified first, as it is decoded; the table's header
+// names the final goal and the counts, and its columns are as wide as
+// their widest cell, so the lines are formatted as the primary
+// certifier's events arrive, measured, and kept in a spool (a temporary
+// file) until they can be printed. JSON, and a table where no spool can
+// be made, are printed from a second reading instead, replayed again.
 func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON bool) error {
 	var t replayTable
 	var watch func(*pbcste.Run, *pbcste.Event)
 	var measured *pipe.Pipe[heldEvent]
 	if !asJSON {
-		// The primary certifier only holds each event; the table is
-		// measured on a goroutine of its own.
+		if lines, err := spool.New(); err == nil {
+			defer lines.Close()
+			t.lines = lines
+		}
+		// The primary certifier only holds each event; the lines are
+		// formatted and measured on a goroutine of their own.
 		measured = pipe.New(shownBatch, shownBatches, func(h *heldEvent) { t.measure(h, &h.ev) })
 		watch = func(r *pbcste.Run, ev *pbcste.Event) { measured.Next().hold(r, ev) }
 	}
@@ -86,7 +94,7 @@ func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON boo
 	if err != nil {
 		return usage(err)
 	}
-	// The second reading decodes the file beside the replay and the
+	// A second reading decodes the file beside the replay and the
 	// printing.
 	steps = ahead(steps)
 	if !asJSON && t.irregular {
@@ -95,9 +103,12 @@ func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON boo
 		return writeReplayText(w, env, steps, log, cert, rej)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	if asJSON {
+	switch {
+	case asJSON:
 		err = writeReplayJSON(bw, env, steps, log, cert, rej)
-	} else {
+	case t.lines != nil:
+		err = t.writeSpooled(bw, env, log, cert, rej)
+	default:
 		err = t.write(bw, env, steps, log, cert, rej)
 	}
 	if err != nil {
@@ -164,6 +175,8 @@ type replayTable struct {
 	widths    [6]int
 	irregular bool // a cell would split or end a tabwriter line
 	cells     cells
+	lines     *spool.Spool // the lines, results written, as they are measured; nil: measure only
+	rec       []byte
 }
 
 // cells are one table line's seven cells, in one buffer reused from line
@@ -337,7 +350,48 @@ func (t *replayTable) measure(r eventSource, ev *pbcste.Event) {
 		t.cells.set(&head)
 		t.fit(&t.cells)
 	}
-	eventCells(r, ev, &t.cells, t.fit, false)
+	if t.lines == nil {
+		eventCells(r, ev, &t.cells, t.fit, false)
+		return
+	}
+	eventCells(r, ev, &t.cells, t.keep, true)
+}
+
+// keep measures a line and keeps it in the spool: its cells' ends, then
+// their bytes.
+func (t *replayTable) keep(c *cells) {
+	t.fit(c)
+	b := t.rec[:0]
+	for _, end := range c.end {
+		b = binary.AppendUvarint(b, uint64(end))
+	}
+	t.rec = append(b, c.buf...)
+	t.lines.Add(t.rec)
+}
+
+// writeSpooled prints the table from the lines kept in the spool.
+func (t *replayTable) writeSpooled(w *bufio.Writer, env *pbcste.Env, log *pbcste.Log, cert *model.Certificate, rej *model.Rejection) error {
+	head := replayHead
+	t.cells.set(&head)
+	if t.widths[0] == 0 {
+		t.fit(&t.cells) // no event: the head alone
+	}
+	fmt.Fprintf(w, "task %s   goal %s   agent steps %d   events %d\n\n", env.Task.ID, log.Goal().Version, log.Steps, log.Len())
+	t.line(w, &t.cells)
+	var c cells
+	if err := t.lines.Each(func(rec []byte) {
+		for j := range c.end {
+			end, n := binary.Uvarint(rec)
+			c.end[j], rec = int(end), rec[n:]
+		}
+		c.buf = rec
+		t.line(w, &c)
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	writeOutcome(w, cert, rej)
+	return nil
 }
 
 // spaces pads cells, a slice of it at a time.

@@ -3,6 +3,8 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -75,14 +77,29 @@ func TestReplayTableIsTabwriters(t *testing.T) {
 	}
 	revise := model.Step{Action: model.Action{Op: model.OpReviseGoal, Goal: "v\t9"}}
 	inputs = append(inputs, input{"goal with a tab", ex, &model.Trajectory{Task: ex.Task.ID, Steps: append(fixture.Churn(20), revise)}})
+	inputs = append(inputs, input{"no step", ex, &model.Trajectory{Task: ex.Task.ID}})
+	tmp, missing := os.Getenv("TMPDIR"), filepath.Join(t.TempDir(), "missing")
 	for _, in := range inputs {
 		steps := func(each func([]model.Step)) (*model.Trajectory, int, error) {
-			each(in.tr.Steps)
+			if len(in.tr.Steps) > 0 {
+				each(in.tr.Steps)
+			}
 			return in.tr, len(in.tr.Steps), nil
 		}
 		var lined, whole bytes.Buffer
 		if err := writeReplay(&lined, in.env, steps, false); err != nil {
 			t.Fatalf("%s: %v", in.name, err)
+		}
+		// Where no spool can be made, the lines come from a second
+		// replay, the same bytes.
+		t.Setenv("TMPDIR", missing)
+		var replayed bytes.Buffer
+		if err := writeReplay(&replayed, in.env, steps, false); err != nil {
+			t.Fatalf("%s without a spool: %v", in.name, err)
+		}
+		t.Setenv("TMPDIR", tmp)
+		if replayed.String() != lined.String() {
+			t.Errorf("%s: the table printed from a second replay differs from the spooled one", in.name)
 		}
 		cert, rej, err := certifier.DoubleCertifyStream(in.env, steps)
 		if err != nil {
