@@ -188,16 +188,17 @@ func Decode(file string, src []byte) (*Results, error) {
 	}
 	// The file is parsed strictly first, as every file parthack reads is
 	// (model.ParseJSON: UTF-8, no byte order mark, no duplicate key,
-	// nothing after the value), and every later error is placed on it.
-	root, err := model.ParseJSON(file, src)
-	if err != nil {
+	// nothing after the value). Its tree is let go before the typed
+	// decoding, which would hold both, and parsed again only to place a
+	// later error.
+	if _, err := model.ParseJSON(file, src); err != nil {
 		var de *model.DecodeError
 		if errors.As(err, &de) {
 			return nil, &Error{File: file, Line: de.Line, Col: de.Col, Path: strings.TrimPrefix(strings.TrimPrefix(de.Path, "$"), "."), Message: de.Msg}
 		}
 		return nil, &Error{File: file, Message: err.Error()}
 	}
-	d := &decoder{file: file, root: root}
+	d := &decoder{file: file, src: src}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(src, &top); err != nil || top == nil {
 		msg := "not a tau2 Results file (a JSON object {timestamp, info, tasks, simulations})"
@@ -255,7 +256,7 @@ func Decode(file string, src []byte) (*Results, error) {
 
 type decoder struct {
 	file  string
-	root  model.JSON // the file, parsed strictly, to place errors on
+	src   []byte // the file, to place errors on
 	simID string
 }
 
@@ -268,7 +269,10 @@ func (d *decoder) fail(path, format string, args ...any) error {
 // ("simulations[3].messages[12].content"), or of the deepest value on
 // the way to it that the file has.
 func (d *decoder) place(path string) (line, col int) {
-	at := d.root
+	at, err := model.ParseJSON(d.file, d.src)
+	if err != nil {
+		return 0, 0
+	}
 	for _, seg := range strings.Split(path, ".") {
 		key, rest, _ := strings.Cut(seg, "[")
 		next, ok := at, true
