@@ -30,7 +30,8 @@ type browser struct {
 	rfilter textinput.Model
 	shown   []int // indexes of records matching rfilter
 	sums    map[recordID]recordSummary
-	rcursor int // into shown
+	steps   map[recordID]int // each witness's agent steps, from the summaries
+	rcursor int              // into shown
 	rtop    int
 	focus   int // focusTasks or focusRecords
 	// filtering is set while the focused pane's filter takes the keys:
@@ -183,7 +184,7 @@ func (b *browser) update(msg tea.Msg) (*browser, tea.Cmd) {
 			return b, summarizeCmd(b.c.ws, msg.recs)
 		}
 	case summariesMsg:
-		b.sums = msg.sums
+		b.sums, b.steps = msg.sums, msg.steps
 		b.refilterRecords()
 	case tea.MouseMsg:
 		b.mouse(msg)
@@ -453,10 +454,8 @@ func (b *browser) info(w int) []string {
 			}
 			out = append(out, sty.Render(line))
 		}
-		if r.Kind == store.KindWitness {
-			if tr, err := DecodeWitness(r); err == nil {
-				out = append(out, st.muted.Render(fmt.Sprintf("%d agent step%s · enter opens the editor", len(tr.Steps), plural(len(tr.Steps)))))
-			}
+		if n, ok := b.steps[idOf(r)]; ok {
+			out = append(out, st.muted.Render(fmt.Sprintf("%d agent step%s · enter opens the editor", n, plural(n))))
 		}
 		for _, l := range wrap(r.Note, w) {
 			out = append(out, l)

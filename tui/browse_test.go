@@ -174,7 +174,7 @@ func TestSavedListShowsVerdictsFiltersAndOpensNotes(t *testing.T) {
 		t.Fatalf("the rejected witness's row: %q", r)
 	}
 	press(t, m, "tab", "down")
-	mustSee(t, m, "rejected: state_vector_mismatch")
+	mustSee(t, m, "rejected: state_vector_mismatch", "6 agent steps · enter opens the editor")
 	press(t, m, "/", "peak")
 	if n := len(m.browse.shown); n != 2 {
 		t.Fatalf("filter peak shows %d records", n)

@@ -123,17 +123,27 @@ type recordSummary struct {
 	hasDelta bool
 }
 
-type summariesMsg struct{ sums map[recordID]recordSummary }
+type summariesMsg struct {
+	sums  map[recordID]recordSummary
+	steps map[recordID]int // a witness's agent steps, counted here so that no view decodes one
+}
 
 // summarizeCmd certifies every saved witness against its task's H (as a
 // pair, or as a strict rollback when that is what it is) and reads each
 // saved run's verdict, in the background.
 func summarizeCmd(ws *workspace, recs []store.Record) tea.Cmd {
 	return func() tea.Msg {
-		sums := map[recordID]recordSummary{}
+		sums, steps := map[recordID]recordSummary{}, map[recordID]int{}
 		hm := scoreIndex(ws, "historical_milestone")
 		honest := map[string]*analysis{}
 		for _, r := range recs {
+			var tr *model.Trajectory
+			if r.Kind == store.KindWitness {
+				var err error
+				if tr, err = DecodeWitness(r); err == nil {
+					steps[idOf(r)] = len(tr.Steps)
+				}
+			}
 			t := ws.task(r.Task)
 			if t == nil {
 				continue
@@ -141,10 +151,10 @@ func summarizeCmd(ws *workspace, recs []store.Record) tea.Cmd {
 			var p *pair
 			switch r.Kind {
 			case store.KindWitness:
-				tr, err := DecodeWitness(r)
-				if err != nil {
+				if tr == nil {
 					continue
 				}
+				var err error
 				h := honest[t.ID]
 				if h == nil {
 					if h, err = analyze(ws, t, t.HonestTraj, "honest"); err != nil {
@@ -186,7 +196,7 @@ func summarizeCmd(ws *workspace, recs []store.Record) tea.Cmd {
 			}
 			sums[idOf(r)] = sum
 		}
-		return summariesMsg{sums: sums}
+		return summariesMsg{sums: sums, steps: steps}
 	}
 }
 
