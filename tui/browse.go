@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,7 @@ type browser struct {
 	shown   []int // indexes of records matching rfilter
 	sums    map[recordID]recordSummary
 	steps   map[recordID]int // each witness's agent steps, from the summaries
+	recGen  int              // the listing of records shown, for its summaries
 	rcursor int              // into shown
 	rtop    int
 	focus   int // focusTasks or focusRecords
@@ -179,13 +181,24 @@ func (b *browser) update(msg tea.Msg) (*browser, tea.Cmd) {
 	switch msg := msg.(type) {
 	case recordsMsg:
 		b.records, b.recErr = msg.recs, msg.err
+		// Summaries of an earlier listing stop coming; this one's come a
+		// batch at a time.
+		b.recGen++
+		b.sums, b.steps = map[recordID]recordSummary{}, map[recordID]int{}
 		b.refilterRecords()
 		if msg.err == nil {
-			return b, summarizeCmd(b.c.ws, msg.recs)
+			return b, summarizeCmd(b.c.ws, msg.recs, b.recGen)
 		}
 	case summariesMsg:
-		b.sums, b.steps = msg.sums, msg.steps
-		b.refilterRecords()
+		if msg.gen != b.recGen {
+			return b, nil
+		}
+		maps.Copy(b.sums, msg.sums)
+		maps.Copy(b.steps, msg.steps)
+		if b.rfilter.Value() != "" {
+			b.refilterRecords() // a verdict may match the filter now
+		}
+		return b, msg.more
 	case tea.MouseMsg:
 		b.mouse(msg)
 	case tea.KeyMsg:

@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parthack/parthack/model"
@@ -183,5 +186,49 @@ func TestSavedListShowsVerdictsFiltersAndOpensNotes(t *testing.T) {
 	press(t, m, "down", "enter")
 	if m.page != pageInspect || m.inspect.current().traj != task.Witness || m.inspect.cursor != 3 {
 		t.Fatalf("the note opened page %v on %q at %d", m.page, m.inspect.current().label, m.inspect.cursor)
+	}
+}
+
+// TestSummariesComeABatchAtATime: the Saved list's verdicts come a batch
+// at a time (here one record each), every record summarized once; the
+// summaries of an earlier listing are dropped, and their next batch is
+// never asked for.
+func TestSummariesComeABatchAtATime(t *testing.T) {
+	defer func(d time.Duration) { summaryBatch = d }(summaryBatch)
+	summaryBatch = 0
+	m := newTestApp(t, 120, 40, false)
+	task := m.c.ws.task(devTask)
+	var recs []store.Record
+	for i := range 4 {
+		recs = append(recs, store.Record{Kind: store.KindWitness, Key: uint64(i + 1), Task: devTask, Name: fmt.Sprint("w", i), Body: model.EncodeTrajectory(task.Witness)})
+	}
+	batches, cmd := 0, summarizeCmd(m.c.ws, recs, 1)
+	seen := map[recordID]bool{}
+	for cmd != nil {
+		msg := cmd().(summariesMsg)
+		batches++
+		for id := range msg.sums {
+			if seen[id] {
+				t.Fatalf("record %v summarized twice", id)
+			}
+			seen[id] = true
+		}
+		cmd = msg.more
+	}
+	if batches != len(recs) || len(seen) != len(recs) {
+		t.Fatalf("%d batches summarized %d records; want one batch per record, %d", batches, len(seen), len(recs))
+	}
+
+	drive(t, m, func() tea.Msg { return recordsMsg{recs: recs} })
+	gen := m.browse.recGen
+	asked := false
+	stale := summariesMsg{gen: gen - 1, sums: map[recordID]recordSummary{{store.KindWitness, 1}: {short: "stale"}},
+		more: func() tea.Msg { asked = true; return nil }}
+	drive(t, m, nil, stale)
+	if asked || m.browse.sums[recordID{store.KindWitness, 1}].short == "stale" {
+		t.Fatalf("an earlier listing's summaries were taken (next batch asked: %v)", asked)
+	}
+	if n := len(m.browse.sums); n != len(recs) {
+		t.Fatalf("%d of the listing's %d records summarized", n, len(recs))
 	}
 }

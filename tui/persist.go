@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -124,80 +125,101 @@ type recordSummary struct {
 }
 
 type summariesMsg struct {
+	gen   int // the listing the summaries are of
 	sums  map[recordID]recordSummary
 	steps map[recordID]int // a witness's agent steps, counted here so that no view decodes one
+	more  tea.Cmd          // the next records' summaries; nil after the last
 }
+
+// summaryBatch is about how long one batch of summaries may take: the
+// Saved list fills a batch at a time, from the top, however many records
+// a store holds. A variable so that a test can make every batch one
+// record.
+var summaryBatch = 150 * time.Millisecond
 
 // summarizeCmd certifies every saved witness against its task's H (as a
 // pair, or as a strict rollback when that is what it is) and reads each
-// saved run's verdict, in the background.
-func summarizeCmd(ws *workspace, recs []store.Record) tea.Cmd {
-	return func() tea.Msg {
-		sums, steps := map[recordID]recordSummary{}, map[recordID]int{}
-		hm := scoreIndex(ws, "historical_milestone")
-		honest := map[string]*analysis{}
-		for _, r := range recs {
-			var tr *model.Trajectory
-			if r.Kind == store.KindWitness {
-				var err error
-				if tr, err = DecodeWitness(r); err == nil {
-					steps[idOf(r)] = len(tr.Steps)
-				}
+// saved run's verdict, in the background, a batch at a time: each
+// message carries the command that summarizes the records after it.
+func summarizeCmd(ws *workspace, recs []store.Record, gen int) tea.Cmd {
+	honest := map[string]*analysis{}
+	var next func(from int) tea.Cmd
+	next = func(from int) tea.Cmd {
+		return func() tea.Msg {
+			msg := summariesMsg{gen: gen, sums: map[recordID]recordSummary{}, steps: map[recordID]int{}}
+			start, i := time.Now(), from
+			for ; i < len(recs) && (i == from || time.Since(start) < summaryBatch); i++ {
+				summarize(ws, honest, recs[i], &msg)
 			}
-			t := ws.task(r.Task)
-			if t == nil {
-				continue
+			if i < len(recs) {
+				msg.more = next(i)
 			}
-			var p *pair
-			switch r.Kind {
-			case store.KindWitness:
-				if tr == nil {
-					continue
-				}
-				var err error
-				h := honest[t.ID]
-				if h == nil {
-					if h, err = analyze(ws, t, t.HonestTraj, "honest"); err != nil {
-						continue
-					}
-					honest[t.ID] = h
-				}
-				a, err := analyze(ws, t, tr, r.Name)
-				if err != nil {
-					continue
-				}
-				if p, err = certifyAgainst(ws, "pair", h, a); err != nil {
-					continue
-				}
-				if !p.verdict.Eligible {
-					if rb, err := certifyAgainst(ws, "rollback", h, a); err == nil && rb.verdict.Eligible {
-						p = rb
-					}
-				}
-			case store.KindRun:
-				var body runBody
-				if json.Unmarshal(r.Body, &body) != nil || body.Format != runFormat {
-					continue
-				}
-				sum := summaryOf(body.Kind, body.Verdict)
-				for _, sc := range body.Scores {
-					if sc.Name == "historical_milestone" {
-						sum.delta, sum.hasDelta = sc.Delta, true
-					}
-				}
-				sums[idOf(r)] = sum
-				continue
-			default:
-				continue
-			}
-			sum := summaryOf(p.kind, p.verdict)
-			if hm >= 0 {
-				sum.delta, sum.hasDelta = p.a.scores[hm]-p.h.scores[hm], true
-			}
-			sums[idOf(r)] = sum
+			return msg
 		}
-		return summariesMsg{sums: sums, steps: steps}
 	}
+	return next(0)
+}
+
+// summarize adds a record's summary, and a witness's steps, to msg.
+func summarize(ws *workspace, honest map[string]*analysis, r store.Record, msg *summariesMsg) {
+	var tr *model.Trajectory
+	if r.Kind == store.KindWitness {
+		var err error
+		if tr, err = DecodeWitness(r); err == nil {
+			msg.steps[idOf(r)] = len(tr.Steps)
+		}
+	}
+	t := ws.task(r.Task)
+	if t == nil {
+		return
+	}
+	var p *pair
+	switch r.Kind {
+	case store.KindWitness:
+		if tr == nil {
+			return
+		}
+		var err error
+		h := honest[t.ID]
+		if h == nil {
+			if h, err = analyze(ws, t, t.HonestTraj, "honest"); err != nil {
+				return
+			}
+			honest[t.ID] = h
+		}
+		a, err := analyze(ws, t, tr, r.Name)
+		if err != nil {
+			return
+		}
+		if p, err = certifyAgainst(ws, "pair", h, a); err != nil {
+			return
+		}
+		if !p.verdict.Eligible {
+			if rb, err := certifyAgainst(ws, "rollback", h, a); err == nil && rb.verdict.Eligible {
+				p = rb
+			}
+		}
+	case store.KindRun:
+		var body runBody
+		if json.Unmarshal(r.Body, &body) != nil || body.Format != runFormat {
+			return
+		}
+		sum := summaryOf(body.Kind, body.Verdict)
+		for _, sc := range body.Scores {
+			if sc.Name == "historical_milestone" {
+				sum.delta, sum.hasDelta = sc.Delta, true
+			}
+		}
+		msg.sums[idOf(r)] = sum
+		return
+	default:
+		return
+	}
+	sum := summaryOf(p.kind, p.verdict)
+	if hm := scoreIndex(ws, "historical_milestone"); hm >= 0 {
+		sum.delta, sum.hasDelta = p.a.scores[hm]-p.h.scores[hm], true
+	}
+	msg.sums[idOf(r)] = sum
 }
 
 func summaryOf(kind string, v model.Verdict) recordSummary {
