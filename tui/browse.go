@@ -187,7 +187,7 @@ func (b *browser) update(msg tea.Msg) (*browser, tea.Cmd) {
 		b.sums, b.steps = map[recordID]recordSummary{}, map[recordID]int{}
 		b.refilterRecords()
 		if msg.err == nil {
-			return b, summarizeCmd(b.c.ws, msg.recs, b.recGen)
+			return b, summarizeCmd(b.c.ws, b.c.dbPath, msg.recs, b.recGen)
 		}
 	case summariesMsg:
 		if msg.gen != b.recGen {
@@ -338,6 +338,13 @@ func (b *browser) open() tea.Cmd {
 			msg += "; ctrl+o opens its task file"
 		}
 		return status(msg, true)
+	}
+	if r.Kind == store.KindWitness || r.Kind == store.KindRun {
+		// The list holds records without their bodies.
+		var err error
+		if r, err = fetchRecord(b.c.dbPath, r); err != nil {
+			return status(err.Error(), true)
+		}
 	}
 	switch r.Kind {
 	case store.KindWitness:

@@ -198,11 +198,21 @@ func TestSummariesComeABatchAtATime(t *testing.T) {
 	summaryBatch = 0
 	m := newTestApp(t, 120, 40, false)
 	task := m.c.ws.task(devTask)
+	s, err := store.Open(m.c.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var recs []store.Record
 	for i := range 4 {
-		recs = append(recs, store.Record{Kind: store.KindWitness, Key: uint64(i + 1), Task: devTask, Name: fmt.Sprint("w", i), Body: model.EncodeTrajectory(task.Witness)})
+		r, err := s.Put(store.Record{Kind: store.KindWitness, Task: devTask, Name: fmt.Sprint("w", i), Body: model.EncodeTrajectory(task.Witness)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body = nil // listed as the workbench lists them
+		recs = append(recs, r)
 	}
-	batches, cmd := 0, summarizeCmd(m.c.ws, recs, 1)
+	s.Close()
+	batches, cmd := 0, summarizeCmd(m.c.ws, m.c.dbPath, recs, 1)
 	seen := map[recordID]bool{}
 	for cmd != nil {
 		msg := cmd().(summariesMsg)

@@ -94,7 +94,7 @@ func listRecordsCmd(path string) tea.Cmd {
 		var all []store.Record
 		err := withStore(path, func(s *store.Store) error {
 			for _, k := range []store.Kind{store.KindWitness, store.KindRun, store.KindNote} {
-				recs, err := s.List(k)
+				recs, err := s.Heads(k) // bodies are read when needed: a summary's, an opened record's
 				if err != nil {
 					return err
 				}
@@ -141,23 +141,41 @@ var summaryBatch = 150 * time.Millisecond
 // pair, or as a strict rollback when that is what it is) and reads each
 // saved run's verdict, in the background, a batch at a time: each
 // message carries the command that summarizes the records after it.
-func summarizeCmd(ws *workspace, recs []store.Record, gen int) tea.Cmd {
+func summarizeCmd(ws *workspace, path string, recs []store.Record, gen int) tea.Cmd {
 	honest := map[string]*analysis{}
 	var next func(from int) tea.Cmd
 	next = func(from int) tea.Cmd {
 		return func() tea.Msg {
 			msg := summariesMsg{gen: gen, sums: map[recordID]recordSummary{}, steps: map[recordID]int{}}
 			start, i := time.Now(), from
-			for ; i < len(recs) && (i == from || time.Since(start) < summaryBatch); i++ {
-				summarize(ws, honest, recs[i], &msg)
-			}
-			if i < len(recs) {
+			// The records are listed without their bodies; a batch reads
+			// its own. A store another process holds past the timeout
+			// ends the summaries (the refresh key lists them again).
+			err := withStore(path, func(s *store.Store) error {
+				for ; i < len(recs) && (i == from || time.Since(start) < summaryBatch); i++ {
+					if r, err := s.Get(recs[i].Kind, recs[i].Key); err == nil {
+						summarize(ws, honest, r, &msg)
+					}
+				}
+				return nil
+			})
+			if err == nil && i < len(recs) {
 				msg.more = next(i)
 			}
 			return msg
 		}
 	}
 	return next(0)
+}
+
+// fetchRecord reads a listed record whole, its body included.
+func fetchRecord(path string, r store.Record) (store.Record, error) {
+	err := withStore(path, func(s *store.Store) error {
+		var err error
+		r, err = s.Get(r.Kind, r.Key)
+		return err
+	})
+	return r, err
 }
 
 // summarize adds a record's summary, and a witness's steps, to msg.
