@@ -1,7 +1,6 @@
 package tau2
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -388,11 +387,11 @@ func registeredFor(res *Results) (Reader, error) {
 // streamResults reads a tau2 Results file: its domain from its info, its
 // runs one by one (the file is one document, read whole).
 func streamResults(file string, in io.Reader, each func(int, *domains.Run) error) error {
-	var buf bytes.Buffer
-	if _, err := io.Copy(&buf, in); err != nil {
+	src, err := io.ReadAll(in)
+	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	res, err := decodeOnce(file, buf.Bytes())
+	res, err := decodeOnce(file, src)
 	if err != nil {
 		return err
 	}

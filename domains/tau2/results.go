@@ -240,7 +240,11 @@ func Decode(file string, src []byte) (*Results, error) {
 	if err := d.into("simulations", top["simulations"], &sims); err != nil {
 		return nil, err
 	}
+	// Each run's text is let go once it is decoded, and the whole list's
+	// at once: a file is held about once, not three times.
+	delete(top, "simulations")
 	for i, raw := range sims {
+		sims[i] = nil
 		s, err := d.simulation(i, raw)
 		if err != nil {
 			return nil, err
