@@ -25,6 +25,7 @@ import (
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/internal/payload/builder"
+	"github.com/parthack/parthack/internal/pipe"
 	"github.com/parthack/parthack/internal/spool"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
@@ -271,15 +272,16 @@ func (e *env) streamScores(taskArg, trajPath string, tee io.Writer, record func(
 	if tee != nil {
 		ws = append(ws, tee)
 	}
-	pr, pw := io.Pipe()
+	// The builder runs a few chunks ahead of the evaluators.
+	queue := pipe.NewBytes(payloadChunks, 64<<10)
 	built := make(chan error, 1)
 	go func() {
-		err := src.write(io.MultiWriter(append(ws, pw)...), false)
-		pw.CloseWithError(err)
+		err := src.write(io.MultiWriter(append(ws, queue)...), false)
+		queue.CloseWrite(err)
 		built <- err
 	}()
-	p, err := evaluators.Stream(pr, record)
-	pr.CloseWithError(errScored) // the builder stops writing if the evaluators stopped reading
+	p, err := evaluators.Stream(queue, record)
+	queue.CloseRead(errScored) // the builder stops writing if the evaluators stopped reading
 	berr := <-built
 	sum := h.sum()
 	if berr != nil && !errors.Is(berr, errScored) {
@@ -342,6 +344,10 @@ func streamingGC() func() {
 	old := debug.SetGCPercent(200)
 	return func() { debug.SetGCPercent(old) }
 }
+
+// payloadChunks is how many 64 KB chunks of the payload its builder may
+// write ahead of the evaluators.
+const payloadChunks = 16
 
 // errScored tells the payload's writer that its reader has stopped.
 var errScored = errors.New("the evaluators stopped reading the payload")
