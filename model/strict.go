@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -125,11 +126,9 @@ func (o JSONObject) Need(key string) (JSON, error) {
 // An error of each stops the stream and is returned as it is. A gzipped
 // file must be unpacked first (OpenInput).
 func StreamJSONArray(file string, r io.Reader, each func(i int, v JSON) error) error {
-	s := &arrayScanner{file: file, r: bufio.NewReaderSize(r, 1<<16), line: 1, col: 1}
-	if head, _ := s.r.Peek(3); len(head) > 0 {
-		if err := checkBOM(file, head); err != nil {
-			return err
-		}
+	s, err := newArrayScanner(file, r)
+	if err != nil {
+		return err
 	}
 	c, err := s.skipWS()
 	if err != nil {
@@ -138,39 +137,149 @@ func StreamJSONArray(file string, r io.Reader, each func(i int, v JSON) error) e
 	if c != '[' {
 		return s.fail("$", fmt.Sprintf("expected an array, got %s", describeStart(c)))
 	}
+	if err := s.elements("$", func(i int, v JSON, _ []byte) error { return each(i, v) }); err != nil {
+		return err
+	}
+	return s.end()
+}
+
+func newArrayScanner(file string, r io.Reader) (*arrayScanner, error) {
+	s := &arrayScanner{file: file, r: bufio.NewReaderSize(r, 1<<16), line: 1, col: 1}
+	if head, _ := s.r.Peek(3); len(head) > 0 {
+		if err := checkBOM(file, head); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// elements reads the array at path, its '[' next, an element at a time,
+// handing each to each with its text (valid during the call).
+func (s *arrayScanner) elements(path string, each func(i int, v JSON, raw []byte) error) error {
 	s.read()
 	for i := 0; ; i++ {
+		at := fmt.Sprintf("%s[%d]", path, i)
 		c, err := s.skipWS()
 		if err != nil {
-			return s.fail(fmt.Sprintf("$[%d]", i), "malformed JSON: unexpected end of input: the array is not closed")
+			return s.fail(at, "malformed JSON: unexpected end of input: the array is not closed")
 		}
 		if c == ']' && i == 0 {
 			s.read()
-			break
+			return nil
 		}
-		v, err := s.element(i)
+		v, err := s.value(at, fmt.Sprintf("element %d", i))
 		if err != nil {
 			return err
 		}
-		if err := each(i, v); err != nil {
+		if err := each(i, v, s.buf); err != nil {
 			return err
 		}
 		c, err = s.skipWS()
 		if err != nil {
-			return s.fail(fmt.Sprintf("$[%d]", i), "malformed JSON: unexpected end of input: the array is not closed")
+			return s.fail(at, "malformed JSON: unexpected end of input: the array is not closed")
 		}
 		s.read()
 		if c == ']' {
-			break
+			return nil
 		}
 		if c != ',' {
-			return s.failBack(fmt.Sprintf("$[%d]", i), fmt.Sprintf("malformed JSON: expected ',' or ']' after element %d, got %s", i, describeByte(c)))
+			return s.failBack(at, fmt.Sprintf("malformed JSON: expected ',' or ']' after element %d, got %s", i, describeByte(c)))
 		}
 	}
+}
+
+// end refuses anything but white space after the top-level value.
+func (s *arrayScanner) end() error {
 	if c, err := s.skipWS(); err == nil {
 		return s.fail("$", fmt.Sprintf("malformed JSON: unexpected data after the top-level value: %s", describeByte(c)))
 	}
 	return nil
+}
+
+// StreamJSONObject reads a file that must hold one JSON object from r,
+// member by member, as strictly as ParseJSON parses a file and holding
+// only the member being read; the members named in arrays whose value is
+// an array are read an element at a time. A member is handed to member
+// with its key, an element of such an array to each with the array's key
+// and its index; raw is the value's text; v and raw are valid only during
+// the call. Errors are located in the file, with the paths "$.key" and
+// "$.key[i]"; a key that repeats is one. An error of member or each stops
+// the stream and is returned as it is. A gzipped file must be unpacked
+// first (OpenInput).
+func StreamJSONObject(file string, r io.Reader, arrays []string, member func(key string, v JSON, raw []byte) error, each func(key string, i int, v JSON, raw []byte) error) error {
+	s, err := newArrayScanner(file, r)
+	if err != nil {
+		return err
+	}
+	c, err := s.skipWS()
+	if err != nil {
+		return s.fail("$", "malformed JSON: unexpected end of input: the file is empty, expected an object")
+	}
+	if c != '{' {
+		return s.fail("$", fmt.Sprintf("expected an object, got %s", describeStart(c)))
+	}
+	s.read()
+	seen := map[string]bool{}
+	for n := 0; ; n++ {
+		c, err := s.skipWS()
+		if err != nil {
+			return s.fail("$", "malformed JSON: unexpected end of input: the object is not closed")
+		}
+		if c == '}' && n == 0 {
+			s.read()
+			break
+		}
+		if c != '"' {
+			return s.fail("$", fmt.Sprintf("malformed JSON: expected a key, got %s", describeByte(c)))
+		}
+		kl, kc := s.line, s.col
+		k, err := s.value("$", "a key")
+		if err != nil {
+			return err
+		}
+		key, err := k.Str()
+		if err != nil {
+			return err
+		}
+		path := "$." + key
+		if seen[key] {
+			return &DecodeError{File: s.file, Line: kl, Col: kc, Path: path, Msg: fmt.Sprintf("duplicate key %q (each key may appear once)", key)}
+		}
+		seen[key] = true
+		if c, err = s.skipWS(); err != nil || c != ':' {
+			if err != nil {
+				return s.fail(path, "malformed JSON: unexpected end of input: the object is not closed")
+			}
+			return s.fail(path, fmt.Sprintf("malformed JSON: expected ':' after key %q, got %s", key, describeByte(c)))
+		}
+		s.read()
+		if c, err = s.skipWS(); err != nil {
+			return s.fail(path, "malformed JSON: unexpected end of input: the object is not closed")
+		}
+		if c == '[' && slices.Contains(arrays, key) {
+			err = s.elements(path, func(i int, v JSON, raw []byte) error { return each(key, i, v, raw) })
+		} else {
+			var v JSON
+			if v, err = s.value(path, "member "+strconv.Quote(key)); err == nil {
+				err = member(key, v, s.buf)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		c, err = s.skipWS()
+		if err != nil {
+			return s.fail(path, "malformed JSON: unexpected end of input: the object is not closed")
+		}
+		s.read()
+		if c == '}' {
+			break
+		}
+		if c != ',' {
+			return s.failBack(path, fmt.Sprintf("malformed JSON: expected ',' or '}' after member %q, got %s", key, describeByte(c)))
+		}
+	}
+	return s.end()
 }
 
 // arrayScanner finds the elements of a streamed array: it tracks only
@@ -230,15 +339,20 @@ const maxScalar = 1 << 20
 
 // element reads the i-th element's bytes and parses them strictly.
 func (s *arrayScanner) element(i int) (JSON, error) {
+	return s.value(fmt.Sprintf("$[%d]", i), fmt.Sprintf("element %d", i))
+}
+
+// value reads the bytes of the value at path (what names it in a
+// message) and parses them strictly; s.buf holds them until the next.
+func (s *arrayScanner) value(path, what string) (JSON, error) {
 	line0, col0 := s.line, s.col
-	path := fmt.Sprintf("$[%d]", i)
 	s.buf, s.stack = s.buf[:0], s.stack[:0]
 	inString, escaped := false, false
 	for done := false; !done; {
 		c, err := s.read()
 		if err != nil {
 			if err == io.EOF {
-				return JSON{}, s.fail(path, fmt.Sprintf("malformed JSON: unexpected end of input: the file ends inside element %d", i))
+				return JSON{}, s.fail(path, fmt.Sprintf("malformed JSON: unexpected end of input: the file ends inside %s", what))
 			}
 			return JSON{}, fmt.Errorf("%s: %w", s.file, err)
 		}
@@ -269,9 +383,9 @@ func (s *arrayScanner) element(i int) (JSON, error) {
 				s.stack = s.stack[:n-1]
 			}
 		case len(s.stack) == 0:
-			// A scalar: it ends before white space, ',' or ']'.
+			// A scalar: it ends before white space, ',', ']' or '}'.
 			next, err := s.r.Peek(1)
-			done = err != nil || len(s.buf) > maxScalar || strings.IndexByte(" \t\r\n,]", next[0]) >= 0
+			done = err != nil || len(s.buf) > maxScalar || strings.IndexByte(" \t\r\n,]}", next[0]) >= 0
 		}
 	}
 	d := &doc{file: s.file, src: s.buf, base: path, line0: line0, col0: col0}
@@ -296,6 +410,8 @@ func describeStart(c byte) string {
 	switch {
 	case c == '{':
 		return "an object"
+	case c == '[':
+		return "an array"
 	case c == '"':
 		return "a string"
 	case c == 't' || c == 'f':

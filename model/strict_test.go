@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -40,6 +41,58 @@ func TestStreamJSONArray(t *testing.T) {
 			})
 			if n != c.n {
 				t.Errorf("%d elements handed on, want %d", n, c.n)
+			}
+			switch {
+			case c.err == "" && err != nil:
+				t.Errorf("error %v", err)
+			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+				t.Errorf("error %v, want it to contain %q", err, c.err)
+			}
+		})
+	}
+}
+
+// TestStreamJSONObject: an object read member by member, its streamed
+// arrays element by element, is parsed as strictly as a whole file, its
+// errors at the file's line and column with the member's path.
+func TestStreamJSONObject(t *testing.T) {
+	cases := []struct {
+		name, src string
+		got       string // the members and elements handed on, in order
+		err       string // "" when the file is good
+	}{
+		{"good", "{\"info\": {\"a\": 1},\n \"runs\": [{\"k\": 1}, 2],\n \"n\": 3, \"s\": \"x\", \"z\": null}\n", "info runs[0] runs[1] n s z ", ""},
+		{"an array not streamed", "{\"list\": [1, 2]}", "list ", ""},
+		{"a streamed key not an array", "{\"runs\": 7}", "runs ", ""},
+		{"empty", "{ }", "", ""},
+		{"escaped key", "{\"r\\u0075ns\": [1]}", "runs[0] ", ""},
+		{"not an object", "[1]", "", "f.json:1:1: $: expected an object, got an array"},
+		{"bom", "\xef\xbb\xbf{}", "", "f.json:1:1: $: the file starts with a UTF-8 byte order mark"},
+		{"duplicate key", "{\"a\": 1,\n \"a\": 2}", "a ", "f.json:2:2: $.a: duplicate key \"a\""},
+		{"invalid UTF-8 in a run", "{\"runs\": [{}, {\"k\": \"\xff\"}]}", "runs[0] ", "f.json:1:22: $.runs[1].k: invalid UTF-8: byte 0xFF"},
+		{"truncated in a run", "{\"runs\": [{}, {\"k\": [1, 2", "runs[0] ", "$.runs[1]: malformed JSON: unexpected end of input"},
+		{"truncated after a member", "{\"a\": 1", "a ", "$.a: malformed JSON: unexpected end of input: the object is not closed"},
+		{"missing colon", "{\"a\" 1}", "", "$.a: malformed JSON: expected ':' after key \"a\", got '1'"},
+		{"missing comma", "{\"a\": 1 \"b\": 2}", "a ", "$.a: malformed JSON: expected ',' or '}' after member \"a\""},
+		{"data after", "{} x", "", "$: malformed JSON: unexpected data after the top-level value: 'x'"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got strings.Builder
+			err := StreamJSONObject("f.json", strings.NewReader(c.src), []string{"runs"},
+				func(key string, v JSON, raw []byte) error {
+					if _, err := ParseJSON("raw", raw); err != nil {
+						t.Errorf("member %s: its text %q does not parse: %v", key, raw, err)
+					}
+					got.WriteString(key + " ")
+					return nil
+				},
+				func(key string, i int, v JSON, raw []byte) error {
+					fmt.Fprintf(&got, "%s[%d] ", key, i)
+					return nil
+				})
+			if got.String() != c.got {
+				t.Errorf("handed on %q, want %q", got.String(), c.got)
 			}
 			switch {
 			case c.err == "" && err != nil:
