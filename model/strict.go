@@ -202,7 +202,8 @@ func (s *arrayScanner) end() error {
 // an array are read an element at a time. A member is handed to member
 // with its key, an element of such an array to each with the array's key
 // and its index; raw is the value's text; v and raw are valid only during
-// the call. Errors are located in the file, with the paths "$.key" and
+// the call; a streamed array is handed to member first, with raw nil and
+// v unset. Errors are located in the file, with the paths "$.key" and
 // "$.key[i]"; a key that repeats is one. An error of member or each stops
 // the stream and is returned as it is. A gzipped file must be unpacked
 // first (OpenInput).
@@ -257,7 +258,9 @@ func StreamJSONObject(file string, r io.Reader, arrays []string, member func(key
 			return s.fail(path, "malformed JSON: unexpected end of input: the object is not closed")
 		}
 		if c == '[' && slices.Contains(arrays, key) {
-			err = s.elements(path, func(i int, v JSON, raw []byte) error { return each(key, i, v, raw) })
+			if err = member(key, JSON{}, nil); err == nil {
+				err = s.elements(path, func(i int, v JSON, raw []byte) error { return each(key, i, v, raw) })
+			}
 		} else {
 			var v JSON
 			if v, err = s.value(path, "member "+strconv.Quote(key)); err == nil {

@@ -168,8 +168,8 @@ func (e *Error) Error() string {
 }
 
 // Decode reads a tau2 Results file, plain JSON or gzipped (told by the
-// gzip magic bytes, not the name). Every error is an *Error naming where
-// the input went wrong; a file is read whole or not at all.
+// gzip magic bytes, not the name), whole. Every error is an *Error naming
+// where the input went wrong; a file is read whole or not at all.
 func Decode(file string, src []byte) (*Results, error) {
 	if len(src) >= 2 && src[0] == 0x1f && src[1] == 0x8b {
 		z, err := gzip.NewReader(bytes.NewReader(src))
@@ -186,81 +186,133 @@ func Decode(file string, src []byte) (*Results, error) {
 		}
 		src = plain
 	}
-	// The file is parsed strictly first, as every file parthack reads is
-	// (model.ParseJSON: UTF-8, no byte order mark, no duplicate key,
-	// nothing after the value). Its tree is let go before the typed
-	// decoding, which would hold both, and parsed again only to place a
-	// later error.
-	if _, err := model.ParseJSON(file, src); err != nil {
-		var de *model.DecodeError
-		if errors.As(err, &de) {
-			return nil, &Error{File: file, Line: de.Line, Col: de.Col, Path: strings.TrimPrefix(strings.TrimPrefix(de.Path, "$"), "."), Message: de.Msg}
-		}
-		return nil, &Error{File: file, Message: err.Error()}
-	}
-	d := &decoder{file: file, src: src}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(src, &top); err != nil || top == nil {
-		msg := "not a tau2 Results file (a JSON object {timestamp, info, tasks, simulations})"
-		if err != nil {
-			msg += ": " + err.Error()
-		}
-		return nil, &Error{File: file, Message: msg}
-	}
-	for _, k := range []string{"info", "tasks", "simulations"} {
-		if _, ok := top[k]; !ok {
-			return nil, &Error{File: file, Message: fmt.Sprintf("not a tau2 Results file: no %q (a Results file has timestamp, info, tasks, simulations)", k)}
-		}
-	}
-	r := &Results{File: file, byID: map[string]*Task{}}
-	if ts, ok := top["timestamp"]; ok && !isNull(ts) {
-		if err := d.into("timestamp", ts, &r.Timestamp); err != nil {
-			return nil, err
-		}
-	}
-	if err := d.info(top["info"], &r.Info); err != nil {
+	var res *Results
+	err := StreamResults(file, bytes.NewReader(src), func(r *Results) error { res = r; return nil },
+		func(s *Simulation) error { res.Simulations = append(res.Simulations, s); return nil })
+	if err != nil {
 		return nil, err
 	}
-	var tasks []json.RawMessage
-	if err := d.into("tasks", top["tasks"], &tasks); err != nil {
-		return nil, err
-	}
-	for i, raw := range tasks {
-		t, err := d.task(fmt.Sprintf("tasks[%d]", i), raw)
-		if err != nil {
-			return nil, err
+	return res, nil
+}
+
+// StreamResults reads a tau2 Results file (plain JSON) from r as
+// strictly as every file parthack reads (model.StreamJSONObject: UTF-8,
+// no byte order mark, no duplicate key, nothing after the value), member
+// by member and run by run: head gets the file with its timestamp, info
+// and tasks (Simulations nil) before each gets its first simulation; each
+// gets every simulation, in order, checked against the tasks. The runs
+// are never all held, except in a file whose simulations come before its
+// info or tasks (tau2 writes them after), whose runs wait until those are
+// read. Every error is an *Error naming where the input went wrong.
+func StreamResults(file string, r io.Reader, head func(*Results) error, each func(*Simulation) error) error {
+	d := &decoder{file: file}
+	res := &Results{File: file, byID: map[string]*Task{}}
+	have := map[string]bool{}
+	started := false
+	start := func() error {
+		for _, k := range []string{"info", "tasks"} {
+			if !have[k] {
+				return &Error{File: file, Message: fmt.Sprintf("not a tau2 Results file: no %q (a Results file has timestamp, info, tasks, simulations)", k)}
+			}
 		}
-		if _, dup := r.byID[t.ID]; dup {
-			return nil, d.fail(fmt.Sprintf("tasks[%d].id", i), "task %q appears twice", t.ID)
-		}
-		r.byID[t.ID] = t
-		r.Tasks = append(r.Tasks, t)
+		started = true
+		return head(res)
 	}
-	var sims []json.RawMessage
-	if err := d.into("simulations", top["simulations"], &sims); err != nil {
-		return nil, err
-	}
-	// Each run's text is let go once it is decoded, and the whole list's
-	// at once: a file is held about once, not three times.
-	delete(top, "simulations")
-	for i, raw := range sims {
-		sims[i] = nil
+	var held [][]byte // runs read before the info or the tasks
+	run := func(i int, raw []byte) error {
 		s, err := d.simulation(i, raw)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if _, ok := r.byID[s.TaskID]; !ok {
+		if _, ok := res.byID[s.TaskID]; !ok {
 			d.simID = s.ID
-			return nil, d.fail(fmt.Sprintf("simulations[%d].task_id", i), "task %q is not among the file's %d tasks", s.TaskID, len(r.Tasks))
+			return d.fail(fmt.Sprintf("simulations[%d].task_id", i), "task %q is not among the file's %d tasks", s.TaskID, len(res.Tasks))
 		}
-		r.Simulations = append(r.Simulations, s)
+		return each(s)
 	}
-	return r, nil
+	member := func(key string, v model.JSON, raw []byte) error {
+		have[key] = true
+		d.base, d.at, d.simID = key, v, ""
+		switch key {
+		case "timestamp":
+			if !v.IsNull() {
+				return d.into("timestamp", raw, &res.Timestamp)
+			}
+		case "info":
+			return d.info(raw, &res.Info)
+		case "tasks":
+			var tasks []json.RawMessage
+			if err := d.into("tasks", raw, &tasks); err != nil {
+				return err
+			}
+			for i, raw := range tasks {
+				t, err := d.task(fmt.Sprintf("tasks[%d]", i), raw)
+				if err != nil {
+					return err
+				}
+				if _, dup := res.byID[t.ID]; dup {
+					return d.fail(fmt.Sprintf("tasks[%d].id", i), "task %q appears twice", t.ID)
+				}
+				res.byID[t.ID] = t
+				res.Tasks = append(res.Tasks, t)
+			}
+		case "simulations":
+			if raw == nil {
+				return nil // a list: its runs follow, one by one
+			}
+			var sims []json.RawMessage
+			return d.into("simulations", raw, &sims)
+		}
+		return nil
+	}
+	element := func(_ string, i int, v model.JSON, raw []byte) error {
+		have["simulations"] = true
+		if !started {
+			if !have["info"] || !have["tasks"] {
+				held = append(held, bytes.Clone(raw))
+				return nil
+			}
+			if err := start(); err != nil {
+				return err
+			}
+		}
+		d.base, d.at = fmt.Sprintf("simulations[%d]", i), v
+		return run(i, raw)
+	}
+	if err := model.StreamJSONObject(file, r, []string{"simulations"}, member, element); err != nil {
+		var de *model.DecodeError
+		if !errors.As(err, &de) {
+			return err
+		}
+		e := &Error{File: file, Line: de.Line, Col: de.Col, Path: strings.TrimPrefix(strings.TrimPrefix(de.Path, "$"), "."), SimID: d.simID, Message: de.Msg}
+		if de.Path == "$" && strings.HasPrefix(de.Msg, "expected an object") {
+			e.Message = "not a tau2 Results file (a JSON object {timestamp, info, tasks, simulations}): " + de.Msg
+		}
+		return e
+	}
+	if !have["simulations"] {
+		return &Error{File: file, Message: `not a tau2 Results file: no "simulations" (a Results file has timestamp, info, tasks, simulations)`}
+	}
+	if !started {
+		if err := start(); err != nil {
+			return err
+		}
+	}
+	// Runs held for their tasks are placed by path alone.
+	d.base, d.at = "", model.JSON{}
+	for i, raw := range held {
+		held[i] = nil
+		if err := run(i, raw); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type decoder struct {
 	file  string
-	src   []byte // the file, to place errors on
+	base  string     // the path of at: "info", "tasks", "simulations[3]"
+	at    model.JSON // the member or run being decoded, to place errors on
 	simID string
 }
 
@@ -271,13 +323,14 @@ func (d *decoder) fail(path, format string, args ...any) error {
 
 // place is the line and column of the value at path
 // ("simulations[3].messages[12].content"), or of the deepest value on
-// the way to it that the file has.
+// the way to it that the member or run being decoded has.
 func (d *decoder) place(path string) (line, col int) {
-	at, err := model.ParseJSON(d.file, d.src)
-	if err != nil {
+	rest, ok := strings.CutPrefix(path, d.base)
+	if !ok || d.base == "" || rest != "" && rest[0] != '.' && rest[0] != '[' {
 		return 0, 0
 	}
-	for _, seg := range strings.Split(path, ".") {
+	at := d.at
+	for _, seg := range strings.Split(strings.TrimPrefix(rest, "."), ".") {
 		key, rest, _ := strings.Cut(seg, "[")
 		next, ok := at, true
 		if key != "" {

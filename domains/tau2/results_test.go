@@ -41,12 +41,12 @@ func TestDecode(t *testing.T) {
 		src  []byte
 		want string
 	}{
-		{"not JSON", []byte("hello"), "f.json:1:1: malformed JSON"},
+		{"not JSON", []byte("hello"), "f.json:1:1: not a tau2 Results file"},
 		{"a byte order mark", append([]byte("\xef\xbb\xbf"), okFile...), "f.json:1:1: the file starts with a UTF-8 byte order mark"},
 		{"invalid UTF-8", []byte(strings.Replace(okFile, `"content": "ok"`, "\"content\": \"o\xffk\"", 1)), "f.json:4:45: simulations[0].messages[1].content: invalid UTF-8"},
 		{"a duplicate key", []byte(strings.Replace(okFile, `"content": "ok"`, `"content": "ok", "content": "ko"`, 1)), `f.json:4:49: simulations[0].messages[1].content: duplicate key "content"`},
 		{"truncated", []byte(okFile[:len(okFile)-40]), "malformed JSON: unexpected end of input"},
-		{"a list", []byte(`[1, 2]`), "f.json: not a tau2 Results file"},
+		{"a list", []byte(`[1, 2]`), "f.json:1:1: not a tau2 Results file"},
 		{"no simulations", []byte(`{"info": {}, "tasks": []}`), `no "simulations"`},
 		{"truncated gzip", full[:len(full)/2], "f.json: truncated gzip"},
 		{"unknown task", []byte(strings.Replace(okFile, `"task_id": "1"`, `"task_id": "9"`, 1)),
