@@ -1,6 +1,7 @@
 package tau2
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -24,8 +25,28 @@ type Attacker func(t *Derived, h *model.Trajectory, final model.StateView) *mode
 // and holds the file to what tau2 recorded.
 type Reader interface {
 	Name() string // parthack's name of the domain
-	RunsOf(res *Results) ([]*domains.Run, []*domains.Task, error)
+	// Runner derives the file's tasks and gives them, with run, which
+	// turns one of its simulations into a run: a file's runs are made one
+	// at a time, as its simulations are read.
+	Runner(res *Results) (run func(*Simulation) (*domains.Run, error), tasks []*domains.Task, err error)
 	Conform(res *Results) (*domains.Conformance, error)
+}
+
+// RunsOf is every run of a file read whole, and its tasks.
+func RunsOf(r Reader, res *Results) ([]*domains.Run, []*domains.Task, error) {
+	run, tasks, err := r.Runner(res)
+	if err != nil {
+		return nil, nil, err
+	}
+	var runs []*domains.Run
+	for _, sim := range res.Simulations {
+		rn, err := run(sim)
+		if err != nil {
+			return nil, nil, err
+		}
+		runs = append(runs, rn)
+	}
+	return runs, tasks, nil
 }
 
 // registered are the tau2 domains' readers, by tau2's domain name
@@ -122,7 +143,7 @@ func Shipped(tau2Name string, r Reader) ([]*domains.Task, []*domains.Run, error)
 		if err != nil {
 			return nil, nil, err
 		}
-		rs, ts, err := r.RunsOf(res)
+		rs, ts, err := RunsOf(r, res)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -150,10 +171,10 @@ func compareIDs(a, b string) int {
 	return x - y
 }
 
-// RunsOf turns a Results file's simulations into runs, each scored
+// Runner turns a Results file's simulations into runs, each scored
 // against the task as its file embeds it (re-mapped where the file's
-// task ids are wrong, see Remap), and the file's tasks.
-func (r *registry) RunsOf(res *Results) ([]*domains.Run, []*domains.Task, error) {
+// task ids are wrong, see Remap), and gives the file's tasks.
+func (r *registry) Runner(res *Results) (func(*Simulation) (*domains.Run, error), []*domains.Task, error) {
 	if _, err := r.world(); err != nil {
 		return nil, nil, err
 	}
@@ -185,19 +206,17 @@ func (r *registry) RunsOf(res *Results) ([]*domains.Run, []*domains.Task, error)
 	if i := strings.LastIndexByte(agent, '/'); i >= 0 {
 		agent = agent[i+1:] // "openai/gpt-4.1" → "gpt-4.1"
 	}
-	var runs []*domains.Run
 	named := map[string]bool{}
-	for _, sim := range res.Simulations {
+	run := func(sim *Simulation) (*domains.Run, error) {
 		t, _ := Remap(res, sim)
 		dt, err := taskOf(t)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", res.File, err)
+			return nil, fmt.Errorf("%s: %w", res.File, err)
 		}
 		reward := 0.0
 		if sim.RewardInfo != nil {
 			reward = sim.RewardInfo.Reward
 		}
-		sim, res, t := sim, res, t
 		short := fmt.Sprintf("%s-trial%d", agent, sim.Trial)
 		if named[dt.ID+"-"+short] {
 			// Two runs of one task and trial: a file whose task ids were
@@ -205,7 +224,7 @@ func (r *registry) RunsOf(res *Results) ([]*domains.Run, []*domains.Task, error)
 			short = fmt.Sprintf("%s-trial%d-run%d", agent, sim.Trial, sim.Index)
 		}
 		named[dt.ID+"-"+short] = true
-		runs = append(runs, &domains.Run{Domain: r.Name(), Name: dt.ID + "-" + short, Short: short, Task: dt.ID, Model: agent,
+		return &domains.Run{Domain: r.Name(), Name: dt.ID + "-" + short, Short: short, Task: dt.ID, Model: agent,
 			Reward: reward, Embedded: dt,
 			Trajectory: func() (*model.Trajectory, error) {
 				tr, err := Trajectory(r.w, res, sim, t)
@@ -219,9 +238,9 @@ func (r *registry) RunsOf(res *Results) ([]*domains.Run, []*domains.Task, error)
 					return fmt.Errorf("%s: simulation %d (%s), call %d: %w", res.File, sim.Index, sim.ID, step+1, err)
 				}
 				return fmt.Errorf("%s: simulation %d (%s): %w", res.File, sim.Index, sim.ID, err)
-			}})
+			}}, nil
 	}
-	return runs, tasks, nil
+	return run, tasks, nil
 }
 
 // PayloadReward is tau2's reward of a run that ended normally (a
@@ -384,13 +403,45 @@ func registeredFor(res *Results) (Reader, error) {
 	return r, nil
 }
 
-// streamResults reads a tau2 Results file: its domain from its info, its
-// runs one by one (the file is one document, read whole).
+// streamResults reads a tau2 Results file: its domain from its info, then
+// its runs. A file of up to wholeFile bytes is read whole, and its
+// decoding kept for the conformance check that may follow (decodeOnce);
+// a larger one is read run by run as its simulations arrive
+// (StreamResults), never held more than a run at a time.
 func streamResults(file string, in io.Reader, each func(int, *domains.Run) error) error {
-	src, err := io.ReadAll(in)
-	if err != nil {
+	head := make([]byte, wholeFile+1)
+	n, err := io.ReadFull(in, head)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return wholeResults(file, head[:n], each)
+	case err != nil:
 		return fmt.Errorf("%s: %w", file, err)
 	}
+	var run func(*Simulation) (*domains.Run, error)
+	i := 0
+	return StreamResults(file, io.MultiReader(bytes.NewReader(head), in), func(res *Results) error {
+		r, err := registeredFor(res)
+		if err != nil {
+			return err
+		}
+		run, _, err = r.Runner(res)
+		return err
+	}, func(sim *Simulation) error {
+		rn, err := run(sim)
+		if err != nil {
+			return err
+		}
+		i++
+		return each(i-1, rn)
+	})
+}
+
+// wholeFile is the largest Results file read whole: its decoding holds
+// about six times its size.
+var wholeFile = 16 << 20 // a variable so that a test can stream a small file
+
+// wholeResults gives the runs of a Results file read whole.
+func wholeResults(file string, src []byte, each func(int, *domains.Run) error) error {
 	res, err := decodeOnce(file, src)
 	if err != nil {
 		return err
@@ -399,7 +450,7 @@ func streamResults(file string, in io.Reader, each func(int, *domains.Run) error
 	if err != nil {
 		return err
 	}
-	runs, _, err := r.RunsOf(res)
+	runs, _, err := RunsOf(r, res)
 	if err != nil {
 		return err
 	}

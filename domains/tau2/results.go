@@ -31,6 +31,8 @@ type Info struct {
 	Domain    string // environment_info.domain_name
 	AgentLLM  string // agent_info.llm
 	UserLLM   string // user_info.llm
+	AgentImpl string // agent_info.implementation: "llm_agent", "llm_agent_solo", …
+	UserImpl  string // user_info.implementation: "user_simulator", "dummy_user"
 	NumTrials int
 	MaxSteps  int
 	MaxErrors int
@@ -446,7 +448,8 @@ func (d *decoder) info(raw json.RawMessage, out *Info) error {
 	for _, f := range []struct {
 		key, inner string
 		dst        *string
-	}{{"environment_info", "domain_name", &out.Domain}, {"agent_info", "llm", &out.AgentLLM}, {"user_info", "llm", &out.UserLLM}} {
+	}{{"environment_info", "domain_name", &out.Domain}, {"agent_info", "llm", &out.AgentLLM}, {"user_info", "llm", &out.UserLLM},
+		{"agent_info", "implementation", &out.AgentImpl}, {"user_info", "implementation", &out.UserImpl}} {
 		raw, ok := m[f.key]
 		if !ok || isNull(raw) {
 			continue

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/parthack/parthack/domains"
 )
 
 func gz(s string) []byte {
@@ -65,6 +69,59 @@ func TestDecode(t *testing.T) {
 		var e *Error
 		if err == nil || !errors.As(err, &e) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+// fakeReader is a tau2 domain whose runs are named by their simulation,
+// for the tests of how a file's runs are read.
+type fakeReader struct{ heads []string }
+
+func (f *fakeReader) Name() string { return "fake" }
+func (f *fakeReader) Runner(res *Results) (func(*Simulation) (*domains.Run, error), []*domains.Task, error) {
+	f.heads = append(f.heads, fmt.Sprintf("%s: %d tasks, %d runs held", res.Info.GitCommit, len(res.Tasks), len(res.Simulations)))
+	return func(s *Simulation) (*domains.Run, error) {
+		return &domains.Run{Name: fmt.Sprintf("%s/%s/%d", s.TaskID, s.ID, s.Index)}, nil
+	}, nil, nil
+}
+func (f *fakeReader) Conform(*Results) (*domains.Conformance, error) { return nil, nil }
+
+// TestRunsReadWholeOrStreamed: a file read whole and one read run by run
+// (larger than wholeFile) give the same runs, in order; streamed, the
+// reader learns the file's tasks before its first run and never holds
+// its runs; a file whose runs come before its tasks still gives them.
+func TestRunsReadWholeOrStreamed(t *testing.T) {
+	fake := &fakeReader{}
+	RegisterReader("fake", fake)
+	file := strings.Replace(okFile, `"git_commit": "abc"`, `"git_commit": "abc", "environment_info": {"domain_name": "fake"}`, 1)
+	file = strings.Replace(file, `"simulations": [{"id": "s1"`, `"simulations": [{"id": "s0", "task_id": "1", "termination_reason": "agent_stop", "messages": []}, {"id": "s1"`, 1)
+	at := strings.Index(file, `"simulations"`)
+	sims, before := file[at:strings.LastIndex(file, "}")], strings.TrimRight(file[1:at], ", \n")
+	reordered := "{" + sims + ", " + before + "}"
+	read := func(src string) []string {
+		var names []string
+		err := streamResults("f.json", strings.NewReader(src), func(i int, r *domains.Run) error {
+			names = append(names, fmt.Sprint(i, " ", r.Name))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return names
+	}
+	whole := read(file)
+	if want := []string{"0 1/s0/0", "1 1/s1/1"}; !slices.Equal(whole, want) {
+		t.Fatalf("read whole: %v, want %v", whole, want)
+	}
+	defer func(n int) { wholeFile = n }(wholeFile)
+	wholeFile = 10
+	for _, src := range []string{file, reordered} {
+		fake.heads = nil
+		if got := read(src); !slices.Equal(got, whole) {
+			t.Errorf("streamed: %v, want %v", got, whole)
+		}
+		if want := []string{"abc: 1 tasks, 0 runs held"}; !slices.Equal(fake.heads, want) {
+			t.Errorf("the reader was told %v, want %v", fake.heads, want)
 		}
 	}
 }

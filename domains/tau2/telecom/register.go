@@ -62,9 +62,9 @@ func (r *registry) checker(solo bool) (*Checker, error) {
 // load reads the shipped run files.
 func (r *registry) load() { r.tasks, r.runs, r.err = tau2.Shipped("telecom", r) }
 
-// RunsOf turns a Results file's simulations into runs: every call a step
+// Runner turns a Results file's simulations into runs: every call a step
 // of its requestor (the user's calls the user's), in the file's mode.
-func (r *registry) RunsOf(res *tau2.Results) ([]*domains.Run, []*domains.Task, error) {
+func (r *registry) Runner(res *tau2.Results) (func(*tau2.Simulation) (*domains.Run, error), []*domains.Task, error) {
 	solo := Solo(res)
 	c, err := r.checker(solo)
 	if err != nil {
@@ -98,22 +98,21 @@ func (r *registry) RunsOf(res *tau2.Results) ([]*domains.Run, []*domains.Task, e
 	if solo {
 		mode += "-no-user"
 	}
-	var runs []*domains.Run
-	for _, sim := range res.Simulations {
+	run := func(sim *tau2.Simulation) (*domains.Run, error) {
 		t, ok := res.TaskByID(sim.TaskID)
 		if !ok {
-			return nil, nil, fmt.Errorf("%s: simulation %s: task %q is not in the file", res.File, sim.ID, sim.TaskID)
+			return nil, fmt.Errorf("%s: simulation %s: task %q is not in the file", res.File, sim.ID, sim.TaskID)
 		}
 		task, dt, err := taskOf(t)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", res.File, err)
+			return nil, fmt.Errorf("%s: %w", res.File, err)
 		}
 		reward := 0.0
 		if sim.RewardInfo != nil {
 			reward = sim.RewardInfo.Reward
 		}
-		sim, short := sim, fmt.Sprintf("%s-trial%d", mode, sim.Trial)
-		runs = append(runs, &domains.Run{Domain: DomainName, Name: dt.ID + "-" + short, Short: short, Task: dt.ID, Model: mode,
+		short := fmt.Sprintf("%s-trial%d", mode, sim.Trial)
+		return &domains.Run{Domain: DomainName, Name: dt.ID + "-" + short, Short: short, Task: dt.ID, Model: mode,
 			Reward: reward, Embedded: dt,
 			Trajectory: func() (*model.Trajectory, error) {
 				tr, _, err := Trajectory(c.Domain, res, sim, task)
@@ -131,9 +130,9 @@ func (r *registry) RunsOf(res *tau2.Results) ([]*domains.Run, []*domains.Task, e
 					return fmt.Errorf("%s: simulation %d (%s), call %d: %w", res.File, sim.Index, sim.ID, step+1, err)
 				}
 				return fmt.Errorf("%s: simulation %d (%s): %w", res.File, sim.Index, sim.ID, err)
-			}})
+			}}, nil
 	}
-	return runs, tasks, nil
+	return run, tasks, nil
 }
 
 // task is a derived telecom task as the registry knows it. A witness's

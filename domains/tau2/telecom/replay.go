@@ -27,17 +27,11 @@ func NewChecker(solo bool) (*Checker, error) {
 	return &Checker{Domain: NewDomain(db, solo), tasks: map[*tau2.Task]*Task{}}, nil
 }
 
-// Solo reports whether a Results file was run in tau2's no-user mode:
-// its runs hold no user message.
+// Solo reports whether a Results file was run in tau2's no-user mode, as
+// its info says before any run is read: a solo agent (llm_agent_solo)
+// facing tau2's dummy user, who never speaks.
 func Solo(r *tau2.Results) bool {
-	for _, s := range r.Simulations {
-		for _, m := range s.Messages {
-			if m.Role == "user" {
-				return false
-			}
-		}
-	}
-	return len(r.Simulations) > 0
+	return r.Info.UserImpl == "dummy_user" || strings.HasSuffix(r.Info.AgentImpl, "_solo")
 }
 
 // Derive is the task derived from a tau2 task, once per task.
