@@ -92,7 +92,7 @@ func newImportCmd(e *env) *cobra.Command {
 				if err != nil {
 					return usageErr("import: %w", err)
 				}
-				err = format.Stream(file, in, func(i int, r *domains.Run) error {
+				each := func(i int, r *domains.Run) error {
 					name := r.Name
 					if taken[name] {
 						if !rename {
@@ -115,17 +115,20 @@ func newImportCmd(e *env) *cobra.Command {
 					}
 					return im.Add(store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Body: model.EncodeTrajectory(tr),
 						Created: int64(existing + saved)})
-				})
+				}
+				// A dry run also holds each run to what the benchmark
+				// recorded, as it is read.
+				if dry && format.Conform != nil {
+					var c *domains.Conformance
+					if c, err = format.Conform(file, in, each); err == nil {
+						checks = append(checks, c)
+					}
+				} else {
+					err = format.Stream(file, in, each)
+				}
 				in.Close()
 				if err != nil {
 					return usageErr("import: %w", err)
-				}
-				if dry && format.Conform != nil {
-					c, err := conform(format, file)
-					if err != nil {
-						return usageErr("import: %w", err)
-					}
-					checks = append(checks, c)
 				}
 			}
 			if err := tw.Flush(); err != nil {
@@ -252,20 +255,6 @@ func openStore(e *env) (*store.Store, error) {
 		return nil, err
 	}
 	return store.Open(path)
-}
-
-// conform holds a file's recorded results to the port's.
-func conform(f domains.Format, file string) (*domains.Conformance, error) {
-	in, err := mapfile.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
-	src, err := io.ReadAll(in)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return f.Conform(file, src)
 }
 
 // writeConformance prints each file's conformance: the counts, then every

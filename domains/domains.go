@@ -133,9 +133,10 @@ type Format struct {
 	// not the file. Errors name the file, the run and what was expected.
 	Stream func(file string, r io.Reader, each func(i int, run *Run) error) error
 	// Conform, for a format that records the benchmark's own results,
-	// replays a file and holds every recorded result to the port's; nil
-	// for a format that records none to hold.
-	Conform func(file string, src []byte) (*Conformance, error)
+	// reads a file's runs as Stream does, handing each to each, and holds
+	// every recorded result to the port's, run by run; nil for a format
+	// that records none to hold.
+	Conform func(file string, r io.Reader, each func(i int, run *Run) error) (*Conformance, error)
 }
 
 // Conformance is how much of what a benchmark recorded in a run file the

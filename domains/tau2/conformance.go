@@ -232,65 +232,81 @@ type Disagreement struct {
 // Conform replays every run of a file and holds each call's result
 // string and each recomputed score to the recorded ones.
 func (c *Checker) Conform(r *Results) (*Report, error) {
-	rep := &Report{File: r.File, Domain: c.World.Name(), Commit: r.Info.GitCommit, Runs: len(r.Simulations), Disagreements: []Disagreement{}}
-	cause := fmt.Sprintf("the file was made at tau2 %s; the port is of a2c0247", short(r.Info.GitCommit))
+	rep := c.NewReport(r)
 	for _, sim := range r.Simulations {
-		rp, err := c.Replay(r, sim)
-		if err != nil {
+		if err := c.ConformRun(rep, r, sim); err != nil {
 			return nil, err
-		}
-		if rp.Remapped {
-			rep.Remapped++
-		}
-		if len(rp.Score.Skipped) > 0 {
-			rep.Skipped++
-		}
-		add := func(call int, what, got, want, why string) {
-			rep.Disagreements = append(rep.Disagreements, Disagreement{Sim: sim.ID, Index: sim.Index, Call: call, What: what, Got: got, Want: want, Cause: why})
-		}
-		for i, out := range rp.Outputs {
-			rep.Calls++
-			if out == rp.Recorded[i] {
-				rep.CallsEqual++
-			} else {
-				add(i+1, "call "+rp.Traj.Steps[i].Tool, out, rp.Recorded[i], cause)
-			}
-		}
-		ri, s := sim.RewardInfo, rp.Score
-		if ri == nil {
-			continue
-		}
-		if s.Reward == ri.Reward {
-			rep.RewardsEqual++
-		} else {
-			add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward), cause)
-		}
-		if ri.DBCheck != nil {
-			rep.DBChecks++
-			if s.DBMatch == ri.DBCheck.DBMatch && !s.Premature {
-				rep.DBEqual++
-			} else {
-				add(0, "db_match", fmt.Sprint(s.DBMatch), fmt.Sprint(ri.DBCheck.DBMatch), cause)
-			}
-		}
-		for i, ac := range ri.ActionChecks {
-			rep.ActionChecks++
-			if i < len(s.Actions) && s.Actions[i] == ac.ActionMatch {
-				rep.ActionEqual++
-			} else {
-				add(0, fmt.Sprintf("action_check %d (%s)", i, ac.Action.Name), fmt.Sprint(i < len(s.Actions) && s.Actions[i]), fmt.Sprint(ac.ActionMatch), cause)
-			}
-		}
-		for i, cc := range ri.CommunicateChecks {
-			rep.CommunicateChecks++
-			if i < len(s.Communicate) && s.Communicate[i] == cc.Met {
-				rep.CommunicateEqual++
-			} else {
-				add(0, fmt.Sprintf("communicate_check %d (%q)", i, cc.Info), fmt.Sprint(i < len(s.Communicate) && s.Communicate[i]), fmt.Sprint(cc.Met), cause)
-			}
 		}
 	}
 	return rep, nil
+}
+
+// NewReport is the empty conformance report of a file, for ConformRun
+// to fill in run by run.
+func (c *Checker) NewReport(r *Results) *Report {
+	return &Report{File: r.File, Domain: c.World.Name(), Commit: r.Info.GitCommit, Disagreements: []Disagreement{}}
+}
+
+// ConformRun replays one run of a file and adds to rep how its calls'
+// result strings and its recomputed scores compare with the recorded ones.
+func (c *Checker) ConformRun(rep *Report, r *Results, sim *Simulation) error {
+	cause := fmt.Sprintf("the file was made at tau2 %s; the port is of a2c0247", short(r.Info.GitCommit))
+	rep.Runs++
+	rp, err := c.Replay(r, sim)
+	if err != nil {
+		return err
+	}
+	if rp.Remapped {
+		rep.Remapped++
+	}
+	if len(rp.Score.Skipped) > 0 {
+		rep.Skipped++
+	}
+	add := func(call int, what, got, want, why string) {
+		rep.Disagreements = append(rep.Disagreements, Disagreement{Sim: sim.ID, Index: sim.Index, Call: call, What: what, Got: got, Want: want, Cause: why})
+	}
+	for i, out := range rp.Outputs {
+		rep.Calls++
+		if out == rp.Recorded[i] {
+			rep.CallsEqual++
+		} else {
+			add(i+1, "call "+rp.Traj.Steps[i].Tool, out, rp.Recorded[i], cause)
+		}
+	}
+	ri, s := sim.RewardInfo, rp.Score
+	if ri == nil {
+		return nil
+	}
+	if s.Reward == ri.Reward {
+		rep.RewardsEqual++
+	} else {
+		add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward), cause)
+	}
+	if ri.DBCheck != nil {
+		rep.DBChecks++
+		if s.DBMatch == ri.DBCheck.DBMatch && !s.Premature {
+			rep.DBEqual++
+		} else {
+			add(0, "db_match", fmt.Sprint(s.DBMatch), fmt.Sprint(ri.DBCheck.DBMatch), cause)
+		}
+	}
+	for i, ac := range ri.ActionChecks {
+		rep.ActionChecks++
+		if i < len(s.Actions) && s.Actions[i] == ac.ActionMatch {
+			rep.ActionEqual++
+		} else {
+			add(0, fmt.Sprintf("action_check %d (%s)", i, ac.Action.Name), fmt.Sprint(i < len(s.Actions) && s.Actions[i]), fmt.Sprint(ac.ActionMatch), cause)
+		}
+	}
+	for i, cc := range ri.CommunicateChecks {
+		rep.CommunicateChecks++
+		if i < len(s.Communicate) && s.Communicate[i] == cc.Met {
+			rep.CommunicateEqual++
+		} else {
+			add(0, fmt.Sprintf("communicate_check %d (%q)", i, cc.Info), fmt.Sprint(i < len(s.Communicate) && s.Communicate[i]), fmt.Sprint(cc.Met), cause)
+		}
+	}
+	return nil
 }
 
 func short(commit string) string {

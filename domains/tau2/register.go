@@ -1,8 +1,6 @@
 package tau2
 
 import (
-	"bytes"
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"slices"
@@ -29,7 +27,9 @@ type Reader interface {
 	// turns one of its simulations into a run: a file's runs are made one
 	// at a time, as its simulations are read.
 	Runner(res *Results) (run func(*Simulation) (*domains.Run, error), tasks []*domains.Task, err error)
-	Conform(res *Results) (*domains.Conformance, error)
+	// Conformer holds a file to what tau2 recorded, run by run: check
+	// replays one of its simulations, report states what they showed.
+	Conformer(res *Results) (check func(*Simulation) error, report func() *domains.Conformance, err error)
 }
 
 // RunsOf is every run of a file read whole, and its tasks.
@@ -319,35 +319,40 @@ func Rewards(without ...string) []domains.Reward {
 	return out
 }
 
-// conformResults replays a Results file and holds it to what tau2
-// recorded, by its domain's reader.
-func conformResults(file string, src []byte) (*domains.Conformance, error) {
-	res, err := decodeOnce(file, src)
+// conformResults reads a Results file's runs as streamResults does and
+// holds each to what tau2 recorded as it is read, by its domain's reader.
+func conformResults(file string, in io.Reader, each func(int, *domains.Run) error) (*domains.Conformance, error) {
+	var check func(*Simulation) error
+	var report func() *domains.Conformance
+	err := readRuns(file, in, func(res *Results, r Reader) error {
+		var err error
+		check, report, err = r.Conformer(res)
+		return err
+	}, func(i int, sim *Simulation, run *domains.Run) error {
+		if err := each(i, run); err != nil {
+			return err
+		}
+		return check(sim)
+	})
 	if err != nil {
 		return nil, err
 	}
-	r, err := registeredFor(res)
-	if err != nil {
-		return nil, err
-	}
-	return r.Conform(res)
+	return report(), nil
 }
 
-// Conform holds a Results file to what tau2 recorded (Checker.Conform).
-func (r *registry) Conform(res *Results) (*domains.Conformance, error) {
+// Conformer holds a Results file to what tau2 recorded (Checker.ConformRun).
+func (r *registry) Conformer(res *Results) (func(*Simulation) error, func() *domains.Conformance, error) {
 	w, err := r.world()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c, err := NewChecker(w)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rep, err := c.Conform(res)
-	if err != nil {
-		return nil, err
-	}
-	return ConformanceOf(r.Name(), rep), nil
+	rep := c.NewReport(res)
+	return func(sim *Simulation) error { return c.ConformRun(rep, res, sim) },
+		func() *domains.Conformance { return ConformanceOf(r.Name(), rep) }, nil
 }
 
 // ConformanceOf is a conformance report as the registry states it; more
@@ -361,30 +366,6 @@ func ConformanceOf(domain string, rep *Report, more ...domains.Check) *domains.C
 		out.Disagreements = append(out.Disagreements, domains.Disagreement{Run: d.Sim, Index: d.Index, Call: d.Call, What: d.What, Got: d.Got, Want: d.Want, Cause: d.Cause})
 	}
 	return out
-}
-
-// lastDecoded keeps the file decoded last, so an import that streams a
-// file's runs and then holds it to what tau2 recorded decodes it once.
-var lastDecoded struct {
-	sync.Mutex
-	sum [32]byte
-	res *Results
-}
-
-// decodeOnce is Decode, remembering the last file by its bytes' digest.
-func decodeOnce(file string, src []byte) (*Results, error) {
-	sum := sha256.Sum256(src)
-	lastDecoded.Lock()
-	defer lastDecoded.Unlock()
-	if lastDecoded.res != nil && lastDecoded.sum == sum && lastDecoded.res.File == file {
-		return lastDecoded.res, nil
-	}
-	res, err := Decode(file, src)
-	if err != nil {
-		return nil, err
-	}
-	lastDecoded.sum, lastDecoded.res = sum, res
-	return res, nil
 }
 
 // registeredFor is the reader of the domain a Results file's info names.
@@ -403,61 +384,34 @@ func registeredFor(res *Results) (Reader, error) {
 	return r, nil
 }
 
-// streamResults reads a tau2 Results file: its domain from its info, then
-// its runs. A file of up to wholeFile bytes is read whole, and its
-// decoding kept for the conformance check that may follow (decodeOnce);
-// a larger one is read run by run as its simulations arrive
-// (StreamResults), never held more than a run at a time.
+// streamResults reads a tau2 Results file's runs.
 func streamResults(file string, in io.Reader, each func(int, *domains.Run) error) error {
-	head := make([]byte, wholeFile+1)
-	n, err := io.ReadFull(in, head)
-	switch {
-	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		return wholeResults(file, head[:n], each)
-	case err != nil:
-		return fmt.Errorf("%s: %w", file, err)
-	}
+	return readRuns(file, in, func(*Results, Reader) error { return nil },
+		func(i int, _ *Simulation, run *domains.Run) error { return each(i, run) })
+}
+
+// readRuns reads a tau2 Results file run by run as its simulations
+// arrive (StreamResults), so that a file is held no more than a run at a
+// time: head learns the file's domain reader once its info and tasks are
+// read, each gets every simulation with its run.
+func readRuns(file string, in io.Reader, head func(*Results, Reader) error, each func(int, *Simulation, *domains.Run) error) error {
 	var run func(*Simulation) (*domains.Run, error)
 	i := 0
-	return StreamResults(file, io.MultiReader(bytes.NewReader(head), in), func(res *Results) error {
+	return StreamResults(file, in, func(res *Results) error {
 		r, err := registeredFor(res)
 		if err != nil {
 			return err
 		}
-		run, _, err = r.Runner(res)
-		return err
+		if run, _, err = r.Runner(res); err != nil {
+			return err
+		}
+		return head(res, r)
 	}, func(sim *Simulation) error {
 		rn, err := run(sim)
 		if err != nil {
 			return err
 		}
 		i++
-		return each(i-1, rn)
+		return each(i-1, sim, rn)
 	})
-}
-
-// wholeFile is the largest Results file read whole: its decoding holds
-// about six times its size.
-var wholeFile = 16 << 20 // a variable so that a test can stream a small file
-
-// wholeResults gives the runs of a Results file read whole.
-func wholeResults(file string, src []byte, each func(int, *domains.Run) error) error {
-	res, err := decodeOnce(file, src)
-	if err != nil {
-		return err
-	}
-	r, err := registeredFor(res)
-	if err != nil {
-		return err
-	}
-	runs, _, err := RunsOf(r, res)
-	if err != nil {
-		return err
-	}
-	for i, run := range runs {
-		if err := each(i, run); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -84,13 +84,15 @@ func (f *fakeReader) Runner(res *Results) (func(*Simulation) (*domains.Run, erro
 		return &domains.Run{Name: fmt.Sprintf("%s/%s/%d", s.TaskID, s.ID, s.Index)}, nil
 	}, nil, nil
 }
-func (f *fakeReader) Conform(*Results) (*domains.Conformance, error) { return nil, nil }
+func (f *fakeReader) Conformer(*Results) (func(*Simulation) error, func() *domains.Conformance, error) {
+	return nil, nil, nil
+}
 
-// TestRunsReadWholeOrStreamed: a file read whole and one read run by run
-// (larger than wholeFile) give the same runs, in order; streamed, the
-// reader learns the file's tasks before its first run and never holds
-// its runs; a file whose runs come before its tasks still gives them.
-func TestRunsReadWholeOrStreamed(t *testing.T) {
+// TestRunsStreamed: a file's runs read as its simulations arrive are
+// the runs of the file decoded whole, in order; the reader learns the
+// file's tasks before its first run and is never handed its runs; a
+// file whose runs come before its tasks still gives them.
+func TestRunsStreamed(t *testing.T) {
 	fake := &fakeReader{}
 	RegisterReader("fake", fake)
 	file := strings.Replace(okFile, `"git_commit": "abc"`, `"git_commit": "abc", "environment_info": {"domain_name": "fake"}`, 1)
@@ -98,26 +100,31 @@ func TestRunsReadWholeOrStreamed(t *testing.T) {
 	at := strings.Index(file, `"simulations"`)
 	sims, before := file[at:strings.LastIndex(file, "}")], strings.TrimRight(file[1:at], ", \n")
 	reordered := "{" + sims + ", " + before + "}"
-	read := func(src string) []string {
-		var names []string
-		err := streamResults("f.json", strings.NewReader(src), func(i int, r *domains.Run) error {
-			names = append(names, fmt.Sprint(i, " ", r.Name))
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return names
+	res, err := Decode("f.json", []byte(file))
+	if err != nil {
+		t.Fatal(err)
 	}
-	whole := read(file)
+	runs, _, err := RunsOf(fake, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole []string
+	for i, r := range runs {
+		whole = append(whole, fmt.Sprint(i, " ", r.Name))
+	}
 	if want := []string{"0 1/s0/0", "1 1/s1/1"}; !slices.Equal(whole, want) {
 		t.Fatalf("read whole: %v, want %v", whole, want)
 	}
-	defer func(n int) { wholeFile = n }(wholeFile)
-	wholeFile = 10
 	for _, src := range []string{file, reordered} {
 		fake.heads = nil
-		if got := read(src); !slices.Equal(got, whole) {
+		var got []string
+		if err := streamResults("f.json", strings.NewReader(src), func(i int, r *domains.Run) error {
+			got = append(got, fmt.Sprint(i, " ", r.Name))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, whole) {
 			t.Errorf("streamed: %v, want %v", got, whole)
 		}
 		if want := []string{"abc: 1 tasks, 0 runs held"}; !slices.Equal(fake.heads, want) {

@@ -161,16 +161,16 @@ func (r *registry) task(d *Domain, t *Task) *domains.Task {
 	}
 }
 
-// Conform holds a Results file to what tau2 recorded: the core's checks,
-// and the env assertions one by one.
-func (r *registry) Conform(res *tau2.Results) (*domains.Conformance, error) {
+// Conformer holds a Results file to what tau2 recorded, run by run: the
+// core's checks, and the env assertions one by one.
+func (r *registry) Conformer(res *tau2.Results) (func(*tau2.Simulation) error, func() *domains.Conformance, error) {
 	c, err := r.checker(Solo(res))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rep, err := c.Conform(res)
-	if err != nil {
-		return nil, err
-	}
-	return tau2.ConformanceOf(DomainName, &rep.Report, domains.Check{Name: "env_assertion", Recorded: rep.EnvChecks, Equal: rep.EnvEqual}), nil
+	rep := NewReport(res)
+	return func(sim *tau2.Simulation) error { return c.ConformRun(rep, res, sim) },
+		func() *domains.Conformance {
+			return tau2.ConformanceOf(DomainName, &rep.Report, domains.Check{Name: "env_assertion", Recorded: rep.EnvChecks, Equal: rep.EnvEqual})
+		}, nil
 }

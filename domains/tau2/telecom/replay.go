@@ -192,68 +192,85 @@ type Report struct {
 // string, each env assertion, db_match, each action check and the reward
 // to the recorded ones.
 func (c *Checker) Conform(r *tau2.Results) (*Report, error) {
-	rep := &Report{Report: tau2.Report{File: r.File, Domain: DomainName, Commit: r.Info.GitCommit, Runs: len(r.Simulations), Disagreements: []tau2.Disagreement{}}}
-	cause := fmt.Sprintf("the file was made at tau2 %.7s; the port is of a2c0247", r.Info.GitCommit)
+	rep := NewReport(r)
 	for _, sim := range r.Simulations {
-		run, err := c.Replay(r, sim)
-		if err != nil {
+		if err := c.ConformRun(rep, r, sim); err != nil {
 			return nil, err
-		}
-		add := func(call int, what, got, want string) {
-			rep.Disagreements = append(rep.Disagreements, tau2.Disagreement{Sim: sim.ID, Index: sim.Index, Call: call, What: what, Got: got, Want: want, Cause: cause})
-		}
-		for i, out := range run.Outputs {
-			rep.Calls++
-			if run.Traj.Steps[i].Actor == model.ActorUser {
-				rep.UserCalls++
-			}
-			if i < len(run.Recorded) && out == run.Recorded[i] {
-				rep.CallsEqual++
-			} else {
-				add(i+1, "call "+run.Traj.Steps[i].Tool, out, run.Recorded[min(i, len(run.Recorded)-1)])
-			}
-		}
-		ri, s := sim.RewardInfo, run.Score
-		if ri == nil {
-			continue
-		}
-		if s.Reward == ri.Reward {
-			rep.RewardsEqual++
-		} else {
-			add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward))
-		}
-		if ri.DBCheck != nil {
-			rep.DBChecks++
-			if s.DBMatch == ri.DBCheck.DBMatch && !s.Premature {
-				rep.DBEqual++
-			} else {
-				add(0, "db_match", fmt.Sprint(s.DBMatch), fmt.Sprint(ri.DBCheck.DBMatch))
-			}
-		}
-		for i, e := range ri.EnvAssertions {
-			rep.EnvChecks++
-			if i < len(run.Env) && run.Env[i] == e.Met {
-				rep.EnvEqual++
-			} else {
-				add(0, fmt.Sprintf("env_assertion %d", i), fmt.Sprint(i < len(run.Env) && run.Env[i]), fmt.Sprint(e.Met))
-			}
-		}
-		for i, ac := range ri.ActionChecks {
-			rep.ActionChecks++
-			if i < len(s.Actions) && s.Actions[i] == ac.ActionMatch {
-				rep.ActionEqual++
-			} else {
-				add(0, fmt.Sprintf("action_check %d (%s)", i, ac.Action.Name), fmt.Sprint(i < len(s.Actions) && s.Actions[i]), fmt.Sprint(ac.ActionMatch))
-			}
-		}
-		for i, cc := range ri.CommunicateChecks {
-			rep.CommunicateChecks++
-			if i < len(s.Communicate) && s.Communicate[i] == cc.Met {
-				rep.CommunicateEqual++
-			} else {
-				add(0, fmt.Sprintf("communicate_check %d", i), fmt.Sprint(i < len(s.Communicate) && s.Communicate[i]), fmt.Sprint(cc.Met))
-			}
 		}
 	}
 	return rep, nil
+}
+
+// NewReport is the empty conformance report of a file, for ConformRun
+// to fill in run by run.
+func NewReport(r *tau2.Results) *Report {
+	return &Report{Report: tau2.Report{File: r.File, Domain: DomainName, Commit: r.Info.GitCommit, Disagreements: []tau2.Disagreement{}}}
+}
+
+// ConformRun replays one run of a file and adds to rep how its calls'
+// result strings, env assertions and recomputed scores compare with the
+// recorded ones.
+func (c *Checker) ConformRun(rep *Report, r *tau2.Results, sim *tau2.Simulation) error {
+	cause := fmt.Sprintf("the file was made at tau2 %.7s; the port is of a2c0247", r.Info.GitCommit)
+	rep.Runs++
+	run, err := c.Replay(r, sim)
+	if err != nil {
+		return err
+	}
+	add := func(call int, what, got, want string) {
+		rep.Disagreements = append(rep.Disagreements, tau2.Disagreement{Sim: sim.ID, Index: sim.Index, Call: call, What: what, Got: got, Want: want, Cause: cause})
+	}
+	for i, out := range run.Outputs {
+		rep.Calls++
+		if run.Traj.Steps[i].Actor == model.ActorUser {
+			rep.UserCalls++
+		}
+		if i < len(run.Recorded) && out == run.Recorded[i] {
+			rep.CallsEqual++
+		} else {
+			add(i+1, "call "+run.Traj.Steps[i].Tool, out, run.Recorded[min(i, len(run.Recorded)-1)])
+		}
+	}
+	ri, s := sim.RewardInfo, run.Score
+	if ri == nil {
+		return nil
+	}
+	if s.Reward == ri.Reward {
+		rep.RewardsEqual++
+	} else {
+		add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward))
+	}
+	if ri.DBCheck != nil {
+		rep.DBChecks++
+		if s.DBMatch == ri.DBCheck.DBMatch && !s.Premature {
+			rep.DBEqual++
+		} else {
+			add(0, "db_match", fmt.Sprint(s.DBMatch), fmt.Sprint(ri.DBCheck.DBMatch))
+		}
+	}
+	for i, e := range ri.EnvAssertions {
+		rep.EnvChecks++
+		if i < len(run.Env) && run.Env[i] == e.Met {
+			rep.EnvEqual++
+		} else {
+			add(0, fmt.Sprintf("env_assertion %d", i), fmt.Sprint(i < len(run.Env) && run.Env[i]), fmt.Sprint(e.Met))
+		}
+	}
+	for i, ac := range ri.ActionChecks {
+		rep.ActionChecks++
+		if i < len(s.Actions) && s.Actions[i] == ac.ActionMatch {
+			rep.ActionEqual++
+		} else {
+			add(0, fmt.Sprintf("action_check %d (%s)", i, ac.Action.Name), fmt.Sprint(i < len(s.Actions) && s.Actions[i]), fmt.Sprint(ac.ActionMatch))
+		}
+	}
+	for i, cc := range ri.CommunicateChecks {
+		rep.CommunicateChecks++
+		if i < len(s.Communicate) && s.Communicate[i] == cc.Met {
+			rep.CommunicateEqual++
+		} else {
+			add(0, fmt.Sprintf("communicate_check %d", i), fmt.Sprint(i < len(s.Communicate) && s.Communicate[i]), fmt.Sprint(cc.Met))
+		}
+	}
+	return nil
 }
