@@ -70,6 +70,7 @@ func TestImportBadInput(t *testing.T) {
 	}{
 		{"byte order mark", append([]byte{0xEF, 0xBB, 0xBF}, two...), []string{"bom.json:1:1: $: the file starts with a UTF-8 byte order mark"}},
 		{"truncated", two[:len(two)/2], []string{":112:95: run 0: $[0]: malformed JSON: unexpected end of input: the file ends inside element 0"}},
+		{"truncated gzip", gzipped(two)[:len(gzipped(two))/2], []string{"bad.json:", ": run 0: $[0]: truncated gzip: the compressed stream ends early"}},
 		{"invalid UTF-8 in a message", bytes.Replace(two, []byte(`"content": "`), []byte("\"content\": \"\xff"), 1), []string{":8:17: run 0: $[0].traj[0].content: invalid UTF-8: byte 0xFF"}},
 		{"invalid UTF-8 in arguments", bytes.Replace(two, []byte(`"arguments": "{`), []byte("\"arguments\": \"{\xfe"), 1), []string{"run 0: $[0].traj[", ".function.arguments: invalid UTF-8: byte 0xFE"}},
 		{"duplicate key", bytes.Replace(two, []byte(`"trial": `), []byte(`"trial": 1, "trial": `), 1), []string{":184:15: run 0: $[0].trial: duplicate key \"trial\""}},
@@ -316,4 +317,13 @@ func TestImportStreamsToStore(t *testing.T) {
 	if n := listed(db); n != 600 {
 		t.Errorf("%d records listed, want 600", n)
 	}
+}
+
+// gzipped is b gzipped.
+func gzipped(b []byte) []byte {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(b)
+	zw.Close()
+	return z.Bytes()
 }

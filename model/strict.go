@@ -357,7 +357,7 @@ func (s *arrayScanner) value(path, what string) (JSON, error) {
 			if err == io.EOF {
 				return JSON{}, s.fail(path, fmt.Sprintf("malformed JSON: unexpected end of input: the file ends inside %s", what))
 			}
-			return JSON{}, fmt.Errorf("%s: %w", s.file, err)
+			return JSON{}, s.fail(path, err.Error())
 		}
 		s.buf = append(s.buf, c)
 		switch {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,7 +50,7 @@ func Open(path string) (io.ReadCloser, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: gzip: %w", path, err)
 	}
-	return readCloser{gzipErrs{zr, path}, f}, nil
+	return readCloser{gzipErrs{zr}, f}, nil
 }
 
 type readCloser struct {
@@ -57,16 +58,18 @@ type readCloser struct {
 	io.Closer
 }
 
-// gzipErrs names the file in an error of its gzip stream.
-type gzipErrs struct {
-	r    io.Reader
-	path string
-}
+// gzipErrs says that an error of a file's gzip stream is one, and a
+// truncated stream what it is; the reader that meets it names the file
+// and where.
+type gzipErrs struct{ r io.Reader }
 
 func (g gzipErrs) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
-	if err != nil && err != io.EOF {
-		err = fmt.Errorf("%s: gzip: %w", g.path, err)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		err = errors.New("truncated gzip: the compressed stream ends early")
+	case err != nil && err != io.EOF:
+		err = fmt.Errorf("gzip: %w", err)
 	}
 	return n, err
 }
