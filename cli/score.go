@@ -148,7 +148,7 @@ func newPayloadCmd(e *env) *cobra.Command {
 			// The file is read through once first, so that a file that
 			// does not decode, breaks its episode's rule or is another
 			// task's prints nothing.
-			if err := src.verify(src.steps(func([]model.Step) {})); err != nil {
+			if err := src.check(src.steps(func([]model.Step) {})); err != nil {
 				return err
 			}
 			h := newHasher()
@@ -193,22 +193,14 @@ func (e *env) openPayload(taskArg, trajPath string) (*payloadSource, error) {
 	return &payloadSource{trusted: trusted, pub: pub, steps: episodeSteps(trusted.Task, trajPath, steps), path: trajPath, release: release}, nil
 }
 
-// verify takes the result of reading the trajectory through: nil, or why
-// it is bad input.
-func (s *payloadSource) verify(tr *model.Trajectory, _ int, err error) error {
+// check takes the result of reading the trajectory through: the
+// trajectory without its steps, or why it is bad input.
+func (s *payloadSource) check(tr *model.Trajectory, _ int, err error) error {
 	if err == nil && tr.Task != s.pub.ID {
 		err = usageErr("%s: trajectory is for task %q, not %q", s.path, tr.Task, s.pub.ID)
 	}
 	if err != nil {
 		return usage(err)
-	}
-	return nil
-}
-
-// check is verify that keeps the trajectory (without its steps).
-func (s *payloadSource) check(tr *model.Trajectory, n int, err error) error {
-	if err := s.verify(tr, n, err); err != nil {
-		return err
 	}
 	s.tr = tr
 	return nil
