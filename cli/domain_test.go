@@ -159,6 +159,7 @@ func TestEpisodeRule(t *testing.T) {
 		{"certify a pair", []string{"certify", "--task", "TAU-A04", "--honest", "trial0", "--candidate", after}, 1, "episode expected no step after step 3 got call get_reservation_details"},
 		{"certify a rollback", []string{"certify", "--task", "TAU-A04", "--honest", "trial0", "--rollback", after}, 1, "rejected: illegal_action (rollback)"},
 		{"attack from it", []string{"attack", "--task", "TAU-A04", "--honest", after}, 2, "illegal_action: step 4 comes after step 3"},
+		{"tasks validate", []string{"tasks", "validate", "TAU-A04", "--trajectory", after}, 2, located},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := run(t, tc.args...)
@@ -199,6 +200,30 @@ func TestEpisodeRule(t *testing.T) {
 			t.Fatalf("a refused import saved runs: exit %d\n%s", code, out)
 		}
 	})
+}
+
+// TestValidateDomainTask: tasks validate takes a domain's task id as it
+// takes a suite id: the task as --domain validates it, and each
+// trajectory named double-certified against it.
+func TestValidateDomainTask(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"tasks", "validate", "TAU-A04"}, 0, "TAU-A04 valid\n"},
+		{[]string{"tasks", "validate", "TAU-A04", "--trajectory", "trial0", "--trajectory", "gold"}, 0,
+			"TAU-A04 valid\ntrial0: double-certified, P_state 1/5, P_agent 1/5\ngold: double-certified, P_state 5/5, P_agent 5/5\n"},
+		{[]string{"tasks", "validate", "TAU-A99"}, 2, "TAU-A99"},
+		{[]string{"tasks", "validate", "TAU-A04", "--domain", "tau-airline"}, 2, "does not take a task"},
+	} {
+		t.Run(strings.Join(tc.args[2:], " "), func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			if code != tc.code || !strings.Contains(out+errs, tc.want) {
+				t.Fatalf("exit %d, want %d with %q\n%s%s", code, tc.code, tc.want, out, errs)
+			}
+		})
+	}
 }
 
 // TestTauBenchWitnessesAreRuns: every witness bench writes is a run

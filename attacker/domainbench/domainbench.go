@@ -555,14 +555,23 @@ func Validate(d domains.Domain) (tasks, withGoal int, err error) {
 		return 0, 0, err
 	}
 	for _, t := range ts {
-		if err := validate(d, t); err != nil {
-			return 0, 0, fmt.Errorf("%s: %w", t.ID, err)
+		if err := ValidateTask(d, t); err != nil {
+			return 0, 0, err
 		}
 		if t.M() > 0 {
 			withGoal++
 		}
 	}
 	return len(ts), withGoal, nil
+}
+
+// ValidateTask holds one task of a domain to what Validate holds every
+// task to; its error names the task.
+func ValidateTask(d domains.Domain, t *domains.Task) error {
+	if err := validate(d, t); err != nil {
+		return fmt.Errorf("%s: %w", t.ID, err)
+	}
+	return nil
 }
 
 func validate(d domains.Domain, t *domains.Task) error {
