@@ -312,3 +312,34 @@ func TestTauBenchWitnessesAreRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackSaysWhereTheWitnessEnds: on a real domain attack says whether
+// its witness ends in exactly H's state and, where it does not, each cell
+// that differs. TAU-A01's trial0 makes no call; its witness cancels
+// Z7GOZK twice, and tau-bench's second cancel refunds again, so the
+// witness ends with H's certified vectors in another database. TAU-A04's
+// witness sets a passenger and sets it back: the same database.
+func TestAttackSaysWhereTheWitnessEnds(t *testing.T) {
+	code, out, errs := run(t, "attack", "--task", "TAU-A01", "--honest", "trial0", "--edits", "2")
+	if code != 0 || !strings.Contains(out, "end state  not H's: 2 cells differ") ||
+		!strings.Contains(out, "  reservation Z7GOZK .payment_history (goal predicate 1): H [") ||
+		!strings.Contains(out, "  reservation Z7GOZK .status (goal predicate 1): H null, A \"cancelled\"") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, "attack", "--task", "TAU-A04", "--honest", "trial0", "--edits", "2")
+	if code != 0 || !strings.Contains(out, "end state  exactly H's (the benchmark's own state hash)") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, "attack", "--task", "TAU-A01", "--honest", "trial0", "--edits", "2", "--json")
+	var r struct {
+		Same       *bool             `json:"same_end_state"`
+		Collateral []json.RawMessage `json:"collateral"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Same == nil || *r.Same || len(r.Collateral) != 2 {
+		t.Fatalf("exit %d, %v: same_end_state %v, %d cells\n%s%s", code, err, r.Same, len(r.Collateral), out, errs)
+	}
+	code, out, _ = run(t, "attack", "--task", "PH-D01", "--edits", "1")
+	if code != 0 || strings.Contains(out, "end state") {
+		t.Fatalf("the suite's attack speaks of end states:\n%s", out)
+	}
+}

@@ -345,7 +345,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			continue
 		}
 		alog := env.Replay(res.Best.Steps)
-		same, deltas, err := endState(task, hres.Log, alog)
+		same, deltas, err := EndState(task, hres.Log, alog)
 		if err != nil {
 			return info, nil, err
 		}
@@ -463,11 +463,11 @@ func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *
 	return out, nil
 }
 
-// endState compares where a witness ends with where H ends: equal by the
+// EndState compares where a witness ends with where H ends: equal by the
 // benchmark's own state hash where it has one, and each cell that
 // differs. The environment's state hash must say the same, or the port's
 // state and the benchmark's have drifted apart.
-func endState(task *domains.Task, hlog, alog *pbcste.Log) (bool, []pbcste.EndDelta, error) {
+func EndState(task *domains.Task, hlog, alog *pbcste.Log) (bool, []pbcste.EndDelta, error) {
 	same, deltas := pbcste.Collateral(hlog, alog)
 	if task.Hash == nil {
 		return same, deltas, nil
