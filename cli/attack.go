@@ -138,6 +138,9 @@ func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt att
 	if err != nil {
 		return nil, nil, usage(err)
 	}
+	if err := checkEpisode(env.Task, honestPath, h); err != nil {
+		return nil, nil, err
+	}
 	_, t, domain, err := domainTask(taskArg)
 	if err != nil {
 		return nil, nil, usage(err)

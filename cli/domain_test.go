@@ -158,7 +158,8 @@ func TestEpisodeRule(t *testing.T) {
 		{"payload", []string{"payload", "--task", "TAU-A04", "--trajectory", after}, 2, located},
 		{"certify a pair", []string{"certify", "--task", "TAU-A04", "--honest", "trial0", "--candidate", after}, 1, "episode expected no step after step 3 got call get_reservation_details"},
 		{"certify a rollback", []string{"certify", "--task", "TAU-A04", "--honest", "trial0", "--rollback", after}, 1, "rejected: illegal_action (rollback)"},
-		{"attack from it", []string{"attack", "--task", "TAU-A04", "--honest", after}, 2, "illegal_action: step 4 comes after step 3"},
+		{"attack from it", []string{"attack", "--task", "TAU-A04", "--honest", after}, 2, located},
+		{"attack --llm from it", []string{"attack", "--llm", "--task", "TAU-A04", "--honest", after, "--attacker-base-url", "http://127.0.0.1:1", "--attacker-model", "m"}, 2, located},
 		{"tasks validate", []string{"tasks", "validate", "TAU-A04", "--trajectory", after}, 2, located},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
