@@ -3,15 +3,20 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/attacker"
+	"github.com/parthack/parthack/attacker/domainbench"
 	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/report"
 	"github.com/parthack/parthack/tasks"
 )
@@ -52,7 +57,7 @@ func newAttackCmd(e *env) *cobra.Command {
 				}
 				return attackSuite(ctx, e, ids, opt, asJSON)
 			}
-			res, err := e.attackOne(ctx, taskArg, honestPath, opt)
+			res, end, err := e.attackOne(ctx, taskArg, honestPath, opt)
 			if err != nil {
 				return err
 			}
@@ -62,9 +67,13 @@ func newAttackCmd(e *env) *cobra.Command {
 				}
 			}
 			if asJSON {
-				return writeJSON(e.stdout, attackJSON{Result: res, Witness: res.Best})
+				j := attackJSON{Result: res, Witness: res.Best}
+				if end != nil {
+					j.SameEnd, j.Collateral = &end.same, end.deltas
+				}
+				return writeJSON(e.stdout, j)
 			}
-			writeAttack(e, res, outPath)
+			writeAttack(e, res, end, outPath)
 			return nil
 		},
 	}
@@ -84,6 +93,17 @@ func newAttackCmd(e *env) *cobra.Command {
 type attackJSON struct {
 	*attacker.Result
 	Witness *model.Trajectory `json:"witness,omitempty"`
+	// SameEnd and Collateral are where a real domain's witness ends
+	// beside H (bench's runs[] fields of the same names).
+	SameEnd    *bool             `json:"same_end_state,omitempty"`
+	Collateral []pbcste.EndDelta `json:"collateral,omitempty"`
+}
+
+// witnessEnd is where a real domain's witness ends beside H: in H's very
+// state, or not, and each cell that differs.
+type witnessEnd struct {
+	same   bool
+	deltas []pbcste.EndDelta
 }
 
 // splitIDs resolves a split name to the suite's task ids.
@@ -106,30 +126,44 @@ func splitIDs(arg string) ([]string, bool) {
 	return ids, true
 }
 
-func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Options) (*attacker.Result, error) {
+// attackOne searches one task. On a real domain's task it also says
+// where the witness ends beside H: equal certified vectors need not be an
+// equal database (a second cancel refunds again).
+func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Options) (*attacker.Result, *witnessEnd, error) {
 	env, pub, err := loadTaskViews(taskArg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	h, err := e.loadHonest(taskArg, honestPath)
 	if err != nil {
-		return nil, usage(err)
+		return nil, nil, usage(err)
 	}
-	if _, t, ok, err := domainTask(taskArg); err != nil {
-		return nil, usage(err)
-	} else if ok && t.AttackTask != nil {
+	if err := checkEpisode(env.Task, honestPath, h); err != nil {
+		return nil, nil, err
+	}
+	_, t, domain, err := domainTask(taskArg)
+	if err != nil {
+		return nil, nil, usage(err)
+	} else if domain && t.AttackTask != nil {
 		// A domain task's moves are calls drawn from the task and from
 		// where H ends.
 		pub = t.AttackTask(h, env.Replay(h.Steps).View())
 	}
 	res, err := attacker.Search(ctx, pub, env, h, opt, nil)
 	if err != nil {
-		return nil, usage(err)
+		return nil, nil, usage(err)
 	}
-	return res, nil
+	if !domain || res.Best == nil {
+		return res, nil, nil
+	}
+	same, deltas, err := domainbench.EndState(t, env.Replay(h.Steps), env.Replay(res.Best.Steps))
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, &witnessEnd{same: same, deltas: deltas}, nil
 }
 
-func writeAttack(e *env, r *attacker.Result, outPath string) {
+func writeAttack(e *env, r *attacker.Result, end *witnessEnd, outPath string) {
 	w := e.stdout
 	fmt.Fprintf(w, "task %s   target %s   within %d edits of H\n\n", r.Task, r.Target, r.Edits)
 	bound := "exhausted: this is the certified worst case within the bound"
@@ -145,8 +179,37 @@ func writeAttack(e *env, r *attacker.Result, outPath string) {
 	for i := range r.Best.Steps {
 		fmt.Fprintf(w, "  %2d  %s\n", i+1, model.AppendStep(nil, &r.Best.Steps[i]))
 	}
+	writeWitnessEnd(w, end)
 	if outPath != "" {
 		fmt.Fprintf(w, "\nwritten to %s\n", outPath)
+	}
+}
+
+// writeWitnessEnd says where a real domain's witness ends beside H, each
+// differing cell whole, with the goal predicates that read it.
+func writeWitnessEnd(w io.Writer, end *witnessEnd) {
+	switch {
+	case end == nil:
+		return
+	case end.same:
+		fmt.Fprintf(w, "\nend state  exactly H's (the benchmark's own state hash)\n")
+		return
+	}
+	plural := "s"
+	if len(end.deltas) == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(w, "\nend state  not H's: %d cell%s differ (same certified vectors, another database)\n", len(end.deltas), plural)
+	for _, d := range end.deltas {
+		reads := ""
+		if len(d.Goal) > 0 {
+			ps := make([]string, len(d.Goal))
+			for i, p := range d.Goal {
+				ps[i] = strconv.Itoa(p)
+			}
+			reads = " (goal predicate " + strings.Join(ps, ", ") + ")"
+		}
+		fmt.Fprintf(w, "  %s %s .%s%s: H %s, A %s\n", d.Type, d.ID, d.Field, reads, d.H, d.A)
 	}
 }
 
@@ -155,7 +218,7 @@ func writeAttack(e *env, r *attacker.Result, outPath string) {
 func attackSuite(ctx context.Context, e *env, ids []string, opt attacker.Options, asJSON bool) error {
 	var rows []*attacker.Result
 	for _, id := range ids {
-		r, err := e.attackOne(ctx, id, "", opt)
+		r, _, err := e.attackOne(ctx, id, "", opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", id, err)
 		}

@@ -158,7 +158,9 @@ func TestEpisodeRule(t *testing.T) {
 		{"payload", []string{"payload", "--task", "TAU-A04", "--trajectory", after}, 2, located},
 		{"certify a pair", []string{"certify", "--task", "TAU-A04", "--honest", "trial0", "--candidate", after}, 1, "episode expected no step after step 3 got call get_reservation_details"},
 		{"certify a rollback", []string{"certify", "--task", "TAU-A04", "--honest", "trial0", "--rollback", after}, 1, "rejected: illegal_action (rollback)"},
-		{"attack from it", []string{"attack", "--task", "TAU-A04", "--honest", after}, 2, "illegal_action: step 4 comes after step 3"},
+		{"attack from it", []string{"attack", "--task", "TAU-A04", "--honest", after}, 2, located},
+		{"attack --llm from it", []string{"attack", "--llm", "--task", "TAU-A04", "--honest", after, "--attacker-base-url", "http://127.0.0.1:1", "--attacker-model", "m"}, 2, located},
+		{"tasks validate", []string{"tasks", "validate", "TAU-A04", "--trajectory", after}, 2, located},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := run(t, tc.args...)
@@ -199,6 +201,30 @@ func TestEpisodeRule(t *testing.T) {
 			t.Fatalf("a refused import saved runs: exit %d\n%s", code, out)
 		}
 	})
+}
+
+// TestValidateDomainTask: tasks validate takes a domain's task id as it
+// takes a suite id: the task as --domain validates it, and each
+// trajectory named double-certified against it.
+func TestValidateDomainTask(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"tasks", "validate", "TAU-A04"}, 0, "TAU-A04 valid\n"},
+		{[]string{"tasks", "validate", "TAU-A04", "--trajectory", "trial0", "--trajectory", "gold"}, 0,
+			"TAU-A04 valid\ntrial0: double-certified, P_state 1/5, P_agent 1/5\ngold: double-certified, P_state 5/5, P_agent 5/5\n"},
+		{[]string{"tasks", "validate", "TAU-A99"}, 2, "TAU-A99"},
+		{[]string{"tasks", "validate", "TAU-A04", "--domain", "tau-airline"}, 2, "does not take a task"},
+	} {
+		t.Run(strings.Join(tc.args[2:], " "), func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			if code != tc.code || !strings.Contains(out+errs, tc.want) {
+				t.Fatalf("exit %d, want %d with %q\n%s%s", code, tc.code, tc.want, out, errs)
+			}
+		})
+	}
 }
 
 // TestTauBenchWitnessesAreRuns: every witness bench writes is a run
@@ -285,5 +311,36 @@ func TestTauBenchWitnessesAreRuns(t *testing.T) {
 		if r.Matched != (r.SameEnd != nil) {
 			t.Fatalf("%s %s %s: matched %t, same_end_state %v", r.Set, r.Target, r.Task, r.Matched, r.SameEnd)
 		}
+	}
+}
+
+// TestAttackSaysWhereTheWitnessEnds: on a real domain attack says whether
+// its witness ends in exactly H's state and, where it does not, each cell
+// that differs. TAU-A01's trial0 makes no call; its witness cancels
+// Z7GOZK twice, and tau-bench's second cancel refunds again, so the
+// witness ends with H's certified vectors in another database. TAU-A04's
+// witness sets a passenger and sets it back: the same database.
+func TestAttackSaysWhereTheWitnessEnds(t *testing.T) {
+	code, out, errs := run(t, "attack", "--task", "TAU-A01", "--honest", "trial0", "--edits", "2")
+	if code != 0 || !strings.Contains(out, "end state  not H's: 2 cells differ") ||
+		!strings.Contains(out, "  reservation Z7GOZK .payment_history (goal predicate 1): H [") ||
+		!strings.Contains(out, "  reservation Z7GOZK .status (goal predicate 1): H null, A \"cancelled\"") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, "attack", "--task", "TAU-A04", "--honest", "trial0", "--edits", "2")
+	if code != 0 || !strings.Contains(out, "end state  exactly H's (the benchmark's own state hash)") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, "attack", "--task", "TAU-A01", "--honest", "trial0", "--edits", "2", "--json")
+	var r struct {
+		Same       *bool             `json:"same_end_state"`
+		Collateral []json.RawMessage `json:"collateral"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Same == nil || *r.Same || len(r.Collateral) != 2 {
+		t.Fatalf("exit %d, %v: same_end_state %v, %d cells\n%s%s", code, err, r.Same, len(r.Collateral), out, errs)
+	}
+	code, out, _ = run(t, "attack", "--task", "PH-D01", "--edits", "1")
+	if code != 0 || strings.Contains(out, "end state") {
+		t.Fatalf("the suite's attack speaks of end states:\n%s", out)
 	}
 }

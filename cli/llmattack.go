@@ -162,6 +162,9 @@ func (e *env) llmAttackOne(ctx context.Context, c *llmclient.Client, taskArg, ho
 	if err != nil {
 		return nil, usage(err)
 	}
+	if err := checkEpisode(env.Task, honestPath, h); err != nil {
+		return nil, err
+	}
 	res, err := llmattack.Run(ctx, c, pub, env, h, opt)
 	if err != nil {
 		if errors.Is(err, ctx.Err()) {

@@ -146,7 +146,9 @@ func (e *env) storedTrajectory(taskArg, name string) (*model.Trajectory, bool, e
 	}
 	var taskErr error
 	switch {
-	case domainOwns(taskArg) && !strings.ContainsAny(name, "./"):
+	case domainOwns(taskArg) && !strings.Contains(name, "/"):
+		// tau2's run names hold dots (T2R-5-gpt-4.1-trial0); a dotted
+		// name that is no run is read as a file that is missing.
 		d, t, _, err := domainTask(taskArg)
 		if err != nil {
 			return nil, false, usage(err)
@@ -155,7 +157,9 @@ func (e *env) storedTrajectory(taskArg, name string) (*model.Trajectory, bool, e
 		if ok || !errors.Is(err, domains.ErrNoRun) {
 			return tr, ok, err
 		}
-		taskErr = err
+		if !strings.Contains(name, ".") {
+			taskErr = err
+		}
 	case isSuiteID(taskArg) && !strings.ContainsAny(name, "./"):
 		t, err := tasks.Get(taskArg)
 		if err != nil {

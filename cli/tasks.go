@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/attacker/domainbench"
+	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/internal/taskfile"
 	"github.com/parthack/parthack/model"
@@ -125,7 +126,9 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 			"their attribution; the alphabet covers every step; no canary appears. --trajectory names the\n" +
 			"trajectory files (repeatable; the role comes from the file name, and the first is H when none is named\n" +
 			"honest*); without it, the trajectories of the task next to FILE are checked. Each check is listed as ok\n" +
-			"or skipped, with why. FILE may also be a suite id (PH-H05): that task alone, as the suite validates it.\n\n" +
+			"or skipped, with why. FILE may also be a suite id (PH-H05): that task alone, as the suite validates it;\n" +
+			"or a domain's task id (TAU-A04): that task alone, as --domain validates it, and each --trajectory\n" +
+			"double-certified against it (a step after the call that ended the episode is bad input, at its line).\n\n" +
 			"--domain NAME validates a real domain's tasks instead: every gold run keeps the episode rule and\n" +
 			"double-certifies with no failed call and, for a task with a goal, starts with no predicate held and ends\n" +
 			"at m/m with P_state = P_agent, every evaluator (and, where the domain keeps what it reads, the\n" +
@@ -136,6 +139,11 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 			if len(args) == 1 {
 				if domain != "" {
 					return usageErr("--domain validates a domain's tasks; it does not take a task file")
+				}
+				if d, t, ok, err := domainTask(args[0]); err != nil {
+					return usage(err)
+				} else if ok {
+					return validateDomainTask(e, d, t, trajectories)
 				}
 				if isSuiteID(args[0]) && len(trajectories) == 0 {
 					t, err := tasks.Get(args[0])
@@ -180,6 +188,39 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&domain, "domain", "", "validate a domain's tasks instead of the suite ("+strings.Join(domains.Names(), ", ")+")")
 	cmd.Flags().StringArrayVar(&trajectories, "trajectory", nil, "a trajectory of FILE's task (repeatable; default: those next to FILE)")
 	return cmd
+}
+
+// validateDomainTask validates one task of a real domain as --domain
+// does, then each trajectory named: one that does not decode, or goes on
+// after the call that ended its episode, is bad input (2) located in its
+// file; one the double certifier rejects breaks a property (1).
+func validateDomainTask(e *env, d domains.Domain, t *domains.Task, trajectories []string) error {
+	if err := domainbench.ValidateTask(d, t); err != nil {
+		return &exitError{code: ExitRejected, err: err}
+	}
+	env, err := t.Env()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s valid\n", t.ID)
+	for _, path := range trajectories {
+		tr, err := e.loadTrajectory("trajectory", t.ID, path)
+		if err != nil {
+			return err
+		}
+		if err := checkEpisode(env.Task, path, tr); err != nil {
+			return err
+		}
+		res, rej, err := certifier.DoubleCertify(env, tr)
+		if err != nil {
+			return err
+		}
+		if rej != nil {
+			return &exitError{code: ExitRejected, err: fmt.Errorf("%s: %s", path, rej.Error())}
+		}
+		fmt.Fprintf(e.stdout, "%s: double-certified, P_state %s, P_agent %s\n", path, res.Cert.PState, res.Cert.PAgent)
+	}
+	return nil
 }
 
 // validateUserTask validates a task file of the user's own: a file that

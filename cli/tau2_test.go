@@ -199,3 +199,21 @@ func TestTelecomDirectedView(t *testing.T) {
 		}
 	}
 }
+
+// TestTau2RunByName: a tau2 run is named as `domain runs` lists it, dots
+// of its model's name and all, wherever a trajectory argument is taken;
+// a dotted name that is no run is a missing file.
+func TestTau2RunByName(t *testing.T) {
+	code, out, errs := run(t, "replay", "--task", "T2R-5", "--trajectory", "T2R-5-gpt-4.1-trial0")
+	if code != 0 || !strings.Contains(out, "P_state 3/3") {
+		t.Fatalf("replay: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, "tasks", "validate", "T2R-5", "--trajectory", "T2R-5-gpt-4.1-trial0")
+	if code != 0 || !strings.Contains(out, "T2R-5-gpt-4.1-trial0: double-certified, P_state 3/3, P_agent 3/3") {
+		t.Fatalf("tasks validate: exit %d\n%s%s", code, out, errs)
+	}
+	code, _, errs = run(t, "replay", "--task", "T2R-5", "--trajectory", "nope.json")
+	if code != 2 || !strings.Contains(errs, "open nope.json: no such file or directory") {
+		t.Fatalf("a missing file: exit %d\n%s", code, errs)
+	}
+}

@@ -345,7 +345,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			continue
 		}
 		alog := env.Replay(res.Best.Steps)
-		same, deltas, err := endState(task, hres.Log, alog)
+		same, deltas, err := EndState(task, hres.Log, alog)
 		if err != nil {
 			return info, nil, err
 		}
@@ -463,11 +463,11 @@ func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *
 	return out, nil
 }
 
-// endState compares where a witness ends with where H ends: equal by the
+// EndState compares where a witness ends with where H ends: equal by the
 // benchmark's own state hash where it has one, and each cell that
 // differs. The environment's state hash must say the same, or the port's
 // state and the benchmark's have drifted apart.
-func endState(task *domains.Task, hlog, alog *pbcste.Log) (bool, []pbcste.EndDelta, error) {
+func EndState(task *domains.Task, hlog, alog *pbcste.Log) (bool, []pbcste.EndDelta, error) {
 	same, deltas := pbcste.Collateral(hlog, alog)
 	if task.Hash == nil {
 		return same, deltas, nil
@@ -555,14 +555,23 @@ func Validate(d domains.Domain) (tasks, withGoal int, err error) {
 		return 0, 0, err
 	}
 	for _, t := range ts {
-		if err := validate(d, t); err != nil {
-			return 0, 0, fmt.Errorf("%s: %w", t.ID, err)
+		if err := ValidateTask(d, t); err != nil {
+			return 0, 0, err
 		}
 		if t.M() > 0 {
 			withGoal++
 		}
 	}
 	return len(ts), withGoal, nil
+}
+
+// ValidateTask holds one task of a domain to what Validate holds every
+// task to; its error names the task.
+func ValidateTask(d domains.Domain, t *domains.Task) error {
+	if err := validate(d, t); err != nil {
+		return fmt.Errorf("%s: %w", t.ID, err)
+	}
+	return nil
 }
 
 func validate(d domains.Domain, t *domains.Task) error {

@@ -90,7 +90,7 @@ func TestConformance(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", where, err)
 				}
-				// make_corpus.py records a whole new record by reference,
+				// the corpus script records a whole new record by reference,
 				// so its value shows the record as the run left it: undo
 				// the run's later patches of that record to see it as
 				// this call left it.

@@ -105,7 +105,7 @@ func readLines[T any](name string) ([]T, error) {
 
 // Calls are the run's tool calls with their arguments as the agent wrote
 // them in the conversation. The corpus' own kwargs are not used:
-// make_corpus.py recorded them by reference, and tau-bench's
+// the corpus script recorded them by reference, and tau-bench's
 // book_reservation keeps that very list as the reservation's payment
 // history, so a later cancel_reservation's refunds show up in them.
 func (r *Run) Calls() ([]Call, error) {
