@@ -259,23 +259,23 @@ func (e *env) streamScores(taskArg, trajPath string, tee io.Writer, record func(
 	}
 	defer src.release()
 	defer streamingGC()()
-	h := newHasher()
-	ws := []io.Writer{h}
+	// The builder runs a few chunks ahead of the evaluators; the chunks
+	// are hashed on their way.
+	queue := pipe.NewHashedBytes(payloadChunks, 64<<10, sha256.New())
+	var w io.Writer = queue
 	if tee != nil {
-		ws = append(ws, tee)
+		w = io.MultiWriter(tee, queue)
 	}
-	// The builder runs a few chunks ahead of the evaluators.
-	queue := pipe.NewBytes(payloadChunks, 64<<10)
 	built := make(chan error, 1)
 	go func() {
-		err := src.write(io.MultiWriter(append(ws, queue)...), false)
+		err := src.write(w, false)
 		queue.CloseWrite(err)
 		built <- err
 	}()
 	p, err := evaluators.Stream(queue, record)
 	queue.CloseRead(errScored) // the builder stops writing if the evaluators stopped reading
 	berr := <-built
-	sum := h.sum()
+	sum := hex.EncodeToString(queue.Sum())
 	if berr != nil && !errors.Is(berr, errScored) {
 		return nil, nil, "", berr
 	}

@@ -156,7 +156,8 @@ func (e *engine) end(t *payload.State) error {
 // are read from r, prefix by prefix, holding none of its events: record
 // gets each prefix k = 0 … n, the event that ends it (nil for k = 0, the
 // initial state alone) and its six scores in Deterministic order, both
-// valid during the call. The bytes are decoded as strictly as Decode
+// valid during the call; record is called in order, from one goroutine
+// at a time, while later events are decoded. The bytes are decoded as strictly as Decode
 // decodes them (payload.Decoder); an event's actor is its provenance's,
 // which the decoder holds them to. Stream returns the payload's head (no
 // events) once every byte is read and checked; the scores recorded before
@@ -174,18 +175,16 @@ func Stream(r io.Reader, record func(k int, ev *payload.Event, scores []float64)
 	var s [nEval]float64
 	e.score(&s)
 	record(0, nil, s[:])
-	for n := 1; ; n++ {
-		ev, err := d.Next()
-		if err != nil {
-			return nil, err
-		}
-		if ev == nil {
-			break
-		}
+	n := 0
+	if err := d.EachEvent(func(ev *payload.Event) error {
+		n++
 		if err := e.step(ev, ev.Actor, n, &s); err != nil {
-			return nil, err
+			return err
 		}
 		record(n, ev, s[:])
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	t, err := d.Finish()
 	if err != nil {

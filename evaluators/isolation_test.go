@@ -13,14 +13,15 @@ import (
 // types, the public payload reader, (for the deterministic evaluators)
 // the predicate engine the environment also uses, which imports only
 // model, and (for the LLM judges) the chat client the LLM attacker also
-// uses, which imports only model. Anything else in the module, the
+// uses, which imports only model; and the payload reader's goroutine
+// handoff (internal/pipe), which imports nothing of the module. Anything else in the module, the
 // trusted payload builder (internal/payload/builder) and the environment
 // it replays in (pbcste) above all, is an error, and so is an allowed
 // package that is no longer a dependency: a change to this list is a
 // change to what evaluators can see, and must be made here on purpose.
 var allowed = map[string][]string{
-	"evaluators":     {"evaluators", "internal/payload", "model", "predicate"},
-	"evaluators/llm": {"evaluators/llm", "internal/llmclient", "internal/payload", "model"},
+	"evaluators":     {"evaluators", "internal/payload", "internal/pipe", "model", "predicate"},
+	"evaluators/llm": {"evaluators/llm", "internal/llmclient", "internal/payload", "internal/pipe", "model"},
 }
 
 // banned may never be in an allowed list: the attackers, the

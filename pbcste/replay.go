@@ -79,8 +79,9 @@ type Log struct {
 	// A streamed log (Env.Stream) keeps no history: Events holds the
 	// events of the latest Step only, and the log hash is folded into
 	// hash as events are recorded; a full log has no hash.
-	hash    hash.Cloner
-	hashBuf []byte
+	hash     hash.Cloner
+	hashBuf  []byte
+	unhashed bool // StreamEvents: the log hash is not computed
 }
 
 // streamed reports whether the log keeps no history (Env.Stream).
@@ -158,6 +159,18 @@ func (env *Env) Begin(capacity int) *Run {
 func (env *Env) Stream() *Run {
 	r := env.Begin(0)
 	r.log.hash = sha256.New().(hash.Cloner)
+	return r
+}
+
+// StreamEvents starts a replay that keeps no history and no hash, for
+// showing a long trajectory's events as they are made (the public
+// payload carries no hash): it is Stream without a digest per written
+// slot and per event. The state, event and log hashes it would report
+// are not computed, and must not be read.
+func (env *Env) StreamEvents() *Run {
+	r := env.Stream()
+	r.log.unhashed = true
+	r.state.unhashed = true
 	return r
 }
 
@@ -315,7 +328,7 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 	ev.CState, ev.CAgent = l.vectors(s.goal)
 	l.n++
 	l.sinceFork++
-	if l.streamed() {
+	if l.streamed() && !l.unhashed {
 		l.hashBuf = appendEventHash(l.hashBuf, ev, l.Reason(ev))
 		if len(l.hashBuf) > 60<<10 {
 			l.hash.Write(l.hashBuf)

@@ -170,12 +170,15 @@ type State struct {
 	added       map[entKey]int32
 	goal        int
 	sum         Hash
-	counts      []int64  // per count expression: matching alive entities
-	matches     [][]bool // per count expression, per slot: does it match now
-	scratch     []byte
-	counted     slotFields // the slot a count's filter reads
-	strs        *strCache  // strings decoded for values kept (see decodeValue)
-	hint        idHint     // the next step's id and its hash, when Replay knows them
+	// unhashed: sum is not kept up to date (see Env.StreamEvents), and
+	// neither are the slots' digests.
+	unhashed bool
+	counts   []int64  // per count expression: matching alive entities
+	matches  [][]bool // per count expression, per slot: does it match now
+	scratch  []byte
+	counted  slotFields // the slot a count's filter reads
+	strs     *strCache  // strings decoded for values kept (see decodeValue)
+	hint     idHint     // the next step's id and its hash, when Replay knows them
 }
 
 func newState(env *Env) *State {
@@ -233,7 +236,7 @@ func (s *State) slots() int32 { return s.n }
 
 // Clone copies a state; the two share their chunks until either writes.
 func (s *State) Clone() *State {
-	c := &State{env: s.env, goal: s.goal, sum: s.sum, index: s.index, sharedIndex: true, n: s.n}
+	c := &State{env: s.env, goal: s.goal, sum: s.sum, unhashed: s.unhashed, index: s.index, sharedIndex: true, n: s.n}
 	if !s.sharedIndex { // a read, not a write, for the frozen initial snapshot that goroutines share
 		s.sharedIndex = true
 	}
@@ -393,6 +396,9 @@ func (s *State) splice(slot int32, r rec, start, end int, v []byte) rec {
 // digest is the sha256 of the slot's encoding: its type name, 0, its
 // id, 0, its alive flag (one byte), then each field by appendValue.
 func (s *State) rehash(r rec) {
+	if s.unhashed {
+		return
+	}
 	s.sum = s.sum.sub(r.digest())
 	if !r.exists() {
 		r.setDigest(Hash{})

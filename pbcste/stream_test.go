@@ -1,6 +1,7 @@
 package pbcste_test
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/parthack/parthack/domains/tauair"
@@ -11,7 +12,9 @@ import (
 
 // TestStreamEqualsReplay holds a streamed run, which keeps no history, to
 // a full replay: the same events step by step (seq, outcome, hash,
-// vectors), the same latest causes, final state and log hash.
+// vectors), the same latest causes, final state and log hash; and a run
+// that keeps no hash either (StreamEvents) to the streamed run, hashes
+// aside.
 func TestStreamEqualsReplay(t *testing.T) {
 	type tc struct {
 		name  string
@@ -51,23 +54,37 @@ func TestStreamEqualsReplay(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			full := c.env.Replay(c.steps)
 			r := c.env.Stream()
+			// shown keeps no hash: its events are the same but for theirs.
+			shown := c.env.StreamEvents()
 			seen := 0
 			check := func() {
-				for _, ev := range r.Events() {
+				if len(shown.Events()) != len(r.Events()) {
+					t.Fatalf("after event %d: StreamEvents recorded %d events, Stream %d", seen, len(shown.Events()), len(r.Events()))
+				}
+				for i, ev := range r.Events() {
 					want := &full.Events[seen]
 					if ev.Seq != want.Seq || ev.Step != want.Step || ev.OK != want.OK || r.Reason(&ev) != full.Reason(want) ||
 						ev.Hash != want.Hash || ev.CState != want.CState || ev.CAgent != want.CAgent || ev.DiffLen() != want.DiffLen() {
 						t.Fatalf("event %d: streamed %+v, replayed %+v", seen, ev, *want)
+					}
+					sh := &shown.Events()[i]
+					if sh.Seq != ev.Seq || sh.Step != ev.Step || sh.OK != ev.OK || shown.Reason(sh) != r.Reason(&ev) ||
+						sh.CState != ev.CState || sh.CAgent != ev.CAgent || !reflect.DeepEqual(shown.TypedDiff(sh), r.TypedDiff(&ev)) {
+						t.Fatalf("event %d: StreamEvents %+v, Stream %+v", seen, *sh, ev)
 					}
 					seen++
 				}
 			}
 			for i := range c.steps {
 				r.Step(&c.steps[i])
+				shown.Step(&c.steps[i])
 				check()
 			}
-			log := r.Finish()
+			log, shownLog := r.Finish(), shown.Finish()
 			check()
+			if !reflect.DeepEqual(shownLog.Final().Entities(), full.Final().Entities()) {
+				t.Errorf("StreamEvents' final state differs from the replay's")
+			}
 			if seen != len(full.Events) {
 				t.Fatalf("streamed %d events, replay has %d", seen, len(full.Events))
 			}

@@ -16,7 +16,7 @@ func TestPure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"evaluators", "internal/payload", "model", "predicate", "report"}
+	want := []string{"evaluators", "internal/payload", "internal/pipe", "model", "predicate", "report"}
 	if !slices.Equal(got, want) {
 		t.Errorf("report depends on the module packages %v; exactly %v are allowed", got, want)
 	}

@@ -248,7 +248,7 @@ func (r *parser) int() int64 {
 		r.fail("expected an integer")
 		return 0
 	}
-	if r.pos < len(r.b) && strings.IndexByte(".eE", r.b[r.pos]) >= 0 {
+	if r.pos < len(r.b) && (r.b[r.pos] == '.' || r.b[r.pos] == 'e' || r.b[r.pos] == 'E') {
 		r.fail("%s… is not an integer", span)
 		return 0
 	}
@@ -309,13 +309,13 @@ func (r *parser) value() model.Value {
 // isFloat reports whether a number with a fraction or exponent is next.
 func (r *parser) isFloat() bool {
 	i := r.pos
-	for i < len(r.b) && strings.IndexByte("-+0123456789", r.b[i]) >= 0 {
+	for i < len(r.b) && (r.b[i] >= '0' && r.b[i] <= '9' || r.b[i] == '-' || r.b[i] == '+') {
 		i++
 	}
 	if i == len(r.b) && r.ranOff() {
 		return false
 	}
-	return i > r.pos && i < len(r.b) && strings.IndexByte(".eE", r.b[i]) >= 0
+	return i > r.pos && i < len(r.b) && (r.b[i] == '.' || r.b[i] == 'e' || r.b[i] == 'E')
 }
 
 // raw consumes one JSON value and returns its bytes: an array, an object

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync/atomic"
 
+	"github.com/parthack/parthack/internal/pipe"
 	"github.com/parthack/parthack/model"
 )
 
@@ -194,6 +196,62 @@ func (d *Decoder) Next() (*Event, error) {
 	d.actors.add(d.ev.Actor)
 	d.n++
 	return &d.ev, nil
+}
+
+// EachEvent reads the events not yet read and hands each to fn, in
+// order, on a goroutine of its own, so that what fn does with an event
+// is done while the events after it are decoded. The event is valid
+// during the call. EachEvent stops at the first error, fn's or the
+// decoder's, and returns the first in the events' order.
+func (d *Decoder) EachEvent(fn func(ev *Event) error) error {
+	var (
+		ferr    error
+		stopped atomic.Bool
+	)
+	p := pipe.New(eventsAhead, 4, func(c *eventCopy) {
+		if ferr == nil {
+			if ferr = fn(&c.ev); ferr != nil {
+				stopped.Store(true)
+			}
+		}
+	})
+	var err error
+	for !stopped.Load() {
+		var ev *Event
+		if ev, err = d.Next(); err != nil || ev == nil {
+			break
+		}
+		p.Next().set(ev)
+	}
+	p.Close()
+	if ferr != nil { // fn failed on an event before any the decoder refused
+		return ferr
+	}
+	return err
+}
+
+// eventsAhead is how many events go to EachEvent's fn at once.
+const eventsAhead = 256
+
+// eventCopy is an event handed across goroutines, with room for its
+// lists that is kept from event to event.
+type eventCopy struct {
+	ev   Event
+	args Fields
+	diff []Cell
+}
+
+// set copies ev; a list it leaves out stays left out (nil).
+func (c *eventCopy) set(ev *Event) {
+	c.ev = *ev
+	if ev.Args != nil {
+		c.args = append(c.args[:0], ev.Args...)
+		c.ev.Args = c.args
+	}
+	if ev.Diff != nil {
+		c.diff = append(c.diff[:0], ev.Diff...)
+		c.ev.Diff = c.diff
+	}
 }
 
 // list reads the elements of a list whose "[" is read, one piece each,

@@ -6,6 +6,7 @@ import (
 	"io"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"testing/iotest"
 
@@ -16,13 +17,28 @@ import (
 
 // streamDecode reads b with a Decoder from r and puts together what it
 // hands on: the head, every event and the terminal state.
-func streamDecode(r io.Reader) (*payload.Payload, error) {
+func streamDecode(r io.Reader) (*payload.Payload, error) { return decodeStream(r, false) }
+
+// decodeStream is streamDecode, its events taken by Next or, with each,
+// by EachEvent.
+func decodeStream(r io.Reader, each bool) (*payload.Payload, error) {
 	d := payload.NewDecoder(r)
 	p, err := d.Head()
 	if err != nil {
 		return nil, err
 	}
 	p.Events = []payload.Event{}
+	keep := func(ev *payload.Event) error {
+		p.Events = append(p.Events, *ev)
+		p.Events[len(p.Events)-1].Diff = append([]payload.Cell{}, ev.Diff...) // the Decoder reuses their room
+		p.Events[len(p.Events)-1].Args = slices.Clone(ev.Args)
+		return nil
+	}
+	if each {
+		if err := d.EachEvent(keep); err != nil {
+			return nil, err
+		}
+	}
 	for {
 		ev, err := d.Next()
 		if err != nil {
@@ -31,9 +47,7 @@ func streamDecode(r io.Reader) (*payload.Payload, error) {
 		if ev == nil {
 			break
 		}
-		p.Events = append(p.Events, *ev)
-		p.Events[len(p.Events)-1].Diff = append([]payload.Cell{}, ev.Diff...) // the Decoder reuses their room
-		p.Events[len(p.Events)-1].Args = slices.Clone(ev.Args)
+		keep(ev)
 	}
 	s, err := d.Finish()
 	if err != nil {
@@ -80,13 +94,15 @@ func TestDecoderReadsWhatDecodeReads(t *testing.T) {
 			t.Fatal(err)
 		}
 		want.Provenance, want.Transcript = nil, nil
-		for how, r := range readers(b) {
-			got, err := streamDecode(r)
-			if err != nil {
-				t.Fatalf("%s %s: %v", want.Task, how, err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s %s: the Decoder reads another payload than Decode", want.Task, how)
+		for _, each := range []bool{false, true} {
+			for how, r := range readers(b) {
+				got, err := decodeStream(r, each)
+				if err != nil {
+					t.Fatalf("%s %s (EachEvent %v): %v", want.Task, how, each, err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s %s (EachEvent %v): the Decoder reads another payload than Decode", want.Task, how, each)
+				}
 			}
 		}
 	}
@@ -114,10 +130,60 @@ func TestDecoderStrict(t *testing.T) {
 		if _, err := payload.Decode(b); err == nil {
 			t.Fatalf("%s: Decode accepts it: not a bad case", name)
 		}
-		for how, r := range readers(b) {
-			if _, err := streamDecode(r); err == nil {
-				t.Errorf("%s %s: the Decoder accepts what Decode refuses", name, how)
+		for _, each := range []bool{false, true} {
+			for how, r := range readers(b) {
+				if _, err := decodeStream(r, each); err == nil {
+					t.Errorf("%s %s (EachEvent %v): the Decoder accepts what Decode refuses", name, how, each)
+				}
 			}
+		}
+	}
+}
+
+// TestEachEventStops: EachEvent stops at fn's first error and returns
+// it, even when the decoder would refuse a later event; and returns the
+// decoder's error when fn had none before it.
+func TestEachEventStops(t *testing.T) {
+	env := fixture.ExampleEnv(t)
+	good := build(t, env.Task, env, fixture.Churn(2000)).Bytes()
+	// An event the decoder refuses, late in the payload.
+	late := bytes.Index(good, []byte(`{"seq":1900,`)) // the event, not its provenance
+	bad := append(bytes.Clone(good[:late]), bytes.Replace(good[late:], []byte(`"seq":1900,`), []byte(`"seq":01900,`), 1)...)
+	stop := fmt.Errorf("the engine stops")
+	for _, c := range []struct {
+		name   string
+		b      []byte
+		stopAt int // fn fails on this event (from 1), 0 never
+		want   error
+		seen   int
+	}{
+		{"fn fails first", bad, 10, stop, 10},
+		{"decoder fails first", bad, 0, nil, 1899},
+		{"fn fails on a good payload", good, 1500, stop, 1500},
+	} {
+		d := payload.NewDecoder(bytes.NewReader(c.b))
+		if _, err := d.Head(); err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		err := d.EachEvent(func(ev *payload.Event) error {
+			seen++
+			if ev.Seq != seen {
+				return fmt.Errorf("event %d has seq %d", seen, ev.Seq)
+			}
+			if seen == c.stopAt {
+				return stop
+			}
+			return nil
+		})
+		switch {
+		case c.want != nil && err != c.want:
+			t.Errorf("%s: error %v, want fn's", c.name, err)
+		case c.want == nil && (err == nil || !strings.Contains(err.Error(), "01900 is not in canonical form")):
+			t.Errorf("%s: error %v, want the decoder's at the 1,900th event", c.name, err)
+		}
+		if seen != c.seen {
+			t.Errorf("%s: fn saw %d events, want %d", c.name, seen, c.seen)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"hash"
 	"io"
 	"sync"
 )
@@ -9,8 +10,10 @@ import (
 // a few chunks: unlike io.Pipe, a Write returns once its bytes are
 // queued, not once they are read, so that the two sides work at once.
 type Bytes struct {
+	in         chan []byte // the writer's chunks: full itself, or a digest's stage before it
 	full, free chan []byte
 	stop       chan struct{} // closed when the reader stops
+	digested   chan []byte   // NewHashedBytes: the digest's sum, once every chunk is in it
 	cur        []byte        // the reader's chunk
 	off        int           // how much of it is read
 	mu         sync.Mutex
@@ -23,8 +26,38 @@ func NewBytes(chunks, size int) *Bytes {
 	for range chunks {
 		b.free <- make([]byte, 0, size)
 	}
+	b.in = b.full
 	return b
 }
+
+// NewHashedBytes is NewBytes with h written every byte on a goroutine of
+// its own, between the writer and the reader: the chunks pass through it
+// without a copy. Sum is h's sum.
+func NewHashedBytes(chunks, size int, h hash.Hash) *Bytes {
+	b := NewBytes(chunks, size)
+	b.in, b.digested = make(chan []byte, chunks), make(chan []byte, 1)
+	go func() {
+		stopped := false
+		for c := range b.in {
+			h.Write(c)
+			if !stopped {
+				select {
+				case b.full <- c:
+					continue
+				case <-b.stop: // nobody reads: the rest is hashed and dropped
+					stopped = true
+				}
+			}
+		}
+		close(b.full)
+		b.digested <- h.Sum(nil)
+	}()
+	return b
+}
+
+// Sum is the digest of every byte written, once the writer has closed;
+// only for a pipe made by NewHashedBytes.
+func (b *Bytes) Sum() []byte { return <-b.digested }
 
 // Write queues a copy of p, waiting for a free chunk when the reader is
 // behind. It fails once the reader has stopped.
@@ -45,7 +78,7 @@ func (b *Bytes) Write(p []byte) (int, error) {
 		k := min(len(p), cap(c))
 		c = append(c[:0], p[:k]...)
 		select {
-		case b.full <- c:
+		case b.in <- c:
 		case <-b.stop:
 			return n, b.readErr()
 		}
@@ -63,7 +96,7 @@ func (b *Bytes) CloseWrite(err error) {
 	b.mu.Lock()
 	b.werr = err
 	b.mu.Unlock()
-	close(b.full)
+	close(b.in)
 }
 
 // Read reads what the writer queued.

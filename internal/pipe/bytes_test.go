@@ -2,6 +2,7 @@ package pipe
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -10,50 +11,75 @@ import (
 
 // TestBytesCarriesEverything: what is written in writes of any size is
 // read back whole and in order, whatever the reads' sizes, then the
-// writer's error (io.EOF when it closed with none).
+// writer's error (io.EOF when it closed with none); a hashed pipe's sum
+// is the digest of those bytes.
 func TestBytesCarriesEverything(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	want := make([]byte, 1<<20)
 	for i := range want {
 		want[i] = byte(r.IntN(256))
 	}
-	for _, werr := range []error{nil, errors.New("the builder failed")} {
-		p := NewBytes(3, 1000)
-		go func() {
-			for rest := want; len(rest) > 0; {
-				k := min(len(rest), 1+r.IntN(5000))
-				if _, err := p.Write(rest[:k]); err != nil {
-					t.Error(err)
-					return
-				}
-				rest = rest[k:]
+	for _, hashed := range []bool{false, true} {
+		for _, werr := range []error{nil, errors.New("the builder failed")} {
+			carries(t, r, want, werr, hashed)
+		}
+	}
+}
+
+func carries(t *testing.T, r *rand.Rand, want []byte, werr error, hashed bool) {
+	p := NewBytes(3, 1000)
+	if hashed {
+		p = NewHashedBytes(3, 1000, sha256.New())
+	}
+	go func() {
+		for rest := want; len(rest) > 0; {
+			k := min(len(rest), 1+r.IntN(5000))
+			if _, err := p.Write(rest[:k]); err != nil {
+				t.Error(err)
+				return
 			}
-			p.CloseWrite(werr)
-		}()
-		var got bytes.Buffer
-		buf := make([]byte, 777)
-		var err error
-		for {
-			var n int
-			n, err = p.Read(buf)
-			got.Write(buf[:n])
-			if err != nil {
-				break
-			}
+			rest = rest[k:]
 		}
-		if !bytes.Equal(got.Bytes(), want) {
-			t.Fatalf("read %d bytes, not the %d written", got.Len(), len(want))
+		p.CloseWrite(werr)
+	}()
+	var got bytes.Buffer
+	buf := make([]byte, 777)
+	var err error
+	for {
+		var n int
+		n, err = p.Read(buf)
+		got.Write(buf[:n])
+		if err != nil {
+			break
 		}
-		if w := werr; (w == nil && err != io.EOF) || (w != nil && err != w) {
-			t.Fatalf("the reader ends with %v, want %v", err, werr)
-		}
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Fatalf("read %d bytes, not the %d written", got.Len(), len(want))
+	}
+	if w := werr; (w == nil && err != io.EOF) || (w != nil && err != w) {
+		t.Fatalf("the reader ends with %v, want %v", err, werr)
+	}
+	if sum := sha256.Sum256(want); hashed && !bytes.Equal(p.Sum(), sum[:]) {
+		t.Fatalf("the hashed pipe's sum is not the sha256 of what was written")
 	}
 }
 
 // TestBytesReaderStops: a writer blocked on a reader that stops gets the
 // reader's error instead of waiting forever.
 func TestBytesReaderStops(t *testing.T) {
-	p := NewBytes(2, 10)
+	for _, p := range []*Bytes{NewBytes(2, 10), NewHashedBytes(2, 10, sha256.New())} {
+		readerStops(t, p)
+	}
+	// A hashed pipe whose reader stopped still gives its sum once the
+	// writer closes, rather than waiting forever.
+	p := NewHashedBytes(2, 10, sha256.New())
+	p.CloseRead(errors.New("stopped"))
+	p.Write([]byte("x"))
+	p.CloseWrite(nil)
+	p.Sum()
+}
+
+func readerStops(t *testing.T, p *Bytes) {
 	stopped := errors.New("the evaluators stopped")
 	done := make(chan error)
 	go func() {

@@ -131,7 +131,7 @@ func (v *view) head(p *payload.Payload) error {
 // event to fn, in order, with the run that recorded it; it returns the
 // finished log and the trajectory without its steps.
 func replaySteps(env *pbcste.Env, steps Steps, fn func(recorder, *pbcste.Event)) (*pbcste.Log, *model.Trajectory, error) {
-	run := env.Stream()
+	run := env.StreamEvents()
 	tr, _, err := steps(func(batch []model.Step) {
 		for i := range batch {
 			run.Step(&batch[i])
