@@ -216,6 +216,9 @@ func TestValidateDomainTask(t *testing.T) {
 		{[]string{"tasks", "validate", "TAU-A04", "--trajectory", "trial0", "--trajectory", "gold"}, 0,
 			"TAU-A04 valid\ntrial0: double-certified, P_state 1/5, P_agent 1/5\ngold: double-certified, P_state 5/5, P_agent 5/5\n"},
 		{[]string{"tasks", "validate", "TAU-A99"}, 2, "TAU-A99"},
+		// A suite id takes trajectories too, by stored name or file.
+		{[]string{"tasks", "validate", "PH-H05", "--trajectory", "honest", "--trajectory", "../tasks/data/PH-H05/rollback.json"}, 0,
+			"PH-H05 valid\nhonest: double-certified, P_state 2/4, P_agent 2/4\n../tasks/data/PH-H05/rollback.json: double-certified"},
 		{[]string{"tasks", "validate", "TAU-A04", "--domain", "tau-airline"}, 2, "does not take a task"},
 	} {
 		t.Run(strings.Join(tc.args[2:], " "), func(t *testing.T) {

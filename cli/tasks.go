@@ -15,6 +15,7 @@ import (
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/internal/taskfile"
 	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
 	"github.com/parthack/parthack/tasks/sealed"
 	"github.com/parthack/parthack/tasks/validate"
@@ -127,7 +128,7 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 			"trajectory files (repeatable; the role comes from the file name, and the first is H when none is named\n" +
 			"honest*); without it, the trajectories of the task next to FILE are checked. Each check is listed as ok\n" +
 			"or skipped, with why. FILE may also be a suite id (PH-H05): that task alone, as the suite validates it;\n" +
-			"or a domain's task id (TAU-A04): that task alone, as --domain validates it, and each --trajectory\n" +
+			"or a domain's task id (TAU-A04): that task alone, as --domain validates it; either way each --trajectory is\n" +
 			"double-certified against it (a step after the call that ended the episode is bad input, at its line).\n\n" +
 			"--domain NAME validates a real domain's tasks instead: every gold run keeps the episode rule and\n" +
 			"double-certifies with no failed call and, for a task with a goal, starts with no predicate held and ends\n" +
@@ -145,7 +146,7 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 				} else if ok {
 					return validateDomainTask(e, d, t, trajectories)
 				}
-				if isSuiteID(args[0]) && len(trajectories) == 0 {
+				if isSuiteID(args[0]) {
 					t, err := tasks.Get(args[0])
 					if err != nil {
 						return usage(err)
@@ -154,7 +155,14 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 						return &exitError{code: ExitRejected, err: err}
 					}
 					fmt.Fprintf(e.stdout, "%s valid\n", t.ID)
-					return nil
+					if len(trajectories) == 0 {
+						return nil
+					}
+					env, _, err := loadTaskViews(t.ID)
+					if err != nil {
+						return err
+					}
+					return e.certifyEach(env, t.ID, trajectories)
 				}
 				return validateUserTask(e, args[0], trajectories)
 			}
@@ -191,9 +199,7 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 }
 
 // validateDomainTask validates one task of a real domain as --domain
-// does, then each trajectory named: one that does not decode, or goes on
-// after the call that ended its episode, is bad input (2) located in its
-// file; one the double certifier rejects breaks a property (1).
+// does, then double-certifies each trajectory named against it.
 func validateDomainTask(e *env, d domains.Domain, t *domains.Task, trajectories []string) error {
 	if err := domainbench.ValidateTask(d, t); err != nil {
 		return &exitError{code: ExitRejected, err: err}
@@ -203,8 +209,16 @@ func validateDomainTask(e *env, d domains.Domain, t *domains.Task, trajectories 
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s valid\n", t.ID)
+	return e.certifyEach(env, t.ID, trajectories)
+}
+
+// certifyEach double-certifies each trajectory named against a task: one
+// that does not decode, or goes on after the call that ended its
+// episode, is bad input (2) located in its file; one the double
+// certifier rejects breaks a property (1).
+func (e *env) certifyEach(env *pbcste.Env, taskID string, trajectories []string) error {
 	for _, path := range trajectories {
-		tr, err := e.loadTrajectory("trajectory", t.ID, path)
+		tr, err := e.loadTrajectory("trajectory", taskID, path)
 		if err != nil {
 			return err
 		}
