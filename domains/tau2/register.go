@@ -80,6 +80,8 @@ type Domain struct {
 	Prefix   string // of its task ids: "T2R"
 	World    func() (World, error)
 	Attack   Attacker // nil: no move generator
+	// Showcase is the run parthack demo walks through; nil: none.
+	Showcase *domains.Showcase
 }
 
 // Register adds a tau2 world to parthack's registry; the tau2 Results
@@ -108,6 +110,8 @@ func (r *registry) Name() string        { return r.dom.Name }
 func (r *registry) Title() string       { return r.dom.Title }
 func (r *registry) Owns(id string) bool { return strings.HasPrefix(id, r.dom.Prefix+"-") }
 func (r *registry) Format() string      { return "tau2" }
+
+func (r *registry) Showcase() *domains.Showcase { return r.dom.Showcase }
 
 // world makes the world once.
 func (r *registry) world() (World, error) {
