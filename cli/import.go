@@ -283,6 +283,9 @@ func writeConformance(w io.Writer, cs []*domains.Conformance) error {
 		return err
 	}
 	for _, c := range cs {
+		for _, n := range c.Notes {
+			fmt.Fprintf(w, "%s: %s\n", c.File, n)
+		}
 		for _, d := range c.Disagreements {
 			where := fmt.Sprintf("%s: run %d (%s)", c.File, d.Index, d.Run)
 			if d.Call > 0 {

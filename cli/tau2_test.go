@@ -228,3 +228,43 @@ func TestTelecomDirectedView(t *testing.T) {
 		}
 	}
 }
+
+// TestImportTau2NLAssertionSaidOnce: a file whose task scores on
+// NL_ASSERTION (an LLM judge's) is held to what tau2 recorded without it,
+// said once per file, and its runs' rewards that differ are put down to it.
+func TestImportTau2NLAssertionSaidOnce(t *testing.T) {
+	plain, err := tau2.Data("runs/retail-gpt-4.1.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res map[string]any
+	if err := json.Unmarshal(plain, &res); err != nil {
+		t.Fatal(err)
+	}
+	sim := res["simulations"].([]any)[0].(map[string]any)
+	for _, tk := range res["tasks"].([]any) {
+		if tk := tk.(map[string]any); tk["id"] == sim["task_id"] {
+			crit := tk["evaluation_criteria"].(map[string]any)
+			crit["reward_basis"] = append(crit["reward_basis"].([]any), "NL_ASSERTION")
+		}
+	}
+	sim["reward_info"].(map[string]any)["reward"] = 0.5 // no product of 0s and 1s: the judge's part
+	b, err := json.MarshalIndent(res, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "nl.json")
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "import", "tau2", "--dry-run", f)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(out, "an LLM judge's verdict, which is not computed"); n != 1 {
+		t.Errorf("the note is said %d times:\n%s", n, out)
+	}
+	if !strings.Contains(out, ": reward: port ") || !strings.Contains(out, "recorded 0.5 — its basis holds NL_ASSERTION, an LLM judge's verdict, not computed") {
+		t.Errorf("the reward's disagreement is not put down to NL_ASSERTION:\n%s", out)
+	}
+}

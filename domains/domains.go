@@ -168,15 +168,18 @@ type Format struct {
 // Conformance is how much of what a benchmark recorded in a run file the
 // port reproduces: each call's result, each run's reward, each check.
 type Conformance struct {
-	File          string         `json:"file"`
-	Domain        string         `json:"domain"`
-	Commit        string         `json:"git_commit,omitempty"` // the benchmark's commit that made the file
-	Runs          int            `json:"runs"`
-	Calls         int            `json:"calls"`
-	CallsEqual    int            `json:"calls_equal"`
-	RewardsEqual  int            `json:"rewards_equal"`
-	Checks        []Check        `json:"checks"`
-	Remapped      int            `json:"remapped"` // runs scored against another task than the file names
+	File         string  `json:"file"`
+	Domain       string  `json:"domain"`
+	Commit       string  `json:"git_commit,omitempty"` // the benchmark's commit that made the file
+	Runs         int     `json:"runs"`
+	Calls        int     `json:"calls"`
+	CallsEqual   int     `json:"calls_equal"`
+	RewardsEqual int     `json:"rewards_equal"`
+	Checks       []Check `json:"checks"`
+	Remapped     int     `json:"remapped"` // runs scored against another task than the file names
+	// Notes say once what the port leaves out of the file's scores (a
+	// component an LLM judge decides), for the runs it concerns.
+	Notes         []string       `json:"notes,omitempty"`
 	Disagreements []Disagreement `json:"disagreements"`
 }
 

@@ -304,6 +304,8 @@ func (c *Checker) ConformRun(rep *Report, r *Results, sim *Simulation) error {
 	}
 	if s.Reward == ri.Reward {
 		rep.RewardsEqual++
+	} else if len(s.Skipped) > 0 {
+		add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward), "its basis holds "+strings.Join(s.Skipped, ", ")+", an LLM judge's verdict, not computed")
 	} else {
 		add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward), cause)
 	}

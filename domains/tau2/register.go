@@ -366,6 +366,9 @@ func ConformanceOf(domain string, rep *Report, more ...domains.Check) *domains.C
 		RewardsEqual: rep.RewardsEqual, Remapped: rep.Remapped, Disagreements: []domains.Disagreement{},
 		Checks: append([]domains.Check{{Name: "db_match", Recorded: rep.DBChecks, Equal: rep.DBEqual}, {Name: "action", Recorded: rep.ActionChecks, Equal: rep.ActionEqual},
 			{Name: "communicate", Recorded: rep.CommunicateChecks, Equal: rep.CommunicateEqual}}, more...)}
+	if rep.Skipped > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d runs score on %s, an LLM judge's verdict, which is not computed: their reward here is the product of the other components", rep.Skipped, BasisNL))
+	}
 	for _, d := range rep.Disagreements {
 		out.Disagreements = append(out.Disagreements, domains.Disagreement{Run: d.Sim, Index: d.Index, Call: d.Call, What: d.What, Got: d.Got, Want: d.Want, Cause: d.Cause})
 	}
