@@ -35,7 +35,7 @@ func newImportCmd(e *env) *cobra.Command {
 			"A run whose name is already in the store, or earlier in the file, is skipped and reported (how many, the\n" +
 			"first names); --rename saves it instead under the name with the first free suffix -2, -3, …\n" +
 			"Prints each saved run's certified progress. With --dry-run, a format that records the benchmark's own\n" +
-			"results (tau2) is also held to them, file by file: every call's result replayed against the recorded\n" +
+			"results is also held to them, file by file: every call's result replayed against the recorded\n" +
 			"one, every reward and check recomputed against the recorded one, each difference listed with its cause.\n\n" +
 			"Formats:\n" + runFormatHelp(),
 		Args: cobra.MinimumNArgs(2),
@@ -283,6 +283,9 @@ func writeConformance(w io.Writer, cs []*domains.Conformance) error {
 		return err
 	}
 	for _, c := range cs {
+		for _, n := range c.Notes {
+			fmt.Fprintf(w, "%s: %s\n", c.File, n)
+		}
 		for _, d := range c.Disagreements {
 			where := fmt.Sprintf("%s: run %d (%s)", c.File, d.Index, d.Run)
 			if d.Call > 0 {

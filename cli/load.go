@@ -29,7 +29,7 @@ func isSuiteID(arg string) bool {
 }
 
 // domainTask resolves a --task argument that names a registered domain's
-// task (TAU-A07) rather than a file: ok is false for anything else, an
+// task rather than a file: ok is false for anything else, an
 // error for an id the domain owns but does not have.
 func domainTask(arg string) (domains.Domain, *domains.Task, bool, error) {
 	d, owned := domains.Owner(arg)
@@ -130,8 +130,8 @@ func (e *env) loadTrajectory(flag, taskArg, path string) (*model.Trajectory, err
 
 // trajectoryArgHelp says how a trajectory argument resolves, for --help.
 const trajectoryArgHelp = "A trajectory argument is, in this order: a file of that name (JSON, gzipped or not); with a suite task,\n" +
-	"one of its stored trajectories (honest, witness, …); with a domain's task (TAU-A04), gold or one of its runs'\n" +
-	"names (trial0, gpt-4o-t04-trial0); else a witness or run saved in the store (--db), by its name or as KIND:KEY (witness:3; a run gives its\n" +
+	"one of its stored trajectories (honest, witness, …); with a domain's task (`domain list` names them), gold or one\n" +
+	"of its runs' names (trial0, or the run's whole name); else a witness or run saved in the store (--db), by its name or as KIND:KEY (witness:3; a run gives its\n" +
 	"candidate). `parthack store ls` lists them."
 
 // storedTrajectory resolves a trajectory argument that is not a file:

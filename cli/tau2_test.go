@@ -67,11 +67,16 @@ func TestImportTau2Conformance(t *testing.T) {
 }
 
 // TestImportTau2BadInput: a file that is no Results file, a truncated
-// gzip and a run of a task the file lacks are refused, located, and
-// nothing is saved.
+// gzip, a run of a task the file lacks, a call of a tool the domain does
+// not have and arguments that are no object are each refused, located,
+// and nothing is saved, not even the good file imported beside it.
 func TestImportTau2BadInput(t *testing.T) {
 	dir := t.TempDir()
 	good, err := tau2.RunFile("runs/retail-gpt-4.1.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := tau2.Data("runs/retail-gpt-4.1.json.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,23 +87,47 @@ func TestImportTau2BadInput(t *testing.T) {
 		}
 		return p
 	}
+	// edited is the good file with the first tool call of simulation 2
+	// changed by edit.
+	edited := func(name string, edit func(call map[string]any)) string {
+		var res map[string]any
+		if err := json.Unmarshal(plain, &res); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range res["simulations"].([]any)[2].(map[string]any)["messages"].([]any) {
+			if calls, ok := m.(map[string]any)["tool_calls"].([]any); ok && len(calls) > 0 {
+				edit(calls[0].(map[string]any))
+				break
+			}
+		}
+		b, err := json.MarshalIndent(res, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return write(name, b)
+	}
+	other := shippedRun(t, "airline-gpt-4.1.json.gz")
 	for _, tc := range []struct {
 		name string
 		file string
 		want string
 	}{
-		{"not a Results file", write("list.json", []byte(`[{"task_id": 1}]`)), "not a tau2 Results file"},
-		{"truncated gzip", write("cut.json.gz", good[:len(good)/2]), "cut.json.gz"},
+		{"not a Results file", write("list.json", []byte(`[{"task_id": 1}]`)), "list.json:1:1: not a tau2 Results file"},
+		{"truncated gzip", write("cut.json.gz", good[:len(good)/2]), "cut.json.gz:"},
 		{"a task the file lacks", write("lacks.json", []byte(`{"timestamp": "x", "info": {"git_commit": "a2c0247", "environment_info": {"domain_name": "retail"}, "agent_info": {"llm": "m"}, "user_info": {"llm": "m"}}, "tasks": [], "simulations": [{"id": "s", "task_id": "7", "trial": 0, "termination_reason": "user_stop", "messages": []}]}`)),
-			`task "7" is not among the file's 0 tasks`},
+			`lacks.json:1:209: simulations[0].task_id (simulation s): task "7" is not among the file's 0 tasks`},
+		{"an unknown tool", edited("tool.json", func(c map[string]any) { c["name"] = "launch_rocket" }),
+			`tool.json: simulation 2 (e5a1226c-c9bc-4596-8797-ebeae6151897), call 1: not certifiable: illegal_action: tool "launch_rocket"`},
+		{"arguments no object", edited("args.json", func(c map[string]any) { c["arguments"] = []int{1, 2} }),
+			"].tool_calls[0].arguments (simulation e5a1226c-c9bc-4596-8797-ebeae6151897): expected an object, got [ 1, 2 ]\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := filepath.Join(dir, tc.name+".db")
-			code, _, errs := run(t, "--db", db, "import", "tau2", tc.file)
+			code, _, errs := run(t, "--db", db, "import", "tau2", other, tc.file)
 			if code != 2 || !strings.Contains(errs, tc.want) {
 				t.Fatalf("exit %d, want 2 with %q: %s", code, tc.want, errs)
 			}
-			if code, out, _ := run(t, "--db", db, "store", "ls", "--json"); code == 0 && strings.Contains(out, "T2R-") {
+			if code, out, _ := run(t, "--db", db, "store", "ls", "--json"); code == 0 && strings.Contains(out, "T2") {
 				t.Fatalf("a refused import saved runs:\n%s", out)
 			}
 		})
@@ -215,5 +244,45 @@ func TestTau2RunByName(t *testing.T) {
 	code, _, errs = run(t, "replay", "--task", "T2R-5", "--trajectory", "nope.json")
 	if code != 2 || !strings.Contains(errs, "open nope.json: no such file or directory") {
 		t.Fatalf("a missing file: exit %d\n%s", code, errs)
+	}
+}
+
+// TestImportTau2NLAssertionSaidOnce: a file whose task scores on
+// NL_ASSERTION (an LLM judge's) is held to what tau2 recorded without it,
+// said once per file, and its runs' rewards that differ are put down to it.
+func TestImportTau2NLAssertionSaidOnce(t *testing.T) {
+	plain, err := tau2.Data("runs/retail-gpt-4.1.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res map[string]any
+	if err := json.Unmarshal(plain, &res); err != nil {
+		t.Fatal(err)
+	}
+	sim := res["simulations"].([]any)[0].(map[string]any)
+	for _, tk := range res["tasks"].([]any) {
+		if tk := tk.(map[string]any); tk["id"] == sim["task_id"] {
+			crit := tk["evaluation_criteria"].(map[string]any)
+			crit["reward_basis"] = append(crit["reward_basis"].([]any), "NL_ASSERTION")
+		}
+	}
+	sim["reward_info"].(map[string]any)["reward"] = 0.5 // no product of 0s and 1s: the judge's part
+	b, err := json.MarshalIndent(res, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "nl.json")
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "import", "tau2", "--dry-run", f)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(out, "an LLM judge's verdict, which is not computed"); n != 1 {
+		t.Errorf("the note is said %d times:\n%s", n, out)
+	}
+	if !strings.Contains(out, ": reward: port ") || !strings.Contains(out, "recorded 0.5 — its basis holds NL_ASSERTION, an LLM judge's verdict, not computed") {
+		t.Errorf("the reward's disagreement is not put down to NL_ASSERTION:\n%s", out)
 	}
 }

@@ -122,6 +122,32 @@ type Exporter interface {
 	Export() (format string, runs int, file []byte, err error)
 }
 
+// Showcase is a run of a domain worth walking through (parthack demo): a
+// failed run whose benchmark evaluator Target a witness within Edits
+// edits that ends in exactly the run's state inflates.
+type Showcase struct {
+	Task, Run string // the task's id, the run's Short
+	Target    string // the benchmark's evaluator the search inflates
+	Edits     int
+}
+
+// A Showcaser is a domain that may name its Showcase; nil: none.
+type Showcaser interface {
+	Showcase() *Showcase
+}
+
+// Showcased is the first registered domain that names a showcase, and it.
+func Showcased() (Domain, *Showcase, bool) {
+	for _, d := range All() {
+		if sc, ok := d.(Showcaser); ok {
+			if s := sc.Showcase(); s != nil {
+				return d, s, true
+			}
+		}
+	}
+	return nil, nil, false
+}
+
 // Format is a run-file format: a benchmark's, which may hold runs of any
 // of its domains (a tau2 Results file names its own).
 type Format struct {
@@ -142,15 +168,18 @@ type Format struct {
 // Conformance is how much of what a benchmark recorded in a run file the
 // port reproduces: each call's result, each run's reward, each check.
 type Conformance struct {
-	File          string         `json:"file"`
-	Domain        string         `json:"domain"`
-	Commit        string         `json:"git_commit,omitempty"` // the benchmark's commit that made the file
-	Runs          int            `json:"runs"`
-	Calls         int            `json:"calls"`
-	CallsEqual    int            `json:"calls_equal"`
-	RewardsEqual  int            `json:"rewards_equal"`
-	Checks        []Check        `json:"checks"`
-	Remapped      int            `json:"remapped"` // runs scored against another task than the file names
+	File         string  `json:"file"`
+	Domain       string  `json:"domain"`
+	Commit       string  `json:"git_commit,omitempty"` // the benchmark's commit that made the file
+	Runs         int     `json:"runs"`
+	Calls        int     `json:"calls"`
+	CallsEqual   int     `json:"calls_equal"`
+	RewardsEqual int     `json:"rewards_equal"`
+	Checks       []Check `json:"checks"`
+	Remapped     int     `json:"remapped"` // runs scored against another task than the file names
+	// Notes say once what the port leaves out of the file's scores (a
+	// component an LLM judge decides), for the runs it concerns.
+	Notes         []string       `json:"notes,omitempty"`
 	Disagreements []Disagreement `json:"disagreements"`
 }
 

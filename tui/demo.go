@@ -285,34 +285,25 @@ func attributionScenes(ws *workspace) ([]scene, error) {
 	return []scene{{part: "3 · skipped", caption: "No task in this suite has an attribution control: walkthrough 3 is skipped."}}, nil
 }
 
-// frontierPick is the real run walkthrough 4 attacks: a failed run of
-// GPT-4.1 on tau2-bench retail whose partial-action credit a witness
-// that ends in exactly H's state inflates. Only the choice is scripted;
-// the witness is searched for and everything said is computed.
-var frontierPick = struct {
-	domain, task, run string
-	target            string // the benchmark's evaluator the search inflates
-	edits             int
-}{"tau2-retail", "T2R-101", "gpt-4.1-trial0", "tau2_partial_action", 2}
-
 // frontierScenes walk through a historical-witness attack on a frontier
 // model's real run: the run and its conversation, the witness the search
 // finds, the verdict, and the benchmark's own scores of both.
 func frontierScenes(*workspace) ([]scene, error) {
 	const part = "4 · a frontier model's run"
-	pk := frontierPick
 	skip := func(why string) []scene {
 		return []scene{{part: "4 · skipped", caption: "Walkthrough 4 is skipped: " + why + "."}}
 	}
-	d, err := domains.Lookup(pk.domain)
-	if err != nil {
-		return skip(fmt.Sprintf("this build has no %s domain", pk.domain)), nil
+	// The run is the one a registered domain showcases: only the choice is
+	// scripted; the witness is searched for and everything said is computed.
+	d, pk, ok := domains.Showcased()
+	if !ok {
+		return skip("no domain this build links names a run to walk through"), nil
 	}
-	tt, err := domains.TaskOf(d, pk.task)
+	tt, err := domains.TaskOf(d, pk.Task)
 	if err != nil {
 		return nil, err
 	}
-	run, err := domains.RunOf(d, pk.task, pk.run)
+	run, err := domains.RunOf(d, pk.Task, pk.Run)
 	if err != nil {
 		return nil, err
 	}
@@ -330,12 +321,12 @@ func frontierScenes(*workspace) ([]scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := searchAttack(context.Background(), ws, t, pk.target, searchOptions{edits: pk.edits, maxStates: 1_000_000, sameEnd: true}, func(searchProgress) {})
+	res, err := searchAttack(context.Background(), ws, t, pk.Target, searchOptions{edits: pk.Edits, maxStates: 1_000_000, sameEnd: true}, func(searchProgress) {})
 	if err != nil {
 		return nil, err
 	}
 	if res.witness == nil || res.delta <= 0 {
-		return skip(fmt.Sprintf("the search finds no witness within %d edits that inflates %s on %s", pk.edits, pk.target, run.Name)), nil
+		return skip(fmt.Sprintf("the search finds no witness within %d edits that inflates %s on %s", pk.Edits, pk.Target, run.Name)), nil
 	}
 	a, err := analyze(ws, t, res.witness, "witness")
 	if err != nil {
@@ -345,7 +336,7 @@ func frontierScenes(*workspace) ([]scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	target := slices.IndexFunc(h.bench, func(b benchScore) bool { return b.name == pk.target })
+	target := slices.IndexFunc(h.bench, func(b benchScore) bool { return b.name == pk.Target })
 	if !p.verdict.Eligible || p.collateral == nil || !p.collateral.same || target < 0 || len(h.bench) == 0 {
 		return skip(fmt.Sprintf("the witness found on %s is not an eligible pair that ends in H's state", run.Name)), nil
 	}
@@ -391,7 +382,7 @@ func frontierScenes(*workspace) ([]scene, error) {
 	return []scene{
 		{part, fmt.Sprintf("A real run: %s on %s task %s, as %s recorded it (H): %d tool calls, reward %g. The Inspector shows each call beside the conversation.", run.Model, d.Title(), t.ID, t.Bench, calls, run.Reward), showInspect(h, 1)},
 		{part, fmt.Sprintf("H ends with certified progress P_state = %s. %s's evaluators, recomputed from the public payload: %s.", cert.PState, t.Bench, benchSummary(h)), showInspect(h, -1)},
-		{part, fmt.Sprintf("The search attacker, within %d edits of H and admitting only witnesses that end in exactly H's state, finds A: it inserts %s.", pk.edits, strings.Join(inserted, ", then ")), showInspect(a, first+1)},
+		{part, fmt.Sprintf("The search attacker, within %d edits of H and admitting only witnesses that end in exactly H's state, finds A: it inserts %s.", pk.Edits, strings.Join(inserted, ", then ")), showInspect(a, first+1)},
 		{part, fmt.Sprintf("The certifier admits (H, A): equal c_state and c_agent. A ends in exactly H's state%s.", hashNote), showCompare(p)},
 		{part, fmt.Sprintf("%s stays %s → %s, but %s rises %s → %s%s: credit for calls A made and undid.", hb.label, short(hb.v), short(ab.v), hv.label, short(hv.v), short(av.v), others), showCompare(p)},
 	}, nil

@@ -41,16 +41,15 @@ func TestFrontierWalkthroughHoldsItsClaims(t *testing.T) {
 	if len(at) != 5 {
 		t.Fatalf("walkthrough 4 has %d scenes, want 5: %+v", len(at), d.scenes[at[0]])
 	}
-	pk := frontierPick
-	dom, err := domains.Lookup(pk.domain)
+	dom, pk, ok := domains.Showcased()
+	if !ok {
+		t.Fatal("no domain names a showcase")
+	}
+	run, err := domains.RunOf(dom, pk.Task, pk.Run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := domains.RunOf(dom, pk.task, pk.run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, tt, err := domains.FindTask(pk.task)
+	_, tt, err := domains.FindTask(pk.Task)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,12 +88,12 @@ func TestFrontierWalkthroughHoldsItsClaims(t *testing.T) {
 			}
 			i := -1
 			for j, b := range p.h.bench {
-				if b.name == pk.target {
+				if b.name == pk.Target {
 					i = j
 				}
 			}
 			if i < 0 || p.a.bench[i].v <= p.h.bench[i].v {
-				t.Fatalf("%s did not rise", pk.target)
+				t.Fatalf("%s did not rise", pk.Target)
 			}
 			if k == 4 {
 				want := fmt.Sprintf("%s rises %s → %s", p.h.bench[i].label, short(p.h.bench[i].v), short(p.a.bench[i].v))
@@ -108,7 +107,7 @@ func TestFrontierWalkthroughHoldsItsClaims(t *testing.T) {
 		press(t, m, "space")
 	}
 	all := strings.Join(captions, "\n")
-	for _, want := range []string{run.Model, pk.task, fmt.Sprintf("reward %g", run.Reward), "admits (H, A)", "exactly H's state", "stays"} {
+	for _, want := range []string{run.Model, pk.Task, fmt.Sprintf("reward %g", run.Reward), "admits (H, A)", "exactly H's state", "stays"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no caption says %q:\n%s", want, all)
 		}

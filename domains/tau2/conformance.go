@@ -18,7 +18,24 @@ type Checker struct {
 	// verdict (a state maps to its database one to one) without writing
 	// the whole database out twice per run.
 	Hashes bool
-	gold   map[*Task]*Derived
+	// Explained are the causes of the calls the port is known to answer
+	// otherwise than a shipped file records (a World's Explainer); any
+	// other difference is put down to the commits.
+	Explained map[Explained]string
+	gold      map[*Task]*Derived
+}
+
+// Explained names one call of a recorded run: its simulation's id, the
+// call's number from 1.
+type Explained struct {
+	Sim  string
+	Call int
+}
+
+// An Explainer is a World that knows why the port answers some recorded
+// calls otherwise than tau2 did: causes the recorded runs themselves show.
+type Explainer interface {
+	Explained() map[Explained]string
 }
 
 // NewChecker compiles a world's base task.
@@ -27,7 +44,11 @@ func NewChecker(w World) (*Checker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tau2 %s: %w", w.Name(), err)
 	}
-	return &Checker{World: w, Env: env, gold: map[*Task]*Derived{}}, nil
+	c := &Checker{World: w, Env: env, gold: map[*Task]*Derived{}}
+	if e, ok := w.(Explainer); ok {
+		c.Explained = e.Explained()
+	}
+	return c, nil
 }
 
 // Derive is the task derived from a tau2 task, once per task.
@@ -270,7 +291,11 @@ func (c *Checker) ConformRun(rep *Report, r *Results, sim *Simulation) error {
 		if out == rp.Recorded[i] {
 			rep.CallsEqual++
 		} else {
-			add(i+1, "call "+rp.Traj.Steps[i].Tool, out, rp.Recorded[i], cause)
+			why := cause
+			if e, ok := c.Explained[Explained{sim.ID, i + 1}]; ok {
+				why = e
+			}
+			add(i+1, "call "+rp.Traj.Steps[i].Tool, out, rp.Recorded[i], why)
 		}
 	}
 	ri, s := sim.RewardInfo, rp.Score
@@ -279,6 +304,8 @@ func (c *Checker) ConformRun(rep *Report, r *Results, sim *Simulation) error {
 	}
 	if s.Reward == ri.Reward {
 		rep.RewardsEqual++
+	} else if len(s.Skipped) > 0 {
+		add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward), "its basis holds "+strings.Join(s.Skipped, ", ")+", an LLM judge's verdict, not computed")
 	} else {
 		add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward), cause)
 	}

@@ -80,6 +80,8 @@ type Domain struct {
 	Prefix   string // of its task ids: "T2R"
 	World    func() (World, error)
 	Attack   Attacker // nil: no move generator
+	// Showcase is the run parthack demo walks through; nil: none.
+	Showcase *domains.Showcase
 }
 
 // Register adds a tau2 world to parthack's registry; the tau2 Results
@@ -108,6 +110,8 @@ func (r *registry) Name() string        { return r.dom.Name }
 func (r *registry) Title() string       { return r.dom.Title }
 func (r *registry) Owns(id string) bool { return strings.HasPrefix(id, r.dom.Prefix+"-") }
 func (r *registry) Format() string      { return "tau2" }
+
+func (r *registry) Showcase() *domains.Showcase { return r.dom.Showcase }
 
 // world makes the world once.
 func (r *registry) world() (World, error) {
@@ -362,6 +366,9 @@ func ConformanceOf(domain string, rep *Report, more ...domains.Check) *domains.C
 		RewardsEqual: rep.RewardsEqual, Remapped: rep.Remapped, Disagreements: []domains.Disagreement{},
 		Checks: append([]domains.Check{{Name: "db_match", Recorded: rep.DBChecks, Equal: rep.DBEqual}, {Name: "action", Recorded: rep.ActionChecks, Equal: rep.ActionEqual},
 			{Name: "communicate", Recorded: rep.CommunicateChecks, Equal: rep.CommunicateEqual}}, more...)}
+	if rep.Skipped > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d runs score on %s, an LLM judge's verdict, which is not computed: their reward here is the product of the other components", rep.Skipped, BasisNL))
+	}
 	for _, d := range rep.Disagreements {
 		out.Disagreements = append(out.Disagreements, domains.Disagreement{Run: d.Sim, Index: d.Index, Call: d.Call, What: d.What, Got: d.Got, Want: d.Want, Cause: d.Cause})
 	}

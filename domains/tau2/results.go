@@ -404,7 +404,7 @@ func (d *decoder) object(path string, raw json.RawMessage) (map[string]json.RawM
 
 // brief is a short quote of some JSON, for messages.
 func brief(raw json.RawMessage) string {
-	s := strings.TrimSpace(string(raw))
+	s := strings.Join(strings.Fields(string(raw)), " ") // on one line, as an error's text is
 	if s == "" {
 		return "nothing"
 	}

@@ -37,23 +37,12 @@ func shippedRuns(t testing.TB) []*tau2.Results {
 	return out
 }
 
-// Causes of the calls whose result differs from the recorded one.
-const (
-	liveState = "the live run's database was not a fresh copy: its earlier results show changes no call of the run made " +
-		"(state shared with other simulations in the run at bfb3ede); tau2's own replay, on which its reward and db_match " +
-		"are computed, gives the port's result"
-	keyOrder = "the arguments reach the port as parthack's canonical JSON (object keys sorted), so pydantic's repr of the " +
-		"agent's argument dict lists its keys sorted where tau2 lists them as the agent wrote them"
-)
-
 // knownDifferences are the calls the port answers otherwise than the
 // file records: file, simulation index, call number → cause.
 var knownDifferences = map[string]map[[2]int]string{
 	"runs/airline-gpt-oss-120b.json.gz": {
-		{6, 7}: liveState, {6, 8}: liveState, // send_certificate: the user already held certificate_3221322 and …23
-		{14, 17}: liveState, {14, 23}: liveState, // book_reservation: a certificate gone, HATHAT…HATHAV taken
-		{17, 3}: liveState,                   // cancel_reservation Z7GOZK: the result shows two cancellations
-		{7, 5}:  keyOrder, {19, 4}: keyOrder, // book_reservation: a payment method without payment_id
+		{6, 7}: liveState, {6, 8}: liveState, {14, 17}: liveState, {14, 23}: liveState, {17, 3}: liveState,
+		{7, 5}: keyOrder, {19, 4}: keyOrder,
 	},
 }
 
@@ -94,8 +83,10 @@ func conform(t *testing.T, c *tau2.Checker) {
 				rep.ActionEqual, rep.ActionChecks, rep.CommunicateEqual, rep.CommunicateChecks, rep.Remapped, wantRemapped[r.File])
 		}
 		for _, d := range rep.Disagreements {
-			if _, ok := known[[2]int{d.Index, d.Call}]; !ok {
+			if cause, ok := known[[2]int{d.Index, d.Call}]; !ok {
 				t.Errorf("%s: simulation %d, call %d (%s): got %.300q, tau2 recorded %.300q", r.File, d.Index, d.Call, d.What, d.Got, d.Want)
+			} else if d.Cause != cause {
+				t.Errorf("%s: simulation %d, call %d: cause %q, want %q", r.File, d.Index, d.Call, d.Cause, cause)
 			}
 		}
 	}

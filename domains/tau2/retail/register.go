@@ -1,6 +1,7 @@
 package retail
 
 import (
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
 )
@@ -17,5 +18,8 @@ func init() {
 		Attack: func(t *tau2.Derived, h *model.Trajectory, final model.StateView) *model.Task {
 			db, _ := Shipped() // loaded once already: the world was made before any task
 			return NewDomain(db).AttackTask(t, h, final)
-		}})
+		},
+		// A failed run of GPT-4.1 whose partial-action credit a witness
+		// ending in exactly its state inflates.
+		Showcase: &domains.Showcase{Task: "T2R-101", Run: "gpt-4.1-trial0", Target: "tau2_partial_action", Edits: 2}})
 }
