@@ -14,7 +14,8 @@
 # Usage: scripts/bench.sh [go test -bench pattern]   (default: all)
 # A pattern no benchmark matches (NoSuchBenchmark) times the whole
 # commands only; SKIP_TAU_BENCH=1 (the domain benches) and SKIP_EDITS3=1
-# leave out the slowest of them.
+# leave out the slowest of them. TAU2_SRC=DIR (tau2's Python source) also
+# times tau2's own replay of the seven airline and retail files.
 set -euo pipefail
 if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
 	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
@@ -64,6 +65,16 @@ wall import-200-tau-runs "$bin/parthack" import tau-bench "$bin/gpt-4o-airline.j
 # recorded.
 wall import-tau2-airline-retail "$bin/parthack" import tau2 --dry-run domains/tau2/data/runs/airline-*.json.gz domains/tau2/data/runs/retail-*.json.gz
 wall import-tau2-telecom "$bin/parthack" import tau2 --dry-run domains/tau2/data/runs/telecom-*.json.gz
+# tau2's own Python replaying the same seven files (scripts/tau2-differential.sh
+# replays retail, then airline, and says how long each replay took), when
+# TAU2_SRC names tau2's source; PY_COUNT runs (default 3: it takes minutes).
+if [ -n "${TAU2_SRC:-}" ]; then
+	echo "== tau2's Python replay of the seven airline and retail files, ${PY_COUNT:-3} runs"
+	for _ in $(seq "${PY_COUNT:-3}"); do
+		scripts/tau2-differential.sh "$TAU2_SRC" 2>/dev/null |
+			awk '/replay took/ { for (i = 1; i <= NF; i++) if ($i == "took") s += $(i + 1) } END { printf "BenchmarkWall/tau2-python-replay-airline-retail 1 %s s\n", s }'
+	done | summarize
+fi
 PARTHACK_CHURN_FILE="$bin/churn-1m.json" go test ./internal/fixture -run TestWriteChurnFile -count=1 >/dev/null
 T=testdata/example/task.json
 churn=("--task" "$T" "--trajectory" "$bin/churn-1m.json")

@@ -6,12 +6,16 @@ shipped airline run replayed on it; and python-outputs.json: the first
 
 Usage, from the repository root (python_tool_cases.py loads this file for
 its stubs, database and to_message):
-  python3 domains/tau2/airline/testdata/python_hashes.py TAU2_SOURCE_DIR
+  python3 domains/tau2/airline/testdata/python_hashes.py TAU2_SOURCE_DIR [OUT_DIR]
+
+OUT_DIR (default: this folder) is where the two files are written;
+scripts/tau2-differential.sh writes them elsewhere and compares them
+with the ones here, which the Go tests hold the port to.
 
 TAU2_SOURCE_DIR holds tau2's Python package (the folder with tau2/).
 Modules tau2 imports that the hash does not need (loguru, deepdiff,
 addict, docstring_parser, tau2.utils' file helpers) are stubbed."""
-import gzip, hashlib, json, pathlib, re, sys, types
+import gzip, hashlib, json, pathlib, re, sys, time, types
 
 src = sys.argv[1]
 sys.path.insert(0, src)
@@ -58,7 +62,7 @@ from tau2.domains.airline.tools import AirlineTools  # noqa: E402
 
 
 def collection(name):
-    return json.load(gzip.open("tasks/tauair/corpus/db-%s.json.gz" % name))
+    return json.load(gzip.open("domains/tauair/corpus/db-%s.json.gz" % name))
 
 
 db = {"flights": collection("flights"), "users": collection("users"), "reservations": collection("reservations")}
@@ -99,6 +103,8 @@ def to_message(tools, name, args):
 
 
 def main():
+    outdir = pathlib.Path(sys.argv[2] if len(sys.argv) > 2 else "domains/tau2/airline/testdata")
+    t0 = time.perf_counter()
     out = {"initial": AirlineTools(FlightDB.model_validate_json(text)).get_db_hash(), "runs": {}}
     outputs = {}
     for path in sorted(pathlib.Path("domains/tau2/data/runs").glob("airline-*.json.gz")):
@@ -116,9 +122,11 @@ def main():
             digests.append(run)
         out["runs"]["runs/" + path.name] = hashes
         outputs["runs/" + path.name] = digests
-    json.dump(out, open("domains/tau2/airline/testdata/python-hashes.json", "w"), indent=1)
-    json.dump(outputs, open("domains/tau2/airline/testdata/python-outputs.json", "w"))
-    print(out["initial"])
+    secs = time.perf_counter() - t0
+    json.dump(out, open(outdir / "python-hashes.json", "w"), indent=1)
+    json.dump(outputs, open(outdir / "python-outputs.json", "w"))
+    calls = sum(len(run) for runs in outputs.values() for run in runs)
+    print(f"initial database hash {out['initial']}; {calls} calls replayed; tau2's Python replay took {secs:.2f} s")
 
 
 if __name__ == "__main__":
