@@ -149,6 +149,9 @@ func (a *analysis) scope() map[string]bool {
 func (a *analysis) events() int { return len(a.log.Events) }
 
 func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*analysis, error) {
+	if err := goalless(t); err != nil {
+		return nil, err
+	}
 	env, err := w.env(t)
 	if err != nil {
 		return nil, err
@@ -503,6 +506,25 @@ const (
 	ownerInspector owner = iota + 1
 	ownerEditor
 )
+
+// goalless says why a task whose goal has no predicate is not analysed
+// (a benchmark's task whose gold run changes nothing: the right answer
+// was to refuse), rather than leaving it to the payload's schema check.
+func goalless(t *suiteTask) error {
+	if t.Public == nil {
+		return nil
+	}
+	for _, g := range t.Public.Goals {
+		if len(g.Predicates) > 0 {
+			return nil
+		}
+	}
+	reward := ""
+	if t.Bench != "" {
+		reward = "; Browse lists its runs with " + t.Bench + "'s reward"
+	}
+	return fmt.Errorf("task %s has no goal predicate: its gold run changes nothing, so there is no progress to certify, score or attack%s", t.ID, reward)
+}
 
 func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, by owner, gen int) tea.Cmd {
 	return func() tea.Msg {

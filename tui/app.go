@@ -218,7 +218,7 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		// The page sees the pointer where it draws: below the header
 		// and any status banner.
-		if m.overlay != nil || m.front().Typing() {
+		if m.overlay != nil || m.front().Typing() || m.tooSmall() {
 			return m, nil
 		}
 		msg.Y -= 1 + len(m.banner())
@@ -366,6 +366,19 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.keys
 	armed := m.armed
 	m.armed = armNone
+	if armed != armNone {
+		// A question is answered by the key after it, whichever it is:
+		// left on the screen it would name a key that no longer acts.
+		m.status = ""
+	}
+	if m.tooSmall() {
+		// Nothing is drawn: a key acting on an unseen page could lose
+		// work, so only the keys the note names act.
+		if key.Matches(msg, k.ForceQuit) || key.Matches(msg, k.Quit) {
+			return m.quit(armed, msg.String())
+		}
+		return nil
+	}
 	if m.overlay != nil {
 		var done bool
 		m.overlay, done = m.overlay.key(k, msg, m.height-m.chrome())
@@ -537,6 +550,8 @@ func (m *workbench) unsavedHere() string {
 // saveHint says how to keep the unsaved work.
 func (m *workbench) saveHint() string {
 	switch {
+	case m.tooSmall():
+		return fmt.Sprintf("a terminal of %d×%d shows it again", minWidth, minHeight)
 	case m.editor.modified && (m.page == pageEditor || !m.compare.unsaved):
 		if m.page == pageEditor {
 			return "s saves"
@@ -598,8 +613,8 @@ func (m *workbench) View() string {
 	if m.width == 0 {
 		return ""
 	}
-	if m.width < minWidth || m.height < minHeight {
-		return m.tooSmall()
+	if m.tooSmall() {
+		return m.tooSmallNote()
 	}
 	st := m.c.st
 	left := st.title.Render(" parthack ") + st.subtitle.Render(m.crumbs())
@@ -655,7 +670,11 @@ func (m *workbench) banner() []string {
 	sty := m.c.st.status
 	hint := ""
 	if m.statusErr {
-		sty, hint = m.c.st.statusErr, " (esc dismisses)"
+		sty = m.c.st.statusErr
+		// esc is the answer that drops the work when esc asked.
+		if m.armed != armBack {
+			hint = " (esc dismisses)"
+		}
 	}
 	lines := wrap(m.status+hint, m.width-2)
 	// Never more than a third of the screen: the page stays readable.
@@ -709,8 +728,14 @@ func (m *workbench) helpBar() string {
 	return head + m.c.st.help.ShortSeparator.Render(" • ") + tail
 }
 
-// tooSmall fills the terminal with a note that it is too small.
-func (m *workbench) tooSmall() string {
+// tooSmall says the terminal is too small to draw the workbench (known
+// once its size is).
+func (m *workbench) tooSmall() bool {
+	return m.width > 0 && (m.width < minWidth || m.height < minHeight)
+}
+
+// tooSmallNote fills the terminal with a note that it is too small.
+func (m *workbench) tooSmallNote() string {
 	lines := append(wrap(fmt.Sprintf("terminal too small (need %d×%d)", minWidth, minHeight), m.width),
 		wrap(fmt.Sprintf("this one is %d×%d · q quits", m.width, m.height), m.width)...)
 	// A question q asked must show, or a second q drops unsaved work

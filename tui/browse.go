@@ -497,7 +497,7 @@ func (b *browser) info(w int) []string {
 		out = append(out, wrap(st.muted.Render(t.Bench+" reward: "+strings.Join(rs, " · ")), w)...)
 	}
 	if t.Public != nil {
-		out = append(out, wrap(t.Public.Instruction, w)...)
+		out = append(out, instructionLines(t.Public.Instruction, w)...)
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -113,7 +114,15 @@ func rowOf(screen, text string) string {
 	return ""
 }
 
-// buildBinary builds parthack into a temporary directory.
+// The binary is built once for every end-to-end test of a run: each
+// test still gets a directory of its own for its store.
+var (
+	buildOnce          sync.Once
+	builtBin, buildErr string
+)
+
+// buildBinary builds parthack (once per test process) and gives the test
+// a fresh directory.
 func buildBinary(t *testing.T) (bin, dir string) {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -122,14 +131,32 @@ func buildBinary(t *testing.T) (bin, dir string) {
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
-	dir = t.TempDir()
-	bin = filepath.Join(dir, "parthack")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		tmp, err := os.MkdirTemp("", "parthack-e2e-")
+		if err != nil {
+			buildErr = err.Error()
+			return
+		}
+		builtBin = filepath.Join(tmp, "parthack")
+		build := exec.Command("go", "build", "-o", builtBin, ".")
+		build.Dir = ".."
+		if out, err := build.CombinedOutput(); err != nil {
+			buildErr = fmt.Sprintf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != "" {
+		t.Fatal(buildErr)
 	}
-	return bin, dir
+	return builtBin, t.TempDir()
+}
+
+// TestMain removes the built binary after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" {
+		os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
 }
 
 // TestEndToEnd80x24 walks the smallest supported terminal: keys that

@@ -441,7 +441,12 @@ func (m *inspector) View() string {
 	if m.a == nil {
 		msg := "replaying, certifying and scoring " + m.current().label + " …"
 		if m.err != nil {
-			msg = m.c.st.statusErr.Render("error: " + m.err.Error())
+			// Whole, wrapped: the cause is at the end of the chain.
+			lines := []string{""}
+			for _, l := range wrap("error: "+m.err.Error(), max(m.width-4, 10)) {
+				lines = append(lines, "  "+m.c.st.statusErr.Render(l))
+			}
+			return padLines(lines, m.width, m.height)
 		}
 		return padLines([]string{"", "  " + msg}, m.width, m.height)
 	}

@@ -84,15 +84,30 @@ func TestCompareAsksBeforeDroppingTheSearchWitness(t *testing.T) {
 }
 
 // TestTooSmallShowsTheQuestion: on a terminal too small to draw, the
-// question q asks is on the screen.
+// question q asks is on the screen and goes with the next key; no key
+// but q and ctrl+c acts on the page nobody sees.
 func TestTooSmallShowsTheQuestion(t *testing.T) {
 	m := openEditor(t, 80, 24)
 	press(t, m, "d")
+	steps := len(m.editor.steps)
 	drive(t, m, nil, tea.WindowSizeMsg{Width: 60, Height: 18})
 	if quit := press(t, m, "q"); quit {
 		t.Fatal("q quit with an unsaved witness")
 	}
-	mustSee(t, m, "terminal too small", "the witness in the editor is not saved: q again quits")
+	mustSee(t, m, "terminal too small", "the witness in the editor is not saved: q again quits", "a terminal of 80×24 shows it again")
+	press(t, m, "d", "a", "s")
+	if len(m.editor.steps) != steps || m.editor.Typing() {
+		t.Fatalf("keys acted on the unseen editor: %d steps (had %d), typing %v", len(m.editor.steps), steps, m.editor.Typing())
+	}
+	if strings.Contains(screen(m), "not saved") {
+		t.Fatalf("the question stayed after another key:\n%s", screen(m))
+	}
+	if quit := press(t, m, "q"); quit {
+		t.Fatal("q after another key quit at once")
+	}
+	if quit := press(t, m, "q"); !quit {
+		t.Fatal("q twice did not quit")
+	}
 }
 
 // TestFormKeepsAnIllegalField: an imported step that writes a field

@@ -113,11 +113,13 @@ func (m *workbench) taskOverlay(t *suiteTask) *overlay {
 	st := m.c.st
 	w := max(m.width-4, 20)
 	lines := wrap(st.bold.Render(t.Title), w)
-	lines = append(lines, st.muted.Render(fmt.Sprintf("%s · %s · split %s · m %d · H's progress %s", t.Family, orNone(t.Domain), t.Split, t.M, t.Honest)))
+	for _, l := range wrap(fmt.Sprintf("%s · %s · split %s · m %d · H's progress %s", t.Family, orNone(t.Domain), t.Split, t.M, t.Honest), w) {
+		lines = append(lines, st.muted.Render(l))
+	}
 	if t.Public != nil {
 		if t.Public.Instruction != "" {
 			lines = append(lines, "", st.paneTitle.Render("Instruction"))
-			lines = append(lines, wrap(t.Public.Instruction, w)...)
+			lines = append(lines, instructionLines(t.Public.Instruction, w)...)
 		}
 		for _, g := range t.Public.Goals {
 			lines = append(lines, "", st.paneTitle.Render(fmt.Sprintf("Predicates · goal %s", g.Version)))
