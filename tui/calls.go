@@ -295,6 +295,37 @@ func collect(av argValues, names map[string]bool, field string, v model.Value) {
 // pos of steps, puts back every cell that step i changed to its value
 // before step i, and changes fewest other cells. cells are step i's
 // typed diff. An error says why none does.
+// sameArgCalls are calls of the domain's other writing tools with the
+// arguments of call that they take, for each tool whose required
+// arguments call has: a tool's counterpart often takes the same ones.
+func sameArgCalls(tools []domains.Tool, call *model.Action) []model.Action {
+	args, ok := model.Members(call.Args)
+	if call.Op != model.OpCall || !ok || len(args) == 0 {
+		return nil
+	}
+	var out []model.Action
+	for _, t := range tools {
+		if !t.Writes || t.Name == call.Tool {
+			continue
+		}
+		var members []model.Assign
+		missing := false
+		for _, p := range t.Params {
+			k := slices.IndexFunc(args, func(a model.Assign) bool { return a.Field == p.Name })
+			switch {
+			case k >= 0:
+				members = append(members, args[k])
+			case p.Required:
+				missing = true
+			}
+		}
+		if !missing && len(members) > 0 {
+			out = append(out, model.Action{Op: model.OpCall, Tool: t.Name, Args: buildArgs(members)})
+		}
+	}
+	return out
+}
+
 func restoringCall(env *pbcste.Env, steps []model.Step, i, pos int, cells []model.CellDiff, moves []model.Action) (model.Action, error) {
 	run := env.Begin(pos + 1)
 	for k := range steps[:pos] {

@@ -273,3 +273,29 @@ func TestCallFormKeepsAnUnknownArgument(t *testing.T) {
 		t.Fatalf("an unknown tool: %+v", e.call)
 	}
 }
+
+// TestSameArgCalls: the undo candidates beside the move generator's are
+// the domain's other writing tools, called with the arguments of the call
+// that they take, where the call has every one they require.
+func TestSameArgCalls(t *testing.T) {
+	tools := []domains.Tool{
+		{Name: "enable_roaming", Writes: true, Params: []domains.Param{{Name: "customer_id", Required: true}, {Name: "line_id", Required: true}}},
+		{Name: "disable_roaming", Writes: true, Params: []domains.Param{{Name: "customer_id", Required: true}, {Name: "line_id", Required: true}}},
+		{Name: "get_customer", Params: []domains.Param{{Name: "customer_id", Required: true}}},
+		{Name: "suspend_line", Writes: true, Params: []domains.Param{{Name: "customer_id", Required: true}, {Name: "line_id", Required: true}, {Name: "reason", Required: true}}},
+		{Name: "refuel", Writes: true, Params: []domains.Param{{Name: "line_id", Required: true}, {Name: "gb", Required: false}}},
+	}
+	call := model.Action{Op: model.OpCall, Tool: "enable_roaming", Args: buildArgs([]model.Assign{
+		{Field: "customer_id", Value: model.Str("C1")}, {Field: "line_id", Value: model.Str("L1")}})}
+	var got []string
+	for _, a := range sameArgCalls(tools, &call) {
+		got = append(got, a.Tool+" "+a.Args.String())
+	}
+	want := []string{`disable_roaming {"customer_id":"C1","line_id":"L1"}`, `refuel {"line_id":"L1"}`}
+	if !slices.Equal(got, want) {
+		t.Errorf("candidates %q, want %q", got, want)
+	}
+	if sameArgCalls(tools, &model.Action{Op: model.OpUpdate, Type: "t", ID: "x"}) != nil {
+		t.Error("an update has no same-argument calls")
+	}
+}

@@ -252,7 +252,13 @@ func TestEndToEndHandCraftsOnTau2At80x24(t *testing.T) {
 		}},
 		{"tau2-telecom", "", []string{"Persona:", "  As a 41-year-old office administrator"}, func(t *testing.T, s *tmuxSession) {
 			s.waitFor("3 ✓ enable_roaming")
-			s.keys("j", "j", ":", "disable_roa", "Tab")
+			// z finds the tool that undoes it among the domain's own,
+			// called with the same arguments; u takes it back.
+			s.keys("j", "j", "z")
+			s.waitFor("step 19, a call of disable_roaming, undoes step 3", "19 steps · modified")
+			s.keys("u")
+			s.waitFor("18 steps")
+			s.keys(":", "disable_roa", "Tab")
 			s.waitFor("customer_id (string)")
 			s.keys("C-u", "disable_roaming customer_id=", "Tab")
 			s.waitFor("customer_id=C1001")

@@ -649,8 +649,10 @@ func (m *editor) valuesAt(env *pbcste.Env, pos int) argValues {
 // undoCall inserts the call of the domain that puts back what the call
 // under the cursor changed: at the end, or right before the step that
 // ends the episode. The domain's move generator proposes the calls, for
-// the candidate as it stood before that call; each is replayed where it
-// would go, and one that restores every cell is taken.
+// the candidate as it stood before that call, and so does every other
+// writing tool called with that call's own arguments (disable_roaming
+// for enable_roaming); each is replayed where it would go, and one that
+// restores every cell is taken.
 func (m *editor) undoCall(env *pbcste.Env) tea.Cmd {
 	a, i := m.cand, m.cursor
 	seq := a.stepEvent[i]
@@ -675,6 +677,7 @@ func (m *editor) undoCall(env *pbcste.Env) tea.Cmd {
 		return status(fmt.Sprintf("step %d ends the episode: nothing can follow it to undo it", i+1), true)
 	}
 	moves := movesAt(m.task, m.trajectory(), a.log.Snapshot(seq-1).View())
+	moves = append(moves, sameArgCalls(m.tools, &m.steps[i].Action)...)
 	call, err := restoringCall(env, m.steps, i, pos, cells, moves)
 	if err != nil {
 		return status(err.Error(), true)
