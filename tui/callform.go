@@ -263,13 +263,29 @@ func (f *callForm) view(width, height int) []string {
 		if i != f.focus {
 			continue
 		}
-		hint := "one of the domain's tools"
-		if i > 0 {
+		hint := ""
+		vs := f.offered(r)
+		if i == 0 {
+			// A domain has a dozen tools or more: the hint names the
+			// ones the typed text matches, as few as the other rows'.
+			typed := strings.TrimSpace(r.input.Value())
+			hint = fmt.Sprintf("one of the domain's %d tools", len(vs))
+			if !slices.Contains(vs, typed) {
+				var match []string
+				for _, v := range vs {
+					if strings.Contains(v, typed) {
+						match = append(match, v)
+					}
+				}
+				if typed != "" {
+					hint += fmt.Sprintf(", %d with %q", len(match), typed)
+				}
+				vs = match
+			}
+		} else {
 			hint = kindHint(r.param.Kind) + " · empty: not passed"
 		}
-		if vs := f.offered(r); i == 0 {
-			hint += ": " + strings.Join(vs, " · ")
-		} else if len(vs) > 0 {
+		if len(vs) > 0 {
 			shown := make([]string, 0, 4)
 			for _, v := range vs[:min(len(vs), 4)] {
 				shown = append(shown, shortenMiddle(v, max(hintW-4, 16)))
