@@ -89,14 +89,11 @@ func TestCallFormEditsArguments(t *testing.T) {
 		t.Fatalf("rows %q, want %q", got, want)
 	}
 	// The tool's hint names few tools, so that the arguments show at
-	// 80×24: the tool has 14; typing narrows them.
+	// 80×24: the domain has 14; typing narrows them (below).
 	mustSee(t, m, "one of the domain's 14 tools", "FQ8APE", "credit_card_74073")
 	if scr := screen(m); strings.Contains(scr, "get_flight_status") {
 		t.Errorf("the tool's hint lists every tool:\n%s", scr)
 	}
-	press(t, m, "ctrl+u", "upd")
-	mustSee(t, m, "14 tools, 3", `with "upd" · ctrl+n offers`, "update_reservation_flights ·")
-	press(t, m, "ctrl+u", "update_reservation_flights")
 	press(t, m, "down", "down", "down")
 	mustSee(t, m, "array, as JSON", "ctrl+n offers")
 	press(t, m, "end", "backspace", "backspace", "enter")
@@ -109,7 +106,9 @@ func TestCallFormEditsArguments(t *testing.T) {
 	}
 
 	// A new call: the tool picked with ctrl+n, an integer argument typed.
-	press(t, m, "i", "ctrl+u", "update_reservation_baggages", "down", "FQ8APE", "down", "two", "enter")
+	press(t, m, "i", "ctrl+u", "upd")
+	mustSee(t, m, "14 tools, 3", `with "upd" · ctrl+n offers`, "update_reservation_flights ·")
+	press(t, m, "ctrl+u", "update_reservation_baggages", "down", "FQ8APE", "down", "two", "enter")
 	if e.call == nil || e.call.err != `total_baggages: "two" is not an integer` {
 		t.Fatalf("a bad integer: %+v", e.call)
 	}
