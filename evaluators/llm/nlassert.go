@@ -58,7 +58,7 @@ func (n *NLAssertions) Request(payloadBytes []byte) ([]byte, error) {
 	}
 	as := assertionsOf(p)
 	if len(as) == 0 {
-		return nil, fmt.Errorf("tau2 NL_ASSERTION: the payload holds no NL assertions")
+		return nil, fmt.Errorf("NL_ASSERTION: the payload holds no NL assertions")
 	}
 	return n.c.Request(nlSystem, nlUser(p.Transcript, as)), nil
 }
