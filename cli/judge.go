@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/attacker/bench"
+	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/evaluators/llm"
 	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/report"
@@ -92,6 +93,7 @@ type judgeRow struct {
 	Detail string         `json:"detail,omitempty"` // the error, or what configuring takes
 	Judge  *llm.Result    `json:"judge,omitempty"`
 	IDJ    *llm.IDJResult `json:"idj,omitempty"`
+	NL     *llm.NLResult  `json:"nl_assertions,omitempty"`
 }
 
 const (
@@ -107,10 +109,11 @@ type judgeClient struct {
 }
 
 // judgeClients are the clients the flags ask for: the judge's, and IDJ's
-// when --idj is given (or a replay is).
+// when --idj is given (or a replay is); the NL_ASSERTION judge asks the
+// judge's endpoint.
 type judgeClients struct {
-	judge, idj judgeClient
-	log        *llmclient.Log // the --record file; nil without one
+	judge, idj, nl judgeClient
+	log            *llmclient.Log // the --record file; nil without one
 }
 
 // open makes the clients: answering from the --replay recording, or
@@ -125,6 +128,7 @@ func (f *judgeFlags) open() (*judgeClients, error) {
 		}
 		cs.judge = replayClient(rp, judgeCfg, "--judge-model", llm.CallJudge)
 		cs.idj = replayClient(rp, idjCfg, "--idj-model", llm.CallChecklist, llm.CallIDJ)
+		cs.nl = replayClient(rp, judgeCfg, "--judge-model", llm.CallNLAssertions)
 		return cs, nil
 	}
 	var rec llmclient.Recorder
@@ -140,6 +144,7 @@ func (f *judgeFlags) open() (*judgeClients, error) {
 		cs.close()
 		return nil, err
 	}
+	cs.nl = cs.judge
 	if f.idj {
 		if cs.idj, err = liveClient(idjCfg, rec, "--idj-base-url", "the judge's endpoint, --idj-base-url and --idj-model, or set "+llm.IDJEnv+"BASE_URL and "+llm.IDJEnv+"MODEL"); err != nil {
 			cs.close()
@@ -157,8 +162,10 @@ func (cs *judgeClients) close() error {
 	return cs.log.Close()
 }
 
-// score runs the judges asked for on payload bytes b.
-func (f *judgeFlags) score(ctx context.Context, b []byte) ([]judgeRow, error) {
+// score runs the judges asked for on payload bytes b, and the
+// NL_ASSERTION judge when nl is true (the payload's reward basis holds
+// it).
+func (f *judgeFlags) score(ctx context.Context, b []byte, nl bool) ([]judgeRow, error) {
 	cs, err := f.open()
 	if err != nil {
 		return nil, err
@@ -175,6 +182,14 @@ func (f *judgeFlags) score(ctx context.Context, b []byte) ([]judgeRow, error) {
 		res, err := llm.NewIDJ(cs.idj.c).Score(ctx, b)
 		if row.set(cs.idj, err) {
 			row.Value, row.IDJ = &res.Score, res
+		}
+		rows = append(rows, row)
+	}
+	if nl {
+		row := judgeRow{Name: evaluators.Tau2NLName, Label: evaluators.Tau2Label(evaluators.Tau2NLName)}
+		res, err := llm.NewNLAssertions(cs.nl.c).Score(ctx, b)
+		if row.set(cs.nl, err) {
+			row.Value, row.NL = &res.Score, res
 		}
 		rows = append(rows, row)
 	}
@@ -277,6 +292,20 @@ func writeJudgeDetails(w io.Writer, rows []judgeRow) {
 			}
 			fmt.Fprintf(w, "%s: model %s, checklist sha256 %s (%d conditions), projection sha256 %s\n", r.Label, d.Model, d.Checklist.SHA, len(d.Checklist.Items), d.Subject)
 			fmt.Fprintf(w, "  scores %s, median %.3f, spread %.3f\n", strings.Join(scores, " "), d.Score, d.Spread)
+		case r.NL != nil:
+			n := r.NL
+			if n.Attempts == 0 {
+				fmt.Fprintf(w, "%s: the task has no NL assertions: 1, with no call\n", r.Label)
+				continue
+			}
+			fmt.Fprintf(w, "%s: model %s, %d attempt(s), request sha256 %s\n", r.Label, n.Model, n.Attempts, n.RequestSHA)
+			for _, c := range n.Checks {
+				verdict := "met    "
+				if !c.Met {
+					verdict = "not met"
+				}
+				fmt.Fprintf(w, "  %s  %s\n           %s\n", verdict, printable(c.Assertion), printable(c.Reasoning))
+			}
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/internal/payload/builder"
@@ -45,10 +46,13 @@ func newScoreCmd(e *env) *cobra.Command {
 		Short: "Score a trajectory with every deterministic evaluator",
 		Long: "Replay the trajectory on the trusted task, build its public payload, and score the payload's bytes\n" +
 			"with the six deterministic evaluators: Historical Milestone, Predicate-Max, CAPE-Max, CSPS,\n" +
-			"Lightweight CAPE and Terminal Outcome. --steps scores every prefix instead: one row per event\n" +
-			"(event 0 is the initial state), one column per evaluator.\n\n" +
+			"Lightweight CAPE and Terminal Outcome; on a real benchmark's task, also the benchmark's own evaluators\n" +
+			"(its reward, and its components), from the same bytes. --steps scores every prefix instead (the six\n" +
+			"only): one row per event (event 0 is the initial state), one column per evaluator.\n\n" +
 			"--judge adds the schema-aware LLM judge, --idj also IDJ, from any OpenAI-compatible endpoint\n" +
 			"(flags or PARTHACK_JUDGE_* / PARTHACK_IDJ_*); with none configured they say \"not configured\".\n" +
+			"Where a task's reward basis holds NL_ASSERTION, --judge also has the judge's endpoint decide it with the\n" +
+			"benchmark's own prompts, and multiplies it into the reward; without, the reward leaves it out and says so.\n" +
 			"--record keeps every request and response; --replay answers from such a recording, offline.\n\n" +
 			"--scorer adds your own scorer program, run sandboxed on the payload bytes (see `parthack audit --probes`).\n\n" +
 			trajectoryArgHelp + "\n\n" +
@@ -66,11 +70,16 @@ func newScoreCmd(e *env) *cobra.Command {
 			if steps {
 				return e.scoreSteps(taskArg, trajPath, asJSON)
 			}
-			// The judges and the scorer read the payload whole; the
-			// deterministic evaluators read it as it is written.
+			// The judges, the scorer and a domain's own rewards read
+			// the payload whole; the deterministic evaluators read it as
+			// it is written.
+			var rewards []domains.Reward
+			if d, _, ok, _ := domainTask(taskArg); ok {
+				rewards = d.Rewards()
+			}
 			var whole bytes.Buffer
 			var tee io.Writer
-			if judging || scoring {
+			if judging || scoring || len(rewards) > 0 {
 				tee = &whole
 			}
 			var last []float64
@@ -82,19 +91,30 @@ func newScoreCmd(e *env) *cobra.Command {
 				return err
 			}
 			scores := labelled(last)
-			var judged []judgeRow
-			if judging {
-				if judged, err = jf.score(cmd.Context(), whole.Bytes()); err != nil {
+			var rewarded []rewardRow
+			nl := false
+			if len(rewards) > 0 {
+				if rewarded, nl, err = domainRewards(rewards, whole.Bytes()); err != nil {
 					return err
 				}
+			}
+			var judged []judgeRow
+			if judging {
+				if judged, err = jf.score(cmd.Context(), whole.Bytes(), nl); err != nil {
+					return err
+				}
+			}
+			if nl {
+				withJudge(rewarded, judged)
 			}
 			if scoring {
 				judged = append(judged, sf.score(cmd.Context(), whole.Bytes()))
 			}
 			if asJSON {
-				if err := writeJSON(e.stdout, scoresJSON{Task: p.Task, Hash: hash, Scores: scores, Judges: judged}); err != nil {
+				if err := writeJSON(e.stdout, scoresJSON{Task: p.Task, Hash: hash, Scores: scores, Rewards: rewarded, Judges: judged}); err != nil {
 					return err
 				}
+				writeNLNote(e.stderr, rewarded, judged, judging)
 				return judgeFailure(judged)
 			}
 			fmt.Fprintf(e.stdout, "task %s   trajectory %s   events %d   payload sha256 %s\n\n", p.Task, orDash(tr.Name), events, hash)
@@ -103,11 +123,21 @@ func newScoreCmd(e *env) *cobra.Command {
 			for _, s := range scores {
 				fmt.Fprintf(tw, "%s\t%.3f\n", s.Label, s.Value)
 			}
+			for _, r := range rewarded {
+				fmt.Fprintf(tw, "%s\t%.3f\n", r.cellLabel(), r.Value)
+			}
 			for _, r := range judged {
 				fmt.Fprintf(tw, "%s\t%s\n", r.Label, r.cell())
 			}
-			if err := tw.Flush(); err != nil || len(judged) == 0 {
+			if err := tw.Flush(); err != nil {
 				return err
+			}
+			if nl && len(rewarded[0].NotComputed) > 0 {
+				fmt.Fprintln(e.stdout)
+				writeNLNote(e.stdout, rewarded, judged, judging)
+			}
+			if len(judged) == 0 {
+				return nil
 			}
 			writeJudgeDetails(e.stdout, judged)
 			writeScorerDetails(e.stdout, judged)
@@ -363,7 +393,9 @@ type scoresJSON struct {
 	Task   string          `json:"task"`
 	Hash   string          `json:"payload_sha256"`
 	Scores []labelledScore `json:"scores"`
-	Judges []judgeRow      `json:"judges,omitempty"`
+	// Rewards are a domain task's own evaluators (its benchmark's).
+	Rewards []rewardRow `json:"rewards,omitempty"`
+	Judges  []judgeRow  `json:"judges,omitempty"`
 }
 
 // scoreSteps prints every prefix's scores. The output begins with the

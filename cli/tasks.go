@@ -128,7 +128,7 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 			"trajectory files (repeatable; the role comes from the file name, and the first is H when none is named\n" +
 			"honest*); without it, the trajectories of the task next to FILE are checked. Each check is listed as ok\n" +
 			"or skipped, with why. FILE may also be a suite id (PH-H05): that task alone, as the suite validates it;\n" +
-			"or a domain's task id (`domain list` names them): that task alone, as --domain validates it; either way each --trajectory is\n" +
+			"or a domain's task id (`domain tasks` lists them): that task alone, as --domain validates it; either way each --trajectory is\n" +
 			"double-certified against it (a step after the call that ended the episode is bad input, at its line).\n\n" +
 			"--domain NAME validates a real domain's tasks instead: every gold run keeps the episode rule and\n" +
 			"double-certifies with no failed call and, for a task with a goal, starts with no predicate held and ends\n" +

@@ -21,7 +21,14 @@ const (
 	Tau2ActionName        = "tau2_action"         // every gold call matched by some call
 	Tau2PartialActionName = "tau2_partial_action" // the fraction of gold calls matched
 	Tau2EnvName           = "tau2_env_assertion"  // every env assertion holds at the end (telecom)
+	// Tau2NLName is every NL assertion met, as an LLM judge reads the
+	// transcript (evaluators/llm.NLAssertions): not a deterministic
+	// evaluator, so not among Tau2Names.
+	Tau2NLName = "tau2_nl_assertion"
 )
+
+// Tau2NLBasis is the reward-basis component an LLM judge decides.
+const Tau2NLBasis = "NL_ASSERTION"
 
 // Tau2Names lists tau2's evaluators in report order.
 func Tau2Names() []string {
@@ -32,7 +39,8 @@ func Tau2Names() []string {
 // one of tau2's.
 func Tau2Label(name string) string {
 	return map[string]string{Tau2RewardName: "tau2 reward", Tau2DBName: "tau2 DB", Tau2CommunicateName: "tau2 COMMUNICATE",
-		Tau2ActionName: "tau2 ACTION", Tau2PartialActionName: "tau2 partial ACTION", Tau2EnvName: "tau2 ENV_ASSERTION"}[name]
+		Tau2ActionName: "tau2 ACTION", Tau2PartialActionName: "tau2 partial ACTION", Tau2EnvName: "tau2 ENV_ASSERTION",
+		Tau2NLName: "tau2 NL_ASSERTION"}[name]
 }
 
 // Tau2Score is tau2's scoring of one payload.

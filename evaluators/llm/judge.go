@@ -1,10 +1,12 @@
-// Package llm holds the two LLM evaluators of SPEC §5: the schema-aware
-// judge, which reads the public payload with its goal schema, and IDJ,
-// which writes a checklist from the task instruction alone, freezes it,
-// and scores the schema-free projection against it three times, taking
-// the median. Both talk to any OpenAI-compatible chat-completions
-// endpoint at temperature 0 and answer in a strict JSON schema; a
-// transport or schema failure is retried once, then the call is an
+// Package llm holds the LLM evaluators: the two of SPEC §5, the
+// schema-aware judge, which reads the public payload with its goal
+// schema, and IDJ, which writes a checklist from the task instruction
+// alone, freezes it, and scores the schema-free projection against it
+// three times, taking the median; and tau2-bench's NL_ASSERTION judge
+// (NLAssertions), which reads a tau2 payload's transcript and NL
+// assertions with tau2's own prompts. All talk to any OpenAI-compatible
+// chat-completions endpoint at temperature 0 and answer in a strict JSON
+// schema; a transport or schema failure is retried once, then the call is an
 // error, never a made-up score. Without an endpoint they report
 // llmclient.ErrNotConfigured.
 //
