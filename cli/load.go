@@ -130,7 +130,7 @@ func (e *env) loadTrajectory(flag, taskArg, path string) (*model.Trajectory, err
 
 // trajectoryArgHelp says how a trajectory argument resolves, for --help.
 const trajectoryArgHelp = "A trajectory argument is, in this order: a file of that name (JSON, gzipped or not); with a suite task,\n" +
-	"one of its stored trajectories (honest, witness, …); with a domain's task (`domain list` names them), gold or one\n" +
+	"one of its stored trajectories (honest, witness, …); with a domain's task (`domain tasks` lists them), gold or one\n" +
 	"of its runs' names (trial0, or the run's whole name); else a witness or run saved in the store (--db), by its name or as KIND:KEY (witness:3; a run gives its\n" +
 	"candidate). `parthack store ls` lists them."
 
