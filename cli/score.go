@@ -212,6 +212,9 @@ type payloadSource struct {
 // openPayload resolves the task and the trajectory; the trajectory is
 // checked as it is read (see write). The caller calls release.
 func (e *env) openPayload(taskArg, trajPath string) (*payloadSource, error) {
+	if _, t, ok, _ := domainTask(taskArg); ok && t.M() == 0 {
+		return nil, usageErr("task %s has no goal predicate (its gold run changes nothing), so its payload has nothing for the evaluators to score; `domain runs` gives the benchmark's reward of its runs", t.ID)
+	}
 	trusted, pub, err := loadTaskViews(taskArg)
 	if err != nil {
 		return nil, err

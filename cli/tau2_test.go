@@ -286,3 +286,52 @@ func TestImportTau2NLAssertionSaidOnce(t *testing.T) {
 		t.Errorf("the reward's disagreement is not put down to NL_ASSERTION:\n%s", out)
 	}
 }
+
+// TestDomainRunsRecomputeTau2Rewards: `domain runs` recomputes tau2's
+// reward of every shipped airline and retail run as tau2 recorded it,
+// the runs of tasks with no goal predicate too (they read 0 when their
+// payload could not be made), but for the runs tau2 ended by max_steps,
+// which it scores 0 whatever they did, and which are scored here as had
+// they ended normally.
+func TestDomainRunsRecomputeTau2Rewards(t *testing.T) {
+	maxSteps := map[string]bool{"T2A-15-gpt-oss-120b-trial0": true, "T2A-28-gpt-oss-120b-trial0": true, "T2A-47-gpt-oss-120b-trial0": true}
+	for _, d := range []string{"tau2-airline", "tau2-retail"} {
+		code, out, errs := run(t, "domain", "runs", "--domain", d, "--json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s", d, code, errs)
+		}
+		var runs []struct {
+			Run        string  `json:"run"`
+			Reward     float64 `json:"reward"`
+			Recomputed float64 `json:"recomputed_reward"`
+			M          int     `json:"m"`
+		}
+		if err := json.Unmarshal([]byte(out), &runs); err != nil {
+			t.Fatal(err)
+		}
+		goalless := 0
+		for _, r := range runs {
+			if r.M == 0 {
+				goalless++
+			}
+			if r.Recomputed != r.Reward && !maxSteps[r.Run] {
+				t.Errorf("%s: recomputed %g, tau2 recorded %g (m %d)", r.Run, r.Recomputed, r.Reward, r.M)
+			}
+		}
+		if goalless == 0 {
+			t.Errorf("%s: no run of a goalless task: the test holds nothing", d)
+		}
+	}
+}
+
+// TestScoreGoallessTask: score and payload on a task with no goal
+// predicate say why there is nothing to score, and where the benchmark's
+// reward of its runs is.
+func TestScoreGoallessTask(t *testing.T) {
+	for _, args := range [][]string{{"score", "--task", "T2A-6", "--trajectory", "gold"}, {"payload", "--task", "TAU-A13", "--trajectory", "gold"}} {
+		code, _, errs := run(t, args...)
+		if code != 2 || !strings.Contains(errs, "has no goal predicate (its gold run changes nothing)") || !strings.Contains(errs, "`domain runs`") {
+			t.Errorf("%v: exit %d\n%s", args, code, errs)
+		}
+	}
+}

@@ -251,6 +251,18 @@ func (r *registry) Runner(res *Results) (func(*Simulation) (*domains.Run, error)
 // trajectory does not say how its run ended): its basis's product, by
 // the rule the tau2_reward evaluator reads off the public payload.
 func PayloadReward(t *model.Task, log *pbcste.Log, tr *model.Trajectory) float64 {
+	if vacant(t) {
+		// A payload needs a goal predicate, and the task has none (its
+		// gold run changes nothing). tau2's reward reads the payload's
+		// reference, events and transcript, never its goals: it is read
+		// off the payload of the same run on the task with one predicate
+		// that always holds, on both sides.
+		env, err := pbcste.Compile(withGoal(log.Env.Task))
+		if err != nil {
+			return 0
+		}
+		t, log = withGoal(t), env.Replay(tr.Steps)
+	}
 	p, err := builder.Build(t, log, builder.TurnsOf(tr))
 	if err != nil {
 		return 0
@@ -261,6 +273,25 @@ func PayloadReward(t *model.Task, log *pbcste.Log, tr *model.Trajectory) float64
 	}
 	s, _ := evaluators.Tau2(dec)
 	return s.Reward
+}
+
+// vacant reports whether a goal version of t has no predicate.
+func vacant(t *model.Task) bool {
+	return slices.ContainsFunc(t.Goals, func(g model.GoalVersion) bool { return len(g.Predicates) == 0 })
+}
+
+// withGoal is a copy of t in which each goal version without a predicate
+// has one that always holds: there is at least one entity or none.
+func withGoal(t *model.Task) *model.Task {
+	c := *t
+	c.Goals = slices.Clone(t.Goals)
+	for i := range c.Goals {
+		if len(c.Goals[i].Predicates) == 0 && len(t.Schema.Types) > 0 {
+			c.Goals[i].Predicates = []model.Predicate{{ID: "vacuous", Text: "always holds",
+				Expr: model.Expr{Kind: model.ExprCount, Type: t.Schema.Types[0].Name, Cmp: model.CmpGe, N: 0}}}
+		}
+	}
+	return &c
 }
 
 // task is a derived tau2 task as the registry knows it.
