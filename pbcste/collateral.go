@@ -37,7 +37,7 @@ func Collateral(h, a *Log) (same bool, deltas []EndDelta) {
 		for i := range l.Events {
 			ev := &l.Events[i]
 			diff := l.Diff(ev)
-			typed := typedDiff(l.final, diff)
+			typed := appendTypedDiff(nil, l.final, diff)
 			for j := range typed {
 				c := &typed[j]
 				if c.Field == model.GoalField {

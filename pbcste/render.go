@@ -12,22 +12,35 @@ import (
 )
 
 // TypedDiff names the cells of an event's diff by type, id and field.
-func (l *Log) TypedDiff(ev *Event) []model.CellDiff { return typedDiff(l.final, l.Diff(ev)) }
+func (l *Log) TypedDiff(ev *Event) []model.CellDiff { return l.AppendTypedDiff(nil, ev) }
+
+// AppendTypedDiff appends the cells TypedDiff names to dst: a caller
+// that names every event's reuses one slice.
+func (l *Log) AppendTypedDiff(dst []model.CellDiff, ev *Event) []model.CellDiff {
+	return appendTypedDiff(dst, l.final, l.Diff(ev))
+}
 
 // TypedDiff names the cells of an event recorded so far.
-func (r *Run) TypedDiff(ev *Event) []model.CellDiff { return typedDiff(r.state, r.log.Diff(ev)) }
+func (r *Run) TypedDiff(ev *Event) []model.CellDiff { return r.AppendTypedDiff(nil, ev) }
 
-// typedDiff names cells by the slots of s, a state at or after the diff.
-func typedDiff(s *State, diff []Change) []model.CellDiff {
-	l := &Log{Env: s.env, final: s}
-	out := make([]model.CellDiff, len(diff))
-	for i, c := range diff {
+// AppendTypedDiff appends the cells TypedDiff names to dst.
+func (r *Run) AppendTypedDiff(dst []model.CellDiff, ev *Event) []model.CellDiff {
+	return appendTypedDiff(dst, r.state, r.log.Diff(ev))
+}
+
+// appendTypedDiff names cells by the slots of s, a state at or after the
+// diff.
+func appendTypedDiff(out []model.CellDiff, s *State, diff []Change) []model.CellDiff {
+	if out == nil {
+		out = make([]model.CellDiff, 0, len(diff))
+	}
+	for _, c := range diff {
 		if c.Slot < 0 {
-			out[i] = model.CellDiff{Field: model.GoalField, Before: c.Before, After: c.After}
+			out = append(out, model.CellDiff{Field: model.GoalField, Before: c.Before, After: c.After})
 			continue
 		}
-		t := int(l.final.rec(c.Slot).typ())
-		out[i] = model.CellDiff{Type: l.Env.TypeName(t), ID: l.final.idOf(c.Slot, false), Field: l.Env.FieldName(t, int(c.Field)), Before: c.Before, After: c.After}
+		t := int(s.rec(c.Slot).typ())
+		out = append(out, model.CellDiff{Type: s.env.TypeName(t), ID: s.idOf(c.Slot, false), Field: s.env.FieldName(t, int(c.Field)), Before: c.Before, After: c.After})
 	}
 	return out
 }

@@ -79,9 +79,9 @@ type Log struct {
 	// A streamed log (Env.Stream) keeps no history: Events holds the
 	// events of the latest Step only, and the log hash is folded into
 	// hash as events are recorded; a full log has no hash.
-	hash     hash.Cloner
-	hashBuf  []byte
-	unhashed bool // StreamEvents: the log hash is not computed
+	hash    hash.Cloner
+	hashBuf []byte
+	bare    bool // StreamEvents: no log hash, latest causes or vectors
 }
 
 // streamed reports whether the log keeps no history (Env.Stream).
@@ -162,15 +162,17 @@ func (env *Env) Stream() *Run {
 	return r
 }
 
-// StreamEvents starts a replay that keeps no history and no hash, for
-// showing a long trajectory's events as they are made (the public
-// payload carries no hash): it is Stream without a digest per written
-// slot and per event. The state, event and log hashes it would report
-// are not computed, and must not be read.
+// StreamEvents starts a replay that keeps no history, no hash and no
+// score, for showing a long trajectory's events as they are made (the
+// public payload carries neither hashes nor vectors): it is Stream
+// without a digest per written slot and per event, and without the
+// predicates' truth, latest causes and count tables. The state, event and
+// log hashes, the vectors and the latest causes it would report are not
+// computed, and must not be read.
 func (env *Env) StreamEvents() *Run {
 	r := env.Stream()
-	r.log.unhashed = true
-	r.state.unhashed = true
+	r.log.bare = true
+	r.state.bare = true
 	return r
 }
 
@@ -322,13 +324,17 @@ func (l *Log) record(s *State, a *model.Action, actor model.Actor, step, script 
 		if s.slots() > nslots {
 			l.growRows(s)
 		}
-		l.track(s, ev, diff)
+		if !l.bare {
+			l.track(s, ev, diff)
+		}
 	}
 	ev.Goal, ev.Hash = int32(s.goal), s.sum
-	ev.CState, ev.CAgent = l.vectors(s.goal)
+	if !l.bare {
+		ev.CState, ev.CAgent = l.vectors(s.goal)
+	}
 	l.n++
 	l.sinceFork++
-	if l.streamed() && !l.unhashed {
+	if l.streamed() && !l.bare {
 		l.hashBuf = appendEventHash(l.hashBuf, ev, l.Reason(ev))
 		if len(l.hashBuf) > 60<<10 {
 			l.hash.Write(l.hashBuf)

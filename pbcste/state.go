@@ -170,15 +170,15 @@ type State struct {
 	added       map[entKey]int32
 	goal        int
 	sum         Hash
-	// unhashed: sum is not kept up to date (see Env.StreamEvents), and
-	// neither are the slots' digests.
-	unhashed bool
-	counts   []int64  // per count expression: matching alive entities
-	matches  [][]bool // per count expression, per slot: does it match now
-	scratch  []byte
-	counted  slotFields // the slot a count's filter reads
-	strs     *strCache  // strings decoded for values kept (see decodeValue)
-	hint     idHint     // the next step's id and its hash, when Replay knows them
+	// bare: neither sum and the slots' digests nor the count tables are
+	// kept up to date (see Env.StreamEvents).
+	bare    bool
+	counts  []int64  // per count expression: matching alive entities
+	matches [][]bool // per count expression, per slot: does it match now
+	scratch []byte
+	counted slotFields // the slot a count's filter reads
+	strs    *strCache  // strings decoded for values kept (see decodeValue)
+	hint    idHint     // the next step's id and its hash, when Replay knows them
 }
 
 func newState(env *Env) *State {
@@ -236,7 +236,7 @@ func (s *State) slots() int32 { return s.n }
 
 // Clone copies a state; the two share their chunks until either writes.
 func (s *State) Clone() *State {
-	c := &State{env: s.env, goal: s.goal, sum: s.sum, unhashed: s.unhashed, index: s.index, sharedIndex: true, n: s.n}
+	c := &State{env: s.env, goal: s.goal, sum: s.sum, bare: s.bare, index: s.index, sharedIndex: true, n: s.n}
 	if !s.sharedIndex { // a read, not a write, for the frozen initial snapshot that goroutines share
 		s.sharedIndex = true
 	}
@@ -396,7 +396,7 @@ func (s *State) splice(slot int32, r rec, start, end int, v []byte) rec {
 // digest is the sha256 of the slot's encoding: its type name, 0, its
 // id, 0, its alive flag (one byte), then each field by appendValue.
 func (s *State) rehash(r rec) {
-	if s.unhashed {
+	if s.bare {
 		return
 	}
 	s.sum = s.sum.sub(r.digest())
@@ -628,6 +628,9 @@ func (f *slotFields) Field(fi int) model.Value {
 // recount refreshes a slot's membership in every count expression that
 // reads one of the cells written (bit(f) for field f, bit(aliveField)).
 func (s *State) recount(slot int32, written uint64) {
+	if s.bare {
+		return
+	}
 	var r rec
 	for ci, ce := range s.env.counts {
 		if s.env.countReads[ci]&written == 0 {

@@ -120,12 +120,14 @@ type view struct {
 	goals  map[string]bool
 	// scope, when set, limits states to these entities (a domain task's).
 	scope *scope
+	cells []model.CellDiff // an event's named cells, reused event to event
 }
 
 // scope is a set of entities, and of types taken whole.
 type scope struct {
 	ents  map[[2]string]bool
 	types map[string]bool
+	cells []model.CellDiff // as view's
 }
 
 func (v *view) inScope(typ, id string) bool {
@@ -171,7 +173,8 @@ func (sc *scope) add(r recorder, ev *pbcste.Event) {
 	if ev.DiffLen() == 0 {
 		return
 	}
-	for _, c := range r.TypedDiff(ev) {
+	sc.cells = r.AppendTypedDiff(sc.cells[:0], ev)
+	for _, c := range sc.cells {
 		if c.Field != model.GoalField {
 			sc.ents[[2]string{c.Type, c.ID}] = true
 		}
@@ -343,7 +346,7 @@ func callArgs(out payload.Fields, args model.Value) payload.Fields {
 // recorder is what recorded an event, a replay's log or a streamed run:
 // it holds the event's diff and failure reason.
 type recorder interface {
-	TypedDiff(ev *pbcste.Event) []model.CellDiff
+	AppendTypedDiff(dst []model.CellDiff, ev *pbcste.Event) []model.CellDiff
 	Reason(ev *pbcste.Event) string
 }
 
@@ -368,7 +371,8 @@ func (v *view) event(out *payload.Event, r recorder, ev *pbcste.Event) {
 	if ev.DiffLen() == 0 {
 		return
 	}
-	for _, c := range r.TypedDiff(ev) {
+	v.cells = r.AppendTypedDiff(v.cells[:0], ev)
+	for _, c := range v.cells {
 		if c.Field == model.GoalField || (v.entityPublic(c.Type, c.ID) && (c.Field == model.AliveField || v.fields[c.Type][c.Field])) {
 			out.Diff = append(out.Diff, payload.Cell{Type: c.Type, ID: c.ID, Field: c.Field, Before: c.Before, After: c.After})
 		}
