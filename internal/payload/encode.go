@@ -359,8 +359,23 @@ func (e *Encoder) flush(n int) {
 	if len(e.b) < max(n, 1) {
 		return
 	}
+	if t, ok := e.w.(taker); ok {
+		if e.err == nil {
+			e.b, e.err = t.Take(e.b) // b may be the taker's even when it fails
+		}
+		e.b = e.b[:0]
+		return
+	}
 	if e.err == nil {
 		_, e.err = e.w.Write(e.b)
 	}
 	e.b = e.b[:0]
+}
+
+// taker is a writer that takes a buffer whole rather than copy it, and
+// gives back an empty one to fill next, or on failure one that is not
+// its own (internal/pipe's Bytes is one): an Encoder writing hundreds of
+// megabytes to one saves a copy of them.
+type taker interface {
+	Take(b []byte) (next []byte, err error)
 }

@@ -22,7 +22,9 @@ type Bytes struct {
 
 // NewBytes makes a pipe of chunks chunks of size bytes.
 func NewBytes(chunks, size int) *Bytes {
-	b := &Bytes{full: make(chan []byte, chunks), free: make(chan []byte, chunks), stop: make(chan struct{})}
+	// free has room for one more chunk than it starts with: the one a
+	// writer hands over by Take.
+	b := &Bytes{full: make(chan []byte, chunks), free: make(chan []byte, chunks+1), stop: make(chan struct{})}
 	for range chunks {
 		b.free <- make([]byte, 0, size)
 	}
@@ -85,6 +87,30 @@ func (b *Bytes) Write(p []byte) (int, error) {
 		n, p = n+k, p[k:]
 	}
 	return n, nil
+}
+
+// Take queues b itself, not a copy of it, and returns an empty chunk to
+// fill next, waiting for one when the reader is behind: a writer that
+// fills its own buffers saves Write's copy. b is the pipe's from then on,
+// unless Take fails before it queued b, when it gives b back. It fails
+// once the reader has stopped.
+func (b *Bytes) Take(p []byte) ([]byte, error) {
+	select {
+	case <-b.stop:
+		return p[:0], b.readErr()
+	default:
+	}
+	select {
+	case b.in <- p:
+	case <-b.stop:
+		return p[:0], b.readErr()
+	}
+	select {
+	case c := <-b.free:
+		return c[:0], nil
+	case <-b.stop:
+		return nil, b.readErr()
+	}
 }
 
 // CloseWrite ends the stream: the reader reads what is queued, then err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"testing"
@@ -92,5 +93,52 @@ func readerStops(t *testing.T, p *Bytes) {
 	}
 	if _, err := p.Write([]byte("x")); err != stopped {
 		t.Fatalf("a later write ended with %v", err)
+	}
+}
+
+// TestBytesTake: buffers handed over by Take arrive whole and in order
+// among Write's, through a hashed pipe too, without a copy; after the
+// reader stops, Take fails and gives back no buffer of the pipe's.
+func TestBytesTake(t *testing.T) {
+	for _, hashed := range []bool{false, true} {
+		p := NewBytes(2, 8)
+		if hashed {
+			p = NewHashedBytes(2, 8, sha256.New())
+		}
+		var want []byte
+		go func() {
+			buf := []byte(nil)
+			for i := range 200 {
+				piece := []byte(fmt.Sprintf("piece %d;", i))
+				want = append(want, piece...)
+				if i%3 == 0 {
+					if _, err := p.Write(piece); err != nil {
+						t.Error(err)
+						return
+					}
+					continue
+				}
+				var err error
+				if buf, err = p.Take(append(buf, piece...)); err != nil || len(buf) != 0 {
+					t.Errorf("Take: %q, %v", buf, err)
+					return
+				}
+			}
+			p.CloseWrite(nil)
+		}()
+		got, err := io.ReadAll(p)
+		if err != nil || string(got) != string(want) {
+			t.Fatalf("hashed %v: read %q (%v)", hashed, got, err)
+		}
+		if sum := sha256.Sum256(want); hashed && !bytes.Equal(p.Sum(), sum[:]) {
+			t.Fatal("the sum is not the sha256 of what was taken and written")
+		}
+	}
+	p := NewBytes(1, 8)
+	p.CloseRead(errors.New("stopped"))
+	mine := []byte("abc")
+	back, err := p.Take(mine)
+	if err == nil || &back[:1][0] != &mine[0] {
+		t.Fatalf("Take after the reader stopped: %q, %v; want mine back and an error", back, err)
 	}
 }
