@@ -14,14 +14,15 @@ import (
 // the predicate engine the environment also uses, which imports only
 // model, and (for the LLM judges) the chat client the LLM attacker also
 // uses, which imports only model; and the payload reader's goroutine
-// handoff (internal/pipe), which imports nothing of the module. Anything else in the module, the
+// handoff (internal/pipe) and (for tau2's NL-assertion judge) Python's
+// repr of a str (internal/pyrepr), which import nothing of the module. Anything else in the module, the
 // trusted payload builder (internal/payload/builder) and the environment
 // it replays in (pbcste) above all, is an error, and so is an allowed
 // package that is no longer a dependency: a change to this list is a
 // change to what evaluators can see, and must be made here on purpose.
 var allowed = map[string][]string{
 	"evaluators":     {"evaluators", "internal/payload", "internal/pipe", "model", "predicate"},
-	"evaluators/llm": {"evaluators/llm", "internal/llmclient", "internal/payload", "internal/pipe", "model"},
+	"evaluators/llm": {"evaluators/llm", "internal/llmclient", "internal/payload", "internal/pipe", "internal/pyrepr", "model"},
 }
 
 // banned may never be in an allowed list: the attackers, the

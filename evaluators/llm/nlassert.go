@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/parthack/parthack/internal/llmclient"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/pyrepr"
 	"github.com/parthack/parthack/model"
 )
 
@@ -198,48 +196,8 @@ func pyStrList(xs []string) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(pyRepr(x))
+		b.Write(pyrepr.AppendStr(nil, x))
 	}
 	b.WriteByte(']')
 	return b.String()
-}
-
-// pyRepr is Python 3's repr of a str: in single quotes unless it holds a
-// single quote and no double one; backslash, the quote and \t \n \r
-// escaped; other characters Python does not print (controls, format
-// characters, separators but the space) as \xhh, \uhhhh or \Uhhhhhhhh.
-func pyRepr(s string) string {
-	quote := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		quote = '"'
-	}
-	b := []byte{quote}
-	for _, r := range s {
-		switch {
-		case r == rune(quote) || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r == '\t':
-			b = append(b, `\t`...)
-		case r == '\n':
-			b = append(b, `\n`...)
-		case r == '\r':
-			b = append(b, `\r`...)
-		case r == ' ' || (r < utf8.RuneSelf && r >= 0x21 && r < 0x7f):
-			b = append(b, byte(r))
-		case r >= utf8.RuneSelf && unicode.IsPrint(r):
-			b = utf8.AppendRune(b, r)
-		case r < 0x100:
-			b = append(b, `\x`+hex(r, 2)...)
-		case r < 0x10000:
-			b = append(b, `\u`+hex(r, 4)...)
-		default:
-			b = append(b, `\U`+hex(r, 8)...)
-		}
-	}
-	return string(append(b, quote))
-}
-
-func hex(r rune, width int) string {
-	h := strconv.FormatInt(int64(r), 16)
-	return strings.Repeat("0", width-len(h)) + h
 }

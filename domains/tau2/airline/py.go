@@ -2,11 +2,9 @@ package airline
 
 import (
 	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/internal/pyrepr"
 	"github.com/parthack/parthack/model"
 )
 
@@ -68,7 +66,7 @@ func appendRepr(b []byte, x any) []byte {
 		}
 		return append(b, "False"...)
 	case string:
-		return appendStrRepr(b, v)
+		return pyrepr.AppendStr(b, v)
 	case int64:
 		return strconv.AppendInt(b, v, 10)
 	case float64:
@@ -88,7 +86,7 @@ func appendRepr(b []byte, x any) []byte {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = appendStrRepr(b, m.Key)
+			b = pyrepr.AppendStr(b, m.Key)
 			b = append(b, ": "...)
 			b = appendRepr(b, m.Value)
 		}
@@ -96,45 +94,6 @@ func appendRepr(b []byte, x any) []byte {
 	}
 	return append(b, "<object>"...)
 }
-
-// appendStrRepr writes a str's repr: single quotes unless the text has a
-// single quote and no double one; escapes for backslash, the quote,
-// \t \n \r, other control characters and what Python does not print.
-func appendStrRepr(b []byte, s string) []byte {
-	q := byte('\'')
-	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
-		q = '"'
-	}
-	b = append(b, q)
-	for _, r := range s {
-		switch {
-		case r == rune(q) || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r == '\t':
-			b = append(b, `\t`...)
-		case r == '\n':
-			b = append(b, `\n`...)
-		case r == '\r':
-			b = append(b, `\r`...)
-		case r < 0x20 || r == 0x7f:
-			b = append(b, '\\', 'x', hexDigit(r>>4), hexDigit(r))
-		case r < utf8.RuneSelf || unicode.IsPrint(r):
-			b = utf8.AppendRune(b, r)
-		case r <= 0xff:
-			b = append(b, '\\', 'x', hexDigit(r>>4), hexDigit(r))
-		case r <= 0xffff:
-			b = append(b, '\\', 'u', hexDigit(r>>12), hexDigit(r>>8), hexDigit(r>>4), hexDigit(r))
-		default:
-			b = append(b, '\\', 'U')
-			for sh := 28; sh >= 0; sh -= 4 {
-				b = append(b, hexDigit(r>>sh))
-			}
-		}
-	}
-	return append(b, q)
-}
-
-func hexDigit(r rune) byte { return "0123456789abcdef"[r&15] }
 
 // pyEqStr is x == s for a loaded value and a str.
 func pyEqStr(x any, s string) bool { v, ok := x.(string); return ok && v == s }
