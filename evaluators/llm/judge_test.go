@@ -83,7 +83,14 @@ func TestJudgeRequestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Pinned, so a change to the frozen prompt is a deliberate one.
-	path := filepath.Join("..", "..", "testdata", "llm", "EX-01-witness.judge-request.golden")
+	goldenRequest(t, "EX-01-witness.judge-request.golden", body)
+}
+
+// goldenRequest holds a request body to its golden in testdata/llm
+// (-update writes it).
+func goldenRequest(t *testing.T, name string, body []byte) {
+	t.Helper()
+	path := filepath.Join("..", "..", "testdata", "llm", name)
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -97,7 +104,7 @@ func TestJudgeRequestGolden(t *testing.T) {
 		t.Fatalf("%v (run go test ./evaluators/llm -update to create it)", err)
 	}
 	if !bytes.Equal(body, want) {
-		t.Errorf("the judge request is not the pinned one:\n%s", body)
+		t.Errorf("the request is not the pinned one (%s):\n%s", name, body)
 	}
 }
 

@@ -78,19 +78,7 @@ func TestNLAssertionsRequestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("..", "..", "testdata", "llm", "T2A-7-gpt-4o-trial0.nl-request.golden")
-	if *update {
-		if err := os.WriteFile(path, body, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./evaluators/llm -update to create it)", err)
-	}
-	if !bytes.Equal(body, want) {
-		t.Errorf("the NL_ASSERTION request is not the pinned one:\n%s", body)
-	}
+	goldenRequest(t, "T2A-7-gpt-4o-trial0.nl-request.golden", body)
 	user := userMessage(t, body)
 	for _, want := range []string{
 		"\n        conversation:\n        assistant: Hi! How can I help you today?\nuser: I need to cancel",
