@@ -819,10 +819,13 @@ func (m *workbench) crumbs() string {
 		// The trajectory on screen and the benchmark's own reward of it,
 		// where the log's title has no room for them.
 		if m.inspect.task != nil && len(m.inspect.choices) > 0 {
-			parts[len(parts)-1] += " · " + m.inspect.current().label
+			label, note := m.inspect.current().label, ""
 			if a := m.inspect.a; a != nil {
-				parts[len(parts)-1] += a.rewardNote()
+				note = a.rewardNote()
 			}
+			// A long run name gives way, from its middle, to the reward.
+			room := m.width - ansi.StringWidth(" parthack · "+strings.Join(parts, " › ")+" · "+note)
+			parts[len(parts)-1] += " · " + shortenMiddle(label, max(room, 12)) + note
 		}
 	case pageCompare:
 		if m.compare.task != nil {

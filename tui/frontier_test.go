@@ -169,3 +169,15 @@ func TestTau2BreakdownBesideTheVectors(t *testing.T) {
 		})
 	}
 }
+
+// TestInspectorTitleKeepsTheReward: at 80 columns a long run name gives
+// way, from its middle, to the benchmark's reward in the Inspector's
+// title, which was cut off ("tau2-bench rew…").
+func TestInspectorTitleKeepsTheReward(t *testing.T) {
+	m := domainApp(t, "tau2-retail", 80, 24)
+	press(t, m, "enter")
+	title := strings.SplitN(screen(m), "\n", 2)[0]
+	if !strings.HasSuffix(strings.TrimRight(title, " "), "· tau2-bench reward 1") || !strings.Contains(title, "-trial0") {
+		t.Errorf("title %q", title)
+	}
+}
