@@ -228,6 +228,17 @@ func TestSummariesComeABatchAtATime(t *testing.T) {
 	if batches != len(recs) || len(seen) != len(recs) {
 		t.Fatalf("%d batches summarized %d records; want one batch per record, %d", batches, len(seen), len(recs))
 	}
+	// The four bodies are one: it is summarized once, and each record
+	// gets its verdict and steps.
+	done := map[[32]byte]summarized{}
+	msg := summariesMsg{sums: map[recordID]recordSummary{}, steps: map[recordID]int{}}
+	for _, r := range recs {
+		r.Body = model.EncodeTrajectory(task.Witness)
+		summarizeOnce(m.c.ws, map[string]*analysis{}, done, r, &msg)
+	}
+	if len(done) != 1 || len(msg.sums) != len(recs) || len(msg.steps) != len(recs) || msg.sums[idOf(recs[3])] != msg.sums[idOf(recs[0])] {
+		t.Fatalf("%d bodies summarized for one; %d verdicts and %d step counts for %d records", len(done), len(msg.sums), len(msg.steps), len(recs))
+	}
 
 	drive(t, m, func() tea.Msg { return recordsMsg{recs: recs} })
 	gen := m.browse.recGen

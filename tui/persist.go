@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -143,6 +144,9 @@ var summaryBatch = 150 * time.Millisecond
 // message carries the command that summarizes the records after it.
 func summarizeCmd(ws *workspace, path string, recs []store.Record, gen int) tea.Cmd {
 	honest := map[string]*analysis{}
+	// A store often holds one run many times over (an import renamed
+	// its repeats): a witness's summary is its task's and body's.
+	done := map[[sha256.Size]byte]summarized{}
 	var next func(from int) tea.Cmd
 	next = func(from int) tea.Cmd {
 		return func() tea.Msg {
@@ -154,7 +158,7 @@ func summarizeCmd(ws *workspace, path string, recs []store.Record, gen int) tea.
 			err := withStore(path, func(s *store.Store) error {
 				for ; i < len(recs) && (i == from || time.Since(start) < summaryBatch); i++ {
 					if r, err := s.Get(recs[i].Kind, recs[i].Key); err == nil {
-						summarize(ws, honest, r, &msg)
+						summarizeOnce(ws, honest, done, r, &msg)
 					}
 				}
 				return nil
@@ -176,6 +180,37 @@ func fetchRecord(path string, r store.Record) (store.Record, error) {
 		return err
 	})
 	return r, err
+}
+
+// summarized is what summarize found for a witness's body.
+type summarized struct {
+	summary          recordSummary
+	steps            int
+	hasSum, hasSteps bool
+}
+
+// summarizeOnce is summarize, remembered for each witness body.
+func summarizeOnce(ws *workspace, honest map[string]*analysis, done map[[sha256.Size]byte]summarized, r store.Record, msg *summariesMsg) {
+	if r.Kind != store.KindWitness {
+		summarize(ws, honest, r, msg)
+		return
+	}
+	k := sha256.Sum256(append(append([]byte(r.Task), 0), r.Body...))
+	id := idOf(r)
+	if d, ok := done[k]; ok {
+		if d.hasSum {
+			msg.sums[id] = d.summary
+		}
+		if d.hasSteps {
+			msg.steps[id] = d.steps
+		}
+		return
+	}
+	summarize(ws, honest, r, msg)
+	var d summarized
+	d.summary, d.hasSum = msg.sums[id]
+	d.steps, d.hasSteps = msg.steps[id]
+	done[k] = d
 }
 
 // summarize adds a record's summary, and a witness's steps, to msg.
