@@ -228,12 +228,15 @@ func TestSummariesComeABatchAtATime(t *testing.T) {
 	if batches != len(recs) || len(seen) != len(recs) {
 		t.Fatalf("%d batches summarized %d records; want one batch per record, %d", batches, len(seen), len(recs))
 	}
-	// The four bodies are one: it is summarized once, and each record
-	// gets its verdict and steps.
+	// Four bodies with the same steps under other names and notes (an
+	// import's renamed repeats): they are summarized once, and each
+	// record gets its verdict and steps.
 	done := map[[32]byte]summarized{}
 	msg := summariesMsg{sums: map[recordID]recordSummary{}, steps: map[recordID]int{}}
-	for _, r := range recs {
-		r.Body = model.EncodeTrajectory(task.Witness)
+	for i, r := range recs {
+		tr := *task.Witness
+		tr.Name, tr.Note = fmt.Sprint("run ", i), fmt.Sprint("imported, run ", i)
+		r.Body = model.EncodeTrajectory(&tr)
 		summarizeOnce(m.c.ws, map[string]*analysis{}, done, r, &msg)
 	}
 	if len(done) != 1 || len(msg.sums) != len(recs) || len(msg.steps) != len(recs) || msg.sums[idOf(recs[3])] != msg.sums[idOf(recs[0])] {

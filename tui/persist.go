@@ -145,7 +145,7 @@ var summaryBatch = 150 * time.Millisecond
 func summarizeCmd(ws *workspace, path string, recs []store.Record, gen int) tea.Cmd {
 	honest := map[string]*analysis{}
 	// A store often holds one run many times over (an import renamed
-	// its repeats): a witness's summary is its task's and body's.
+	// its repeats): a witness's summary is its task's and steps'.
 	done := map[[sha256.Size]byte]summarized{}
 	var next func(from int) tea.Cmd
 	next = func(from int) tea.Cmd {
@@ -189,13 +189,20 @@ type summarized struct {
 	hasSum, hasSteps bool
 }
 
-// summarizeOnce is summarize, remembered for each witness body.
+// summarizeOnce is summarize, remembered for each witness's steps.
 func summarizeOnce(ws *workspace, honest map[string]*analysis, done map[[sha256.Size]byte]summarized, r store.Record, msg *summariesMsg) {
 	if r.Kind != store.KindWitness {
 		summarize(ws, honest, r, msg)
 		return
 	}
-	k := sha256.Sum256(append(append([]byte(r.Task), 0), r.Body...))
+	// The key is the task and the steps: a name or note (an import's
+	// run index) changes no verdict.
+	tr, err := DecodeWitness(r)
+	if err != nil {
+		summarize(ws, honest, r, msg)
+		return
+	}
+	k := sha256.Sum256(append(append([]byte(r.Task), 0), model.EncodeTrajectory(&model.Trajectory{Task: tr.Task, Steps: tr.Steps})...))
 	id := idOf(r)
 	if d, ok := done[k]; ok {
 		if d.hasSum {
