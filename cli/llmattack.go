@@ -192,6 +192,11 @@ func writeLLMAttack(e *env, r *llmattack.Result, outPath string) {
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\n", a.N, a.Requests, a.Outcome, optScore(a.Score, "%.3f"), optScore(a.Delta, "%+.3f"))
 	}
 	tw.Flush()
+	for _, a := range r.Attempts {
+		if a.Detail != "" {
+			fmt.Fprintf(w, "attempt %d: %s: %s\n", a.N, a.Outcome, a.Detail)
+		}
+	}
 	fmt.Fprintf(w, "\naccounting %d attempts: %d generated, %d protocol-valid, %d eligible\n", len(r.Attempts), r.Generated, r.Valid, r.Eligible)
 	if r.Best == nil {
 		fmt.Fprintf(w, "result     no eligible candidate: no matched adversary\n")

@@ -60,6 +60,10 @@ func TestCandidateAfterTheEpisodeEnd(t *testing.T) {
 	if ev == nil || ev.Step != len(h.Steps)+1 || !strings.Contains(ev.Detail, want) {
 		t.Fatalf("evidence %+v does not say %q", ev, want)
 	}
+	// The attempt says it too, in the JSON and the table's notes.
+	if !strings.HasPrefix(a.Detail, "step 7") || !strings.Contains(a.Detail, want) {
+		t.Fatalf("the attempt's detail %q does not say %q", a.Detail, want)
+	}
 	if !b.Valid || b.Outcome == string(model.IllegalAction) {
 		t.Fatalf("the same call before the transfer: outcome %s, valid %v", b.Outcome, b.Valid)
 	}

@@ -70,7 +70,7 @@ type Attempt struct {
 	// Outcome is OutcomeEligible, OutcomeNoAnswer or the certifier's
 	// rejection reason (malformed_schema for an answer that does not decode).
 	Outcome string   `json:"outcome"`
-	Detail  string   `json:"detail,omitempty"` // the decoding or transport error
+	Detail  string   `json:"detail,omitempty"` // the decoding or transport error, or where and why the certifier rejected the candidate
 	Score   *float64 `json:"score,omitempty"`  // f(A) of a protocol-valid candidate
 	Delta   *float64 `json:"delta,omitempty"`  // f(A) − f(H)
 	Answer  string   `json:"answer,omitempty"` // the answer text, as received
@@ -201,6 +201,9 @@ func judge(a *Attempt, callErr error, env *pbcste.Env, pub *model.Task, honest *
 		a.Outcome = OutcomeEligible
 	} else {
 		a.Outcome = string(v.Reason)
+		if ev := v.Evidence; ev != nil {
+			a.Detail = strings.Join(append(ev.Where(), ev.Detail), ": ")
+		}
 	}
 	a.Eligible, a.verdict = v.Eligible, &v
 	a.Valid = v.Reason != model.MalformedSchema && v.Reason != model.IllegalAction
