@@ -257,7 +257,7 @@ func PayloadReward(t *model.Task, log *pbcste.Log, tr *model.Trajectory) float64
 		// reference, events and transcript, never its goals: it is read
 		// off the payload of the same run on the task with one predicate
 		// that always holds, on both sides.
-		env, err := pbcste.Compile(withGoal(log.Env.Task))
+		env, err := vacuousEnv(log.Env.Task)
 		if err != nil {
 			return 0
 		}
@@ -275,20 +275,43 @@ func PayloadReward(t *model.Task, log *pbcste.Log, tr *model.Trajectory) float64
 	return s.Reward
 }
 
+// vacuousEnvs holds, per trusted task with no predicate, its
+// environment with one that always holds: compiled once, as a domain's
+// runs are scored many to a task.
+var vacuousEnvs sync.Map // *model.Task → *pbcste.Env
+
+func vacuousEnv(t *model.Task) (*pbcste.Env, error) {
+	if env, ok := vacuousEnvs.Load(t); ok {
+		return env.(*pbcste.Env), nil
+	}
+	env, err := pbcste.Compile(withGoal(t))
+	if err != nil {
+		return nil, err
+	}
+	got, _ := vacuousEnvs.LoadOrStore(t, env)
+	return got.(*pbcste.Env), nil
+}
+
 // vacant reports whether a goal version of t has no predicate.
 func vacant(t *model.Task) bool {
 	return slices.ContainsFunc(t.Goals, func(g model.GoalVersion) bool { return len(g.Predicates) == 0 })
 }
 
 // withGoal is a copy of t in which each goal version without a predicate
-// has one that always holds: there is at least one entity or none.
+// has one that always holds: its first initial entity is alive or absent.
+// It names that one entity, so the payload's states show it alone.
 func withGoal(t *model.Task) *model.Task {
 	c := *t
+	if len(t.Initial) == 0 {
+		return &c
+	}
+	e := &t.Initial[0]
 	c.Goals = slices.Clone(t.Goals)
 	for i := range c.Goals {
-		if len(c.Goals[i].Predicates) == 0 && len(t.Schema.Types) > 0 {
+		if len(c.Goals[i].Predicates) == 0 {
 			c.Goals[i].Predicates = []model.Predicate{{ID: "vacuous", Text: "always holds",
-				Expr: model.Expr{Kind: model.ExprCount, Type: t.Schema.Types[0].Name, Cmp: model.CmpGe, N: 0}}}
+				Expr: model.Expr{Kind: model.ExprAny, Args: []model.Expr{
+					{Kind: model.ExprAlive, Type: e.Type, ID: e.ID}, {Kind: model.ExprAbsent, Type: e.Type, ID: e.ID}}}}}
 		}
 	}
 	return &c
