@@ -148,5 +148,16 @@ func wrap(text string, width int) []string {
 	if width <= 0 {
 		return nil
 	}
-	return strings.Split(ansi.Wrap(text, width, " "), "\n")
+	// ansi.Wrap breaks after every hyphen; dates, ids and model names
+	// ("2024-05-21", "gpt-4.1-mini") break at spaces only, as a whole
+	// word does, unless one is longer than the line.
+	if strings.Contains(text, keptHyphen) {
+		return strings.Split(ansi.Wrap(text, width, " "), "\n")
+	}
+	wrapped := ansi.Wrap(strings.ReplaceAll(text, "-", keptHyphen), width, " ")
+	return strings.Split(strings.ReplaceAll(wrapped, keptHyphen, "-"), "\n")
 }
+
+// keptHyphen stands in for '-' while a text is wrapped: a non-breaking
+// hyphen, as wide as the hyphen.
+const keptHyphen = "\u2011"

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -209,4 +210,23 @@ func TestTextCursorShowsWithoutColour(t *testing.T) {
 	mustSee(t, m, "hand-crafted witness▏")
 	press(t, m, "left", "left")
 	mustSee(t, m, "hand-crafted witne▏ss")
+}
+
+// TestWrapKeepsHyphenatedWords: a line breaks at spaces, not after a
+// hyphen inside a date, an id or a model name, unless the word is longer
+// than the line; the text itself is unchanged.
+func TestWrapKeepsHyphenatedWords(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		width int
+		want  []string
+	}{
+		{"flights on 2024-05-21 and 2024-05-22", 16, []string{"flights on", "2024-05-21 and", "2024-05-22"}},
+		{"gpt-4.1-mini-2025-04-14-trial0", 12, []string{"gpt-4.1-mini", "-2025-04-14-", "trial0"}},
+		{"a non\u2011breaking hyphen-here", 40, []string{"a non\u2011breaking hyphen-here"}},
+	} {
+		if got := wrap(c.text, c.width); !slices.Equal(got, c.want) {
+			t.Errorf("wrap(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+		}
+	}
 }
