@@ -113,36 +113,22 @@ func (f *callForm) offered(r *callRow) []string {
 	return f.values[r.param.Name]
 }
 
-// update handles a key; st is the call built on enter, cancel an esc.
+// update handles a key (see updateForm).
 func (f *callForm) update(msg tea.KeyMsg) (st *model.Step, cancel bool, cmd tea.Cmd) {
-	k := f.c.keys
-	switch {
-	case key.Matches(msg, k.Cancel):
-		return nil, true, nil
-	case key.Matches(msg, k.Submit):
-		step, err := f.build()
-		if err != nil {
-			f.err = err.Error()
-			return nil, false, nil
-		}
-		return step, false, nil
-	case key.Matches(msg, k.FieldNext):
-		f.move(1)
-	case key.Matches(msg, k.FieldPrev):
-		f.move(-1)
-	case key.Matches(msg, k.PickNext):
-		f.pick(1)
-	case key.Matches(msg, k.PickPrev):
-		f.pick(-1)
-	default:
-		f.rows[f.focus].input, cmd = f.rows[f.focus].input.Update(msg)
-		f.err = ""
-		if f.focus == 0 {
-			f.syncRows()
-		}
-	}
-	return nil, false, cmd
+	return updateForm(f, f.c.keys, msg)
 }
+
+// edit gives the focused field a key that is not the form's own.
+func (f *callForm) edit(msg tea.KeyMsg) (cmd tea.Cmd) {
+	f.rows[f.focus].input, cmd = f.rows[f.focus].input.Update(msg)
+	f.err = ""
+	if f.focus == 0 {
+		f.syncRows()
+	}
+	return cmd
+}
+
+func (f *callForm) fail(err error) { f.err = err.Error() }
 
 func (f *callForm) move(d int) {
 	f.rows[f.focus].input.Blur()

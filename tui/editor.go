@@ -309,6 +309,20 @@ func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 	return m, nil
 }
 
+// placed is the candidate's steps with the step a form built in place
+// of step at, keeping its comment, or inserted before it; the episode
+// rule's refusal leaves the step in its form, to change or cancel.
+func (m *editor) placed(st *model.Step, at int, replace bool) ([]model.Step, error) {
+	steps := slices.Clone(m.steps)
+	if replace {
+		st.Comment = steps[at].Comment
+		steps[at] = *st
+	} else {
+		steps = slices.Insert(steps, at, *st)
+	}
+	return steps, m.episodeRule(steps)
+}
+
 func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 	k := m.c.keys
 	if m.form != nil {
@@ -317,21 +331,12 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		case cancel:
 			m.form = nil
 		case st != nil:
-			f := m.form
-			steps := slices.Clone(m.steps)
-			if f.replace {
-				st.Comment = steps[f.at].Comment
-				steps[f.at] = *st
-			} else {
-				steps = slices.Insert(steps, f.at, *st)
-			}
-			// A refused step stays in its form, to change or cancel.
-			if err := m.episodeRule(steps); err != nil {
-				f.err = err.Error()
+			steps, err := m.placed(st, m.form.at, m.form.replace)
+			if err != nil {
+				m.form.err = err.Error()
 				return m, nil
 			}
-			m.form = nil
-			m.cursor = f.at
+			m.form, m.cursor = nil, m.form.at
 			return m, m.edit(steps)
 		}
 		return m, cmd
@@ -342,20 +347,12 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		case cancel:
 			m.call = nil
 		case st != nil:
-			f := m.call
-			steps := slices.Clone(m.steps)
-			if f.replace {
-				st.Comment = steps[f.at].Comment
-				steps[f.at] = *st
-			} else {
-				steps = slices.Insert(steps, f.at, *st)
-			}
-			if err := m.episodeRule(steps); err != nil {
-				f.err = err.Error()
+			steps, err := m.placed(st, m.call.at, m.call.replace)
+			if err != nil {
+				m.call.err = err.Error()
 				return m, nil
 			}
-			m.call = nil
-			m.cursor = f.at
+			m.call, m.cursor = nil, m.call.at
 			return m, m.edit(steps)
 		}
 		return m, cmd

@@ -156,36 +156,22 @@ func (f *stepForm) syncRows() {
 	}
 }
 
-// update handles a key; done means the step was built, cancel an esc.
+// update handles a key (see updateForm).
 func (f *stepForm) update(msg tea.KeyMsg) (st *model.Step, cancel bool, cmd tea.Cmd) {
-	k := f.c.keys
-	switch {
-	case key.Matches(msg, k.Cancel):
-		return nil, true, nil
-	case key.Matches(msg, k.Submit):
-		step, err := f.build()
-		if err != nil {
-			f.err = err.Error()
-			return nil, false, nil
-		}
-		return step, false, nil
-	case key.Matches(msg, k.FieldNext):
-		f.move(1)
-	case key.Matches(msg, k.FieldPrev):
-		f.move(-1)
-	case key.Matches(msg, k.PickNext):
-		f.pick(1)
-	case key.Matches(msg, k.PickPrev):
-		f.pick(-1)
-	default:
-		f.rows[f.focus].input, cmd = f.rows[f.focus].input.Update(msg)
-		f.err = ""
-		if f.focus < rowFields {
-			f.syncRows()
-		}
-	}
-	return nil, false, cmd
+	return updateForm(f, f.c.keys, msg)
 }
+
+// edit gives the focused field a key that is not the form's own.
+func (f *stepForm) edit(msg tea.KeyMsg) (cmd tea.Cmd) {
+	f.rows[f.focus].input, cmd = f.rows[f.focus].input.Update(msg)
+	f.err = ""
+	if f.focus < rowFields {
+		f.syncRows()
+	}
+	return cmd
+}
+
+func (f *stepForm) fail(err error) { f.err = err.Error() }
 
 func (f *stepForm) move(d int) {
 	f.rows[f.focus].input.Blur()
@@ -350,4 +336,43 @@ func (f *stepForm) view(width int) []string {
 func (f *stepForm) keys() []key.Binding {
 	k := f.c.keys
 	return []key.Binding{k.Submit, k.FieldNext, k.PickNext, k.PickPrev, k.Cancel}
+}
+
+// fieldForm is a form of fields that builds a step: the step form and the
+// call form.
+type fieldForm interface {
+	build() (*model.Step, error)
+	move(d int) // the focus, d fields on
+	pick(d int) // the focused field's value, d offered values on
+	edit(msg tea.KeyMsg) tea.Cmd
+	fail(err error) // show why the step could not be built
+}
+
+// updateForm handles a key the way both forms do: esc cancels, enter
+// builds the step (what keeps it from being built stays shown in the
+// form), tab and shift+tab move between fields, ctrl+n and ctrl+p offer
+// values, and any other key edits the focused field.
+func updateForm(f fieldForm, k *keyMap, msg tea.KeyMsg) (st *model.Step, cancel bool, cmd tea.Cmd) {
+	switch {
+	case key.Matches(msg, k.Cancel):
+		return nil, true, nil
+	case key.Matches(msg, k.Submit):
+		step, err := f.build()
+		if err != nil {
+			f.fail(err)
+			return nil, false, nil
+		}
+		return step, false, nil
+	case key.Matches(msg, k.FieldNext):
+		f.move(1)
+	case key.Matches(msg, k.FieldPrev):
+		f.move(-1)
+	case key.Matches(msg, k.PickNext):
+		f.pick(1)
+	case key.Matches(msg, k.PickPrev):
+		f.pick(-1)
+	default:
+		cmd = f.edit(msg)
+	}
+	return nil, false, cmd
 }
