@@ -237,14 +237,20 @@ func (r *registry) Runner(res *Results) (func(*Simulation) (*domains.Run, error)
 				}
 				return tr, err
 			},
-			Locate: func(step int, err error) error {
-				if step >= 0 {
-					return fmt.Errorf("%s: simulation %d (%s), call %d: %w", res.File, sim.Index, sim.ID, step+1, err)
-				}
-				return fmt.Errorf("%s: simulation %d (%s): %w", res.File, sim.Index, sim.ID, err)
-			}}, nil
+			Locate: Locator(res, sim)}, nil
 	}
 	return run, tasks, nil
+}
+
+// Locator places an error about a run on its file and simulation, and
+// on its call when step (from 0) is one.
+func Locator(res *Results, sim *Simulation) func(step int, err error) error {
+	return func(step int, err error) error {
+		if step >= 0 {
+			return fmt.Errorf("%s: simulation %d (%s), call %d: %w", res.File, sim.Index, sim.ID, step+1, err)
+		}
+		return fmt.Errorf("%s: simulation %d (%s): %w", res.File, sim.Index, sim.ID, err)
+	}
 }
 
 // PayloadReward is tau2's reward of a run that ended normally (a

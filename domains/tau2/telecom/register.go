@@ -125,12 +125,7 @@ func (r *registry) Runner(res *tau2.Results) (func(*tau2.Simulation) (*domains.R
 				_, directed, err := Trajectory(c.Domain, res, sim, task)
 				return directed, err
 			},
-			Locate: func(step int, err error) error {
-				if step >= 0 {
-					return fmt.Errorf("%s: simulation %d (%s), call %d: %w", res.File, sim.Index, sim.ID, step+1, err)
-				}
-				return fmt.Errorf("%s: simulation %d (%s): %w", res.File, sim.Index, sim.ID, err)
-			}}, nil
+			Locate: tau2.Locator(res, sim)}, nil
 	}
 	return run, tasks, nil
 }
