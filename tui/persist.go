@@ -182,53 +182,42 @@ func fetchRecord(path string, r store.Record) (store.Record, error) {
 	return r, err
 }
 
-// summarized is what summarize found for a witness's body.
+// summarized is the summary summarize found for a witness's steps, if
+// any.
 type summarized struct {
-	summary          recordSummary
-	steps            int
-	hasSum, hasSteps bool
+	summary recordSummary
+	ok      bool
 }
 
-// summarizeOnce is summarize, remembered for each witness's steps.
+// summarizeOnce is summarize, remembered for each witness's steps: the
+// key is the task and the steps, as a name or a note (an import's run
+// index) changes no verdict.
 func summarizeOnce(ws *workspace, honest map[string]*analysis, done map[[sha256.Size]byte]summarized, r store.Record, msg *summariesMsg) {
 	if r.Kind != store.KindWitness {
-		summarize(ws, honest, r, msg)
+		summarize(ws, honest, r, nil, msg)
 		return
 	}
-	// The key is the task and the steps: a name or note (an import's
-	// run index) changes no verdict.
 	tr, err := DecodeWitness(r)
 	if err != nil {
-		summarize(ws, honest, r, msg)
-		return
+		return // no verdict and no steps to show
 	}
-	k := sha256.Sum256(append(append([]byte(r.Task), 0), model.EncodeTrajectory(&model.Trajectory{Task: tr.Task, Steps: tr.Steps})...))
 	id := idOf(r)
-	if d, ok := done[k]; ok {
-		if d.hasSum {
+	msg.steps[id] = len(tr.Steps)
+	k := sha256.Sum256(append(append([]byte(r.Task), 0), model.EncodeTrajectory(&model.Trajectory{Task: tr.Task, Steps: tr.Steps})...))
+	if d, seen := done[k]; seen {
+		if d.ok {
 			msg.sums[id] = d.summary
 		}
-		if d.hasSteps {
-			msg.steps[id] = d.steps
-		}
 		return
 	}
-	summarize(ws, honest, r, msg)
+	summarize(ws, honest, r, tr, msg)
 	var d summarized
-	d.summary, d.hasSum = msg.sums[id]
-	d.steps, d.hasSteps = msg.steps[id]
+	d.summary, d.ok = msg.sums[id]
 	done[k] = d
 }
 
-// summarize adds a record's summary, and a witness's steps, to msg.
-func summarize(ws *workspace, honest map[string]*analysis, r store.Record, msg *summariesMsg) {
-	var tr *model.Trajectory
-	if r.Kind == store.KindWitness {
-		var err error
-		if tr, err = DecodeWitness(r); err == nil {
-			msg.steps[idOf(r)] = len(tr.Steps)
-		}
-	}
+// summarize adds a record's summary to msg; tr is a witness's trajectory.
+func summarize(ws *workspace, honest map[string]*analysis, r store.Record, tr *model.Trajectory, msg *summariesMsg) {
 	t := ws.task(r.Task)
 	if t == nil {
 		return
@@ -236,9 +225,6 @@ func summarize(ws *workspace, honest map[string]*analysis, r store.Record, msg *
 	var p *pair
 	switch r.Kind {
 	case store.KindWitness:
-		if tr == nil {
-			return
-		}
 		var err error
 		h := honest[t.ID]
 		if h == nil {
