@@ -109,6 +109,10 @@ type Run struct {
 	// telecom's user), says for each step of the run's trajectory whether
 	// it is that actor's step the agent directed; nil elsewhere.
 	Directed func() ([]bool, error)
+	// Record, where the benchmark's own code can score a run (tau2's
+	// Python), is a trajectory of the run's task, a witness of this run,
+	// as the benchmark would have recorded it (JSON); nil elsewhere.
+	Record func(a *model.Trajectory) ([]byte, error)
 	// Locate, when the run came from a file, wraps an error about its
 	// step (from 0; -1 when about no step) with where the run, its
 	// message and its call are in the file.

@@ -1,6 +1,7 @@
 package tau2
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -237,9 +238,26 @@ func (r *registry) Runner(res *Results) (func(*Simulation) (*domains.Run, error)
 				}
 				return tr, err
 			},
+			Record: Recorder(res, sim, t, dt.Env),
 			Locate: Locator(res, sim)}, nil
 	}
 	return run, tasks, nil
+}
+
+// Recorder writes a witness of a run as tau2 would have recorded it
+// (Witness), indented JSON.
+func Recorder(res *Results, sim *Simulation, t *Task, env func() (*pbcste.Env, error)) func(*model.Trajectory) ([]byte, error) {
+	return func(a *model.Trajectory) ([]byte, error) {
+		e, err := env()
+		if err != nil {
+			return nil, err
+		}
+		w, err := Witness(res, sim, t, e, a)
+		if err != nil {
+			return nil, err
+		}
+		return json.MarshalIndent(w, "", " ")
+	}
 }
 
 // Locator places an error about a run on its file and simulation, and
