@@ -19,8 +19,7 @@ type Checker struct {
 	// the whole database out twice per run.
 	Hashes bool
 	// Explained are the causes of the calls the port is known to answer
-	// otherwise than a shipped file records (a World's Explainer); any
-	// other difference is put down to the commits.
+	// otherwise than a shipped file records (a World's Explainer).
 	Explained map[Explained]string
 	gold      map[*Task]*Derived
 }
@@ -69,11 +68,9 @@ func (c *Checker) Derive(t *Task) (*Derived, error) {
 func Trajectory(w World, r *Results, sim *Simulation, task *Task) (*model.Trajectory, error) {
 	tr := &model.Trajectory{Task: TaskID(w, task.ID), Name: sim.ID, File: r.File,
 		Note: fmt.Sprintf("%s run of tau2 %s task %s, trial %d (%s)", r.Info.AgentLLM, w.Name(), task.ID, sim.Trial, sim.TerminationReason)}
-	results := map[string]string{}
-	for _, m := range sim.Messages {
-		if m.Role == "tool" {
-			results[m.ID] = *m.Content
-		}
+	results, err := Recorded(r, sim)
+	if err != nil {
+		return nil, err
 	}
 	for j, m := range sim.Messages {
 		content := ""
@@ -93,7 +90,7 @@ func Trajectory(w World, r *Results, sim *Simulation, task *Task) (*model.Trajec
 					// tau2's COMMUNICATE check reads the text beside calls too.
 					tr.Transcript = append(tr.Transcript, model.Turn{Role: m.Role, Content: content})
 				}
-				text := fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[tc.ID])
+				text := fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[len(tr.Steps)-1])
 				tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: text, Step: len(tr.Steps)})
 			}
 		default:
@@ -180,16 +177,8 @@ func (c *Checker) Replay(r *Results, sim *Simulation) (*Replayed, error) {
 	}
 	log := c.Env.Replay(tr.Steps)
 	out := &Replayed{Sim: sim, Task: d, Remapped: remapped, Traj: tr, Log: log}
-	results := map[string]string{}
-	for _, m := range sim.Messages {
-		if m.Role == "tool" {
-			results[m.ID] = *m.Content
-		}
-	}
-	for _, m := range sim.Messages {
-		for _, tc := range m.ToolCalls {
-			out.Recorded = append(out.Recorded, results[tc.ID])
-		}
+	if out.Recorded, err = Recorded(r, sim); err != nil {
+		return nil, err
 	}
 	for i := range log.Events {
 		ev := &log.Events[i]

@@ -74,11 +74,9 @@ type Run struct {
 func Trajectory(d *Domain, r *tau2.Results, sim *tau2.Simulation, task *Task) (*model.Trajectory, []bool, error) {
 	tr := &model.Trajectory{Task: task.ID, Name: sim.ID, File: r.File,
 		Note: fmt.Sprintf("%s run of tau2 telecom task %s, trial %d (%s)", r.Info.AgentLLM, task.Source.ID, sim.Trial, sim.TerminationReason)}
-	results := map[string]string{}
-	for _, m := range sim.Messages {
-		if m.Role == "tool" {
-			results[m.ID] = *m.Content
-		}
+	results, err := tau2.Recorded(r, sim)
+	if err != nil {
+		return nil, nil, err
 	}
 	var directed []bool
 	agentSpoke := false
@@ -102,7 +100,7 @@ func Trajectory(d *Domain, r *tau2.Results, sim *tau2.Simulation, task *Task) (*
 			}
 			tr.Steps = append(tr.Steps, st)
 			directed = append(directed, requestor == User && agentSpoke)
-			tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[tc.ID]), Step: len(tr.Steps)})
+			tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[len(tr.Steps)-1]), Step: len(tr.Steps)})
 		}
 		switch {
 		case m.Role == "assistant" && content != "":
@@ -134,16 +132,8 @@ func (c *Checker) Replay(r *tau2.Results, sim *tau2.Simulation) (*Run, error) {
 	}
 	log := env.Replay(tr.Steps) // the user's calls are the user's steps (Domain.Authors)
 	out := &Run{Sim: sim, Task: task, Traj: tr, Directed: directed, Log: log}
-	results := map[string]string{}
-	for _, m := range sim.Messages {
-		if m.Role == "tool" {
-			results[m.ID] = *m.Content
-		}
-	}
-	for _, m := range sim.Messages {
-		for _, tc := range m.ToolCalls {
-			out.Recorded = append(out.Recorded, results[tc.ID])
-		}
+	if out.Recorded, err = tau2.Recorded(r, sim); err != nil {
+		return nil, err
 	}
 	for i := range log.Events {
 		ev := &log.Events[i]
@@ -225,10 +215,10 @@ func (c *Checker) ConformRun(rep *Report, r *tau2.Results, sim *tau2.Simulation)
 		if run.Traj.Steps[i].Actor == model.ActorUser {
 			rep.UserCalls++
 		}
-		if i < len(run.Recorded) && out == run.Recorded[i] {
+		if out == run.Recorded[i] {
 			rep.CallsEqual++
 		} else {
-			add(i+1, "call "+run.Traj.Steps[i].Tool, out, run.Recorded[min(i, len(run.Recorded)-1)])
+			add(i+1, "call "+run.Traj.Steps[i].Tool, out, run.Recorded[i])
 		}
 	}
 	ri, s := sim.RewardInfo, run.Score
