@@ -296,9 +296,20 @@ func RewardDecided(sim *Simulation, t *Task, s *Score, env string) string {
 				term = "ENV_ASSERTION not computed"
 			}
 		case BasisNL:
-			term = "NL_ASSERTION not computed (an LLM judge's)"
+			term = "NL_ASSERTION not computed"
 		}
 		terms = append(terms, term)
 	}
-	return fmt.Sprintf("the port's reward %g is %s", s.Reward, strings.Join(terms, " × "))
+	out := fmt.Sprintf("the port's reward %g is %s", s.Reward, strings.Join(terms, " × "))
+	if len(s.Skipped) > 0 {
+		var skipped []string
+		for _, b := range s.Skipped {
+			if b == BasisNL {
+				b += ", an LLM judge's verdict"
+			}
+			skipped = append(skipped, b)
+		}
+		out = "its basis holds " + strings.Join(skipped, " and ") + ", not computed; " + out
+	}
+	return out
 }
