@@ -19,8 +19,8 @@ type Checker struct {
 	// the whole database out twice per run.
 	Hashes bool
 	// Explained are the causes of the calls the port is known to answer
-	// otherwise than a shipped file records (a World's Explainer); any
-	// other difference is put down to the commits.
+	// otherwise than a shipped file records (a World's Explainer), said
+	// beside where the two results differ (Apart).
 	Explained map[Explained]string
 	gold      map[*Task]*Derived
 }
@@ -69,11 +69,9 @@ func (c *Checker) Derive(t *Task) (*Derived, error) {
 func Trajectory(w World, r *Results, sim *Simulation, task *Task) (*model.Trajectory, error) {
 	tr := &model.Trajectory{Task: TaskID(w, task.ID), Name: sim.ID, File: r.File,
 		Note: fmt.Sprintf("%s run of tau2 %s task %s, trial %d (%s)", r.Info.AgentLLM, w.Name(), task.ID, sim.Trial, sim.TerminationReason)}
-	results := map[string]string{}
-	for _, m := range sim.Messages {
-		if m.Role == "tool" {
-			results[m.ID] = *m.Content
-		}
+	results, err := Recorded(r, sim)
+	if err != nil {
+		return nil, err
 	}
 	for j, m := range sim.Messages {
 		content := ""
@@ -93,7 +91,7 @@ func Trajectory(w World, r *Results, sim *Simulation, task *Task) (*model.Trajec
 					// tau2's COMMUNICATE check reads the text beside calls too.
 					tr.Transcript = append(tr.Transcript, model.Turn{Role: m.Role, Content: content})
 				}
-				text := fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[tc.ID])
+				text := fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[len(tr.Steps)-1])
 				tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: text, Step: len(tr.Steps)})
 			}
 		default:
@@ -180,16 +178,8 @@ func (c *Checker) Replay(r *Results, sim *Simulation) (*Replayed, error) {
 	}
 	log := c.Env.Replay(tr.Steps)
 	out := &Replayed{Sim: sim, Task: d, Remapped: remapped, Traj: tr, Log: log}
-	results := map[string]string{}
-	for _, m := range sim.Messages {
-		if m.Role == "tool" {
-			results[m.ID] = *m.Content
-		}
-	}
-	for _, m := range sim.Messages {
-		for _, tc := range m.ToolCalls {
-			out.Recorded = append(out.Recorded, results[tc.ID])
-		}
+	if out.Recorded, err = Recorded(r, sim); err != nil {
+		return nil, err
 	}
 	for i := range log.Events {
 		ev := &log.Events[i]
@@ -269,9 +259,9 @@ func (c *Checker) NewReport(r *Results) *Report {
 }
 
 // ConformRun replays one run of a file and adds to rep how its calls'
-// result strings and its recomputed scores compare with the recorded ones.
+// result strings and its recomputed scores compare with the recorded ones,
+// each disagreement with its measured cause (cause.go).
 func (c *Checker) ConformRun(rep *Report, r *Results, sim *Simulation) error {
-	cause := fmt.Sprintf("the file was made at tau2 %s; the port is of a2c0247", short(r.Info.GitCommit))
 	rep.Runs++
 	rp, err := c.Replay(r, sim)
 	if err != nil {
@@ -290,50 +280,73 @@ func (c *Checker) ConformRun(rep *Report, r *Results, sim *Simulation) error {
 		rep.Calls++
 		if out == rp.Recorded[i] {
 			rep.CallsEqual++
-		} else {
-			why := cause
-			if e, ok := c.Explained[Explained{sim.ID, i + 1}]; ok {
-				why = e
-			}
-			add(i+1, "call "+rp.Traj.Steps[i].Tool, out, rp.Recorded[i], why)
+			continue
 		}
+		why := Apart(out, rp.Recorded[i])
+		if e, ok := c.Explained[Explained{sim.ID, i + 1}]; ok {
+			why += "; " + e
+		}
+		add(i+1, "call "+rp.Traj.Steps[i].Tool, out, rp.Recorded[i], why)
 	}
-	ri, s := sim.RewardInfo, rp.Score
+	ri, s, t := sim.RewardInfo, rp.Score, rp.Task.Source
 	if ri == nil {
 		return nil
 	}
 	if s.Reward == ri.Reward {
 		rep.RewardsEqual++
-	} else if len(s.Skipped) > 0 {
-		add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward), "its basis holds "+strings.Join(s.Skipped, ", ")+", an LLM judge's verdict, not computed")
 	} else {
-		add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward), cause)
+		add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward), RewardDecided(sim, t, s, ""))
 	}
 	if ri.DBCheck != nil {
 		rep.DBChecks++
-		if s.DBMatch == ri.DBCheck.DBMatch && !s.Premature {
+		switch {
+		case s.Premature:
+			add(0, "db_match", "none", fmt.Sprint(ri.DBCheck.DBMatch), RewardDecided(sim, t, s, ""))
+		case s.DBMatch == ri.DBCheck.DBMatch:
 			rep.DBEqual++
-		} else {
-			add(0, "db_match", fmt.Sprint(s.DBMatch), fmt.Sprint(ri.DBCheck.DBMatch), cause)
+		default:
+			add(0, "db_match", fmt.Sprint(s.DBMatch), fmt.Sprint(ri.DBCheck.DBMatch), DBDecided(t, s, rp.Log.NetChanges(), rp.Task.Changes))
 		}
 	}
+	rep.ConformChecks(sim, t, s, add)
+	return nil
+}
+
+// ConformChecks adds to rep how a run's recorded action and communicate
+// checks compare with the recomputed ones (s), each disagreement through
+// add with what decided the port's verdict.
+func (rep *Report) ConformChecks(sim *Simulation, t *Task, s *Score, add func(call int, what, got, want, why string)) {
+	ri := sim.RewardInfo
 	for i, ac := range ri.ActionChecks {
 		rep.ActionChecks++
-		if i < len(s.Actions) && s.Actions[i] == ac.ActionMatch {
+		got := i < len(s.Actions) && s.Actions[i]
+		if i < len(s.Actions) && got == ac.ActionMatch {
 			rep.ActionEqual++
-		} else {
-			add(0, fmt.Sprintf("action_check %d (%s)", i, ac.Action.Name), fmt.Sprint(i < len(s.Actions) && s.Actions[i]), fmt.Sprint(ac.ActionMatch), cause)
+			continue
 		}
+		why := ActionDecided(sim, ac.Action)
+		if s.Premature || s.NoCriteria {
+			why = RewardDecided(sim, t, s, "")
+		} else if i >= len(s.Actions) {
+			why = fmt.Sprintf("the task scored has %d gold calls", len(s.Actions))
+		}
+		add(0, fmt.Sprintf("action_check %d (%s)", i, ac.Action.Name), fmt.Sprint(got), fmt.Sprint(ac.ActionMatch), why)
 	}
 	for i, cc := range ri.CommunicateChecks {
 		rep.CommunicateChecks++
-		if i < len(s.Communicate) && s.Communicate[i] == cc.Met {
+		got := i < len(s.Communicate) && s.Communicate[i]
+		if i < len(s.Communicate) && got == cc.Met {
 			rep.CommunicateEqual++
-		} else {
-			add(0, fmt.Sprintf("communicate_check %d (%q)", i, cc.Info), fmt.Sprint(i < len(s.Communicate) && s.Communicate[i]), fmt.Sprint(cc.Met), cause)
+			continue
 		}
+		why := CommunicateDecided(sim, cc.Info)
+		if s.Premature || s.NoCriteria {
+			why = RewardDecided(sim, t, s, "")
+		} else if i >= len(s.Communicate) {
+			why = fmt.Sprintf("the task scored has %d communicate_info strings", len(s.Communicate))
+		}
+		add(0, fmt.Sprintf("communicate_check %d (%q)", i, cc.Info), fmt.Sprint(got), fmt.Sprint(cc.Met), why)
 	}
-	return nil
 }
 
 func short(commit string) string {

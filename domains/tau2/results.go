@@ -613,23 +613,21 @@ func (d *decoder) simulation(i int, raw json.RawMessage) (*Simulation, error) {
 	if err := d.need(path, m, "messages", &msgs); err != nil {
 		return nil, err
 	}
-	answered := map[string]bool{}
 	for j, mr := range msgs {
 		msg, err := d.message(fmt.Sprintf("%s.messages[%d]", path, j), mr)
 		if err != nil {
 			return nil, err
 		}
-		if msg.Role == "tool" {
-			answered[msg.ID] = true
-		}
 		s.Messages = append(s.Messages, msg)
 	}
-	for j, msg := range s.Messages {
-		for k, tc := range msg.ToolCalls {
-			if !answered[tc.ID] {
-				return nil, d.fail(fmt.Sprintf("%s.messages[%d].tool_calls[%d]", path, j, k), "call %q (%s) has no tool message answering it", tc.ID, tc.Name)
-			}
+	// tau2's set_state refuses a conversation whose calls and results do
+	// not pair by position; so does the decoder, at the message.
+	if _, err := Pair(s.Messages); err != nil {
+		var pe *PairError
+		if errors.As(err, &pe) {
+			return nil, d.fail(path+"."+pe.Path(), "%s", pe.Message)
 		}
+		return nil, err
 	}
 	if raw := m["reward_info"]; !isNull(raw) {
 		if s.RewardInfo, err = d.rewardInfo(path+".reward_info", raw); err != nil {

@@ -69,16 +69,16 @@ func TestRecordsConfirmed(t *testing.T) {
 	calls := 0
 	for _, r := range shippedRuns(t) {
 		for _, sim := range r.Simulations {
-			results := map[string]string{}
-			for _, m := range sim.Messages {
-				if m.Role == "tool" {
-					results[m.ID] = *m.Content
-				}
+			results, err := tau2.Recorded(r, sim)
+			if err != nil {
+				t.Fatal(err)
 			}
+			i := 0
 		run:
 			for _, m := range sim.Messages {
 				for _, tc := range m.ToolCalls {
-					want := results[tc.ID]
+					want := results[i]
+					i++
 					if Writes(tc.Name) {
 						if !strings.HasPrefix(want, "Error: ") {
 							break run

@@ -1,6 +1,7 @@
 package airline
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/parthack/parthack/domains/tau2"
@@ -38,11 +39,13 @@ func shippedRuns(t testing.TB) []*tau2.Results {
 }
 
 // knownDifferences are the calls the port answers otherwise than the
-// file records: file, simulation index, call number → cause.
+// file records: file, simulation index, call number → cause, where the
+// two texts part and why. (Paired by id, not by position as tau2 pairs
+// them, five more calls of the file differed.)
 var knownDifferences = map[string]map[[2]int]string{
 	"runs/airline-gpt-oss-120b.json.gz": {
-		{6, 7}: liveState, {6, 8}: liveState, {14, 17}: liveState, {14, 23}: liveState, {17, 3}: liveState,
-		{7, 5}: keyOrder, {19, 4}: keyOrder,
+		{7, 5}:  `character 97: port "…, input_value={'id': 'certificat…", file "…, input_value={'type': 'certific…"; ` + keyOrder,
+		{19, 4}: `character 96: port "…, input_value={'amount': 250, 'i…", file "…, input_value={'id': 'certificat…"; ` + keyOrder,
 	},
 }
 
@@ -90,4 +93,30 @@ func conform(t *testing.T, c *tau2.Checker) {
 			}
 		}
 	}
+}
+
+// TestThreeCertificates: in airline-gpt-oss-120b's run 6 the agent sends
+// three certificates, all three calls under one id; paired by position,
+// as tau2 pairs them, each gets its own result and the port gives the
+// same three (looked up by id, all three got the last).
+func TestThreeCertificates(t *testing.T) {
+	c := checker(t)
+	for _, r := range shippedRuns(t) {
+		if r.File != "runs/airline-gpt-oss-120b.json.gz" {
+			continue
+		}
+		sim := r.Simulations[6]
+		rp, err := c.Replay(r, sim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, n := range []int{7, 8, 9} {
+			want := fmt.Sprintf("Certificate certificate_322132%d added to user mei_brown_7075 with amount 200.", 2+i)
+			if tool := rp.Traj.Steps[n-1].Tool; tool != "send_certificate" || rp.Recorded[n-1] != want || rp.Outputs[n-1] != want {
+				t.Errorf("call %d (%s): recorded %q, port %q; want %q", n, tool, rp.Recorded[n-1], rp.Outputs[n-1], want)
+			}
+		}
+		return
+	}
+	t.Fatal("airline-gpt-oss-120b is not shipped")
 }

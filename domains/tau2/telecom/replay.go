@@ -74,11 +74,9 @@ type Run struct {
 func Trajectory(d *Domain, r *tau2.Results, sim *tau2.Simulation, task *Task) (*model.Trajectory, []bool, error) {
 	tr := &model.Trajectory{Task: task.ID, Name: sim.ID, File: r.File,
 		Note: fmt.Sprintf("%s run of tau2 telecom task %s, trial %d (%s)", r.Info.AgentLLM, task.Source.ID, sim.Trial, sim.TerminationReason)}
-	results := map[string]string{}
-	for _, m := range sim.Messages {
-		if m.Role == "tool" {
-			results[m.ID] = *m.Content
-		}
+	results, err := tau2.Recorded(r, sim)
+	if err != nil {
+		return nil, nil, err
 	}
 	var directed []bool
 	agentSpoke := false
@@ -102,7 +100,7 @@ func Trajectory(d *Domain, r *tau2.Results, sim *tau2.Simulation, task *Task) (*
 			}
 			tr.Steps = append(tr.Steps, st)
 			directed = append(directed, requestor == User && agentSpoke)
-			tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[tc.ID]), Step: len(tr.Steps)})
+			tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[len(tr.Steps)-1]), Step: len(tr.Steps)})
 		}
 		switch {
 		case m.Role == "assistant" && content != "":
@@ -134,16 +132,8 @@ func (c *Checker) Replay(r *tau2.Results, sim *tau2.Simulation) (*Run, error) {
 	}
 	log := env.Replay(tr.Steps) // the user's calls are the user's steps (Domain.Authors)
 	out := &Run{Sim: sim, Task: task, Traj: tr, Directed: directed, Log: log}
-	results := map[string]string{}
-	for _, m := range sim.Messages {
-		if m.Role == "tool" {
-			results[m.ID] = *m.Content
-		}
-	}
-	for _, m := range sim.Messages {
-		for _, tc := range m.ToolCalls {
-			out.Recorded = append(out.Recorded, results[tc.ID])
-		}
+	if out.Recorded, err = tau2.Recorded(r, sim); err != nil {
+		return nil, err
 	}
 	for i := range log.Events {
 		ev := &log.Events[i]
@@ -209,43 +199,45 @@ func NewReport(r *tau2.Results) *Report {
 
 // ConformRun replays one run of a file and adds to rep how its calls'
 // result strings, env assertions and recomputed scores compare with the
-// recorded ones.
+// recorded ones, each disagreement with its measured cause.
 func (c *Checker) ConformRun(rep *Report, r *tau2.Results, sim *tau2.Simulation) error {
-	cause := fmt.Sprintf("the file was made at tau2 %.7s; the port is of a2c0247", r.Info.GitCommit)
 	rep.Runs++
 	run, err := c.Replay(r, sim)
 	if err != nil {
 		return err
 	}
-	add := func(call int, what, got, want string) {
-		rep.Disagreements = append(rep.Disagreements, tau2.Disagreement{Sim: sim.ID, Index: sim.Index, Call: call, What: what, Got: got, Want: want, Cause: cause})
+	add := func(call int, what, got, want, why string) {
+		rep.Disagreements = append(rep.Disagreements, tau2.Disagreement{Sim: sim.ID, Index: sim.Index, Call: call, What: what, Got: got, Want: want, Cause: why})
 	}
 	for i, out := range run.Outputs {
 		rep.Calls++
 		if run.Traj.Steps[i].Actor == model.ActorUser {
 			rep.UserCalls++
 		}
-		if i < len(run.Recorded) && out == run.Recorded[i] {
+		if out == run.Recorded[i] {
 			rep.CallsEqual++
 		} else {
-			add(i+1, "call "+run.Traj.Steps[i].Tool, out, run.Recorded[min(i, len(run.Recorded)-1)])
+			add(i+1, "call "+run.Traj.Steps[i].Tool, out, run.Recorded[i], tau2.Apart(out, run.Recorded[i]))
 		}
 	}
-	ri, s := sim.RewardInfo, run.Score
+	ri, s, t := sim.RewardInfo, run.Score, run.Task.Source
 	if ri == nil {
 		return nil
 	}
 	if s.Reward == ri.Reward {
 		rep.RewardsEqual++
 	} else {
-		add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward))
+		add(0, "reward", fmt.Sprint(s.Reward), fmt.Sprint(ri.Reward), tau2.RewardDecided(sim, t, s, envDecided(run)))
 	}
 	if ri.DBCheck != nil {
 		rep.DBChecks++
-		if s.DBMatch == ri.DBCheck.DBMatch && !s.Premature {
+		switch {
+		case s.Premature:
+			add(0, "db_match", "none", fmt.Sprint(ri.DBCheck.DBMatch), tau2.RewardDecided(sim, t, s, ""))
+		case s.DBMatch == ri.DBCheck.DBMatch:
 			rep.DBEqual++
-		} else {
-			add(0, "db_match", fmt.Sprint(s.DBMatch), fmt.Sprint(ri.DBCheck.DBMatch))
+		default:
+			add(0, "db_match", fmt.Sprint(s.DBMatch), fmt.Sprint(ri.DBCheck.DBMatch), hashesApart(run.Hashes, run.Task.GoldHashes))
 		}
 	}
 	for i, e := range ri.EnvAssertions {
@@ -253,24 +245,49 @@ func (c *Checker) ConformRun(rep *Report, r *tau2.Results, sim *tau2.Simulation)
 		if i < len(run.Env) && run.Env[i] == e.Met {
 			rep.EnvEqual++
 		} else {
-			add(0, fmt.Sprintf("env_assertion %d", i), fmt.Sprint(i < len(run.Env) && run.Env[i]), fmt.Sprint(e.Met))
+			add(0, fmt.Sprintf("env_assertion %d", i), fmt.Sprint(i < len(run.Env) && run.Env[i]), fmt.Sprint(e.Met), assertionDecided(run, i))
 		}
 	}
-	for i, ac := range ri.ActionChecks {
-		rep.ActionChecks++
-		if i < len(s.Actions) && s.Actions[i] == ac.ActionMatch {
-			rep.ActionEqual++
-		} else {
-			add(0, fmt.Sprintf("action_check %d (%s)", i, ac.Action.Name), fmt.Sprint(i < len(s.Actions) && s.Actions[i]), fmt.Sprint(ac.ActionMatch))
-		}
-	}
-	for i, cc := range ri.CommunicateChecks {
-		rep.CommunicateChecks++
-		if i < len(s.Communicate) && s.Communicate[i] == cc.Met {
-			rep.CommunicateEqual++
-		} else {
-			add(0, fmt.Sprintf("communicate_check %d", i), fmt.Sprint(i < len(s.Communicate) && s.Communicate[i]), fmt.Sprint(cc.Met))
-		}
-	}
+	rep.ConformChecks(sim, t, s, add)
 	return nil
+}
+
+// hashesApart says which of the two databases a run's end state and
+// gold's differ in, by tau2's DB hashes.
+func hashesApart(run, gold Hashes) string {
+	var apart []string
+	if run.Agent != gold.Agent {
+		apart = append(apart, fmt.Sprintf("the agent's database (hash %.12s…, gold's %.12s…)", run.Agent, gold.Agent))
+	}
+	if run.User != gold.User {
+		apart = append(apart, fmt.Sprintf("the user's phone (hash %.12s…, gold's %.12s…)", run.User, gold.User))
+	}
+	if len(apart) == 0 {
+		return "both databases' hashes equal gold's"
+	}
+	return "the end state differs from gold's in " + strings.Join(apart, " and ")
+}
+
+// assertionDecided says what decided one env assertion of a run: its
+// function, the side it reads, and whether it holds at the end.
+func assertionDecided(run *Run, i int) string {
+	if i >= len(run.Task.Checks) {
+		return fmt.Sprintf("the task scored has %d env assertions", len(run.Task.Checks))
+	}
+	a := run.Task.Checks[i]
+	verdict := "met"
+	if !run.Env[i] {
+		verdict = "not met"
+	}
+	return fmt.Sprintf("%s(%s) on the %s's side, asserted to return %t: %s at the end", a.FuncName, tau2.Dumps(a.Args, false), a.EnvType, a.AssertValue, verdict)
+}
+
+// envDecided is the ENV_ASSERTION term of a run's reward.
+func envDecided(run *Run) string {
+	for i, ok := range run.Env {
+		if !ok {
+			return fmt.Sprintf("ENV_ASSERTION 0 (env assertion %d not met)", i)
+		}
+	}
+	return "ENV_ASSERTION 1"
 }
