@@ -69,8 +69,10 @@ func (s *Tau2Score) Get(name string) float64 {
 }
 
 // Tau2 scores a payload as tau2's evaluator (evaluation type ALL) scores
-// a run that ended normally: DB, the net changes of the trajectory are
-// exactly the gold calls' (tau2 compares the two end states' hashes);
+// a run that ended normally: DB, the trajectory ends in the reference's
+// database, its net changes being exactly the reference's as a database
+// shows them (tau2 compares the two end states' hashes; the reference is
+// tau2's gold environment: the initial state, then the gold calls);
 // COMMUNICATE, each communicate_info string is in some message of the
 // agent, lower-cased and without commas; ACTION, each gold call is
 // matched by some call anywhere in the trajectory, by anyone, whatever it
@@ -139,14 +141,13 @@ func b2f(b bool) float64 {
 }
 
 // sameNet reports whether a payload's net changes to the initial state
-// are exactly its reference's: the same cells, the same values, none more.
+// are exactly its reference's, as the database shows them (inDatabase):
+// the same cells, the same values, none more.
 func sameNet(p *payload.Payload) bool {
-	type key struct{ typ, id, field string }
-	type change struct{ before, after model.Value }
-	net := map[key]change{}
+	net, gold := netChanges{}, netChanges{}
 	for i := range p.Events {
 		for _, c := range p.Events[i].Diff {
-			k := key{c.Type, c.ID, c.Field}
+			k := cellKey{c.Type, c.ID, c.Field}
 			if prev, seen := net[k]; seen {
 				net[k] = change{prev.before, c.After}
 			} else {
@@ -154,22 +155,48 @@ func sameNet(p *payload.Payload) bool {
 			}
 		}
 	}
-	changed := 0
-	for _, c := range net {
-		if !c.before.Equal(c.after) {
-			changed++
-		}
+	for _, r := range p.Reference.Changes {
+		gold[cellKey{r.Type, r.ID, r.Field}] = change{r.Before, r.After}
 	}
-	if changed != len(p.Reference.Changes) {
+	got, want := net.inDatabase(), gold.inDatabase()
+	if len(got) != len(want) {
 		return false
 	}
-	for _, r := range p.Reference.Changes {
-		c, seen := net[key{r.Type, r.ID, r.Field}]
-		if !seen || !c.after.Equal(r.After) || !c.before.Equal(r.Before) {
+	for k, c := range want {
+		g, seen := got[k]
+		if !seen || !g.after.Equal(c.after) || !g.before.Equal(c.before) {
 			return false
 		}
 	}
 	return true
+}
+
+type cellKey struct{ typ, id, field string }
+
+type change struct{ before, after model.Value }
+
+// netChanges are cells with their initial and final values.
+type netChanges map[cellKey]change
+
+// inDatabase are the changes a database shows, as tau2's hash of it
+// sees them: a cell whose value changed, but none of a record that is
+// not alive at the end, and that record's alive cell only when it was
+// alive at the start (one made and deleted again is no change).
+func (n netChanges) inDatabase() netChanges {
+	dead := map[[2]string]bool{}
+	for k, c := range n {
+		if k.field == model.AliveField && !c.after.AsBool() {
+			dead[[2]string{k.typ, k.id}] = true
+		}
+	}
+	out := netChanges{}
+	for k, c := range n {
+		if c.before.Equal(c.after) || dead[[2]string{k.typ, k.id}] && (k.field != model.AliveField || !c.before.AsBool()) {
+			continue
+		}
+		out[k] = c
+	}
+	return out
 }
 
 // goldMatched reports whether some call of the log matches a gold call.

@@ -84,3 +84,39 @@ func TestTau2ArgsAsPython(t *testing.T) {
 		t.Errorf("%+v: want the first gold call matched, the second not", got)
 	}
 }
+
+// TestTau2DBEndState: the DB check compares the two end databases, as
+// tau2's hashes of them do: a record that is not alive at the end holds
+// no field, and one made and deleted again is no change, whatever the
+// run did to it on the way (a telecom VPN connected and disconnected).
+func TestTau2DBEndState(t *testing.T) {
+	cancel := payload.Cell{Type: "order", ID: "#W1", Field: "status", Before: model.Str("pending"), After: model.Str("cancelled")}
+	vpnMade := []payload.Cell{{Type: "vpn", ID: "vpn_details", Field: model.AliveField, Before: model.Null, After: model.Bool(true)},
+		{Type: "vpn", ID: "vpn_details", Field: "server", Before: model.Null, After: model.Str("192.168.1.1")}}
+	vpnGone := payload.Cell{Type: "vpn", ID: "vpn_details", Field: model.AliveField, Before: model.Bool(true), After: model.Bool(false)}
+	noteSet := payload.Cell{Type: "card", ID: "c1", Field: "note", Before: model.Str(""), After: model.Str("spent")}
+	cardGone := payload.Cell{Type: "card", ID: "c1", Field: model.AliveField, Before: model.Bool(true), After: model.Bool(false)}
+	ev := func(diff ...payload.Cell) payload.Event { return callEvent("t", `{}`, diff...) }
+	for _, c := range []struct {
+		name   string
+		gold   []payload.Cell
+		events []payload.Event
+		want   float64
+	}{
+		{"gold change", []payload.Cell{cancel}, []payload.Event{ev(cancel)}, 1},
+		{"gold change and a record made and deleted", []payload.Cell{cancel}, []payload.Event{ev(cancel), ev(vpnMade...), ev(vpnGone)}, 1},
+		{"a record made and left", []payload.Cell{cancel}, []payload.Event{ev(cancel), ev(vpnMade...)}, 0},
+		{"a record changed, then deleted as gold deletes it", []payload.Cell{cancel, cardGone}, []payload.Event{ev(cancel), ev(noteSet), ev(cardGone)}, 1},
+		{"a record deleted that gold keeps", []payload.Cell{cancel}, []payload.Event{ev(cancel), ev(cardGone)}, 0},
+		{"gold made and deleted a record, the run made none", []payload.Cell{cancel, {Type: "vpn", ID: "vpn_details", Field: model.AliveField, Before: model.Null, After: model.Bool(false)},
+			vpnMade[1]}, []payload.Event{ev(cancel)}, 1},
+		{"nothing done", []payload.Cell{cancel}, nil, 0},
+	} {
+		p := tau2Payload([]string{"DB"}, c.events, "")
+		p.Reference.Changes = c.gold
+		got, ok := Tau2(p)
+		if !ok || got.DB != c.want {
+			t.Errorf("%s: DB %v, want %v", c.name, got.DB, c.want)
+		}
+	}
+}

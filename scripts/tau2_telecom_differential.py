@@ -5,7 +5,14 @@ every call's result string, both databases' hashes, each env assertion,
 db_match and the reward with the recorded ones and, given a dump of the Go
 port (domains/tau2/telecom TestDump), with the port's.
 
-Usage: tau2_telecom_differential.py TAU2_SOURCE DATA_DIR [DUMP.json]
+Each task's gold run (its gold calls, each by its requestor, answered as
+a run's calls are, with sync_tools after each) is scored the same way,
+and the DB check of every run and gold run is held to the port's, both
+by its hashes and as the port's public payload reads it.
+
+Usage: tau2_telecom_differential.py [--hashes] TAU2_SOURCE DATA_DIR [DUMP.json]
+  --hashes  print, for every run and gold run, both databases' hashes at
+            its end and in tau2's gold environment, and db_match
 
 Modules tau2 imports that this Python lacks are stubbed: loguru, addict,
 deepdiff, docstring_parser, dotenv, pandas and tau2's audio models (none
@@ -78,10 +85,39 @@ def load_tau2(src, data):
     return stubbed
 
 
+def evaluate_db(get_environment, task, msgs, solo):
+    """EnvironmentEvaluator.calculate_reward's environments, re-stated: the
+    predicted one replays msgs, the gold one makes the gold calls with
+    make_tool_call (no sync_tools after them). Returns both and db_match."""
+    init = task.initial_state.initialization_actions if task.initial_state else None
+    pred = get_environment(solo_mode=solo)
+    pred.set_state(None, init, msgs, strict=False)
+    gold = get_environment()
+    gold.set_state(None, init, [])
+    for a in task.evaluation_criteria.actions or []:
+        try:
+            gold.make_tool_call(tool_name=a.name, requestor=a.requestor, **a.arguments)
+        except Exception:
+            pass
+    h = dict(pred_agent_hash=pred.get_db_hash(), pred_user_hash=pred.get_user_db_hash(),
+             gold_agent_hash=gold.get_db_hash(), gold_user_hash=gold.get_user_db_hash())
+    h["db_match"] = h["gold_agent_hash"] == h["pred_agent_hash"] and h["gold_user_hash"] == h["pred_user_hash"]
+    return pred, h
+
+
+def print_hashes(label, h):
+    print(f"  {label}: run {h['pred_agent_hash'][:12]}/{h['pred_user_hash'][:12]}"
+          f"  gold {h['gold_agent_hash'][:12]}/{h['gold_user_hash'][:12]}  db_match {h['db_match']}")
+
+
 def main():
-    src, data = sys.argv[1:3]
-    dump = json.load(open(sys.argv[3])) if len(sys.argv) > 3 else None
+    args = sys.argv[1:]
+    show = "--hashes" in args
+    args = [a for a in args if a != "--hashes"]
+    src, data = args[:2]
+    dump = json.load(open(args[2])) if len(args) > 2 else None
     probes = dump.pop("probes", []) if dump else []
+    gold_dump = dump.get("gold", {}) if dump else {}
     dump = dump["runs"] if dump else None
     # tau2's data dir layout: DATA_DIR/tau2/domains/telecom/{db,user_db}.toml
     tmp = tempfile.TemporaryDirectory()
@@ -136,7 +172,7 @@ def main():
             json.dump(probe_out, f, indent=1, ensure_ascii=False)
             f.write("\n")
     total = dict(calls=0, recorded_equal=0, go_equal=0, runs=0, reward_equal=0, db_equal=0, env_checks=0,
-                 env_equal=0, go_runs_equal=0)
+                 env_equal=0, go_runs_equal=0, gold_runs=0, gold_db_match=0, go_gold_equal=0)
     failures = 0
     result = {}
     for name in sorted(os.listdir(os.path.join(data, "runs"))):
@@ -164,21 +200,12 @@ def main():
                     c["calls"] += 1
                     c["recorded_equal"] += out == recorded[tc.id]
             run = dict(id=sim["id"], outputs=outs, agent_hash=env.get_db_hash(), user_hash=env.get_user_db_hash())
-            # EnvironmentEvaluator.calculate_reward, re-stated
             ec = task.evaluation_criteria
-            pred = get_environment(solo_mode=solo)
-            pred.set_state(None, init, msgs, strict=False)
-            gold = get_environment()
-            gold.set_state(None, init, [])
-            for a in ec.actions or []:
-                try:
-                    gold.make_tool_call(tool_name=a.name, requestor=a.requestor, **a.arguments)
-                except Exception:
-                    pass
-            run["pred_agent_hash"], run["pred_user_hash"] = pred.get_db_hash(), pred.get_user_db_hash()
-            run["gold_agent_hash"], run["gold_user_hash"] = gold.get_db_hash(), gold.get_user_db_hash()
-            run["db_match"] = run["gold_agent_hash"] == run["pred_agent_hash"] and run["gold_user_hash"] == run["pred_user_hash"]
+            pred, h = evaluate_db(get_environment, task, msgs, solo)
+            run.update(h)
             run["env"] = [pred.run_env_assertion(a, raise_assertion_error=False) for a in ec.env_assertions or []]
+            if show:
+                print_hashes(f"{name} {sim['id']}", h)
             runs.append(run)
             ri = sim.get("reward_info")
             c["runs"] += 1
@@ -204,20 +231,60 @@ def main():
                         if failures < 10:
                             failures += 1
                             print(f"{name} {sim['id']} {k}: Go {g.get(k)} / tau2 {run[k]}")
+                if g.get("payload_db_match") != run["db_match"]:
+                        same = False
+                        if failures < 10:
+                            failures += 1
+                            print(f"{name} {sim['id']} db_match: Go's payload {g.get('payload_db_match')} / tau2 {run['db_match']}")
                 c["go_runs_equal"] += same
+        # each task's gold run: its gold calls, each by its requestor (the
+        # assistant in no-user mode), answered with sync_tools after each
+        gold_go = {g["id"]: g for g in gold_dump.get(name, [])}
+        for t in f["tasks"]:
+            task = tasks[t["id"]]
+            init = task.initial_state.initialization_actions if task.initial_state else None
+            live = get_environment(solo_mode=solo)
+            live.set_state(None, init, [])
+            msgs = []
+            for i, a in enumerate(task.evaluation_criteria.actions or []):
+                req = "assistant" if solo else a.requestor
+                tc = ToolCall(id=f"gold{i}", name=a.name, arguments=a.arguments, requestor=req)
+                msgs.append((AssistantMessage if req == "assistant" else UserMessage)(role=req, content=None, tool_calls=[tc]))
+                msgs.append(live.get_response(tc))
+            _, h = evaluate_db(get_environment, task, msgs, solo)
+            c["gold_runs"] += 1
+            c["gold_db_match"] += h["db_match"]
+            if show:
+                print_hashes(f"{name} gold run of {t['id']}", h)
+            g = gold_go.get(t["id"])
+            if g is not None:
+                same = True
+                for k, tk in [("agent_hash", "pred_agent_hash"), ("user_hash", "pred_user_hash"), ("gold_agent_hash", "gold_agent_hash"),
+                              ("gold_user_hash", "gold_user_hash"), ("db_match", "db_match"), ("payload_db_match", "db_match")]:
+                    if g.get(k) != h[tk]:
+                        same = False
+                        if failures < 10:
+                            failures += 1
+                            print(f"{name} gold run of {t['id']} {k}: Go {g.get(k)} / tau2 {h[tk]}")
+                c["go_gold_equal"] += same
         result[name] = runs
         print(f"{name}: {c['calls']} calls, {c['recorded_equal']} equal to the recorded"
               + (f", {c['go_equal']} to the Go port's" if dump else "")
               + f"; {c['runs']} runs, db_match as recorded in {c['db_equal']}, env assertions {c['env_equal']}/{c['env_checks']}"
-              + (f"; hashes, db_match and assertions equal to the Go port's in {c['go_runs_equal']}" if dump else ""))
+              + (f"; hashes, db_match and assertions equal to the Go port's in {c['go_runs_equal']}" if dump else "")
+              + f"; {c['gold_runs']} gold runs, db_match in {c['gold_db_match']}"
+              + (f", hashes and db_match (by hash and payload) equal to the Go port's in {c['go_gold_equal']}" if dump else ""))
         for k in total:
             total[k] += c[k]
     if os.environ.get("TAU2_TELECOM_PY_OUT"):
         json.dump(result, open(os.environ["TAU2_TELECOM_PY_OUT"], "w"))
     print(f"all: {total['calls']} calls, {total['recorded_equal']} equal to the recorded"
-          + (f", {total['go_equal']} to the Go port's; {total['go_runs_equal']}/{total['runs']} runs equal to the Go port's" if dump else ""))
+          + (f", {total['go_equal']} to the Go port's; {total['go_runs_equal']}/{total['runs']} runs equal to the Go port's" if dump else "")
+          + f"; gold runs with db_match {total['gold_db_match']}/{total['gold_runs']}"
+          + (f", {total['go_gold_equal']}/{total['gold_runs']} equal to the Go port's" if dump else ""))
     if dump:
-        ok = total["go_equal"] == total["calls"] and total["go_runs_equal"] == total["runs"] and probe_diff == 0
+        ok = (total["go_equal"] == total["calls"] and total["go_runs_equal"] == total["runs"] and probe_diff == 0
+              and total["go_gold_equal"] == total["gold_runs"])
         sys.exit(0 if ok else 1)
 
 

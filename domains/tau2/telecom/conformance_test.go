@@ -69,24 +69,26 @@ func TestConformance(t *testing.T) {
 }
 
 // TestDump writes, for scripts/tau2_telecom_differential.py, each run's
-// result strings, both end hashes, the gold hashes, db_match and the env
-// assertions (to $TAU2_TELECOM_DUMP; skipped without it).
+// result strings, both end hashes, the gold hashes, db_match (by the
+// hashes and by the payload) and the env assertions, and the same of
+// each task's gold run (to $TAU2_TELECOM_DUMP; skipped without it).
 func TestDump(t *testing.T) {
 	out := os.Getenv("TAU2_TELECOM_DUMP")
 	if out == "" {
 		t.Skip("TAU2_TELECOM_DUMP is not set")
 	}
 	type run struct {
-		ID            string   `json:"id"`
-		Outputs       []string `json:"outputs"`
-		AgentHash     string   `json:"agent_hash"`
-		UserHash      string   `json:"user_hash"`
-		GoldAgentHash string   `json:"gold_agent_hash"`
-		GoldUserHash  string   `json:"gold_user_hash"`
-		DBMatch       bool     `json:"db_match"`
-		Env           []bool   `json:"env"`
+		ID             string   `json:"id"`
+		Outputs        []string `json:"outputs"`
+		AgentHash      string   `json:"agent_hash"`
+		UserHash       string   `json:"user_hash"`
+		GoldAgentHash  string   `json:"gold_agent_hash"`
+		GoldUserHash   string   `json:"gold_user_hash"`
+		DBMatch        bool     `json:"db_match"`
+		PayloadDBMatch bool     `json:"payload_db_match"`
+		Env            []bool   `json:"env"`
 	}
-	dump := map[string][]run{}
+	dump, gold := map[string][]run{}, map[string][]run{}
 	for _, r := range files(t) {
 		c := checker(t, r)
 		for _, sim := range r.Simulations {
@@ -96,10 +98,27 @@ func TestDump(t *testing.T) {
 			}
 			dump[r.File] = append(dump[r.File], run{ID: sim.ID, Outputs: rp.Outputs, AgentHash: rp.Hashes.Agent, UserHash: rp.Hashes.User,
 				GoldAgentHash: rp.Task.GoldHashes.Agent, GoldUserHash: rp.Task.GoldHashes.User,
-				DBMatch: rp.Hashes == rp.Task.GoldHashes, Env: rp.Env})
+				DBMatch: rp.Hashes == rp.Task.GoldHashes, PayloadDBMatch: payloadDB(t, rp.Task, rp.Traj), Env: rp.Env})
+		}
+		for _, src := range r.Tasks {
+			task, err := c.Derive(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env, err := task.Env()
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := c.Domain.StateHashes(env.Replay(task.Gold.Steps).View())
+			if err != nil {
+				t.Fatal(err)
+			}
+			gold[r.File] = append(gold[r.File], run{ID: src.ID, AgentHash: h.Agent, UserHash: h.User,
+				GoldAgentHash: task.GoldHashes.Agent, GoldUserHash: task.GoldHashes.User,
+				DBMatch: h == task.GoldHashes, PayloadDBMatch: payloadDB(t, task, task.Gold)})
 		}
 	}
-	b, err := json.Marshal(map[string]any{"runs": dump, "probes": runProbes(t)})
+	b, err := json.Marshal(map[string]any{"runs": dump, "gold": gold, "probes": runProbes(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,8 +38,12 @@ type Task struct {
 	// set-up, then the gold calls made without sync_tools after them
 	// (tau2's evaluator calls make_tool_call, not get_response).
 	GoldHashes Hashes
-	domain     *Domain
-	start      *world
+	// Changes are that gold environment's net changes to the initialized
+	// state, both databases, cell by cell: the task's Reference carries
+	// them, so the payload's DB check is tau2's.
+	Changes []model.CellDiff
+	domain  *Domain
+	start   *world
 
 	envOnce sync.Once
 	env     *pbcste.Env
@@ -124,6 +128,7 @@ func Derive(d *Domain, t *tau2.Task) (*Task, error) {
 	}
 	out.Gold = gold
 	out.GoldHashes = gw.hashes()
+	out.Changes = gw.changesFrom(w)
 	task := d.task(out.ID, fmt.Sprintf("tau2 telecom task %s", t.ID), w.entities())
 	task.Instruction = string(t.Scenario)
 	var preds []model.Predicate
@@ -133,7 +138,7 @@ func Derive(d *Domain, t *tau2.Task) (*Task, error) {
 		}
 	}
 	task.Goals = []model.GoalVersion{{Version: "v1", Predicates: preds}}
-	ref := &model.Reference{Outputs: []string{}}
+	ref := &model.Reference{Changes: out.Changes, Outputs: []string{}}
 	if c := t.Criteria; c != nil {
 		ref.Outputs = append(ref.Outputs, c.CommunicateInfo...)
 		ref.Basis = slices.Clone(c.RewardBasis)

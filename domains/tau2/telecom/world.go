@@ -278,6 +278,53 @@ func (w *world) writesFrom(before model.StateView) []model.Action {
 	return out
 }
 
+// changesFrom are the cells in which w differs from before, both in
+// memory, as a log's net changes name them: a field whose value differs,
+// a record w holds and before does not as created (alive from null, then
+// each field set), one before holds and w does not as deleted (alive
+// only). A gold end state that no log reached (tau2 makes the gold calls
+// without sync_tools) is thus a reference the payload can carry.
+func (w *world) changesFrom(before *world) []model.CellDiff {
+	was := map[recKey]reflect.Value{}
+	var order []recKey
+	before.each(func(k *kind, id string, rec reflect.Value) {
+		if rec.IsValid() {
+			was[recKey{k, id}] = rec
+			order = append(order, recKey{k, id})
+		}
+	})
+	var out []model.CellDiff
+	w.each(func(k *kind, id string, rec reflect.Value) {
+		if !rec.IsValid() {
+			return
+		}
+		old, existed := was[recKey{k, id}]
+		delete(was, recKey{k, id})
+		if !existed {
+			out = append(out, model.CellDiff{Type: k.name, ID: id, Field: model.AliveField, Before: model.Null, After: model.Bool(true)})
+		}
+		var olds []model.Value
+		if existed {
+			olds = k.values(old)
+		}
+		for j, v := range k.values(rec) {
+			prev := model.Null
+			if existed {
+				prev = olds[j]
+			}
+			if !prev.Equal(v) {
+				out = append(out, model.CellDiff{Type: k.name, ID: id, Field: k.def.Fields[j].Name, Before: prev, After: v})
+			}
+		}
+	})
+	for _, key := range order {
+		if _, gone := was[key]; gone {
+			out = append(out, model.CellDiff{Type: key.k.name, ID: key.id, Field: model.AliveField, Before: model.Bool(true), After: model.Bool(false)})
+		}
+	}
+	return out
+}
+
 // entities are the world as an initial snapshot.
 func (w *world) entities() []model.Entity {
 	var out []model.Entity
