@@ -96,11 +96,13 @@ def main():
         for run in dump[name]:
             sim = sims[run["id"]]
             tools = RetailTools(RetailDB.model_validate(raw_db))
-            recorded = {m["id"]: m["content"] for m in sim["messages"] if m["role"] == "tool"}
+            # each call's result is the tool message that follows it, in
+            # order, as tau2's set_state pairs them (ids may repeat or be "")
+            results = iter([m["content"] for m in sim["messages"] if m["role"] == "tool"])
             outs = []
             for m in sim["messages"]:
                 for tc in m.get("tool_calls") or []:
-                    outs.append((call(tools, tc["name"], tc["arguments"]), recorded[tc["id"]]))
+                    outs.append((call(tools, tc["name"], tc["arguments"]), next(results)))
             for i, (py, rec) in enumerate(outs):
                 c["calls"] += 1
                 go = run["outputs"][i] if i < len(run["outputs"]) else None

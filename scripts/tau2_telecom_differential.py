@@ -192,13 +192,14 @@ def main():
             env = get_environment(solo_mode=solo)
             env.set_state(None, init, [])
             outs = []
-            recorded = {m.id: m.content for m in msgs if m.role == "tool"}
+            # paired by position, as tau2's set_state pairs them
+            recorded = iter([m.content for m in msgs if m.role == "tool"])
             for m in msgs:
                 for tc in (m.tool_calls or []) if m.role != "tool" else []:
                     out = env.get_response(tc).content
                     outs.append(out)
                     c["calls"] += 1
-                    c["recorded_equal"] += out == recorded[tc.id]
+                    c["recorded_equal"] += out == next(recorded)
             run = dict(id=sim["id"], outputs=outs, agent_hash=env.get_db_hash(), user_hash=env.get_user_db_hash())
             ec = task.evaluation_criteria
             pred, h = evaluate_db(get_environment, task, msgs, solo)
