@@ -292,7 +292,7 @@ func writeWitnessEnd(w io.Writer, end *witnessEnd) {
 var riseSays = map[string]string{
 	report.RiseFailedCall: "a call that failed (where H's did not) is credited all the same",
 	report.RiseNoOpRepeat: "a call that changed nothing (a repeat of H's write, or values already there) is credited",
-	report.RiseChangeUndo: "a change that a later call undoes is credited",
+	report.RiseChangeUndo: "a change that a later call undoes or overwrites is credited",
 }
 
 // attackSuite runs the search on every task of a split and prints the
