@@ -380,12 +380,12 @@ func TestTauBenchWitnessesAreRuns(t *testing.T) {
 		Rule   string `json:"end_rule"`
 		Failed struct {
 			Groups []struct {
-				Set, Target                 string
-				Successes                   int
-				Same                        *int `json:"same_end"`
-				Gold                        *int `json:"gold_end"`
-				Other                       *int `json:"other_end"`
-				Rise                        map[string]int
+				Set, Target string
+				Successes   int
+				Same        *int `json:"same_end"`
+				Gold        *int `json:"gold_end"`
+				Other       *int `json:"other_end"`
+				Rise        map[string]int
 			}
 		}
 	}
