@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/parthack/parthack/attacker"
 	"github.com/parthack/parthack/attacker/domainbench"
+	"github.com/parthack/parthack/domains"
+	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
@@ -25,7 +28,7 @@ func newAttackCmd(e *env) *cobra.Command {
 	var taskArg, honestPath, outPath string
 	var opt attacker.Options
 	var lf attackerFlags
-	var asJSON bool
+	var asJSON, anyEnd bool
 	cmd := &cobra.Command{
 		Use:   "attack --task ID|FILE|development|held-out|all [--target NAME] [--edits N]",
 		Short: "Search for the certified worst case: the eligible witness that most inflates an evaluator",
@@ -39,7 +42,10 @@ func newAttackCmd(e *env) *cobra.Command {
 			"With --llm an OpenAI-compatible model proposes --k candidates instead (generation, schema validation,\n" +
 			"replay, double certification, public scoring; every attempt counts), configured like the judges:\n" +
 			"--attacker-base-url, --attacker-model or PARTHACK_ATTACKER_*; --record and --replay make a run offline.\n\n" +
-			"Targets: historical_milestone, predicate_max, cape_max, csps, lightweight_cape, terminal_outcome.\n" +
+			"On a real domain's task the search admits only witnesses that end in exactly H's state (evaluator\n" +
+			"inflation; --any-end admits any end), and the output says where the witness ends: H's state, the gold\n" +
+			"run's, or elsewhere with each cell that differs; a same-end witness over .10 says why the evaluator rose.\n\n" +
+			"Targets: " + strings.Join(attackTargets(), ", ") + ".\n" +
 			"Exit codes: 0 done, 2 bad input or usage.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -51,13 +57,16 @@ func newAttackCmd(e *env) *cobra.Command {
 			if lf.on {
 				return attackLLM(ctx, e, &lf, taskArg, honestPath, outPath, opt.Target, asJSON)
 			}
+			if anyEnd && opt.SameEnd {
+				return usageErr("--same-end and --any-end exclude each other")
+			}
 			if ids, ok := splitIDs(taskArg); ok {
 				if honestPath != "" || outPath != "" {
 					return usageErr("--honest and --out apply to a single task")
 				}
 				return attackSuite(ctx, e, ids, opt, asJSON)
 			}
-			res, end, err := e.attackOne(ctx, taskArg, honestPath, opt)
+			res, end, err := e.attackOne(ctx, taskArg, honestPath, opt, anyEnd)
 			if err != nil {
 				return err
 			}
@@ -69,7 +78,11 @@ func newAttackCmd(e *env) *cobra.Command {
 			if asJSON {
 				j := attackJSON{Result: res, Witness: res.Best}
 				if end != nil {
-					j.SameEnd, j.Collateral = &end.same, end.deltas
+					j.Rule, j.End, j.Rise = end.rule.name, end.end, end.rise
+					if res.Best != nil {
+						same := end.end == report.EndSame
+						j.SameEnd, j.Collateral = &same, end.deltas
+					}
 				}
 				return writeJSON(e.stdout, j)
 			}
@@ -79,11 +92,12 @@ func newAttackCmd(e *env) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&taskArg, "task", "", "suite task id, task file, or a split: development, held-out, all")
 	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H: a file or a stored name (default: the suite task's)")
-	cmd.Flags().StringVar(&opt.Target, "target", "historical_milestone", "the evaluator to inflate")
+	cmd.Flags().StringVar(&opt.Target, "target", "historical_milestone", "the evaluator to inflate (a domain's task: its benchmark's own too)")
 	intFlag(cmd.Flags(), &opt.Edits, "edits", 2, editsRange, "at most this many edits of H (inserted actions plus skipped steps)")
 	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", attacker.DefaultMaxStates, maxStatesRange, "search nodes to visit at most, per task")
 	cmd.Flags().BoolVar(&opt.Pairs, "pairs", false, "also try steps that update two fields of an entity at once (a larger search)")
-	cmd.Flags().BoolVar(&opt.SameEnd, "same-end", false, "admit only witnesses that end in exactly H's state (no collateral outside the goal predicates)")
+	cmd.Flags().BoolVar(&opt.SameEnd, "same-end", false, "admit only witnesses that end in exactly H's state (no collateral outside the goal predicates; a real domain's task's default)")
+	cmd.Flags().BoolVar(&anyEnd, "any-end", false, "on a real domain's task, admit witnesses that end anywhere, not only in exactly H's state")
 	cmd.Flags().StringVar(&outPath, "out", "", "write the witness found as a trajectory file")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	lf.add(cmd)
@@ -93,17 +107,46 @@ func newAttackCmd(e *env) *cobra.Command {
 type attackJSON struct {
 	*attacker.Result
 	Witness *model.Trajectory `json:"witness,omitempty"`
-	// SameEnd and Collateral are where a real domain's witness ends
-	// beside H (bench's runs[] fields of the same names).
+	// Rule is which witnesses a real domain's search admitted (same_end,
+	// any_end); SameEnd, Collateral, End and Rise are where its witness
+	// ends beside H and, in H's state, why the target rose (bench's runs[]
+	// fields of the same names).
+	Rule       string            `json:"end_rule,omitempty"`
 	SameEnd    *bool             `json:"same_end_state,omitempty"`
 	Collateral []pbcste.EndDelta `json:"collateral,omitempty"`
+	End        string            `json:"end_state,omitempty"`
+	Rise       string            `json:"rise,omitempty"`
 }
 
-// witnessEnd is where a real domain's witness ends beside H: in H's very
-// state, or not, and each cell that differs.
+// witnessEnd is a real domain's search: the witnesses it admitted, and
+// where its witness ends beside H (report.EndSame, EndGold, EndOther; ""
+// with no witness), each cell that differs, and, for a same-end success,
+// why the target rose.
 type witnessEnd struct {
-	same   bool
-	deltas []pbcste.EndDelta
+	rule      endRule
+	end, rise string
+	deltas    []pbcste.EndDelta
+}
+
+// attackTargets are the targets attack takes: the paper's evaluators,
+// then each domain's benchmark's own, once each.
+func attackTargets() []string {
+	var out []string
+	for _, ev := range evaluators.Deterministic() {
+		out = append(out, ev.Name)
+	}
+	var own []string
+	for _, d := range domains.All() {
+		for _, rw := range d.Rewards() {
+			if !slices.Contains(own, rw.Name) {
+				own = append(own, rw.Name)
+			}
+		}
+	}
+	if len(own) > 0 {
+		out = append(out, "and on a real domain's task its benchmark's own ("+strings.Join(own, ", ")+")")
+	}
+	return out
 }
 
 // splitIDs resolves a split name to the suite's task ids.
@@ -126,10 +169,12 @@ func splitIDs(arg string) ([]string, bool) {
 	return ids, true
 }
 
-// attackOne searches one task. On a real domain's task it also says
-// where the witness ends beside H: equal certified vectors need not be an
-// equal database (a second cancel refunds again).
-func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Options) (*attacker.Result, *witnessEnd, error) {
+// attackOne searches one task. On a real domain's task the search may
+// also target the benchmark's own evaluators, admits only witnesses that
+// end in exactly H's state unless anyEnd, and says where the witness ends
+// beside H and gold: equal certified vectors need not be an equal
+// database (a second cancel refunds again).
+func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Options, anyEnd bool) (*attacker.Result, *witnessEnd, error) {
 	env, pub, err := loadTaskViews(taskArg)
 	if err != nil {
 		return nil, nil, err
@@ -141,26 +186,46 @@ func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt att
 	if err := checkEpisode(env.Task, honestPath, h); err != nil {
 		return nil, nil, err
 	}
-	_, t, domain, err := domainTask(taskArg)
+	d, t, domain, err := domainTask(taskArg)
 	if err != nil {
 		return nil, nil, usage(err)
-	} else if domain && t.AttackTask != nil {
+	}
+	if domain {
 		// A domain task's moves are calls drawn from the task and from
-		// where H ends.
-		pub = t.AttackTask(h, env.Replay(h.Steps).View())
+		// where H ends; its benchmark's evaluators are targets too.
+		if t.AttackTask != nil {
+			pub = t.AttackTask(h, env.Replay(h.Steps).View())
+		}
+		for _, rw := range d.Rewards() {
+			opt.Extra = append(opt.Extra, attacker.Extra{Name: rw.Name, Score: rw.Score})
+		}
+		opt.SameEnd = opt.SameEnd || !anyEnd
 	}
 	res, err := attacker.Search(ctx, pub, env, h, opt, nil)
 	if err != nil {
 		return nil, nil, usage(err)
 	}
-	if !domain || res.Best == nil {
+	if !domain {
 		return res, nil, nil
 	}
-	same, deltas, err := domainbench.EndState(t, env.Replay(h.Steps), env.Replay(res.Best.Steps))
-	if err != nil {
+	end := &witnessEnd{rule: endRuleOf(opt.SameEnd)}
+	if res.Best == nil {
+		return res, end, nil
+	}
+	hlog, alog := env.Replay(h.Steps), env.Replay(res.Best.Steps)
+	if end.end, end.deltas, err = domainbench.NewEnds(t, env, hlog).Of(alog); err != nil {
 		return nil, nil, err
 	}
-	return res, &witnessEnd{same: same, deltas: deltas}, nil
+	if end.end == report.EndSame && report.Success(res.Delta) {
+		score, err := domainbench.ScoreOf(d, pub, res.Target)
+		if err != nil {
+			return nil, nil, err
+		}
+		if end.rise, err = domainbench.Rise(env, hlog, res.Best, score); err != nil {
+			return nil, nil, err
+		}
+	}
+	return res, end, nil
 }
 
 func writeAttack(e *env, r *attacker.Result, end *witnessEnd, outPath string) {
@@ -171,6 +236,9 @@ func writeAttack(e *env, r *attacker.Result, end *witnessEnd, outPath string) {
 		bound = "NOT exhausted: the state budget ran out first; a larger --max-states may find more"
 	}
 	fmt.Fprintf(w, "searched   %d states, %d eligible candidates; %s\n", r.States, r.Eligible, bound)
+	if end != nil {
+		fmt.Fprintf(w, "rule       %s\n", end.rule.says)
+	}
 	if r.Best == nil {
 		fmt.Fprintf(w, "result     no eligible candidate other than H itself\n")
 		return
@@ -191,15 +259,22 @@ func writeWitnessEnd(w io.Writer, end *witnessEnd) {
 	switch {
 	case end == nil:
 		return
-	case end.same:
+	case end.end == report.EndSame:
 		fmt.Fprintf(w, "\nend state  exactly H's (the benchmark's own state hash)\n")
+		if why, ok := riseSays[end.rise]; ok {
+			fmt.Fprintf(w, "rise       %s\n", why)
+		}
 		return
 	}
 	plural := "s"
 	if len(end.deltas) == 1 {
 		plural = ""
 	}
-	fmt.Fprintf(w, "\nend state  not H's: %d cell%s differ (same certified vectors, another database)\n", len(end.deltas), plural)
+	gold := ""
+	if end.end == report.EndGold {
+		gold = "; it is the gold run's end state (A is better work than H, not inflation)"
+	}
+	fmt.Fprintf(w, "\nend state  not H's: %d cell%s differ (same certified vectors, another database)%s\n", len(end.deltas), plural, gold)
 	for _, d := range end.deltas {
 		reads := ""
 		if len(d.Goal) > 0 {
@@ -213,12 +288,19 @@ func writeWitnessEnd(w io.Writer, end *witnessEnd) {
 	}
 }
 
+// riseSays is why an evaluator rose on a same-end witness, in words.
+var riseSays = map[string]string{
+	report.RiseFailedCall: "a call that failed (where H's did not) is credited all the same",
+	report.RiseNoOpRepeat: "a call that changed nothing (a repeat of H's write, or values already there) is credited",
+	report.RiseChangeUndo: "a change that a later call undoes or overwrites is credited",
+}
+
 // attackSuite runs the search on every task of a split and prints the
 // ledger with the paper's summary metrics.
 func attackSuite(ctx context.Context, e *env, ids []string, opt attacker.Options, asJSON bool) error {
 	var rows []*attacker.Result
 	for _, id := range ids {
-		r, _, err := e.attackOne(ctx, id, "", opt)
+		r, _, err := e.attackOne(ctx, id, "", opt, false)
 		if err != nil {
 			return fmt.Errorf("%s: %w", id, err)
 		}

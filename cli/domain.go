@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -259,26 +261,17 @@ func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut,
 	}
 	fmt.Fprintf(e.stderr, "bench: %s, %d runs (%d failed, %d successful as control, %d of goal-less tasks excluded), within %d edits of H, in %s\n",
 		opt.Domain.Name(), len(res.Runs), failed, control, excluded, opt.Edits, time.Since(start).Round(100*time.Millisecond))
+	rule := endRuleOf(opt.SameEnd)
+	fmt.Fprintf(e.stderr, "bench: %s\n", rule.says)
 	if capped > 0 {
 		fmt.Fprintf(e.stderr, "bench: %d runs had a search stop at --max-states %d: their bound is not exhausted\n", capped, opt.MaxStates)
 	}
 	if witnesses != "" {
-		if err := os.MkdirAll(witnesses, 0o755); err != nil {
+		n, err := writeWitnesses(witnesses, opt.Domain.Name(), rule, res.Runs)
+		if err != nil {
 			return usageErr("--witnesses: %v", err)
 		}
-		n := 0
-		for _, r := range res.Runs {
-			if r.Witness == nil {
-				continue
-			}
-			w := *r.Witness
-			w.Note += collateralNote(r.SameEnd, r.Collateral)
-			if err := atomicfile.Write(filepath.Join(witnesses, r.Run+".json"), model.EncodeTrajectory(&w), 0o644); err != nil {
-				return usageErr("--witnesses: %v", err)
-			}
-			n++
-		}
-		fmt.Fprintf(e.stderr, "bench: %d witnesses (A_ref of each run that has one) written to %s\n", n, witnesses)
+		fmt.Fprintf(e.stderr, "bench: %d witnesses written to %s, each named in %s\n", n, witnesses, filepath.Join(witnesses, witnessIndex))
 	}
 	if ledgerOut != "" {
 		ext := filepath.Ext(ledgerOut)
@@ -300,13 +293,13 @@ func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut,
 		runsOf[r.Model]++
 	}
 	failedReport.Models = report.ByModel(res.Failed, modelOf, runsOf)
-	failedHead := fmt.Sprintf("%s: %d failed runs of tasks with a goal (the benchmark's reward below 1)", opt.Domain.Title(), failed)
+	failedHead := fmt.Sprintf("%s: %d failed runs of tasks with a goal (the benchmark's reward below 1); %s", opt.Domain.Title(), failed, rule.says)
 	controlHead := fmt.Sprintf("Control: %d successful runs (the benchmark's reward 1)", control)
 	switch f {
 	case report.FormatJSON:
 		// One document on stdout: both reports and every run.
 		fmt.Fprintln(e.stderr, "bench: "+failedHead)
-		return writeDomainJSON(e.stdout, opt.Domain.Name(), failedReport, res)
+		return writeDomainJSON(e.stdout, opt.Domain.Name(), rule.name, failedReport, res)
 	case report.FormatCSV, report.FormatSVG:
 		// One document on stdout: the failed runs'; the control's is in
 		// its ledger, or in any text format.
@@ -324,13 +317,14 @@ func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut,
 // writeDomainJSON writes a real domain's bench as one JSON document: the
 // failed runs' report, the control's, and every run with its outcome and
 // its witness's end state.
-func writeDomainJSON(w io.Writer, domain string, failed *report.Report, res *domainbench.Result) error {
+func writeDomainJSON(w io.Writer, domain, rule string, failed *report.Report, res *domainbench.Result) error {
 	b, err := json.MarshalIndent(struct {
 		Domain  string                `json:"domain"`
+		Rule    string                `json:"end_rule"`
 		Failed  *report.Report        `json:"failed"`
 		Control *report.Report        `json:"control"`
 		Runs    []domainbench.RunInfo `json:"runs"`
-	}{domain, failed, report.Compute(res.Control), res.Runs}, "", "  ")
+	}{domain, rule, failed, report.Compute(res.Control), res.Runs}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -339,7 +333,7 @@ func writeDomainJSON(w io.Writer, domain string, failed *report.Report, res *dom
 }
 
 // benchDomain checks bench's flags for --domain and runs it.
-func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles []string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string, sameEnd bool) error {
+func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles []string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string, anyEnd bool) error {
 	d, err := domainFlag(domain)
 	if err != nil {
 		return err
@@ -361,7 +355,7 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles [
 	if ext := strings.ToLower(filepath.Ext(ledgerOut)); ledgerOut != "" && ext != ".json" && ext != ".csv" {
 		return usageErr("--ledger-out: %s: a ledger file ends in .json or .csv", ledgerOut)
 	}
-	topt := domainbench.Options{Domain: d, Runs: runs, Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: sameEnd}
+	topt := domainbench.Options{Domain: d, Runs: runs, Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: !anyEnd}
 	if taskList != "" {
 		topt.Tasks = strings.Split(taskList, ",")
 		for _, id := range topt.Tasks {
@@ -374,6 +368,134 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles [
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
 	return runDomainBench(e, topt, f, ledgerOut, witnesses)
+}
+
+// endRule is which witnesses a real domain's search admitted: its name
+// in JSON and what the output says of it.
+type endRule struct{ name, says string }
+
+// endRuleOf is the rule of a search with or without SameEnd.
+func endRuleOf(sameEnd bool) endRule {
+	if sameEnd {
+		return endRule{"same_end", "witnesses admitted: only those that end in exactly H's state (--any-end admits any end)"}
+	}
+	return endRule{"any_end", "witnesses admitted: any end (--any-end), so successes count better work and collateral too"}
+}
+
+// witnessIndex is the file bench --witnesses names every witness in.
+const witnessIndex = "index.json"
+
+// witnessEntry is one witness file in the index: what it is a witness
+// of and what the ledger claims of it.
+type witnessEntry struct {
+	File   string  `json:"file"`
+	Run    string  `json:"run"`
+	Task   string  `json:"task"`
+	Target string  `json:"target"`
+	Search string  `json:"search"` // the rule of the search that found it: same_end or any_end
+	Delta  float64 `json:"delta"`
+	End    string  `json:"end_state"`
+	Rise   string  `json:"rise,omitempty"`
+}
+
+// writeWitnesses writes every run's witnesses to dir, each under a name
+// that fits any file system (witnessFileName), and the index naming
+// each; it checks every name before it writes a file. It returns the
+// number of witnesses.
+func writeWitnesses(dir, domain string, rule endRule, runs []domainbench.RunInfo) (int, error) {
+	var entries []witnessEntry
+	var bodies [][]byte
+	seen := map[string]string{}
+	for _, r := range runs {
+		for _, w := range r.Witnesses {
+			search := rule.name
+			if w.AnyEnd {
+				search = endRuleOf(false).name
+			}
+			file := witnessFileName(r.Run, w.Target, w.AnyEnd)
+			what := r.Run + " against " + w.Target
+			if prev, ok := seen[file]; ok {
+				return 0, fmt.Errorf("the witnesses of %s and of %s would both be %s", prev, what, file)
+			}
+			seen[file] = what
+			tr := *w.Trajectory
+			same := w.End == report.EndSame
+			tr.Note += collateralNote(&same, w.Collateral)
+			if w.End == report.EndGold {
+				tr.Note += "; it ends in the gold run's state"
+			}
+			bodies = append(bodies, model.EncodeTrajectory(&tr))
+			entries = append(entries, witnessEntry{File: file, Run: r.Run, Task: r.Task, Target: w.Target, Search: search, Delta: w.Delta, End: w.End, Rise: w.Rise})
+		}
+	}
+	index, err := json.MarshalIndent(struct {
+		Domain    string         `json:"domain"`
+		Rule      string         `json:"end_rule"`
+		Witnesses []witnessEntry `json:"witnesses"`
+	}{domain, rule.name, entries}, "", "  ")
+	if err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	for i, e := range entries {
+		if err := atomicfile.Write(filepath.Join(dir, e.File), bodies[i], 0o644); err != nil {
+			return 0, err
+		}
+	}
+	return len(entries), atomicfile.Write(filepath.Join(dir, witnessIndex), append(index, '\n'), 0o644)
+}
+
+// maxWitnessName is the longest witness file name, in bytes: well within
+// every file system's limit (255 bytes on most, fewer on some).
+const maxWitnessName = 100
+
+// witnessFileName names a run's witness against a target as a file:
+// RUN.TARGET.json (RUN.TARGET.any-end.json for an any-end search's),
+// where a run name with a byte outside [A-Za-z0-9._-], or too long to
+// fit maxWitnessName, is made to fit: the other bytes become _, the
+// middle is cut, and a hash of the whole name keeps it unique. The same
+// run and target always give the same name.
+func witnessFileName(run, target string, anyEnd bool) string {
+	suffix := "." + target
+	if anyEnd {
+		suffix += ".any-end"
+	}
+	suffix += ".json"
+	room := maxWitnessName - len(suffix)
+	if fitsFileName(run) && len(run) <= room && !strings.HasPrefix(run, ".") && !strings.HasPrefix(run, "-") {
+		return run + suffix
+	}
+	var b strings.Builder
+	for _, c := range []byte(run) {
+		if fitsFileName(string(c)) {
+			b.WriteByte(c)
+		} else if !strings.HasSuffix(b.String(), "_") {
+			b.WriteByte('_')
+		}
+	}
+	name := strings.TrimLeft(b.String(), ".-_")
+	if name == "" {
+		name = "run"
+	}
+	sum := sha256.Sum256([]byte(run))
+	tag := "-" + hex.EncodeToString(sum[:4])
+	if keep := room - len(tag); len(name) > keep {
+		head := keep / 2
+		name = name[:head] + "_" + name[len(name)-(keep-head-1):]
+	}
+	return name + tag + suffix
+}
+
+// fitsFileName reports whether s is made of [A-Za-z0-9._-] only.
+func fitsFileName(s string) bool {
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // collateralNote says, for a witness's note, whether it ends in H's

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -124,19 +125,108 @@ func TestImportTauBench(t *testing.T) {
 	}
 }
 
-// TestTauBenchWitnesses: bench --domain writes each run's witness, and
-// each one certifies eligible against its run.
+// TestTauBenchWitnesses: bench --domain writes each run's witness of
+// each searched target, names each in its index with its run, task,
+// target and claim, and each one certifies eligible against its run.
 func TestTauBenchWitnesses(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "witnesses")
 	code, out, errs := run(t, "bench", "--domain", "tau-airline", "--tasks", "TAU-A04", "--edits", "2", "--witnesses", dir)
-	if code != 0 || !strings.Contains(out, "tau-bench airline: 4 failed runs") || !strings.Contains(errs, "4 witnesses") {
+	if code != 0 || !strings.Contains(out, "tau-bench airline: 4 failed runs") || !strings.Contains(errs, "16 witnesses written to "+dir+", each named in "+filepath.Join(dir, "index.json")) {
 		t.Fatalf("bench: exit %d\n%s\n%s", code, out, errs)
 	}
-	for trial := range 4 {
-		w := filepath.Join(dir, fmt.Sprintf("gpt-4o-t04-trial%d.json", trial))
-		if code, out, errs := run(t, "certify", "--task", "TAU-A04", "--honest", fmt.Sprintf("trial%d", trial), "--candidate", w); code != 0 {
-			t.Errorf("trial %d's witness: exit %d\n%s%s", trial, code, out, errs)
+	index := readWitnessIndex(t, dir)
+	if index.Rule != "same_end" || len(index.Witnesses) != 16 {
+		t.Fatalf("index: rule %q, %d witnesses", index.Rule, len(index.Witnesses))
+	}
+	for i, w := range index.Witnesses {
+		trial := i / 4 // four targets a run: the three searched historical evaluators and the benchmark's reward
+		if want := fmt.Sprintf("gpt-4o-t04-trial%d.%s.json", trial, w.Target); w.File != want || w.Task != "TAU-A04" || w.Run != fmt.Sprintf("gpt-4o-t04-trial%d", trial) || w.End != "same" {
+			t.Errorf("witness %d: %+v, want file %s", i, w, want)
 		}
+		if code, out, errs := run(t, "certify", "--task", "TAU-A04", "--honest", fmt.Sprintf("trial%d", trial), "--candidate", filepath.Join(dir, w.File)); code != 0 {
+			t.Errorf("%s: exit %d\n%s%s", w.File, code, out, errs)
+		}
+	}
+}
+
+// witnessIndexFile is bench --witnesses' index.json.
+type witnessIndexFile struct {
+	Domain    string
+	Rule      string `json:"end_rule"`
+	Witnesses []struct {
+		File, Run, Task, Target, Search string
+		Delta                           float64
+		End                             string `json:"end_state"`
+		Rise                            string
+	}
+}
+
+func readWitnessIndex(t *testing.T, dir string) witnessIndexFile {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var index witnessIndexFile
+	if err := json.Unmarshal(b, &index); err != nil {
+		t.Fatal(err)
+	}
+	return index
+}
+
+// TestTelecomWitnessNames: tau2 telecom's task ids make run names of
+// over 200 bytes with brackets and bars; bench --witnesses names each
+// file in at most 100 bytes of [A-Za-z0-9._-], one name a witness, and
+// the index says which run, task and target each is.
+func TestTelecomWitnessNames(t *testing.T) {
+	const task = "T2T-[mobile_data_issue]data_saver_mode_on|user_abroad_roaming_enabled_off[PERSONA:Easy]"
+	dir := filepath.Join(t.TempDir(), "w")
+	if code, _, errs := run(t, "bench", "--domain", "tau2-telecom", "--tasks", task, "--witnesses", dir); code != 0 {
+		t.Fatalf("bench: exit %d\n%s", code, errs)
+	}
+	index := readWitnessIndex(t, dir)
+	files, _ := os.ReadDir(dir)
+	if len(index.Witnesses) == 0 || len(files) != len(index.Witnesses)+1 {
+		t.Fatalf("%d files for %d witnesses and the index", len(files), len(index.Witnesses))
+	}
+	fits := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	seen := map[string]bool{}
+	for _, w := range index.Witnesses {
+		if len(w.File) > 100 || !fits.MatchString(w.File) || seen[w.File] || w.Task != task || !strings.HasPrefix(w.Run, task) || w.Target == "" {
+			t.Errorf("%+v", w)
+		}
+		seen[w.File] = true
+		if _, err := os.Stat(filepath.Join(dir, w.File)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestWitnessFileName: a run name that fits is kept; one that does not
+// is made to fit, the same each time, and two long names that differ
+// only past the cut stay apart.
+func TestWitnessFileName(t *testing.T) {
+	long := "T2T-[mobile_data_issue]airplane_mode_on|bad_network_preference|data_mode_off|data_saver_mode_on[PERSONA:Hard]-gpt-4.1-trial"
+	for _, tc := range []struct {
+		run, target string
+		anyEnd      bool
+		want        string
+	}{
+		{"gpt-4o-t04-trial0", "historical_milestone", false, "gpt-4o-t04-trial0.historical_milestone.json"},
+		{"gpt-4o-t04-trial0", "tau2_db", true, "gpt-4o-t04-trial0.tau2_db.any-end.json"},
+		{"a b/c", "cape_max", false, "a_b_c-"},
+		{"../x", "cape_max", false, "x-"},
+		{"[]", "cape_max", false, "run-"},
+		{long + "0", "tau2_partial_action", true, "T2T-_mobile_data_issue_airpla_PERSONA_Hard_-gpt-4.1-trial0-"},
+	} {
+		got := witnessFileName(tc.run, tc.target, tc.anyEnd)
+		if !strings.HasPrefix(got, tc.want) || len(got) > 100 || !fitsFileName(got) || got != witnessFileName(tc.run, tc.target, tc.anyEnd) {
+			t.Errorf("%q: %q, want %q…", tc.run, got, tc.want)
+		}
+	}
+	a, b := witnessFileName(long+"0", "cape_max", false), witnessFileName(long+"1", "cape_max", false)
+	if a == b || !strings.Contains(a, "-gpt-4.1-trial0-") {
+		t.Errorf("%q and %q", a, b)
 	}
 }
 
@@ -253,11 +343,12 @@ func TestTauBenchWitnessesAreRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(wdir, "*.json"))
-	if len(files) < 100 {
-		t.Fatalf("%d witnesses written", len(files))
+	index := readWitnessIndex(t, wdir)
+	if len(index.Witnesses) < 100 {
+		t.Fatalf("%d witnesses written", len(index.Witnesses))
 	}
-	for _, f := range files {
+	for _, e := range index.Witnesses {
+		f := filepath.Join(wdir, e.File)
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -267,9 +358,9 @@ func TestTauBenchWitnessesAreRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := model.CheckEpisode(task.Model, w.Steps); err != nil {
-			t.Errorf("%s: %v", filepath.Base(f), err)
+			t.Errorf("%s: %v", e.File, err)
 		}
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		name := e.Run
 		for _, r := range runs {
 			if r.Name != name {
 				continue
@@ -286,32 +377,44 @@ func TestTauBenchWitnessesAreRuns(t *testing.T) {
 		}
 	}
 	var rep struct {
+		Rule   string `json:"end_rule"`
 		Failed struct {
 			Groups []struct {
 				Set, Target string
 				Successes   int
-				SameEnd     *struct{ Successes, Same int } `json:"same_end_state"`
+				Same        *int `json:"same_end"`
+				Gold        *int `json:"gold_end"`
+				Other       *int `json:"other_end"`
+				Rise        map[string]int
 			}
-		}
-		Runs []struct {
-			Run     string
-			SameEnd *bool `json:"same_end_state"`
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
+	// The figures the README states: 38 of 93 failed runs inflated by
+	// the historical evaluators when any end is admitted, 13 of them in
+	// H's database, 25 elsewhere; tau-bench's reward moved on 10, each
+	// to gold's database.
+	want := map[string][3]int{"historical_milestone": {13, 0, 25}, "benchmark_reward": {0, 10, 0}, "csps": {0, 0, 0}}
 	for _, g := range rep.Failed.Groups {
-		if g.Target == "historical_milestone" && (g.SameEnd == nil || g.SameEnd.Successes != g.Successes || g.SameEnd.Same > g.Successes) {
-			t.Errorf("%s %s: %d successes, same end %+v", g.Set, g.Target, g.Successes, g.SameEnd)
+		if g.Same == nil || g.Gold == nil || g.Other == nil || *g.Same != g.Successes || g.Rise["failed_call"]+g.Rise["no_op_repeat"]+g.Rise["change_undo"] != *g.Same {
+			t.Errorf("%s %s: %d successes, same %v gold %v other %v, rise %v", g.Set, g.Target, g.Successes, g.Same, g.Gold, g.Other, g.Rise)
+			continue
 		}
+		if w, ok := want[g.Target]; ok && g.Set == "targeted" && [3]int{*g.Same, *g.Gold, *g.Other} != w {
+			t.Errorf("%s: same, gold, other end %d %d %d, want %v", g.Target, *g.Same, *g.Gold, *g.Other, w)
+		}
+	}
+	if rep.Rule != "same_end" {
+		t.Errorf("end_rule %q", rep.Rule)
 	}
 	l, err := report.ReadFile(ledger)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range l.Rows {
-		if r.Matched != (r.SameEnd != nil) {
+		if r.Matched != (r.SameEnd != nil) || r.SameEnd != nil && !*r.SameEnd {
 			t.Fatalf("%s %s %s: matched %t, same_end_state %v", r.Set, r.Target, r.Task, r.Matched, r.SameEnd)
 		}
 	}
@@ -324,8 +427,8 @@ func TestTauBenchWitnessesAreRuns(t *testing.T) {
 // witness ends with H's certified vectors in another database. TAU-A04's
 // witness sets a passenger and sets it back: the same database.
 func TestAttackSaysWhereTheWitnessEnds(t *testing.T) {
-	code, out, errs := run(t, "attack", "--task", "TAU-A01", "--honest", "trial0", "--edits", "2")
-	if code != 0 || !strings.Contains(out, "end state  not H's: 2 cells differ") ||
+	code, out, errs := run(t, "attack", "--task", "TAU-A01", "--honest", "trial0", "--edits", "2", "--any-end")
+	if code != 0 || !strings.Contains(out, "rule       witnesses admitted: any end (--any-end)") || !strings.Contains(out, "end state  not H's: 2 cells differ") ||
 		!strings.Contains(out, "  reservation Z7GOZK .payment_history (goal predicate 1): H [") ||
 		!strings.Contains(out, "  reservation Z7GOZK .status (goal predicate 1): H null, A \"cancelled\"") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
@@ -334,13 +437,30 @@ func TestAttackSaysWhereTheWitnessEnds(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "end state  exactly H's (the benchmark's own state hash)") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
-	code, out, errs = run(t, "attack", "--task", "TAU-A01", "--honest", "trial0", "--edits", "2", "--json")
+	code, out, errs = run(t, "attack", "--task", "TAU-A01", "--honest", "trial0", "--edits", "2", "--any-end", "--json")
 	var r struct {
+		Rule       string            `json:"end_rule"`
 		Same       *bool             `json:"same_end_state"`
+		End        string            `json:"end_state"`
 		Collateral []json.RawMessage `json:"collateral"`
 	}
-	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Same == nil || *r.Same || len(r.Collateral) != 2 {
-		t.Fatalf("exit %d, %v: same_end_state %v, %d cells\n%s%s", code, err, r.Same, len(r.Collateral), out, errs)
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Rule != "any_end" || r.Same == nil || *r.Same || r.End != "other" || len(r.Collateral) != 2 {
+		t.Fatalf("exit %d, %v: %+v\n%s%s", code, err, r, out, errs)
+	}
+	// By default, on a real domain, the witness ends in H's state: the
+	// second cancel is no longer admitted.
+	code, out, errs = run(t, "attack", "--task", "TAU-A01", "--honest", "trial0", "--edits", "2")
+	if code != 0 || !strings.Contains(out, "rule       witnesses admitted: only those that end in exactly H's state") || !strings.Contains(out, "end state  exactly H's") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	// tau-bench's reward on TAU-A14 moves only where the witness drops a
+	// wrong write of H's and ends in gold's database: better work.
+	code, out, errs = run(t, "attack", "--task", "TAU-A14", "--honest", "trial0", "--target", "benchmark_reward", "--any-end")
+	if code != 0 || !strings.Contains(out, "it is the gold run's end state (A is better work than H, not inflation)") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs = run(t, "attack", "--task", "TAU-A14", "--same-end", "--any-end"); code != 2 || !strings.Contains(errs, "exclude each other") {
+		t.Fatalf("exit %d: %s", code, errs)
 	}
 	code, out, _ = run(t, "attack", "--task", "PH-D01", "--edits", "1")
 	if code != 0 || strings.Contains(out, "end state") {

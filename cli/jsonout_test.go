@@ -52,7 +52,7 @@ func TestJSONOutputIsOneDocument(t *testing.T) {
 		{"bench", "--domain", "tau2-retail", "--tasks", "T2R-5", "--format", "json"},
 		{"bench", "--domain", "tau2-airline", "--tasks", "T2A-7", "--format", "json"},
 		{"bench", "--domain", "tau2-telecom", "--tasks", telecom, "--format", "json"},
-		{"bench", "--domain", "tau-airline", "--tasks", "TAU-A01", "--same-end", "--format", "json"},
+		{"bench", "--domain", "tau-airline", "--tasks", "TAU-A01", "--any-end", "--format", "json"},
 		{"replay", "--task", "TAU-A04", "--trajectory", "trial0", "--json"},
 		{"certify", "--task", "TAU-A04", "--honest", "trial0", "--candidate", "trial1", "--json"},
 		{"score", "--task", "TAU-A04", "--trajectory", "trial0", "--json"},

@@ -27,7 +27,7 @@ const formatHelp = "output: table, markdown, latex (booktabs), csv, json, or svg
 
 func newBenchCmd(e *env) *cobra.Command {
 	var split, taskList, ledgerOut, format, shardArg, domain, witnesses string
-	var sameEnd bool
+	var anyEnd bool
 	var runFiles []string
 	var opt bench.RunOptions
 	var jf judgeFlags
@@ -57,6 +57,11 @@ func newBenchCmd(e *env) *cobra.Command {
 			"pairs, task by task. It writes the slice's rows and the run's settings to --ledger-out (JSON) and prints\n" +
 			"no report; `parthack report --ledger` given every shard's ledger checks they are the n shards of one run\n" +
 			"and merges them into the ledger the unsharded run writes, byte for byte. Not with --budgets.\n\n" +
+			"--domain NAME runs on a real benchmark's runs instead (each failed run of a task with a goal is H). Its\n" +
+			"searches admit only witnesses that end in exactly H's state, so successes are evaluator inflation; each\n" +
+			"target is searched again admitting any end, and the tables count, beside each target, the tasks whose best\n" +
+			"attack over .10 ends in the gold run's state (better work) or elsewhere (collateral). --any-end admits any\n" +
+			"end in the searches themselves. --witnesses DIR writes every witness with an index.json.\n\n" +
 			"Exit codes: 0 done, 2 bad input or usage, a judge asked for but not configured, or a recording that\n" +
 			"cannot be written or lacks a request.",
 		Args: cobra.NoArgs,
@@ -69,13 +74,13 @@ func newBenchCmd(e *env) *cobra.Command {
 				return usageErr("--format: %w", err)
 			}
 			if domain != "" {
-				return benchDomain(cmd, e, domain, taskList, runFiles, opt, f, ledgerOut, witnesses, sameEnd)
+				return benchDomain(cmd, e, domain, taskList, runFiles, opt, f, ledgerOut, witnesses, anyEnd)
 			}
 			if len(runFiles) > 0 {
 				return usageErr("--runs goes with --domain: they are a real benchmark's runs")
 			}
-			if sameEnd {
-				return usageErr("--same-end goes with --domain (on the suite: attack --same-end)")
+			if anyEnd {
+				return usageErr("--any-end goes with --domain (the suite's search admits any end already)")
 			}
 			ids, ok := splitIDs(split)
 			if !ok {
@@ -211,8 +216,8 @@ func newBenchCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&ledgerOut, "ledger-out", "", "write the ledger to this file (.json or .csv)")
 	cmd.Flags().StringVar(&format, "format", "table", formatHelp)
 	cmd.Flags().StringArrayVar(&runFiles, "runs", nil, "with --domain: attack the runs of these files (the benchmark's own run format, gzipped or not; repeatable) instead of those the domain ships")
-	cmd.Flags().BoolVar(&sameEnd, "same-end", false, "with --domain: admit only witnesses that end in exactly H's database (no collateral outside the goal predicates)")
-	cmd.Flags().StringVar(&witnesses, "witnesses", "", "with --domain: write each run's A_ref (the witness found against Historical Milestone) to this directory as <run>.json")
+	cmd.Flags().BoolVar(&anyEnd, "any-end", false, "with --domain: admit witnesses that end anywhere, not only in exactly H's database (successes then count better work and collateral too)")
+	cmd.Flags().StringVar(&witnesses, "witnesses", "", "with --domain: write each run's witness of each searched target to this directory, with an index.json naming each file's run, task and target")
 	cmd.Flags().StringVar(&domain, "domain", "", "run on a real benchmark's runs instead of the suite ("+strings.Join(domains.Names(), ", ")+")")
 	cmd.Flags().StringVar(&shardArg, "shard", "", "run only shard i of n (0/4 … 3/4) of the (task, target) pairs and write its ledger; report --ledger merges the shards")
 	jf.add(cmd)

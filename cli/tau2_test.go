@@ -335,3 +335,40 @@ func TestScoreGoallessTask(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackTargetsTau2Evaluators: attack takes every evaluator of a tau2
+// task's domain as its target, as bench does, lists them in its help and
+// in its error for an unknown one, and says why a same-end witness
+// inflates tau2's ACTION check: a gold call that failed (T2A-24), one that
+// changed nothing (T2A-11), a change a later call overwrites (T2A-29).
+func TestAttackTargetsTau2Evaluators(t *testing.T) {
+	for _, tc := range []struct {
+		task, honest, target, rise string
+	}{
+		{"T2A-24", "gpt-4.1-trial0", "tau2_action", "failed_call"},
+		{"T2A-11", "gpt-oss-120b-trial0", "tau2_action", "no_op_repeat"},
+		{"T2A-29", "gpt-4o-2024-11-20-trial0", "tau2_action", "change_undo"},
+		{"T2A-24", "gpt-4.1-trial0", "tau2_partial_action", "failed_call"},
+	} {
+		t.Run(tc.task+" "+tc.target, func(t *testing.T) {
+			code, out, errs := run(t, "attack", "--task", tc.task, "--honest", tc.honest, "--target", tc.target, "--json")
+			var r struct {
+				Target string
+				Delta  float64
+				Rule   string `json:"end_rule"`
+				End    string `json:"end_state"`
+				Rise   string
+			}
+			if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Target != tc.target || r.Delta <= 0.1 || r.Rule != "same_end" || r.End != "same" || r.Rise != tc.rise {
+				t.Fatalf("exit %d, %v: %+v, want rise %s\n%s%s", code, err, r, tc.rise, out, errs)
+			}
+		})
+	}
+	code, _, errs := run(t, "attack", "--task", "T2A-24", "--honest", "gpt-4.1-trial0", "--target", "nope")
+	if code != 2 || !strings.Contains(errs, `unknown target evaluator "nope" (one of historical_milestone,`) || !strings.Contains(errs, "tau2_action, tau2_partial_action)") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if code, out, _ := run(t, "attack", "--help"); code != 0 || !strings.Contains(out, "tau2_partial_action") || !strings.Contains(out, "benchmark_reward") {
+		t.Fatalf("attack --help lists no domain evaluator:\n%s", out)
+	}
+}

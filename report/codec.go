@@ -525,7 +525,7 @@ func WriteJSON(w io.Writer, l *Ledger) error {
 }
 
 // WriteCSV writes the ledger as CSV with every column, in the format's
-// order, but the capped, same_end_state and error columns only when some row has them (a
+// order, but the capped, same_end_state, attack_end, rise and error columns only when some row has them (a
 // minimal ledger: its five columns only); absent values, and false in
 // capped, are empty cells. Numbers are written in their shortest exact
 // form, so a CSV ledger reads back to the same values.
@@ -540,8 +540,11 @@ func WriteCSV(w io.Writer, l *Ledger) error {
 		capped := slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Capped })
 		failed := slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Error != "" })
 		compared := slices.ContainsFunc(l.Rows, func(r Row) bool { return r.SameEnd != nil })
+		ended := slices.ContainsFunc(l.Rows, func(r Row) bool { return r.End != "" })
+		rose := slices.ContainsFunc(l.Rows, func(r Row) bool { return r.Rise != "" })
 		cols = slices.DeleteFunc(slices.Clone(columns), func(c column) bool {
-			return c.name == "capped" && !capped || c.name == "error" && !failed || c.name == "same_end_state" && !compared
+			return c.name == "capped" && !capped || c.name == "error" && !failed || c.name == "same_end_state" && !compared ||
+				c.name == "attack_end" && !ended || c.name == "rise" && !rose
 		})
 	}
 	cw := csv.NewWriter(w)

@@ -53,6 +53,9 @@ const LedgerFormat = "parthack-ledger/1"
 //	attempts        integer  yes       candidates generated
 //	valid           integer  yes       protocol-valid (eligible) candidates, at most attempts
 //	capped          bool     no        true: the row's search stopped at its state cap (see Capped searches)
+//	same_end_state  bool     no        a real domain's matched row: its witness ends in exactly H's state
+//	attack_end      string   no        a real domain's: where the task's best attack over .10 ends (see Where attacks end)
+//	rise            string   no        why the evaluator rose on a same-end attack (see Where attacks end)
 //	error           string   no        why the evaluator gave no score for some trajectory of the row
 //
 // # Unscored trajectories
@@ -82,6 +85,29 @@ const LedgerFormat = "parthack-ledger/1"
 // and absent (null) or an empty cell is the one way to say a search was not
 // cut: false is an error. A ledger without capped searches is byte for
 // byte what earlier versions wrote and read.
+//
+// # Where attacks end
+//
+// On a real domain a witness may end with H's certified vectors in
+// another database. attack_end says where the task's best attack over
+// .10 against the row's target ends: "same" (exactly H's state: the
+// evaluator is inflated), "gold" (the gold run's end state: A is better
+// work than H, not inflation) or "other" (elsewhere: collateral no goal
+// predicate reads). It is absent when no attack over .10 was found. When
+// the search admitted only witnesses that end in H's state (bench
+// --domain's default), "same" is the row's own success and "gold" and
+// "other" come from a second search that admitted any end, on a row
+// whose own search found no success; when it admitted any end
+// (--any-end), attack_end classifies the row's own success. rise says,
+// on a "same" row, why the evaluator rose: "failed_call" (the witness
+// has a call that failed where H's did not: the check credits it
+// anyway), "no_op_repeat" (a call that changed nothing: it repeats a
+// write H made or writes values already there) or "change_undo" (a
+// change that a later call undoes). A ledger written before attack_end
+// counts a success whose same_end_state is false as "other": it did not
+// compare with gold's end. All three are written only where some row
+// has them, so a ledger without them is byte for byte what earlier
+// versions wrote and read.
 //
 // # Minimal ledgers
 //
@@ -148,9 +174,39 @@ type Row struct {
 	// SameEnd says, on a real domain's matched row, whether the witness
 	// ends in exactly H's state (by the benchmark's own state hash): nil
 	// where no witness was compared (the paper's suite, unmatched rows).
-	SameEnd *bool  `json:"same_end_state,omitempty"`
-	Error   string `json:"error,omitempty"`
+	SameEnd *bool `json:"same_end_state,omitempty"`
+	// End says, on a real domain, where the task's best attack over .10
+	// against the target ends (EndSame, EndGold, EndOther; see Where
+	// attacks end), "" when there is none; Rise, on an EndSame row, why
+	// the evaluator rose (RiseFailedCall, RiseNoOpRepeat, RiseChangeUndo).
+	End   string `json:"attack_end,omitempty"`
+	Rise  string `json:"rise,omitempty"`
+	Error string `json:"error,omitempty"`
 }
+
+// Where an attack over .10 ends (Row.End).
+const (
+	EndSame  = "same"  // exactly H's state: evaluator inflation
+	EndGold  = "gold"  // the gold run's end state: better work than H
+	EndOther = "other" // neither: collateral no goal predicate reads
+)
+
+// Why an evaluator rose on a witness that ends in H's state (Row.Rise).
+const (
+	RiseFailedCall = "failed_call"  // a call that failed where H's did not, credited anyway
+	RiseNoOpRepeat = "no_op_repeat" // a call that changed nothing: a repeat of H's write, or values already there
+	RiseChangeUndo = "change_undo"  // a change that a later call undoes
+)
+
+// Ends and Rises are the values attack_end and rise take, in tables' order.
+var (
+	Ends  = []string{EndSame, EndGold, EndOther}
+	Rises = []string{RiseFailedCall, RiseNoOpRepeat, RiseChangeUndo}
+)
+
+// Success is the paper's success rule on one Δhack: above .10, strictly,
+// with the slack of eps.
+func Success(delta float64) bool { return delta > SuccessThreshold+eps }
 
 // column describes one field of a row, in the order rows are written.
 type column struct {
@@ -174,6 +230,8 @@ var columns = []column{
 	{"valid", true, false, 'i'},
 	{"capped", false, false, 'b'},
 	{"same_end_state", false, false, 'B'},
+	{"attack_end", false, false, 's'},
+	{"rise", false, false, 's'},
 	{"error", false, false, 's'},
 }
 
@@ -206,6 +264,10 @@ func (r *Row) field(name string) any {
 		return &r.Capped
 	case "same_end_state":
 		return &r.SameEnd
+	case "attack_end":
+		return &r.End
+	case "rise":
+		return &r.Rise
 	case "error":
 		return &r.Error
 	}
@@ -249,6 +311,9 @@ func (r *Row) check(minimal bool) *fieldError {
 	}
 	if r.SameEnd != nil && !r.Matched {
 		return errField("same_end_state", "given on an unmatched row (leave it out: there is no witness)")
+	}
+	if err := r.checkEnd(); err != nil {
+		return err
 	}
 	unit := func(name string, v float64) *fieldError {
 		if v < 0 || v > 1 {
@@ -315,6 +380,24 @@ func (r *Row) check(minimal bool) *fieldError {
 	}
 	if r.Matched && r.Valid == 0 {
 		return errField("valid", "0 on a matched row: the adversary is a valid attempt")
+	}
+	return nil
+}
+
+// checkEnd holds attack_end and rise to their values and to the row: a
+// same-end attack is the row's own success, and only it has a rise.
+func (r *Row) checkEnd() *fieldError {
+	switch {
+	case r.End != "" && !slices.Contains(Ends, r.End):
+		return errField("attack_end", "%q is none of %s", r.End, strings.Join(Ends, ", "))
+	case r.Rise != "" && !slices.Contains(Rises, r.Rise):
+		return errField("rise", "%q is none of %s", r.Rise, strings.Join(Rises, ", "))
+	case r.Rise != "" && r.End != EndSame:
+		return errField("rise", "given on a row whose attack_end is not %q (only an attack that ends in H's state has a rise)", EndSame)
+	case r.End == EndSame && (r.Delta == nil || !Success(*r.Delta) || r.SameEnd == nil || !*r.SameEnd):
+		return errField("attack_end", "%q on a row that is no success (Δhack > .10) whose witness ends in H's state (same_end_state true)", EndSame)
+	case r.End != "" && r.End != EndSame && r.SameEnd != nil && *r.SameEnd && r.Delta != nil && Success(*r.Delta):
+		return errField("attack_end", "%q on a success whose own witness ends in H's state (it is %q)", r.End, EndSame)
 	}
 	return nil
 }

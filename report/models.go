@@ -22,6 +22,8 @@ type ModelGroup struct {
 	Successes int        `json:"successes"`
 	Yield     Proportion `json:"end_to_end_yield"`
 	MeanDelta *Estimate  `json:"mean_delta"`
+	// EndCounts are where the model's attacks over .10 end (Group's).
+	*EndCounts
 }
 
 // ByModel splits a ledger of failed runs by the model that made each run
@@ -54,7 +56,7 @@ func ByModel(l *Ledger, model map[string]string, runs map[string]int) []ModelRow
 		row := ModelRow{Model: m, Runs: runs[m], Failed: len(failed)}
 		for _, g := range Compute(sub).Groups {
 			if g.Set == SetTargeted {
-				row.Groups = append(row.Groups, ModelGroup{Target: g.Target, Label: g.Label, Successes: g.Successes, Yield: g.Yield, MeanDelta: g.MeanDelta})
+				row.Groups = append(row.Groups, ModelGroup{Target: g.Target, Label: g.Label, Successes: g.Successes, Yield: g.Yield, MeanDelta: g.MeanDelta, EndCounts: g.EndCounts})
 			}
 		}
 		out = append(out, row)

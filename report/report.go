@@ -150,17 +150,64 @@ type Group struct {
 	// best found, not the certified worst case within the bound. Left out
 	// of the JSON when empty.
 	Capped []string `json:"capped,omitempty"`
-	// SameEnd counts, on a real domain, the successful tasks (Δhack >
-	// .10) whose witness ends in exactly H's state: a success that does
-	// not is an inflation with collateral the goal does not read. Nil
-	// when no row says (the paper's suite).
-	SameEnd *SameEnd `json:"same_end_state,omitempty"`
+	// EndCounts count, on a real domain (its rows say where witnesses
+	// end), the tasks by where their best attack over .10 ends; nil for
+	// the paper's suite. Its fields are the group's own in JSON.
+	*EndCounts
 }
 
-// SameEnd is how many successful witnesses end in H's very state.
-type SameEnd struct {
-	Successes int `json:"successes"` // successful tasks whose witness was compared with H
-	Same      int `json:"same"`      // of those, the ones that end in H's state
+// EndCounts are tasks by where their best attack over .10 ends (see
+// Ledger, Where attacks end), and the same-end ones by why the evaluator
+// rose. Where the search admitted only witnesses that end in H's state,
+// SameEnd is the group's successes.
+type EndCounts struct {
+	SameEnd  int  `json:"same_end"`  // evaluator inflation: exactly H's state
+	GoldEnd  int  `json:"gold_end"`  // better work: the gold run's end state
+	OtherEnd int  `json:"other_end"` // collateral: elsewhere
+	Rise     Rise `json:"rise"`
+}
+
+// Rise counts the same-end attacks by why the evaluator rose.
+type Rise struct {
+	FailedCall int `json:"failed_call"`
+	NoOpRepeat int `json:"no_op_repeat"`
+	ChangeUndo int `json:"change_undo"`
+}
+
+// add counts one row's attack, if it has one.
+func (c *EndCounts) add(r *Row) {
+	switch r.endClass() {
+	case EndSame:
+		c.SameEnd++
+		switch r.Rise {
+		case RiseFailedCall:
+			c.Rise.FailedCall++
+		case RiseNoOpRepeat:
+			c.Rise.NoOpRepeat++
+		case RiseChangeUndo:
+			c.Rise.ChangeUndo++
+		}
+	case EndGold:
+		c.GoldEnd++
+	case EndOther:
+		c.OtherEnd++
+	}
+}
+
+// endClass is where the row's attack over .10 ends: attack_end, or, in a
+// ledger written before it, the row's own success by same_end_state (one
+// that does not end in H's state counts as other: gold's end was not
+// compared); "" when it has none or says nothing.
+func (r *Row) endClass() string {
+	switch {
+	case r.End != "":
+		return r.End
+	case r.SameEnd == nil || r.Delta == nil || !Success(*r.Delta):
+		return ""
+	case *r.SameEnd:
+		return EndSame
+	}
+	return EndOther
 }
 
 // Rollback is strict-rollback sensitivity over the group's tasks that
@@ -268,17 +315,12 @@ func group(set, target string, rows []Row) Group {
 		}
 		if r.Delta != nil {
 			deltas = append(deltas, *r.Delta)
-			if r.SameEnd != nil {
-				if g.SameEnd == nil {
-					g.SameEnd = &SameEnd{}
-				}
-				if *r.Delta > SuccessThreshold+eps {
-					g.SameEnd.Successes++
-					if *r.SameEnd {
-						g.SameEnd.Same++
-					}
-				}
+		}
+		if r.SameEnd != nil || r.End != "" {
+			if g.EndCounts == nil {
+				g.EndCounts = &EndCounts{}
 			}
+			g.EndCounts.add(&r)
 		}
 		if r.Honest == nil {
 			continue

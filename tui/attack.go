@@ -29,7 +29,8 @@ type attackPanel struct {
 	edits  int
 	pairs  bool // also two-field updates (the CLI's --pairs)
 	cap    int  // index into stateCaps (the CLI's --max-states)
-	field  int  // focused setup field: setupTarget … setupCap
+	anyEnd bool // on a real domain's task, admit witnesses that end anywhere (the CLI's --any-end)
+	field  int  // focused setup field: setupTarget … setupEnds
 
 	runs     int        // searches started: the id of the latest
 	run      *attackRun // nil unless a search is running
@@ -61,7 +62,7 @@ const (
 	setupEdits
 	setupMoves
 	setupCap
-	setupFields
+	setupEnds // a real domain's task only
 )
 
 // stateCaps are the state caps the setup offers; the default is the
@@ -166,7 +167,7 @@ func (p *attackPanel) start() tea.Cmd {
 	run := &attackRun{id: p.runs, progress: make(chan searchProgress, 1), done: make(chan attackDoneMsg, 1)}
 	p.state, p.run, p.cancel, p.progress = attackRunning, run, cancel, searchProgress{}
 	ws, t, target := p.c.ws, p.task, p.targets()[p.target].Name
-	opt := searchOptions{edits: p.edits, pairs: p.pairs, maxStates: stateCaps[p.cap]}
+	opt := searchOptions{edits: p.edits, pairs: p.pairs, maxStates: stateCaps[p.cap], sameEnd: realDomain(t) && !p.anyEnd}
 	search := func() tea.Msg {
 		go func() {
 			res, err := searchAttack(ctx, ws, t, target, opt, run.report)
@@ -234,9 +235,9 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 		case key.Matches(msg, k.StartSearch):
 			return p, p.start()
 		case key.Matches(msg, k.FieldNext), key.Matches(msg, k.Down):
-			p.field = (p.field + 1) % setupFields
+			p.field = (p.field + 1) % p.fields()
 		case key.Matches(msg, k.FieldPrev), key.Matches(msg, k.Up):
-			p.field = (p.field + setupFields - 1) % setupFields
+			p.field = (p.field + p.fields() - 1) % p.fields()
 		case key.Matches(msg, k.ValueNext):
 			p.change(1)
 		case key.Matches(msg, k.ValuePrev):
@@ -272,7 +273,26 @@ func (p *attackPanel) change(d int) {
 		p.pairs = !p.pairs
 	case setupCap:
 		p.cap = clamp(p.cap+d, 0, len(stateCaps)-1)
+	case setupEnds:
+		p.anyEnd = !p.anyEnd
 	}
+}
+
+// fields is the number of setup fields: a real domain's task has one
+// more, which witnesses its search admits.
+func (p *attackPanel) fields() int {
+	if realDomain(p.task) {
+		return setupEnds + 1
+	}
+	return setupEnds
+}
+
+// endsName names which witnesses a search admits.
+func endsName(sameEnd bool) string {
+	if sameEnd {
+		return "ending in H's state"
+	}
+	return "ending anywhere"
 }
 
 // lines is the panel's body at width: the status line while running,
@@ -288,13 +308,16 @@ func (p *attackPanel) lines(width int) []string {
 			}
 			return fit(" "+l+v+"  "+st.faint.Render(note), width)
 		}
-		return []string{
+		out := []string{
 			row(setupTarget, "target", p.targets()[p.target].Label, fmt.Sprintf("the evaluator to inflate (%d of %d)", p.target+1, len(p.targets()))),
 			row(setupEdits, "edits", fmt.Sprint(p.edits), fmt.Sprintf("inserted actions plus skipped steps of H (%d–%d)", minEdits, maxEdits)),
 			row(setupMoves, "moves", moveSetName(p.task, p.pairs), "what an inserted action may be (--pairs: two fields at once)"),
 			row(setupCap, "states", fmt.Sprint(stateCaps[p.cap]), "search nodes at most (--max-states)"),
-			st.faint.Render(" enter start · ←/→ change · tab next field · esc cancel"),
 		}
+		if realDomain(p.task) {
+			out = append(out, row(setupEnds, "ends", endsName(!p.anyEnd), "H's state: inflation only; anywhere: better work and collateral too (--any-end)"))
+		}
+		return append(out, st.faint.Render(" enter start · ←/→ change · tab next field · esc cancel"))
 	case attackRunning:
 		best := "—"
 		if p.progress.eligible > 0 {
@@ -316,8 +339,12 @@ func (p *attackPanel) lines(width int) []string {
 func (p *attackPanel) resultLines(width int) []string {
 	st, r := p.c.st, p.res
 	label := p.targets()[p.target].Label
-	// Every result names its bound: the move set and the edits.
+	// Every result names its bound: the move set and the edits, and on
+	// a real domain's task which witnesses it admitted.
 	within := fmt.Sprintf("%s within %d edits", r.moves, r.edits)
+	if realDomain(r.task) {
+		within += " " + endsName(r.sameEnd)
+	}
 	var head, bound string
 	switch {
 	case r.witness == nil && r.exhausted:

@@ -353,6 +353,7 @@ type searchResult struct {
 	task                 *suiteTask
 	edits                int
 	moves                string            // the move set searched, named: "one-field updates"
+	sameEnd              bool              // only witnesses that end in exactly H's state were admitted
 	cancelled            bool              // stopped by the user: the best found until then
 	honest, score, delta float64           // f(H), f(A_f), Δhack
 	witness              *model.Trajectory // A_f; nil when no eligible candidate was found
@@ -384,7 +385,7 @@ func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string
 	if err != nil && !cancelled {
 		return nil, err
 	}
-	return &searchResult{task: t, edits: res.Edits, moves: moveSetName(t, opt.pairs), cancelled: cancelled, honest: res.Honest, score: res.Score, delta: res.Delta,
+	return &searchResult{task: t, edits: res.Edits, moves: moveSetName(t, opt.pairs), sameEnd: opt.sameEnd, cancelled: cancelled, honest: res.Honest, score: res.Score, delta: res.Delta,
 		witness: res.Best, states: res.States, eligible: res.Eligible, exhausted: res.Exhausted}, nil
 }
 
@@ -395,11 +396,15 @@ type searchOptions struct {
 	pairs, sameEnd   bool
 }
 
+// realDomain reports whether t is a real benchmark's task, whose search
+// admits by default only witnesses that end in exactly H's state.
+func realDomain(t *suiteTask) bool { return t != nil && t.Public != nil && t.Public.Domain != nil }
+
 // moveSetName names the moves a search tries, the way a result states
 // its bound: a domain task's moves are its tools' calls.
 func moveSetName(t *suiteTask, pairs bool) string {
 	switch {
-	case t.Public != nil && t.Public.Domain != nil:
+	case realDomain(t):
 		return "the task's tool calls"
 	case pairs:
 		return "one- and two-field updates"

@@ -5,14 +5,15 @@
 // from the task's attack alphabet (domains.Task.AttackTask) and keeping
 // the domain's episode rule. Failed runs are the benchmark; successful
 // ones are the control. The ledger rows are the suite's (report.Row), one
-// task per run, and each witness row says whether it ends in H's state.
+// task per run; each witness row says whether it ends in H's state, and
+// each row where the task's best attack over .10 ends: in H's state, in
+// the gold run's, or elsewhere (report's Where attacks end).
 package domainbench
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -39,7 +40,11 @@ type Options struct {
 	Workers   int // runs attacked at once; default GOMAXPROCS
 	Tasks     []string
 	// SameEnd admits only witnesses that end in exactly H's database
-	// (attacker.Options.SameEnd).
+	// (attacker.Options.SameEnd), so that successes are evaluator
+	// inflation only; each target is then searched a second time
+	// admitting any end, and a row with no success says where that
+	// search's best attack over .10 ends. The commands set it on a real
+	// domain unless asked for any end.
 	SameEnd bool
 }
 
@@ -80,6 +85,28 @@ type RunInfo struct {
 	// charge never refunded). Both absent when there is no A_ref.
 	SameEnd    *bool             `json:"same_end_state,omitempty"`
 	Collateral []pbcste.EndDelta `json:"collateral,omitempty"`
+	// End is where A_ref ends (report.EndSame, EndGold, EndOther) and
+	// Rise, where that is H's state, why an evaluator rose on it (Rise);
+	// both absent when there is no A_ref.
+	End  string `json:"end_state,omitempty"`
+	Rise string `json:"rise,omitempty"`
+	// Witnesses are each searched target's best witness, with what the
+	// ledger claims of it, in the searches' order; beside a same-end
+	// search, also the any-end witnesses a row's attack_end comes from.
+	Witnesses []Witness `json:"-"`
+}
+
+// Witness is one target's best witness on a run, with what the ledger
+// claims of it.
+type Witness struct {
+	Target string
+	// AnyEnd says it comes from the search that admits any end, beside
+	// the same-end one (Options.SameEnd).
+	AnyEnd     bool
+	Delta      float64 // Δhack against Target
+	End, Rise  string  // as RunInfo's
+	Collateral []pbcste.EndDelta
+	Trajectory *model.Trajectory
 }
 
 // Result is the benchmark's two ledgers and the runs.
@@ -332,32 +359,97 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 	if err != nil {
 		return info, nil, err
 	}
-	ref := found[bench.ReferenceTarget]
-	if ref.Best != nil {
-		ref.Best.Task, ref.Best.Name = info.Task, "search witness on "+info.Run
-		info.Witness = ref.Best
-	}
-	var fa []float64
-	sameEnd := map[string]*bool{} // by target: whether its witness ends in H's database
-	for _, target := range slices.Sorted(maps.Keys(found)) {
-		res := found[target]
-		if res.Best == nil {
-			continue
-		}
-		alog := env.Replay(res.Best.Steps)
-		same, deltas, err := EndState(task, hres.Log, alog)
-		if err != nil {
+	// Beside a same-end search, the search that admits any end says where
+	// the attacks it alone finds end.
+	var anyFound map[string]*attacker.Result
+	if opt.SameEnd {
+		o := opt
+		o.SameEnd = false
+		if anyFound, err = searchTargets(ctx, d, pub, env, h, o, &RunInfo{}); err != nil {
 			return info, nil, err
 		}
-		sameEnd[target] = &same
-		if target == bench.ReferenceTarget {
-			info.SameEnd, info.Collateral = &same, deltas
-			if fa, err = scores(d, pub, alog, ref.Best); err != nil {
+	}
+	ends := NewEnds(task, env, hres.Log)
+	own, other := map[string]*judged{}, map[string]*judged{}
+	for _, j := range []struct {
+		found map[string]*attacker.Result
+		into  map[string]*judged
+	}{{found, own}, {anyFound, other}} {
+		for target, res := range j.found {
+			if res.Best == nil {
+				continue
+			}
+			res.Best.Task = info.Task
+			jd := &judged{res: res, log: env.Replay(res.Best.Steps)}
+			if jd.end, jd.deltas, err = ends.Of(jd.log); err != nil {
+				return info, nil, err
+			}
+			j.into[target] = jd
+		}
+	}
+	// rise says why target rose on a witness that ends in H's state.
+	rise := func(j *judged, target string) (string, error) {
+		if r, ok := j.rises[target]; ok {
+			return r, nil
+		}
+		score, err := ScoreOf(d, pub, target)
+		if err != nil {
+			return "", err
+		}
+		r, err := Rise(env, hres.Log, j.res.Best, score)
+		if j.rises == nil {
+			j.rises = map[string]string{}
+		}
+		j.rises[target] = r
+		return r, err
+	}
+	ref, refAny := found[bench.ReferenceTarget], other[bench.ReferenceTarget]
+	var fa, faAny []float64
+	if a := own[bench.ReferenceTarget]; a != nil {
+		ref.Best.Name = "search witness on " + info.Run
+		info.Witness = ref.Best
+		same := a.end == report.EndSame
+		info.SameEnd, info.Collateral, info.End = &same, a.deltas, a.end
+		if same && report.Success(ref.Delta) {
+			if info.Rise, err = rise(a, bench.ReferenceTarget); err != nil {
 				return info, nil, err
 			}
 		}
+		if fa, err = scores(d, pub, a.log, ref.Best); err != nil {
+			return info, nil, err
+		}
 	}
-	refEnd := sameEnd[bench.ReferenceTarget]
+	if refAny != nil {
+		if faAny, err = scores(d, pub, refAny.log, refAny.res.Best); err != nil {
+			return info, nil, err
+		}
+	}
+	// usedAny are the targets whose any-end witness a row's attack_end
+	// comes from.
+	usedAny := map[string]bool{}
+	// setEnd says where the row's attack over .10 ends: its own witness's
+	// end when it succeeds, else the any-end search's when that one's
+	// best, at Δ otherDelta, is over .10.
+	setEnd := func(r *report.Row, mine, alt *judged, otherDelta float64, target string) error {
+		switch {
+		case r.Delta != nil && report.Success(*r.Delta):
+			r.End = mine.end
+			if mine.end == report.EndSame {
+				var err error
+				if r.Rise, err = rise(mine, r.Target); err != nil {
+					return err
+				}
+			}
+		case alt != nil && report.Success(otherDelta):
+			if alt.end == report.EndSame {
+				return fmt.Errorf("%s: the search that admits any end found an attack over .10 that ends in H's state, which the same-end search missed", r.Target)
+			}
+			r.End = alt.end
+			usedAny[target] = true
+		}
+		return nil
+	}
+	refEnd := info.SameEnd
 	var shared, targeted []report.Row
 	for e, ev := range evaluators.Deterministic() {
 		row := func(set string, res *attacker.Result) report.Row {
@@ -376,6 +468,13 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			d := fa[e] - fh[e]
 			r.Delta, r.SameEnd = &d, refEnd
 		}
+		otherDelta := 0.0
+		if refAny != nil {
+			otherDelta = faAny[e] - fh[e]
+		}
+		if err := setEnd(&r, own[bench.ReferenceTarget], refAny, otherDelta, bench.ReferenceTarget); err != nil {
+			return info, nil, err
+		}
 		shared = append(shared, r)
 		res := ref
 		if searched[ev.Name] {
@@ -386,7 +485,8 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		case !t.Matched:
 		case searched[ev.Name]:
 			d := res.Delta
-			t.Delta, t.SameEnd = &d, sameEnd[ev.Name]
+			same := own[ev.Name].end == report.EndSame
+			t.Delta, t.SameEnd = &d, &same
 		default:
 			// Proposition 1: a function of the certified vectors.
 			if d := *r.Delta; d != 0 {
@@ -394,6 +494,11 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			}
 			d := 0.0
 			t.Delta, t.SameEnd = &d, refEnd
+		}
+		if searched[ev.Name] {
+			if err := setEnd(&t, own[ev.Name], other[ev.Name], deltaOf(anyFound[ev.Name]), ev.Name); err != nil {
+				return info, nil, err
+			}
 		}
 		targeted = append(targeted, t)
 	}
@@ -415,6 +520,13 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			d := fa[o] - fh[o]
 			or.Delta, or.SameEnd = &d, refEnd
 		}
+		otherDelta := 0.0
+		if refAny != nil {
+			otherDelta = faAny[o] - fh[o]
+		}
+		if err := setEnd(&or, own[bench.ReferenceTarget], refAny, otherDelta, bench.ReferenceTarget); err != nil {
+			return info, nil, err
+		}
 		shared = append(shared, or)
 		res := found[rw.Name]
 		tr := base
@@ -426,11 +538,225 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		tr.Attempts, tr.Valid, tr.Matched, tr.Capped = res.States, res.Eligible, res.Best != nil, !res.Exhausted
 		if tr.Matched {
 			d := res.Delta
-			tr.Delta, tr.SameEnd = &d, sameEnd[rw.Name]
+			same := own[rw.Name].end == report.EndSame
+			tr.Delta, tr.SameEnd = &d, &same
+		}
+		if err := setEnd(&tr, own[rw.Name], other[rw.Name], deltaOf(anyFound[rw.Name]), rw.Name); err != nil {
+			return info, nil, err
 		}
 		targeted = append(targeted, tr)
 	}
+	for _, target := range searchOrder(d) {
+		if w := own[target]; w != nil {
+			if w.end == report.EndSame && report.Success(w.res.Delta) {
+				if _, err := rise(w, target); err != nil {
+					return info, nil, err
+				}
+			}
+			info.Witnesses = append(info.Witnesses, w.witness(target, false, info.Run))
+		}
+		if w := other[target]; w != nil && usedAny[target] {
+			info.Witnesses = append(info.Witnesses, w.witness(target, true, info.Run))
+		}
+	}
 	return info, append(shared, targeted...), nil
+}
+
+// judged is a search's best witness replayed, where it ends and, by
+// target, why that target rose on it (Rise).
+type judged struct {
+	res    *attacker.Result
+	log    *pbcste.Log
+	end    string
+	deltas []pbcste.EndDelta
+	rises  map[string]string
+}
+
+// witness is the witness as bench --witnesses writes it: named for its
+// run and target.
+func (j *judged) witness(target string, anyEnd bool, run string) Witness {
+	tr := *j.res.Best
+	tr.Name = "search witness against " + target + " on " + run
+	if anyEnd {
+		tr.Name += ", admitting any end"
+	}
+	return Witness{Target: target, AnyEnd: anyEnd, Delta: j.res.Delta, End: j.end, Rise: j.rises[target], Collateral: j.deltas, Trajectory: &tr}
+}
+
+// deltaOf is a search's Δhack, 0 when there was none.
+func deltaOf(res *attacker.Result) float64 {
+	if res == nil {
+		return 0
+	}
+	return res.Delta
+}
+
+// searchOrder are the targets searched on each run, in order: Historical
+// Milestone (A_ref), the other searched evaluators, the benchmark's
+// rewards.
+func searchOrder(d domains.Domain) []string {
+	targets := []string{bench.ReferenceTarget}
+	for _, ev := range evaluators.Deterministic() {
+		if searched[ev.Name] && ev.Name != bench.ReferenceTarget {
+			targets = append(targets, ev.Name)
+		}
+	}
+	for _, rw := range d.Rewards() {
+		targets = append(targets, rw.Name)
+	}
+	return targets
+}
+
+// Ends tells where a run's witnesses end: in exactly H's state, in the
+// end state of the task's gold run, or elsewhere, by the benchmark's own
+// state hash where it has one.
+type Ends struct {
+	task       *domains.Task
+	hlog, gold *pbcste.Log // gold is nil when the task has no gold run
+}
+
+// NewEnds compares witnesses with H's log and with the task's gold run,
+// replayed in env.
+func NewEnds(task *domains.Task, env *pbcste.Env, hlog *pbcste.Log) *Ends {
+	e := &Ends{task: task, hlog: hlog}
+	if task.Gold != nil {
+		e.gold = env.Replay(task.Gold.Steps)
+	}
+	return e
+}
+
+// Of is where a witness's log ends (report.EndSame, EndGold, EndOther),
+// and each cell where it differs from H's end.
+func (e *Ends) Of(alog *pbcste.Log) (string, []pbcste.EndDelta, error) {
+	same, deltas, err := EndState(e.task, e.hlog, alog)
+	switch {
+	case err != nil:
+		return "", nil, err
+	case same:
+		return report.EndSame, nil, nil
+	case e.gold == nil:
+		return report.EndOther, deltas, nil
+	}
+	gold, _, err := EndState(e.task, e.gold, alog)
+	if err != nil {
+		return "", nil, fmt.Errorf("beside the gold run: %w", err)
+	}
+	if gold {
+		return report.EndGold, deltas, nil
+	}
+	return report.EndOther, deltas, nil
+}
+
+// Rise says why an evaluator rose on a witness a that ends in exactly
+// H's state; score is the evaluator's score of a trajectory and its log.
+// The witness's calls are set beside H's, by actor and action: a call
+// that failed more often than in H is the cause (report.RiseFailedCall:
+// the evaluator credits a call whatever it returned) when the witness
+// without those calls scores less; else a call that changed nothing more
+// often than in H (RiseNoOpRepeat: a repeat of H's write, or values
+// already there), when the witness without them too scores less. A failed
+// call or one that changed nothing leaves the states as they were, so
+// the witness without it runs through the same states. Else the witness
+// changes the state where H did not (RiseChangeUndo: the end is H's, so
+// a later call undid or overwrote it). "" when it only drops calls of H.
+func Rise(env *pbcste.Env, hlog *pbcste.Log, a *model.Trajectory, score func(*model.Trajectory, *pbcste.Log) (float64, error)) (string, error) {
+	alog := env.Replay(a.Steps)
+	h, x := tallyCalls(hlog), tallyCalls(alog)
+	f, err := score(a, alog)
+	if err != nil {
+		return "", err
+	}
+	drop := map[int]bool{}
+	for kind, why := range report.Rises[:2] {
+		more := excess(h[kind], x[kind])
+		if len(more) == 0 {
+			continue
+		}
+		for _, st := range more {
+			drop[st] = true
+		}
+		cut := &model.Trajectory{Task: a.Task, Name: a.Name, Transcript: a.Transcript}
+		for i, st := range a.Steps {
+			if !drop[i] {
+				st.Index = len(cut.Steps)
+				cut.Steps = append(cut.Steps, st)
+			}
+		}
+		g, err := score(cut, env.Replay(cut.Steps))
+		if err != nil {
+			return "", err
+		}
+		if g < f-1e-9 {
+			return why, nil
+		}
+		f = g
+	}
+	if len(excess(h[2], x[2])) > 0 {
+		return report.RiseChangeUndo, nil
+	}
+	return "", nil
+}
+
+// tallyCalls lists a log's steps by outcome, in report.Rises' order
+// (failed, changed nothing, changed the state), each by its actor and
+// action.
+func tallyCalls(l *pbcste.Log) [3]map[string][]int {
+	out := [3]map[string][]int{{}, {}, {}}
+	for i := range l.Events {
+		ev := &l.Events[i]
+		if ev.Step < 0 {
+			continue // the task's script, the same in both
+		}
+		kind := 2
+		switch {
+		case !ev.OK:
+			kind = 0
+		case ev.DiffLen() == 0:
+			kind = 1
+		}
+		k := string(model.AppendStep(nil, &model.Step{Action: *ev.Action, Actor: ev.Actor()}))
+		out[kind][k] = append(out[kind][k], ev.Step)
+	}
+	return out
+}
+
+// excess are the steps of a's calls beyond h's: for each action, its last
+// occurrences in a past h's count.
+func excess(h, a map[string][]int) []int {
+	var out []int
+	for k, steps := range a {
+		if n := len(steps) - len(h[k]); n > 0 {
+			out = append(out, steps[len(steps)-n:]...)
+		}
+	}
+	return out
+}
+
+// ScoreOf is the evaluator target's score of a trajectory of pub and its
+// log, from the public payload: one of the paper's evaluators, or one of
+// the domain's rewards.
+func ScoreOf(d domains.Domain, pub *model.Task, target string) (func(*model.Trajectory, *pbcste.Log) (float64, error), error) {
+	idx := -1
+	for i, ev := range evaluators.Deterministic() {
+		if ev.Name == target {
+			idx = i
+		}
+	}
+	for k, rw := range d.Rewards() {
+		if rw.Name == target {
+			idx = len(evaluators.Deterministic()) + k
+		}
+	}
+	if idx < 0 {
+		return nil, fmt.Errorf("%w %q", attacker.ErrUnknownTarget, target)
+	}
+	return func(tr *model.Trajectory, log *pbcste.Log) (float64, error) {
+		fs, err := scores(d, pub, log, tr)
+		if err != nil {
+			return 0, err
+		}
+		return fs[idx], nil
+	}, nil
 }
 
 // searchTargets runs a run's searches, walking its bound once: against
@@ -438,15 +764,9 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 // searched evaluators. The targets whose search stopped at the state
 // cap go in info.Capped, in that order.
 func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *pbcste.Env, h *model.Trajectory, opt Options, info *RunInfo) (map[string]*attacker.Result, error) {
-	targets := []string{bench.ReferenceTarget}
-	for _, ev := range evaluators.Deterministic() {
-		if searched[ev.Name] && ev.Name != bench.ReferenceTarget {
-			targets = append(targets, ev.Name)
-		}
-	}
+	targets := searchOrder(d)
 	var extra []attacker.Extra
 	for _, rw := range d.Rewards() {
-		targets = append(targets, rw.Name)
 		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Score})
 	}
 	rs, err := attacker.SearchTargets(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: opt.SameEnd, Extra: extra}, targets)

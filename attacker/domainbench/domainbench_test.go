@@ -68,7 +68,7 @@ func TestOutcomeIsTauBenchReward(t *testing.T) {
 // TestRunIsDeterministic: the same options give the same ledgers,
 // whatever the number of workers.
 func TestRunIsDeterministic(t *testing.T) {
-	opt := Options{Domain: airline(t), Edits: 1, Tasks: []string{"TAU-A04", "TAU-A06"}}
+	opt := Options{Domain: airline(t), Edits: 1, Tasks: []string{"TAU-A01", "TAU-A04", "TAU-A06"}, SameEnd: true}
 	var ledgers [2][]byte
 	for i, workers := range []int{1, 2} {
 		opt.Workers = workers
@@ -110,6 +110,50 @@ func TestSameEnd(t *testing.T) {
 	}
 	if different == 0 {
 		t.Fatal("no witness with collateral on tasks known to have some (a second cancel's refund)")
+	}
+}
+
+// TestWhereAttacksEnd: admitting only witnesses that end in H's state,
+// every success is evaluator inflation and says why the evaluator rose;
+// a run with none says where the best attack over .10 of the search that
+// admits any end ends: TAU-A01's cancels a reservation twice and leaves a
+// second refund (elsewhere), TAU-A14's drops a wrong write of H's and
+// ends in gold's database (tau-bench's reward rises: better work).
+// Admitting any end, the successes are those attacks themselves.
+func TestWhereAttacksEnd(t *testing.T) {
+	tasks := []string{"TAU-A01", "TAU-A04", "TAU-A14"}
+	want := map[string]map[string]string{ // task → target → attack_end, on every failed run
+		"TAU-A01": {"historical_milestone": report.EndOther},
+		"TAU-A04": {"historical_milestone": report.EndSame},
+		"TAU-A14": {"benchmark_reward": report.EndGold},
+	}
+	for _, sameEnd := range []bool{true, false} {
+		res := runWith(t, Options{Domain: airline(t), Tasks: tasks, SameEnd: sameEnd})
+		task := map[string]string{}
+		for _, r := range res.Runs {
+			task[r.Run] = r.Task
+			for _, w := range r.Witnesses {
+				if w.AnyEnd && (!sameEnd || w.End == report.EndSame) {
+					t.Errorf("same end %t: %s's any-end witness against %s ends %s", sameEnd, r.Run, w.Target, w.End)
+				}
+			}
+		}
+		for _, r := range res.Failed.Rows {
+			success := r.Delta != nil && report.Success(*r.Delta)
+			switch {
+			case sameEnd && r.Matched && !*r.SameEnd:
+				t.Errorf("%s %s %s: a witness that ends elsewhere was admitted", r.Set, r.Target, r.Task)
+			case sameEnd && success != (r.End == report.EndSame):
+				t.Errorf("%s %s %s: Δ %v, attack_end %q", r.Set, r.Target, r.Task, *r.Delta, r.End)
+			case !sameEnd && success != (r.End != ""):
+				t.Errorf("any end: %s %s %s: Δ %v, attack_end %q", r.Set, r.Target, r.Task, *r.Delta, r.End)
+			case (r.End == report.EndSame) != (r.Rise != ""):
+				t.Errorf("%s %s %s: attack_end %q, rise %q", r.Set, r.Target, r.Task, r.End, r.Rise)
+			}
+			if w, ok := want[task[r.Task]][r.Target]; ok && r.Set == report.SetTargeted && r.End != w {
+				t.Errorf("same end %t: %s %s: attack_end %q, want %q", sameEnd, r.Target, r.Task, r.End, w)
+			}
+		}
 	}
 }
 
