@@ -23,6 +23,8 @@ import (
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/internal/atomicfile"
 	"github.com/parthack/parthack/internal/mapfile"
+	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/report"
@@ -267,7 +269,7 @@ func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut,
 		fmt.Fprintf(e.stderr, "bench: %d runs had a search stop at --max-states %d: their bound is not exhausted\n", capped, opt.MaxStates)
 	}
 	if witnesses != "" {
-		n, err := writeWitnesses(witnesses, opt.Domain.Name(), rule, res.Runs)
+		n, err := writeWitnesses(witnesses, opt.Domain, opt.Runs, rule, res.Runs)
 		if err != nil {
 			return usageErr("--witnesses: %v", err)
 		}
@@ -396,15 +398,104 @@ type witnessEntry struct {
 	Delta  float64 `json:"delta"`
 	End    string  `json:"end_state"`
 	Rise   string  `json:"rise,omitempty"`
+	// Record is the file holding the witness as the benchmark would have
+	// recorded it, with parthack's claims, where the benchmark's own code
+	// can score it (tau2: scripts/tau2-witness-differential.sh).
+	Record string `json:"record,omitempty"`
+}
+
+// recorder writes a run's witnesses as the benchmark would have recorded
+// them, with what parthack claims of each: its score on every evaluator
+// of the domain and where it ends.
+type recorder struct {
+	format string // the record's kind, in its file name: "tau2"
+	run    *domains.Run
+	task   *domains.Task
+	d      domains.Domain
+}
+
+// recordsOf are the recorders of the runs that have one, by run name.
+func recordsOf(d domains.Domain, runs []*domains.Run) (map[string]*recorder, error) {
+	if runs == nil {
+		var err error
+		if runs, err = d.Runs(); err != nil {
+			return nil, err
+		}
+	}
+	out := map[string]*recorder{}
+	for _, r := range runs {
+		if r.Record == nil {
+			continue
+		}
+		t := r.Embedded
+		if t == nil {
+			var err error
+			if t, err = domains.TaskOf(d, r.Task); err != nil {
+				return nil, err
+			}
+		}
+		out[r.Name] = &recorder{format: d.Format(), run: r, task: t, d: d}
+	}
+	return out, nil
+}
+
+// record is one witness's record: the run's Record of it, with a
+// "claims" member: every evaluator of the domain on its public payload,
+// and "end" (same, gold or other).
+func (rc *recorder) record(tr *model.Trajectory, end string) ([]byte, error) {
+	body, err := rc.run.Record(tr)
+	if err != nil {
+		return nil, err
+	}
+	env, err := rc.task.Env()
+	if err != nil {
+		return nil, err
+	}
+	p, err := builder.Build(rc.task.Model, env.Replay(tr.Steps), builder.TurnsOf(tr))
+	if err != nil {
+		return nil, err
+	}
+	dec, err := payload.Decode(p.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	claims := map[string]any{}
+	if end != "" {
+		claims["end"] = end
+	}
+	for _, rw := range rc.d.Rewards() {
+		if s, ok := rw.Score(dec); ok {
+			claims[rw.Name] = s
+		}
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, err
+	}
+	if m["claims"], err = json.Marshal(claims); err != nil {
+		return nil, err
+	}
+	out, err := json.MarshalIndent(m, "", " ")
+	return append(out, '\n'), err
 }
 
 // writeWitnesses writes every run's witnesses to dir, each under a name
 // that fits any file system (witnessFileName), and the index naming
 // each; it checks every name before it writes a file. It returns the
 // number of witnesses.
-func writeWitnesses(dir, domain string, rule endRule, runs []domainbench.RunInfo) (int, error) {
+func writeWitnesses(dir string, d domains.Domain, sources []*domains.Run, rule endRule, runs []domainbench.RunInfo) (int, error) {
+	domain := d.Name()
+	records, err := recordsOf(d, sources)
+	if err != nil {
+		return 0, err
+	}
 	var entries []witnessEntry
 	var bodies [][]byte
+	type extra struct {
+		name string
+		body []byte
+	}
+	var more []extra
 	seen := map[string]string{}
 	for _, r := range runs {
 		for _, w := range r.Witnesses {
@@ -425,7 +516,16 @@ func writeWitnesses(dir, domain string, rule endRule, runs []domainbench.RunInfo
 				tr.Note += "; it ends in the gold run's state"
 			}
 			bodies = append(bodies, model.EncodeTrajectory(&tr))
-			entries = append(entries, witnessEntry{File: file, Run: r.Run, Task: r.Task, Target: w.Target, Search: search, Delta: w.Delta, End: w.End, Rise: w.Rise})
+			e := witnessEntry{File: file, Run: r.Run, Task: r.Task, Target: w.Target, Search: search, Delta: w.Delta, End: w.End, Rise: w.Rise}
+			if rec := records[r.Run]; rec != nil {
+				body, err := rec.record(w.Trajectory, w.End)
+				if err != nil {
+					return 0, fmt.Errorf("the witness of %s: %w", what, err)
+				}
+				e.Record = strings.TrimSuffix(file, ".json") + "." + rec.format + ".json"
+				more = append(more, extra{e.Record, body})
+			}
+			entries = append(entries, e)
 		}
 	}
 	index, err := json.MarshalIndent(struct {
@@ -441,6 +541,11 @@ func writeWitnesses(dir, domain string, rule endRule, runs []domainbench.RunInfo
 	}
 	for i, e := range entries {
 		if err := atomicfile.Write(filepath.Join(dir, e.File), bodies[i], 0o644); err != nil {
+			return 0, err
+		}
+	}
+	for _, x := range more {
+		if err := atomicfile.Write(filepath.Join(dir, x.name), x.body, 0o644); err != nil {
 			return 0, err
 		}
 	}
@@ -463,7 +568,7 @@ func witnessFileName(run, target string, anyEnd bool) string {
 		suffix += ".any-end"
 	}
 	suffix += ".json"
-	room := maxWitnessName - len(suffix)
+	room := maxWitnessName - len(suffix) - len(".123456") // room for the record's ".FORMAT" tag (recorder)
 	if fitsFileName(run) && len(run) <= room && !strings.HasPrefix(run, ".") && !strings.HasPrefix(run, "-") {
 		return run + suffix
 	}

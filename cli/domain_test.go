@@ -158,6 +158,7 @@ type witnessIndexFile struct {
 		Delta                           float64
 		End                             string `json:"end_state"`
 		Rise                            string
+		Record                          string
 	}
 }
 
@@ -186,8 +187,14 @@ func TestTelecomWitnessNames(t *testing.T) {
 	}
 	index := readWitnessIndex(t, dir)
 	files, _ := os.ReadDir(dir)
-	if len(index.Witnesses) == 0 || len(files) != len(index.Witnesses)+1 {
-		t.Fatalf("%d files for %d witnesses and the index", len(files), len(index.Witnesses))
+	records := 0
+	for _, w := range index.Witnesses {
+		if w.Record != "" {
+			records++
+		}
+	}
+	if len(index.Witnesses) == 0 || records != len(index.Witnesses) || len(files) != len(index.Witnesses)+records+1 {
+		t.Fatalf("%d files for %d witnesses, %d tau2 records and the index", len(files), len(index.Witnesses), records)
 	}
 	fits := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 	seen := map[string]bool{}
@@ -196,8 +203,13 @@ func TestTelecomWitnessNames(t *testing.T) {
 			t.Errorf("%+v", w)
 		}
 		seen[w.File] = true
-		if _, err := os.Stat(filepath.Join(dir, w.File)); err != nil {
-			t.Error(err)
+		if len(w.Record) > 100 || !fits.MatchString(w.Record) || w.Record != strings.TrimSuffix(w.File, ".json")+".tau2.json" {
+			t.Errorf("record %q of %q", w.Record, w.File)
+		}
+		for _, f := range []string{w.File, w.Record} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				t.Error(err)
+			}
 		}
 	}
 }
@@ -217,10 +229,10 @@ func TestWitnessFileName(t *testing.T) {
 		{"a b/c", "cape_max", false, "a_b_c-"},
 		{"../x", "cape_max", false, "x-"},
 		{"[]", "cape_max", false, "run-"},
-		{long + "0", "tau2_partial_action", true, "T2T-_mobile_data_issue_airpla_PERSONA_Hard_-gpt-4.1-trial0-"},
+		{long + "0", "tau2_partial_action", true, "T2T-_mobile_data_issue_ai_SONA_Hard_-gpt-4.1-trial0-"},
 	} {
 		got := witnessFileName(tc.run, tc.target, tc.anyEnd)
-		if !strings.HasPrefix(got, tc.want) || len(got) > 100 || !fitsFileName(got) || got != witnessFileName(tc.run, tc.target, tc.anyEnd) {
+		if !strings.HasPrefix(got, tc.want) || len(got) > 100-len(".123456") || !fitsFileName(got) || got != witnessFileName(tc.run, tc.target, tc.anyEnd) {
 			t.Errorf("%q: %q, want %q…", tc.run, got, tc.want)
 		}
 	}
