@@ -101,9 +101,10 @@ func (airline) Tools() []domains.Tool {
 	return out
 }
 
-// Rewards is tau-bench's reward, from the public payload.
+// Rewards is tau-bench's reward, from the public payload, then the
+// field's evaluators (domains.FieldRewards).
 func (airline) Rewards() []domains.Reward {
-	return []domains.Reward{{Name: evaluators.OutcomeName, Label: "Benchmark reward", Score: evaluators.Outcome}}
+	return append([]domains.Reward{{Name: evaluators.OutcomeName, Label: "Benchmark reward", Score: evaluators.Outcome}}, domains.FieldRewards()...)
 }
 
 // Export writes the corpus' runs in tau-bench's run format.
