@@ -25,6 +25,7 @@ func newAttackCmd(e *env) *cobra.Command {
 	var taskArg, honestPath, outPath string
 	var opt attacker.Options
 	var lf attackerFlags
+	var sf scorerFlags
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "attack --task ID|FILE|development|held-out|all [--target NAME] [--edits N]",
@@ -39,14 +40,20 @@ func newAttackCmd(e *env) *cobra.Command {
 			"With --llm an OpenAI-compatible model proposes --k candidates instead (generation, schema validation,\n" +
 			"replay, double certification, public scoring; every attempt counts), configured like the judges:\n" +
 			"--attacker-base-url, --attacker-model or PARTHACK_ATTACKER_*; --record and --replay make a run offline.\n\n" +
-			"Targets: historical_milestone, predicate_max, cape_max, csps, lightweight_cape, terminal_outcome.\n" +
+			"Targets: historical_milestone, predicate_max, cape_max, csps, lightweight_cape, terminal_outcome;\n" +
+			"scorer, your own program given with --scorer, run sandboxed as one process for the whole search, one JSON\n" +
+			"document a line (--scorer-input: the payload, or on a real benchmark's task what its own evaluator reads\n" +
+			"of each candidate: tau2's {task, simulation}, tau-bench's {task, traj}).\n" +
 			"Exit codes: 0 done, 2 bad input or usage.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			if err := lf.check(cmd); err != nil {
 				return err
+			}
+			if _, split := splitIDs(taskArg); sf.program != "" && (lf.on || split) {
+				return usageErr("--scorer attacks one task with the search attacker")
 			}
 			if lf.on {
 				return attackLLM(ctx, e, &lf, taskArg, honestPath, outPath, opt.Target, asJSON)
@@ -56,6 +63,23 @@ func newAttackCmd(e *env) *cobra.Command {
 					return usageErr("--honest and --out apply to a single task")
 				}
 				return attackSuite(ctx, e, ids, opt, asJSON)
+			}
+			if sf.program != "" || opt.Target == scorerTarget {
+				if sf.program == "" || opt.Target != scorerTarget {
+					return usageErr("--target scorer and --scorer go together")
+				}
+				d, _, _, _ := domainTask(taskArg)
+				sc, serr := sf.start(ctx, d, nil)
+				if serr != nil {
+					return serr
+				}
+				defer sc.close()
+				opt.Extra = append(opt.Extra, attacker.Extra{Name: scorerTarget, Score: sc.reward().Score})
+				defer func() {
+					if err != nil {
+						err = usage(sc.failure(err))
+					}
+				}()
 			}
 			res, end, err := e.attackOne(ctx, taskArg, honestPath, opt)
 			if err != nil {
@@ -87,6 +111,7 @@ func newAttackCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&outPath, "out", "", "write the witness found as a trajectory file")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	lf.add(cmd)
+	sf.add(cmd)
 	return cmd
 }
 

@@ -238,8 +238,9 @@ func (r *registry) Runner(res *Results) (func(*Simulation) (*domains.Run, error)
 				}
 				return tr, err
 			},
-			Record: Recorder(res, sim, t, dt.Env),
-			Locate: Locator(res, sim)}, nil
+			Record:         Recorder(res, sim, t, dt.Env),
+			EvaluatorInput: EvaluatorInput(res, sim, t, dt.Env),
+			Locate:         Locator(res, sim)}, nil
 	}
 	return run, tasks, nil
 }

@@ -66,7 +66,7 @@ func (airline) Runs() ([]*domains.Run, error) { return registryRuns() }
 
 func registryRun(r *Run, name string) *domains.Run {
 	return &domains.Run{Domain: DomainName, Name: name, Short: fmt.Sprintf("trial%d", r.Trial), Task: TaskID(r.TaskID), Model: "gpt-4o",
-		Reward: r.Reward, Trajectory: r.Trajectory}
+		Reward: r.Reward, Trajectory: r.Trajectory, EvaluatorInput: r.EvaluatorInput}
 }
 
 // streamFormat reads tau-bench's run format run by run; a run is named
