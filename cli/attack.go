@@ -43,7 +43,7 @@ func newAttackCmd(e *env) *cobra.Command {
 			"Targets: historical_milestone, predicate_max, cape_max, csps, lightweight_cape, terminal_outcome;\n" +
 			"scorer, your own program given with --scorer, run sandboxed as one process for the whole search, one JSON\n" +
 			"document a line (--scorer-input: the payload, or on a real benchmark's task what its own evaluator reads\n" +
-			"of each candidate: tau2's {task, simulation}, tau-bench's {task, traj}).\n" +
+			"of each candidate, in the shapes of its run format).\n" +
 			"Exit codes: 0 done, 2 bad input or usage.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {

@@ -60,7 +60,7 @@ func newBenchCmd(e *env) *cobra.Command {
 			"and merges them into the ledger the unsharded run writes, byte for byte. Not with --budgets.\n\n" +
 			"With --domain, --scorer adds your own scorer, sandboxed, as a target and a row (target scorer): one\n" +
 			"process serves the whole run, one JSON document a line (--scorer-input: the payload, or what the\n" +
-			"benchmark's own evaluator reads of each candidate, tau2's {task, simulation} or tau-bench's {task, traj}).\n\n" +
+			"benchmark's own evaluator reads of each candidate, in the shapes of its run format).\n\n" +
 			"Exit codes: 0 done, 2 bad input or usage, a judge asked for but not configured, or a recording that\n" +
 			"cannot be written or lacks a request.",
 		Args: cobra.NoArgs,

@@ -38,7 +38,7 @@ func (f *scorerFlags) add(cmd *cobra.Command) {
 	fs.StringArrayVar(&f.readOnly, "scorer-ro", nil, "a file or directory the scorer may read and execute (repeatable): an interpreter, its libraries, a script")
 	fs.StringArrayVar(&f.envVars, "scorer-env", nil, "KEY=VALUE in the scorer's otherwise empty environment (repeatable)")
 	durationFlag(fs, &f.timeout, "scorer-timeout", worker.DefaultTimeout, timeoutRange, "time limit of the scorer; its process group is killed then")
-	fs.StringVar(&f.input, "scorer-input", payloadInput, "what the scorer reads: the payload, or what the benchmark's own evaluator reads of the trajectory (tau2: {\"task\", \"simulation\"}; tau-bench: {\"task\", \"traj\"}), one JSON document a line, answered {\"score\": s} a line")
+	fs.StringVar(&f.input, "scorer-input", payloadInput, "what the scorer reads: the payload, or, named by a benchmark's run format, what that benchmark's own evaluator reads of the trajectory in that format's shapes; one JSON document a line, answered {\"score\": s} a line")
 	intFlag(fs, &f.abi, "scorer-landlock-abi", 0, landlockRange, fmt.Sprintf("Landlock ABI to enforce, strictly (default: the kernel's newest, up to %d; kernels older than %d are refused)", worker.NewestLandlockABI, worker.MinLandlockABI))
 }
 
