@@ -28,6 +28,7 @@ func newAttackCmd(e *env) *cobra.Command {
 	var taskArg, honestPath, outPath string
 	var opt attacker.Options
 	var lf attackerFlags
+	var sf scorerFlags
 	var asJSON, anyEnd bool
 	cmd := &cobra.Command{
 		Use:   "attack --task ID|FILE|development|held-out|all [--target NAME] [--edits N]",
@@ -45,14 +46,20 @@ func newAttackCmd(e *env) *cobra.Command {
 			"On a real domain's task the search admits only witnesses that end in exactly H's state (evaluator\n" +
 			"inflation; --any-end admits any end), and the output says where the witness ends: H's state, the gold\n" +
 			"run's, or elsewhere with each cell that differs; a same-end witness over .10 says why the evaluator rose.\n\n" +
-			"Targets: " + strings.Join(attackTargets(), ", ") + ".\n" +
+			"Targets: " + strings.Join(attackTargets(), ", ") + ";\n" +
+			"scorer, your own program given with --scorer, run sandboxed as one process for the whole search, one JSON\n" +
+			"document a line (--scorer-input: the payload, or on a real benchmark's task what its own evaluator reads\n" +
+			"of each candidate, in the shapes of its run format).\n" +
 			"Exit codes: 0 done, 2 bad input or usage.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			if err := lf.check(cmd); err != nil {
 				return err
+			}
+			if _, split := splitIDs(taskArg); sf.program != "" && (lf.on || split) {
+				return usageErr("--scorer attacks one task with the search attacker")
 			}
 			if lf.on {
 				return attackLLM(ctx, e, &lf, taskArg, honestPath, outPath, opt.Target, asJSON)
@@ -65,6 +72,23 @@ func newAttackCmd(e *env) *cobra.Command {
 					return usageErr("--honest and --out apply to a single task")
 				}
 				return attackSuite(ctx, e, ids, opt, asJSON)
+			}
+			if sf.program != "" || opt.Target == scorerTarget {
+				if sf.program == "" || opt.Target != scorerTarget {
+					return usageErr("--target scorer and --scorer go together")
+				}
+				d, _, _, _ := domainTask(taskArg)
+				sc, serr := sf.start(ctx, d, nil)
+				if serr != nil {
+					return serr
+				}
+				defer sc.close()
+				opt.Extra = append(opt.Extra, attacker.Extra{Name: scorerTarget, Score: sc.reward().Score})
+				defer func() {
+					if err != nil {
+						err = usage(sc.failure(err))
+					}
+				}()
 			}
 			res, end, err := e.attackOne(ctx, taskArg, honestPath, opt, anyEnd)
 			if err != nil {
@@ -101,6 +125,7 @@ func newAttackCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&outPath, "out", "", "write the witness found as a trajectory file")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	lf.add(cmd)
+	sf.add(cmd)
 	return cmd
 }
 

@@ -335,7 +335,7 @@ func writeDomainJSON(w io.Writer, domain, rule string, failed *report.Report, re
 }
 
 // benchDomain checks bench's flags for --domain and runs it.
-func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles []string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string, anyEnd bool) error {
+func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles []string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string, anyEnd bool, sf *scorerFlags) error {
 	d, err := domainFlag(domain)
 	if err != nil {
 		return err
@@ -369,7 +369,20 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles [
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
-	return runDomainBench(e, topt, f, ledgerOut, witnesses)
+	if sf.program == "" {
+		return runDomainBench(e, topt, f, ledgerOut, witnesses)
+	}
+	// The scorer is one more of the domain's evaluators, for the whole run.
+	sc, err := sf.start(cmd.Context(), d, runs)
+	if err != nil {
+		return err
+	}
+	defer sc.close()
+	topt.Domain = withScorer{d, sc.reward()}
+	if err := runDomainBench(e, topt, f, ledgerOut, witnesses); err != nil {
+		return usage(sc.failure(err))
+	}
+	return nil
 }
 
 // endRule is which witnesses a real domain's search admitted: its name

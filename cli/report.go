@@ -31,6 +31,7 @@ func newBenchCmd(e *env) *cobra.Command {
 	var runFiles []string
 	var opt bench.RunOptions
 	var jf judgeFlags
+	var sf scorerFlags
 	var budgets []int
 	cmd := &cobra.Command{
 		Use:   "bench [--split held-out|development|all | --tasks ID,ID…] [--edits N] [--budgets 1,2,3] [--max-states N] [--judge [--idj]] [--ledger-out FILE.json|FILE.csv] [--shard i/n] [--format F]",
@@ -61,7 +62,10 @@ func newBenchCmd(e *env) *cobra.Command {
 			"searches admit only witnesses that end in exactly H's state, so successes are evaluator inflation; each\n" +
 			"target is searched again admitting any end, and the tables count, beside each target, the tasks whose best\n" +
 			"attack over .10 ends in the gold run's state (better work) or elsewhere (collateral). --any-end admits any\n" +
-			"end in the searches themselves. --witnesses DIR writes every witness with an index.json.\n\n" +
+			"end in the searches themselves. --witnesses DIR writes every witness with an index.json.\n" +
+			"With --domain, --scorer adds your own scorer, sandboxed, as a target and a row (target scorer): one\n" +
+			"process serves the whole run, one JSON document a line (--scorer-input: the payload, or what the\n" +
+			"benchmark's own evaluator reads of each candidate, in the shapes of its run format).\n\n" +
 			"Exit codes: 0 done, 2 bad input or usage, a judge asked for but not configured, or a recording that\n" +
 			"cannot be written or lacks a request.",
 		Args: cobra.NoArgs,
@@ -74,7 +78,10 @@ func newBenchCmd(e *env) *cobra.Command {
 				return usageErr("--format: %w", err)
 			}
 			if domain != "" {
-				return benchDomain(cmd, e, domain, taskList, runFiles, opt, f, ledgerOut, witnesses, anyEnd)
+				return benchDomain(cmd, e, domain, taskList, runFiles, opt, f, ledgerOut, witnesses, anyEnd, &sf)
+			}
+			if sf.program != "" {
+				return usageErr("--scorer goes with --domain: a real benchmark's runs")
 			}
 			if len(runFiles) > 0 {
 				return usageErr("--runs goes with --domain: they are a real benchmark's runs")
@@ -221,6 +228,7 @@ func newBenchCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&domain, "domain", "", "run on a real benchmark's runs instead of the suite ("+strings.Join(domains.Names(), ", ")+")")
 	cmd.Flags().StringVar(&shardArg, "shard", "", "run only shard i of n (0/4 … 3/4) of the (task, target) pairs and write its ledger; report --ledger merges the shards")
 	jf.add(cmd)
+	sf.add(cmd)
 	return cmd
 }
 

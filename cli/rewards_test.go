@@ -48,13 +48,15 @@ func TestScoreDomainRewards(t *testing.T) {
 	}
 	golden(t, "score-tau2-retail", out)
 
+	// Every real domain lists the field's evaluators after its own.
+	field := []string{"tau2_prm_partial_action", "toolsandbox_milestone", "agentboard_progress"}
 	for _, c := range []struct {
 		task, run string
 		names     []string
 	}{
-		{"T2R-5", "T2R-5-gpt-4.1-trial0", []string{"tau2_reward", "tau2_db", "tau2_communicate", "tau2_action", "tau2_partial_action"}},
-		{"T2A-7", "T2A-7-gpt-4o-2024-11-20-trial0", []string{"tau2_reward", "tau2_db", "tau2_communicate", "tau2_action", "tau2_partial_action"}},
-		{"TAU-A04", "trial0", []string{"benchmark_reward"}},
+		{"T2R-5", "T2R-5-gpt-4.1-trial0", append([]string{"tau2_reward", "tau2_db", "tau2_communicate", "tau2_action", "tau2_partial_action"}, field...)},
+		{"T2A-7", "T2A-7-gpt-4o-2024-11-20-trial0", append([]string{"tau2_reward", "tau2_db", "tau2_communicate", "tau2_action", "tau2_partial_action"}, field...)},
+		{"TAU-A04", "trial0", append([]string{"benchmark_reward"}, field...)},
 	} {
 		code, out, errs := run(t, "score", "--task", c.task, "--trajectory", c.run, "--json")
 		if code != 0 || errs != "" {

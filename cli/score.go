@@ -74,8 +74,14 @@ func newScoreCmd(e *env) *cobra.Command {
 			// the payload whole; the deterministic evaluators read it as
 			// it is written.
 			var rewards []domains.Reward
-			if d, _, ok, _ := domainTask(taskArg); ok {
+			d, _, ok, _ := domainTask(taskArg)
+			if ok {
 				rewards = d.Rewards()
+			}
+			if scoring {
+				if err := sf.checkInput(d); err != nil {
+					return err
+				}
 			}
 			var whole bytes.Buffer
 			var tee io.Writer
@@ -108,7 +114,7 @@ func newScoreCmd(e *env) *cobra.Command {
 				withJudge(rewarded, judged)
 			}
 			if scoring {
-				judged = append(judged, sf.score(cmd.Context(), whole.Bytes()))
+				judged = append(judged, sf.score(cmd.Context(), whole.Bytes(), d))
 			}
 			if asJSON {
 				if err := writeJSON(e.stdout, scoresJSON{Task: p.Task, Hash: hash, Scores: scores, Rewards: rewarded, Judges: judged}); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/internal/worker"
 	"github.com/parthack/parthack/model"
 )
 
@@ -43,8 +44,10 @@ const childArgs = "PARTHACK_TEST_CHILD_ARGS"
 // the parent's memory, which the child shared until it executed.
 const childPeak = "PARTHACK_TEST_CHILD_PEAK"
 
-// TestMain runs the binary as parthack when childArgs is set.
+// TestMain runs the binary as parthack when childArgs is set, and as
+// the worker's launcher when the worker starts it as one.
 func TestMain(m *testing.M) {
+	worker.LaunchIfRequested()
 	if args := os.Getenv(childArgs); args != "" {
 		code := Main(strings.Split(args, "\n"), os.Stdin, os.Stdout, os.Stderr)
 		status, err := os.ReadFile("/proc/self/status")

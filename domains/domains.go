@@ -113,6 +113,13 @@ type Run struct {
 	// Python), is a trajectory of the run's task, a witness of this run,
 	// as the benchmark would have recorded it (JSON); nil elsewhere.
 	Record func(a *model.Trajectory) ([]byte, error)
+	// EvaluatorInput, where the benchmark's own evaluators read a run in
+	// a shape of their own, is what such an evaluator would read of a
+	// trajectory of the run's task, a witness of this run, as the
+	// benchmark would have recorded it: one JSON document (tau2's
+	// {"task", "simulation"}, tau-bench's {"task", "traj"}) in the shape
+	// of the domain's run Format; nil elsewhere.
+	EvaluatorInput func(a *model.Trajectory) ([]byte, error)
 	// Locate, when the run came from a file, wraps an error about its
 	// step (from 0; -1 when about no step) with where the run, its
 	// message and its call are in the file.

@@ -256,6 +256,11 @@ func Label(target string) string {
 	if l := evaluators.Tau2Label(target); l != "" {
 		return l
 	}
+	for _, f := range evaluators.Field() {
+		if f.Name == target {
+			return f.Label
+		}
+	}
 	return target
 }
 

@@ -12,6 +12,7 @@ import (
 
 // TestSearchOffersTheBenchmarksEvaluators: on a tau2 task the search
 // attacker's target list holds tau2's own evaluators after the paper's,
+// then the field's,
 // and a search against tau2's partial-action credit names it in its
 // result; on the suite the list is the paper's alone.
 func TestSearchOffersTheBenchmarksEvaluators(t *testing.T) {
@@ -27,7 +28,7 @@ func TestSearchOffersTheBenchmarksEvaluators(t *testing.T) {
 	for _, e := range p.targets() {
 		names = append(names, e.Name)
 	}
-	if got := strings.Join(names, " "); !strings.Contains(got, "historical_milestone") || !strings.HasSuffix(got, "tau2_action tau2_partial_action") {
+	if got := strings.Join(names, " "); !strings.Contains(got, "historical_milestone") || !strings.HasSuffix(got, "tau2_action tau2_partial_action tau2_prm_partial_action toolsandbox_milestone agentboard_progress") {
 		t.Fatalf("targets on a tau2 task: %s", got)
 	}
 	suite := &attackPanel{c: m.c}

@@ -238,8 +238,9 @@ func (r *registry) Runner(res *Results) (func(*Simulation) (*domains.Run, error)
 				}
 				return tr, err
 			},
-			Record: Recorder(res, sim, t, dt.Env),
-			Locate: Locator(res, sim)}, nil
+			Record:         Recorder(res, sim, t, dt.Env),
+			EvaluatorInput: EvaluatorInput(res, sim, t, dt.Env),
+			Locate:         Locator(res, sim)}, nil
 	}
 	return run, tasks, nil
 }
@@ -383,7 +384,8 @@ func (r *registry) Rewards() []domains.Reward {
 }
 
 // Rewards are tau2's reward and its components as a domain's evaluators,
-// but for those named (components the domain's tasks never score on).
+// but for those named (components the domain's tasks never score on),
+// then the field's (domains.FieldRewards).
 func Rewards(without ...string) []domains.Reward {
 	var out []domains.Reward
 	for _, name := range evaluators.Tau2Names() {
@@ -398,7 +400,7 @@ func Rewards(without ...string) []domains.Reward {
 			return s.Get(name), true
 		}})
 	}
-	return out
+	return append(out, domains.FieldRewards()...)
 }
 
 // conformResults reads a Results file's runs as streamResults does and

@@ -41,6 +41,9 @@ type Info struct {
 // Task is one tau2 task as a Results file embeds it.
 type Task struct {
 	ID string
+	// Raw is the task as the file has it (JSON): tau2's tasks are
+	// public, and an evaluator of its own reads them whole.
+	Raw json.RawMessage
 	// Scenario is the user's instructions as the file has them (JSON),
 	// shown to people, never scored.
 	Scenario json.RawMessage
@@ -79,6 +82,10 @@ type Simulation struct {
 	TerminationReason string
 	Messages          []Message
 	RewardInfo        *RewardInfo // nil when null
+	// Recorded are the members tau2 records of a run besides what it
+	// said and how it scored (timestamp, start_time, end_time, duration,
+	// seed), as the file has them.
+	Recorded map[string]json.RawMessage
 }
 
 // Message is one message of a run.
@@ -470,7 +477,7 @@ func (d *decoder) task(path string, raw json.RawMessage) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Task{}
+	t := &Task{Raw: raw}
 	if err := d.need(path, m, "id", &t.ID); err != nil {
 		return nil, err
 	}
@@ -608,6 +615,14 @@ func (d *decoder) simulation(i int, raw json.RawMessage) (*Simulation, error) {
 	}
 	if err := d.need(path, m, "termination_reason", &s.TerminationReason); err != nil {
 		return nil, err
+	}
+	for _, k := range recordedKeys {
+		if raw, ok := m[k]; ok {
+			if s.Recorded == nil {
+				s.Recorded = map[string]json.RawMessage{}
+			}
+			s.Recorded[k] = raw
+		}
 	}
 	var msgs []json.RawMessage
 	if err := d.need(path, m, "messages", &msgs); err != nil {

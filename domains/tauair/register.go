@@ -66,7 +66,7 @@ func (airline) Runs() ([]*domains.Run, error) { return registryRuns() }
 
 func registryRun(r *Run, name string) *domains.Run {
 	return &domains.Run{Domain: DomainName, Name: name, Short: fmt.Sprintf("trial%d", r.Trial), Task: TaskID(r.TaskID), Model: "gpt-4o",
-		Reward: r.Reward, Trajectory: r.Trajectory}
+		Reward: r.Reward, Trajectory: r.Trajectory, EvaluatorInput: r.EvaluatorInput}
 }
 
 // streamFormat reads tau-bench's run format run by run; a run is named
@@ -101,9 +101,10 @@ func (airline) Tools() []domains.Tool {
 	return out
 }
 
-// Rewards is tau-bench's reward, from the public payload.
+// Rewards is tau-bench's reward, from the public payload, then the
+// field's evaluators (domains.FieldRewards).
 func (airline) Rewards() []domains.Reward {
-	return []domains.Reward{{Name: evaluators.OutcomeName, Label: "Benchmark reward", Score: evaluators.Outcome}}
+	return append([]domains.Reward{{Name: evaluators.OutcomeName, Label: "Benchmark reward", Score: evaluators.Outcome}}, domains.FieldRewards()...)
 }
 
 // Export writes the corpus' runs in tau-bench's run format.

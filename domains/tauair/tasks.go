@@ -110,6 +110,11 @@ func derive(base *model.Task, env *pbcste.Env, g *Gold) (*Task, error) {
 	task.Instruction = g.Instruction
 	task.Goals = []model.GoalVersion{{Version: "v1", Predicates: goalOf(t.Changes)}}
 	task.Reference = &model.Reference{Changes: t.Changes, Outputs: g.Outputs}
+	// tau-bench's gold actions, for the field's evaluators that read them
+	// (tau2's port of these tasks compares every argument: compare_args null).
+	for _, st := range tr.Steps {
+		task.Reference.Actions = append(task.Reference.Actions, model.RefCall{Requestor: "assistant", Tool: st.Tool, Args: st.Args, AllArgs: true})
+	}
 	t.Task = &task
 	return t, nil
 }

@@ -4,6 +4,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 )
@@ -16,3 +17,19 @@ func Score(context.Context, Config, []byte) (Result, error) {
 
 // LaunchIfRequested does nothing: no launcher is started off Linux.
 func LaunchIfRequested() {}
+
+// Session is a scorer program serving many inputs; off Linux none starts.
+type Session struct{}
+
+// Start refuses, as Score does.
+func Start(context.Context, Config) (*Session, error) {
+	return nil, &LayerError{Layer: "platform", Err: fmt.Errorf("the worker's sandbox needs Linux; this is %s", runtime.GOOS)}
+}
+
+// Score is never reached: no session starts.
+func (*Session) Score([]byte) (Result, error) {
+	return Result{}, errors.New("worker: no session off Linux")
+}
+
+// Close has nothing to end.
+func (*Session) Close() error { return nil }

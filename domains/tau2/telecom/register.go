@@ -125,8 +125,9 @@ func (r *registry) Runner(res *tau2.Results) (func(*tau2.Simulation) (*domains.R
 				_, directed, err := Trajectory(c.Domain, res, sim, task)
 				return directed, err
 			},
-			Record: tau2.Recorder(res, sim, t, dt.Env),
-			Locate: tau2.Locator(res, sim)}, nil
+			Record:         tau2.Recorder(res, sim, t, dt.Env),
+			EvaluatorInput: tau2.EvaluatorInput(res, sim, t, dt.Env),
+			Locate:         tau2.Locator(res, sim)}, nil
 	}
 	return run, tasks, nil
 }

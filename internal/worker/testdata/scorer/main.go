@@ -4,9 +4,13 @@
 //	scorer print OUT [ERR [CODE]] write OUT to stdout, ERR to stderr, exit with CODE
 //	scorer sleep                 write to stderr, then sleep for good
 //	scorer flood                 write more than the worker keeps to stdout
+//	scorer session [ACT]...      a session: the k-th line of stdin gets ACT k — echo (the default past the
+//	                             last: its pid and the line's sha256), crash (exit 3), quit (exit 0), sleep,
+//	                             or any other text, written as the answer line
 package main
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -50,6 +54,31 @@ func main() {
 	case "sleep":
 		fmt.Fprintln(os.Stderr, "sleeping")
 		time.Sleep(time.Hour)
+	case "session":
+		in := bufio.NewReader(os.Stdin)
+		for k := 0; ; k++ {
+			line, err := in.ReadBytes('\n')
+			if err != nil {
+				return
+			}
+			act := "echo"
+			if k+2 < len(os.Args) {
+				act = os.Args[k+2]
+			}
+			switch act {
+			case "echo":
+				fmt.Printf(`{"score":0.25,"rationale":"pid=%d sha256=%x"}`+"\n", os.Getpid(), sha256.Sum256(line[:len(line)-1]))
+			case "crash":
+				fmt.Fprintln(os.Stderr, "crashing")
+				os.Exit(3)
+			case "quit":
+				os.Exit(0)
+			case "sleep":
+				time.Sleep(time.Hour)
+			default:
+				fmt.Println(act)
+			}
+		}
 	case "flood":
 		chunk := strings.Repeat("x", 1<<12)
 		for range 1 << 10 {

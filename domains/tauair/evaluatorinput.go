@@ -1,0 +1,197 @@
+package tauair
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/parthack/parthack/model"
+)
+
+// EvaluatorInput is what a tau-bench evaluator reads of a witness a of
+// the run: {"task": …, "traj": …} in the shapes of tau-bench's run
+// format — the task as tau-bench defines it (user_id, actions as
+// {name, kwargs}, instruction, outputs) and the witness's conversation
+// (Traj).
+func (r *Run) EvaluatorInput(a *model.Trajectory) ([]byte, error) {
+	ts, err := Tasks()
+	if err != nil {
+		return nil, err
+	}
+	t := ts[r.TaskID]
+	traj, err := r.Traj(t, a)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", r.Name(), err)
+	}
+	type action struct {
+		Name   string          `json:"name"`
+		Kwargs json.RawMessage `json:"kwargs"`
+	}
+	task := struct {
+		UserID      string   `json:"user_id"`
+		Actions     []action `json:"actions"`
+		Instruction string   `json:"instruction"`
+		Outputs     []string `json:"outputs"`
+	}{t.Gold.UserID, []action{}, t.Gold.Instruction, t.Gold.Outputs}
+	for _, c := range t.Gold.Steps {
+		task.Actions = append(task.Actions, action{c.Name, c.Kwargs})
+	}
+	return json.Marshal(map[string]any{"task": task, "traj": traj})
+}
+
+// Traj is a trajectory a of the run's task as tau-bench would have kept
+// the conversation: the run's messages less the calls a skips (an
+// assistant message left with no call and no text goes, with its tool
+// messages), each call a inserts as an assistant message of its own
+// followed by its tool message (the port's result), placed at the first
+// turn of the agent's after the kept call before it: after a tool's
+// result or a user's message, never after the run's last message (the
+// user ended it there).
+func (r *Run) Traj(t *Task, a *model.Trajectory) ([]Message, error) {
+	type call struct{ msg, k int }
+	var calls []call
+	type block struct{ first, end int }
+	var blocks []block
+	blockOf := map[int]int{} // call → block
+	for j := 0; j < len(r.Messages); {
+		b := block{first: j, end: j + 1}
+		for k := range r.Messages[j].ToolCalls {
+			blockOf[len(calls)] = len(blocks)
+			calls = append(calls, call{j, k})
+		}
+		for b.end < len(r.Messages) && r.Messages[b.end].Role == "tool" && len(r.Messages[j].ToolCalls) > 0 {
+			b.end++
+		}
+		blocks = append(blocks, b)
+		j = b.end
+	}
+	kept := alignCalls(len(calls), a.Steps, func(h, s int) bool {
+		tc := r.Messages[calls[h].msg].ToolCalls[calls[h].k]
+		v, err := model.FromJSON([]byte(tc.Function.Arguments))
+		return err == nil && a.Steps[s].Op == model.OpCall && a.Steps[s].Tool == tc.Function.Name && v.Equal(a.Steps[s].Args)
+	})
+	agentTurnAfter := func(bi int) bool {
+		if bi >= len(blocks)-1 {
+			return false
+		}
+		m := r.Messages[blocks[bi].first]
+		return len(m.ToolCalls) > 0 || m.Role == "user"
+	}
+	at := map[int][]int{} // block → the steps of a inserted after it
+	prev := -1
+	for s := 0; s < len(a.Steps); {
+		if kept[s] >= 0 {
+			prev = blockOf[kept[s]]
+			s++
+			continue
+		}
+		q := s
+		for q < len(a.Steps) && kept[q] < 0 {
+			q++
+		}
+		last := len(blocks) - 1
+		if q < len(a.Steps) {
+			last = blockOf[kept[q]] - 1
+		}
+		bi := max(prev, 0)
+		for bi <= last && !agentTurnAfter(bi) {
+			bi++
+		}
+		if bi > last {
+			return nil, fmt.Errorf("call %d (%s) is inserted where tau-bench's agent has no turn", s+1, a.Steps[s].Tool)
+		}
+		for ; s < q; s++ {
+			at[bi] = append(at[bi], s)
+		}
+	}
+	keptCall := map[[2]int]bool{}
+	for _, h := range kept {
+		if h >= 0 {
+			keptCall[[2]int{calls[h].msg, calls[h].k}] = true
+		}
+	}
+	env, err := t.Env()
+	if err != nil {
+		return nil, err
+	}
+	replay := env.Replay(a.Steps)
+	out := []Message{}
+	inserted := 0
+	for bi, b := range blocks {
+		m := r.Messages[b.first]
+		if len(m.ToolCalls) == 0 {
+			out = append(out, m)
+		} else {
+			ids := map[string]bool{}
+			m.ToolCalls = nil
+			for k, tc := range r.Messages[b.first].ToolCalls {
+				if keptCall[[2]int{b.first, k}] {
+					m.ToolCalls = append(m.ToolCalls, tc)
+					ids[tc.ID] = true
+				}
+			}
+			if len(m.ToolCalls) > 0 || m.Content != nil && *m.Content != "" {
+				out = append(out, m)
+				for _, res := range r.Messages[b.first+1 : b.end] {
+					if ids[res.ToolCallID] {
+						out = append(out, res)
+					}
+				}
+			}
+		}
+		for _, s := range at[bi] {
+			st := &a.Steps[s]
+			inserted++
+			id := fmt.Sprintf("parthack_inserted_%d", inserted)
+			tc := ToolCall{ID: id, Type: "function"}
+			tc.Function.Name, tc.Function.Arguments = st.Tool, string(st.Args.AppendJSON(nil))
+			text := ""
+			for i := range replay.Events {
+				if ev := &replay.Events[i]; ev.Step == s {
+					if text = replay.Output(ev); text == "" {
+						text = replay.Reason(ev)
+					}
+				}
+			}
+			out = append(out, Message{Role: "assistant", ToolCalls: []ToolCall{tc}},
+				Message{Role: "tool", ToolCallID: id, Name: st.Tool, Content: &text})
+		}
+	}
+	return out, nil
+}
+
+// alignCalls pairs each step with the recorded call it keeps (-1:
+// inserted): the longest common subsequence of the two, earliest calls
+// first.
+func alignCalls(n int, steps []model.Step, same func(h, s int) bool) []int {
+	m := len(steps)
+	lcs := make([][]int32, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			switch {
+			case same(i, j):
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			default:
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	kept := make([]int, m)
+	i, j := 0, 0
+	for j < m {
+		switch {
+		case i < n && same(i, j) && lcs[i][j] == lcs[i+1][j+1]+1:
+			kept[j] = i
+			i++
+			j++
+		case i < n && lcs[i+1][j] >= lcs[i][j+1]:
+			i++
+		default:
+			kept[j] = -1
+			j++
+		}
+	}
+	return kept
+}
