@@ -221,8 +221,15 @@ func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt att
 		if t.AttackTask != nil {
 			pub = t.AttackTask(h, env.Replay(h.Steps).View())
 		}
+		// A scorer of the user's own (opt.Extra so far) is one more of the
+		// domain's evaluators, for the search and for why a witness rose.
+		for _, x := range opt.Extra {
+			d = withScorer{d, domains.Reward{Name: x.Name, Label: x.Name, Score: x.Score}}
+		}
 		for _, rw := range d.Rewards() {
-			opt.Extra = append(opt.Extra, attacker.Extra{Name: rw.Name, Score: rw.Score})
+			if !slices.ContainsFunc(opt.Extra, func(x attacker.Extra) bool { return x.Name == rw.Name }) {
+				opt.Extra = append(opt.Extra, attacker.Extra{Name: rw.Name, Score: rw.Score})
+			}
 		}
 		opt.SameEnd = opt.SameEnd || !anyEnd
 	}

@@ -365,7 +365,7 @@ func TestAttackTargetsTau2Evaluators(t *testing.T) {
 		})
 	}
 	code, _, errs := run(t, "attack", "--task", "T2A-24", "--honest", "gpt-4.1-trial0", "--target", "nope")
-	if code != 2 || !strings.Contains(errs, `unknown target evaluator "nope" (one of historical_milestone,`) || !strings.Contains(errs, "tau2_action, tau2_partial_action)") {
+	if code != 2 || !strings.Contains(errs, `unknown target evaluator "nope" (one of historical_milestone,`) || !strings.Contains(errs, "tau2_action, tau2_partial_action, ") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if code, out, _ := run(t, "attack", "--help"); code != 0 || !strings.Contains(out, "tau2_partial_action") || !strings.Contains(out, "benchmark_reward") {
