@@ -463,7 +463,7 @@ func (s *search) scoreAll(log *pbcste.Log) ([]float64, error) {
 // conversation as the transcript. The decoded payload is returned for
 // evaluators that read more of it.
 func Scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, *payload.Payload, error) {
-	p, err := builder.Build(pub, log, builder.TurnsOf(tr))
+	p, err := builder.BuildTrajectory(pub, log, tr)
 	if err != nil {
 		return nil, nil, err
 	}
