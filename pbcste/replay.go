@@ -563,3 +563,21 @@ func (l *Log) InitialVectors() (cstate, cagent uint64) {
 
 // Task is the task the run replays.
 func (r *Run) Task() *model.Task { return r.log.Env.Task }
+
+// Outcomes are what each step of the replayed trajectory returned, by
+// step: its output, or its failure's reason where it has none.
+func (l *Log) Outcomes() []model.Outcome {
+	out := make([]model.Outcome, l.Steps)
+	for i := range l.Events {
+		ev := &l.Events[i]
+		if ev.Step < 0 || ev.Step >= len(out) {
+			continue
+		}
+		text := l.Output(ev)
+		if text == "" && !ev.OK {
+			text = l.Reason(ev)
+		}
+		out[ev.Step] = model.Outcome{OK: ev.OK, Text: text}
+	}
+	return out
+}
