@@ -290,11 +290,10 @@ func TestImportTau2NLAssertionSaidOnce(t *testing.T) {
 // TestDomainRunsRecomputeTau2Rewards: `domain runs` recomputes tau2's
 // reward of every shipped airline and retail run as tau2 recorded it,
 // the runs of tasks with no goal predicate too (they read 0 when their
-// payload could not be made), but for the runs tau2 ended by max_steps,
-// which it scores 0 whatever they did, and which are scored here as had
-// they ended normally.
+// payload could not be made), and the runs tau2 ended itself (max_steps,
+// too_many_errors), which it scores 0 whatever they did (T2A-15, 28 and
+// 47 of gpt-oss-120b read 1 when the payload did not say how they ended).
 func TestDomainRunsRecomputeTau2Rewards(t *testing.T) {
-	maxSteps := map[string]bool{"T2A-15-gpt-oss-120b-trial0": true, "T2A-28-gpt-oss-120b-trial0": true, "T2A-47-gpt-oss-120b-trial0": true}
 	for _, d := range []string{"tau2-airline", "tau2-retail"} {
 		code, out, errs := run(t, "domain", "runs", "--domain", d, "--json")
 		if code != 0 {
@@ -314,7 +313,7 @@ func TestDomainRunsRecomputeTau2Rewards(t *testing.T) {
 			if r.M == 0 {
 				goalless++
 			}
-			if r.Recomputed != r.Reward && !maxSteps[r.Run] {
+			if r.Recomputed != r.Reward {
 				t.Errorf("%s: recomputed %g, tau2 recorded %g (m %d)", r.Run, r.Recomputed, r.Reward, r.M)
 			}
 		}
@@ -333,5 +332,77 @@ func TestScoreGoallessTask(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, "has no goal predicate (its gold run changes nothing)") || !strings.Contains(errs, "`domain runs`") {
 			t.Errorf("%v: exit %d\n%s", args, code, errs)
 		}
+	}
+}
+
+// TestPrematureRun: gpt-oss-120b's run of T2A-15, which tau2 ended at
+// max_steps, scores tau2's reward 0 with no component (it read 1, and
+// DB and COMMUNICATE 1) and says why in score and replay; bench leaves
+// it out of both tables, counting it by model and reason, and attacks
+// the run it keeps beside it; import counts it.
+func TestPrematureRun(t *testing.T) {
+	code, out, errs := run(t, "score", "--task", "T2A-15", "--trajectory", "gpt-oss-120b-trial0", "--json")
+	if code != 0 {
+		t.Fatalf("score: exit %d\n%s", code, errs)
+	}
+	var sc struct {
+		Rewards []struct {
+			Name  string  `json:"name"`
+			Value float64 `json:"value"`
+		} `json:"rewards"`
+		Termination string `json:"termination_reason"`
+	}
+	if err := json.Unmarshal([]byte(out), &sc); err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Rewards) != 1 || sc.Rewards[0].Name != "tau2_reward" || sc.Rewards[0].Value != 0 || sc.Termination != "max_steps" {
+		t.Errorf("score --json: %+v, want tau2_reward 0 alone and termination_reason max_steps", sc)
+	}
+	const said = "ended by max_steps: tau2 scores 0"
+	for _, cmd := range []string{"score", "replay"} {
+		code, out, errs := run(t, cmd, "--task", "T2A-15", "--trajectory", "gpt-oss-120b-trial0")
+		if code != 0 || !strings.Contains(out, said) {
+			t.Errorf("%s: exit %d, does not say %q:\n%s%s", cmd, code, said, out, errs)
+		}
+	}
+	code, out, errs = run(t, "bench", "--domain", "tau2-airline", "--tasks", "T2A-15", "--format", "json")
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s", code, errs)
+	}
+	var b struct {
+		LeftOut []struct {
+			Model, Reason string
+			Runs          int
+		} `json:"left_out"`
+		Runs []struct {
+			Run      string `json:"run"`
+			Excluded string `json:"excluded"`
+			Control  bool   `json:"control"`
+		} `json:"runs"`
+		Failed struct {
+			Tasks int `json:"tasks"`
+		} `json:"failed"`
+	}
+	if err := json.Unmarshal([]byte(out), &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.LeftOut) != 1 || b.LeftOut[0].Model != "gpt-oss-120b" || b.LeftOut[0].Reason != said || b.LeftOut[0].Runs != 1 {
+		t.Errorf("bench left out %+v, want gpt-oss-120b's one run, %q", b.LeftOut, said)
+	}
+	failed := 0
+	for _, r := range b.Runs {
+		if (r.Excluded != "") != (r.Run == "T2A-15-gpt-oss-120b-trial0") {
+			t.Errorf("bench: run %s excluded %q", r.Run, r.Excluded)
+		}
+		if r.Excluded == "" && !r.Control {
+			failed++
+		}
+	}
+	if failed == 0 || b.Failed.Tasks != failed {
+		t.Errorf("bench: %d failed runs in the table, want the %d failed runs it keeps", b.Failed.Tasks, failed)
+	}
+	_, _, errs = run(t, "import", "tau2", "--dry-run", filepath.Join("..", "domains", "tau2", "data", "runs", "airline-gpt-oss-120b.json.gz"))
+	if !strings.Contains(errs, "import: 6 runs ended before their conversation did (max_steps 5, too_many_errors 1)") {
+		t.Errorf("import does not count the runs tau2 ended itself:\n%s", errs)
 	}
 }
