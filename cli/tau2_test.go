@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/model"
 )
 
 // shippedRun writes a shipped tau2 run file to a temporary directory.
@@ -404,5 +407,63 @@ func TestPrematureRun(t *testing.T) {
 	_, _, errs = run(t, "import", "tau2", "--dry-run", filepath.Join("..", "domains", "tau2", "data", "runs", "airline-gpt-oss-120b.json.gz"))
 	if !strings.Contains(errs, "import: 6 runs ended before their conversation did (max_steps 5, too_many_errors 1)") {
 		t.Errorf("import does not count the runs tau2 ended itself:\n%s", errs)
+	}
+}
+
+// TestCertifyHoldsTau2Witnesses: certify holds a hand-made witness of a
+// tau2 run to tau2's rule, beyond equal certified vectors: a certificate
+// sent before a call of H that reads the user makes that call answer
+// otherwise than H recorded (replay_mismatch at that step), and ten
+// failed calls reach max_errors, where tau2 ends the run
+// (illegal_action at the tenth). Both were eligible.
+func TestCertifyHoldsTau2Witnesses(t *testing.T) {
+	d, task, err := domains.FindTask("T2A-12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := domains.RunOf(d, task.ID, "claude-sonnet-4-5-trial0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.Trajectory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Steps[1].Tool != "get_user_details" {
+		t.Fatalf("H's step 2 is %s", h.Steps[1].Tool)
+	}
+	user := h.Steps[1].Args
+	call := func(tool, args string) model.Step {
+		return model.Step{Action: model.Action{Op: model.OpCall, Tool: tool, Args: model.MustJSON(args)}}
+	}
+	uid, _ := model.Members(user)
+	cert := call("send_certificate", `{"user_id": "`+uid[0].Value.AsString()+`", "amount": 100}`)
+	var failing []model.Step
+	for range 10 {
+		failing = append(failing, call("get_user_details", `{"user_id": "nobody_0000"}`))
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name   string
+		steps  []model.Step
+		reason model.Reason
+		step   int
+		says   string
+	}{
+		{"certificate", slices.Insert(slices.Clone(h.Steps), 1, cert), model.ReplayMismatch, 3, "is H's step 2, which returns otherwise in the witness than in H"},
+		{"errors", slices.Insert(slices.Clone(h.Steps), 1, failing...), model.IllegalAction, 11, "failed call 10, and the run ends at 10 (too_many_errors)"},
+	} {
+		file := filepath.Join(dir, c.name+".json")
+		if err := os.WriteFile(file, model.EncodeTrajectory(&model.Trajectory{Task: task.ID, Steps: c.steps}), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := run(t, "certify", "--task", task.ID, "--honest", "claude-sonnet-4-5-trial0", "--candidate", file, "--json")
+		var v model.Verdict
+		if err := json.Unmarshal([]byte(out), &v); code != 1 || err != nil {
+			t.Fatalf("%s: exit %d, %v\n%s%s", c.name, code, err, out, errs)
+		}
+		if v.Eligible || v.Reason != c.reason || v.Evidence == nil || v.Evidence.Step != c.step || !strings.Contains(v.Evidence.Detail, c.says) {
+			t.Errorf("%s: %+v %+v, want %s at step %d saying %q", c.name, v, v.Evidence, c.reason, c.step, c.says)
+		}
 	}
 }

@@ -573,11 +573,19 @@ func (l *Log) Outcomes() []model.Outcome {
 		if ev.Step < 0 || ev.Step >= len(out) {
 			continue
 		}
-		text := l.Output(ev)
-		if text == "" && !ev.OK {
-			text = l.Reason(ev)
-		}
-		out[ev.Step] = model.Outcome{OK: ev.OK, Text: text}
+		out[ev.Step] = l.outcome(ev)
 	}
 	return out
 }
+
+// outcome is what an event's step returned.
+func (l *Log) outcome(ev *Event) model.Outcome {
+	text := l.Output(ev)
+	if text == "" && !ev.OK {
+		text = l.Reason(ev)
+	}
+	return model.Outcome{OK: ev.OK, Text: text}
+}
+
+// Outcome is what the step of one of the run's events returned.
+func (r *Run) Outcome(ev *Event) model.Outcome { return r.log.outcome(ev) }
