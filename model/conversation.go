@@ -46,6 +46,7 @@ type Outcome struct {
 // Kept aligns a witness's steps with H's, as a longest common
 // subsequence of equal steps (the same actor and action): for each step
 // of a, the step of h it keeps (from 0), or -1 where it is inserted.
+// Beyond maxKeptTable it keeps, in order, the first equal step instead.
 func Kept(h, a []Step) []int {
 	// Equal prefixes and suffixes are kept as they are; the table is of
 	// the middles only.
@@ -58,8 +59,30 @@ func Kept(h, a []Step) []int {
 		hi++
 	}
 	hm, am := h[lo:len(h)-hi], a[lo:len(a)-hi]
-	// lcs[i][j]: the longest common subsequence of hm[i:] and am[j:].
+	kept := make([]int, len(a))
+	for j := range lo {
+		kept[j] = j
+	}
+	for k := range hi {
+		kept[len(a)-1-k] = len(h) - 1 - k
+	}
 	w := len(am) + 1
+	if (len(hm)+1)*w > maxKeptTable {
+		// Middles too long to tabulate: each step of a keeps the next
+		// equal step of h, in order.
+		i := 0
+		for j := range am {
+			kept[lo+j] = -1
+			for k := i; k < len(hm); k++ {
+				if SameStep(&hm[k], &am[j]) {
+					kept[lo+j], i = lo+k, k+1
+					break
+				}
+			}
+		}
+		return kept
+	}
+	// lcs[i][j]: the longest common subsequence of hm[i:] and am[j:].
 	lcs := make([]int32, (len(hm)+1)*w)
 	for i := len(hm) - 1; i >= 0; i-- {
 		for j := len(am) - 1; j >= 0; j-- {
@@ -70,10 +93,6 @@ func Kept(h, a []Step) []int {
 				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
 			}
 		}
-	}
-	kept := make([]int, len(a))
-	for j := range lo {
-		kept[j] = j
 	}
 	for i, j := 0, 0; j < len(am); {
 		switch {
@@ -87,11 +106,12 @@ func Kept(h, a []Step) []int {
 			j++
 		}
 	}
-	for k := range hi {
-		kept[len(a)-1-k] = len(h) - 1 - k
-	}
 	return kept
 }
+
+// maxKeptTable bounds Kept's table (4 bytes a cell): a witness a few
+// hundred calls from H, as every real benchmark's is, is far below it.
+const maxKeptTable = 1 << 24
 
 // SameStep reports whether two steps are the same actor's same action.
 func SameStep(x, y *Step) bool {
