@@ -86,7 +86,7 @@ func (s *search) spendCalls() error {
 
 // blackBoxScore scores a log with the black box, from its payload bytes.
 func (s *search) blackBoxScore(log *pbcste.Log) (float64, error) {
-	p, err := builder.Build(s.pub, log, builder.TurnsOf(s.honest))
+	p, err := builder.BuildTrajectory(s.pub, log, s.honest)
 	if err != nil {
 		return 0, err
 	}

@@ -228,6 +228,18 @@ func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *mo
 	if end, ok := model.EpisodeEnd(env.Task, honest.Steps); ok {
 		s.hEnd = end // H's ending is kept: that step is never skipped
 	}
+	if conv, ok := model.ConversationOf(env.Task); ok {
+		s.conv, s.turns, s.maxErrors, s.hOut = conv, conv.Turns(honest), conv.MaxErrors(honest), hlog.Outcomes()
+		failed := 0
+		for _, o := range s.hOut {
+			if !o.OK {
+				failed++
+			}
+		}
+		// Only where the limit can be reached within the bound does a
+		// node's count of failed calls bear on its future.
+		s.keyFailed = s.maxErrors > 0 && failed+opt.Edits >= s.maxErrors
+	}
 	for _, g := range env.Goals() {
 		s.preds = append(s.preds, len(g.Preds))
 	}
@@ -296,6 +308,19 @@ type search struct {
 	// call), -1 when none does: a witness keeps it and adds nothing after.
 	hEnd int
 
+	// conv is the rule of a domain whose benchmark holds conversations
+	// (model.Conversation; nil elsewhere), which every candidate keeps:
+	// turns says where in H the agent may call, hOut what each of H's
+	// steps returned (a kept step returns the same), maxErrors how many
+	// failed calls end the run; failed counts those of the path walked,
+	// which a node's key holds where the limit can be reached (keyFailed).
+	conv      model.Conversation
+	turns     []string
+	hOut      []model.Outcome
+	maxErrors int
+	failed    int
+	keyFailed bool
+
 	hFinal         pbcste.Hash
 	hGoal          int
 	hState, hAgent uint64
@@ -320,7 +345,11 @@ func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) e
 	if err := s.ctx.Err(); err != nil {
 		return err
 	}
-	if s.seen.dominated(keyOf(run, i), h, edits) {
+	failed := -1
+	if s.keyFailed {
+		failed = s.failed
+	}
+	if s.seen.dominated(keyOf(run, i, failed), h, edits) {
 		return nil // a transposition: no new state
 	}
 	if s.res.States >= s.opt.MaxStates {
@@ -339,8 +368,14 @@ func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) e
 		next := run.Fork()
 		from := len(next.Events())
 		next.Step(&s.steps[step])
+		failed, ok := s.conversed(next, next.Events()[from:], step)
+		if !ok {
+			return nil // no candidate through here is a conversation the benchmark could hold
+		}
 		s.path = append(s.path, int32(step))
+		s.failed += failed
 		err := s.walk(next, h.extend(next.Events()[from:]), i, edits, inserted)
+		s.failed -= failed
 		s.path = s.path[:len(s.path)-1]
 		return err
 	}
@@ -349,7 +384,7 @@ func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) e
 			return err
 		}
 	}
-	if edits == s.opt.Edits || run.Ended() > 0 {
+	if edits == s.opt.Edits || run.Ended() > 0 || s.conv != nil && s.honest.Termination != "" {
 		return nil // no edit left, or the episode is over: nothing may follow its end
 	}
 	if i < len(s.honest.Steps) && !inserted && i != s.hEnd && authoredByAgent(&s.honest.Steps[i]) {
@@ -357,12 +392,43 @@ func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) e
 			return err
 		}
 	}
+	if s.conv != nil && len(s.turns) > 0 && s.turns[i] != "" {
+		return nil // the agent has no turn here: no call of its own goes here
+	}
 	for mv := len(s.honest.Steps); mv < len(s.steps); mv++ {
 		if err := child(mv, i, edits+1, true); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// conversed holds the events of a step just taken to the conversation
+// rule, where the domain has one: a step kept from H (step < len(H))
+// returns what it returned in H, and the run's failed calls stay below
+// the benchmark's limit. It returns the step's failed calls, and false
+// when no candidate through this step keeps the rule (model.CheckWitness
+// refuses every one).
+func (s *search) conversed(run *pbcste.Run, events []pbcste.Event, step int) (int, bool) {
+	if s.conv == nil {
+		return 0, true
+	}
+	failed := 0
+	for k := range events {
+		ev := &events[k]
+		if ev.Step < 0 {
+			continue
+		}
+		if !ev.OK {
+			if failed++; s.maxErrors > 0 && s.failed+failed >= s.maxErrors {
+				return 0, false
+			}
+		}
+		if step < len(s.honest.Steps) && run.Outcome(ev) != s.hOut[step] {
+			return 0, false
+		}
+	}
+	return failed, true
 }
 
 // authoredByAgent reports whether a step of H is the agent's: a witness
@@ -421,6 +487,18 @@ func (s *search) consider(run *pbcste.Run, h history) error {
 	if s.opt.SameEnd && log.FinalHash() != s.hFinal {
 		return nil
 	}
+	if s.conv != nil {
+		kept := make([]int, len(s.path))
+		for k, st := range s.path {
+			kept[k] = int(st)
+			if int(st) >= len(s.honest.Steps) {
+				kept[k] = -1
+			}
+		}
+		if model.CheckWitness(s.env.Task, s.honest, s.stepsOf(s.path), kept, s.hOut, log.Outcomes()) != nil {
+			return nil // what the walk let through, the rule refuses: not a witness
+		}
+	}
 	c := &candidate{path: slices.Clone(s.path), h: h, states: s.res.States}
 	if s.record {
 		s.cands = append(s.cands, c)
@@ -463,7 +541,7 @@ func (s *search) scoreAll(log *pbcste.Log) ([]float64, error) {
 // conversation as the transcript. The decoded payload is returned for
 // evaluators that read more of it.
 func Scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, *payload.Payload, error) {
-	p, err := builder.Build(pub, log, builder.TurnsOf(tr))
+	p, err := builder.BuildTrajectory(pub, log, tr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -559,10 +637,11 @@ type table struct {
 func newTable() *table { return &table{heads: map[[16]byte]int{}} }
 
 // keyOf is the digest of a node's key: the run's state hash, steps
-// taken and latest causes (whether each is the agent), and the place i
-// in H. The future of a node depends only on those and on the edits it
-// has left.
-func keyOf(run *pbcste.Run, i int) [16]byte {
+// taken and latest causes (whether each is the agent), the place i in H
+// and, where the benchmark's error limit can be reached, the failed calls
+// so far (failed >= 0). The future of a node depends only on those and on
+// the edits it has left.
+func keyOf(run *pbcste.Run, i, failed int) [16]byte {
 	var buf [128]byte
 	k := buf[:0]
 	for _, lane := range run.Hash() {
@@ -570,6 +649,9 @@ func keyOf(run *pbcste.Run, i int) [16]byte {
 	}
 	k = binary.AppendUvarint(k, uint64(run.Taken()))
 	k = binary.AppendUvarint(k, uint64(i))
+	if failed >= 0 {
+		k = binary.AppendUvarint(k, uint64(failed))
+	}
 	k = run.AgentCaused(k)
 	sum := sha256.Sum256(k)
 	return [16]byte(sum[:16])

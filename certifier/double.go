@@ -50,11 +50,31 @@ func DoubleCertify(env *pbcste.Env, tr *model.Trajectory) (*Result, *model.Rejec
 	return res, rej, nil
 }
 
-// DoublePair certifies (H, A) with both certifiers; see pair.
+// DoublePair certifies (H, A) with both certifiers; see pair. A pair
+// both find eligible is then held, once, to the rule of a domain whose
+// benchmark holds conversations (see conversation).
 func DoublePair(env *pbcste.Env, h, a *model.Trajectory) (model.Verdict, error) {
 	v, err := pair(env, h, a)
 	iv, ierr := independent.Pair(env.Task, h, a)
-	return agree(v, err, iv, ierr)
+	if v, err = agree(v, err, iv, ierr); err == nil && v.Eligible {
+		conversation(env, h, a, &v)
+	}
+	return v, err
+}
+
+// conversation holds an eligible pair (H, A) to the rule of a domain
+// whose benchmark holds each episode as a conversation (a
+// model.Conversation, tau2's): A's steps aligned with H's (model.Kept),
+// both replayed, model.CheckWitness's refusal makes v ineligible with
+// its reason and evidence. Elsewhere v is left as it is.
+func conversation(env *pbcste.Env, h, a *model.Trajectory, v *model.Verdict) {
+	if _, ok := model.ConversationOf(env.Task); !ok {
+		return
+	}
+	kept := model.Kept(h.Steps, a.Steps)
+	if rej := model.CheckWitness(env.Task, h, a.Steps, kept, env.Replay(h.Steps).Outcomes(), env.Replay(a.Steps).Outcomes()); rej != nil {
+		v.Eligible, v.Reason, v.Evidence = false, rej.Reason, &rej.Evidence
+	}
 }
 
 // DoubleRollback certifies a strict rollback (H, R) with both

@@ -79,6 +79,21 @@ func (e *env) certifyPair(env *pbcste.Env, taskPath, honestArg, candPath string)
 	if err != nil {
 		return v, usage(err)
 	}
+	if _, ok := model.ConversationOf(env.Task); ok && v.Eligible {
+		// The domain's conversation rule reads H and A whole (tau2's
+		// runs are a few hundred calls): DoublePair holds them to it.
+		h, err := e.loadHonest(taskPath, honestArg)
+		if err != nil {
+			return v, usage(err)
+		}
+		a, err := e.loadTrajectory("candidate", taskPath, candPath)
+		if err != nil {
+			return v, usage(err)
+		}
+		if v, err = certifier.DoublePair(env, h, a); err != nil {
+			return v, usage(err)
+		}
+	}
 	return v, nil
 }
 

@@ -261,7 +261,7 @@ func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut,
 			rollbacks++
 		}
 	}
-	fmt.Fprintf(e.stderr, "bench: %s, %d runs (%d failed, %d successful as control, %d of goal-less tasks excluded), within %d edits of H, in %s\n",
+	fmt.Fprintf(e.stderr, "bench: %s, %d runs (%d failed, %d successful as control, %d left out), within %d edits of H, in %s\n",
 		opt.Domain.Name(), len(res.Runs), failed, control, excluded, opt.Edits, time.Since(start).Round(100*time.Millisecond))
 	rule := endRuleOf(opt.SameEnd)
 	fmt.Fprintf(e.stderr, "bench: %s\n", rule.says)
@@ -312,21 +312,37 @@ func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut,
 	if err := report.Render(e.stdout, failedReport, f); err != nil {
 		return err
 	}
+	writeLeftOut(e.stdout, res.LeftOut())
 	fmt.Fprintf(e.stdout, "\n%s\n\n", controlHead)
 	return report.Render(e.stdout, report.Compute(res.Control), f)
 }
 
+// writeLeftOut lists the runs not attacked, by model and reason.
+func writeLeftOut(w io.Writer, left []domainbench.LeftOut) {
+	if len(left) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nLeft out (not attacked, in neither table)\n\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "Model\tRuns\tWhy")
+	for _, l := range left {
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", l.Model, l.Runs, l.Reason)
+	}
+	tw.Flush()
+}
+
 // writeDomainJSON writes a real domain's bench as one JSON document: the
-// failed runs' report, the control's, and every run with its outcome and
-// its witness's end state.
+// failed runs' report, the control's, the runs left out by model and
+// reason, and every run with its outcome and its witness's end state.
 func writeDomainJSON(w io.Writer, domain, rule string, failed *report.Report, res *domainbench.Result) error {
 	b, err := json.MarshalIndent(struct {
 		Domain  string                `json:"domain"`
 		Rule    string                `json:"end_rule"`
 		Failed  *report.Report        `json:"failed"`
 		Control *report.Report        `json:"control"`
+		LeftOut []domainbench.LeftOut `json:"left_out"`
 		Runs    []domainbench.RunInfo `json:"runs"`
-	}{domain, rule, failed, report.Compute(res.Control), res.Runs}, "", "  ")
+	}{domain, rule, failed, report.Compute(res.Control), res.LeftOut(), res.Runs}, "", "  ")
 	if err != nil {
 		return err
 	}

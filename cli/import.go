@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -79,6 +80,8 @@ func newImportCmd(e *env) *cobra.Command {
 			}
 			existing := len(taken)
 			saved, skipped := 0, 0
+			ended := map[string]int{} // runs the benchmark ended itself, by its reason, in the file being read
+			var allEnded []map[string]int
 			var firstSkipped []string
 			var checks []*domains.Conformance
 			out := e.stdout
@@ -110,6 +113,9 @@ func newImportCmd(e *env) *cobra.Command {
 					}
 					fmt.Fprintln(tw, row)
 					saved++
+					if tr.Termination != "" {
+						ended[tr.Termination]++
+					}
 					if im == nil {
 						return nil
 					}
@@ -121,6 +127,7 @@ func newImportCmd(e *env) *cobra.Command {
 				if dry && format.Conform != nil {
 					var c *domains.Conformance
 					if c, err = format.Conform(file, in, each); err == nil {
+						c.Ended = ended
 						checks = append(checks, c)
 					}
 				} else {
@@ -130,6 +137,8 @@ func newImportCmd(e *env) *cobra.Command {
 				if err != nil {
 					return usageErr("import: %w", err)
 				}
+				allEnded = append(allEnded, ended)
+				ended = map[string]int{}
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -137,6 +146,9 @@ func newImportCmd(e *env) *cobra.Command {
 			if skipped > 0 {
 				fmt.Fprintf(e.stderr, "import: %d runs skipped: their names are already in the store or earlier in the files (%s); --rename saves them under new names\n",
 					skipped, firstFew(firstSkipped, skipped))
+			}
+			if n, why := endedSummary(allEnded...); n > 0 {
+				fmt.Fprintf(e.stderr, "import: %d runs ended before their conversation did (%s): the benchmark scores them 0, computing no component, and bench leaves them out\n", n, why)
 			}
 			if dry {
 				fmt.Fprintf(e.stderr, "import: %d runs certified; --dry-run: nothing saved\n", saved)
@@ -221,6 +233,24 @@ func importRun(file string, i int, name string, r *domains.Run) (*model.Trajecto
 	return tr, row, nil
 }
 
+// endedSummary counts the runs the benchmark ended itself and says how
+// many ended for each reason: "max_steps 5, too_many_errors 1".
+func endedSummary(counts ...map[string]int) (int, string) {
+	total := map[string]int{}
+	n := 0
+	for _, c := range counts {
+		for reason, k := range c {
+			total[reason] += k
+			n += k
+		}
+	}
+	var parts []string
+	for _, reason := range slices.Sorted(maps.Keys(total)) {
+		parts = append(parts, fmt.Sprintf("%s %d", reason, total[reason]))
+	}
+	return n, strings.Join(parts, ", ")
+}
+
 // runFormatHelp lists the run-file formats parthack reads, for --help.
 func runFormatHelp() string {
 	var b strings.Builder
@@ -283,6 +313,9 @@ func writeConformance(w io.Writer, cs []*domains.Conformance) error {
 		return err
 	}
 	for _, c := range cs {
+		if n, why := endedSummary(c.Ended); n > 0 {
+			fmt.Fprintf(w, "%s: %d runs ended before their conversation did (%s): scored 0 with no component, as the benchmark scores them, and left out of bench\n", c.File, n, why)
+		}
 		for _, n := range c.Notes {
 			fmt.Fprintf(w, "%s: %s\n", c.File, n)
 		}

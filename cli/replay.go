@@ -58,6 +58,8 @@ type replayJSON struct {
 	Events      []pbcste.EventRecord `json:"events"`
 	Certificate *model.Certificate   `json:"certificate,omitempty"`
 	Rejection   *rejectionJSON       `json:"rejection,omitempty"`
+	// Termination is the benchmark's reason for ending the run itself.
+	Termination string `json:"termination_reason,omitempty"`
 }
 
 type rejectionJSON struct {
@@ -74,6 +76,8 @@ type rejectionJSON struct {
 // file) until they can be printed. JSON, and a table where no spool can
 // be made, are printed from a second reading instead, replayed again.
 func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON bool) error {
+	var termination string
+	steps = keepTermination(steps, &termination)
 	var t replayTable
 	var watch func(*pbcste.Run, *pbcste.Event)
 	var measured *pipe.Pipe[heldEvent]
@@ -100,12 +104,16 @@ func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON boo
 	if !asJSON && t.irregular {
 		// A cell with a tab or a line break in it: tabwriter lays the
 		// table out as it always has, holding it whole.
-		return writeReplayText(w, env, steps, log, cert, rej)
+		if err := writeReplayText(w, env, steps, log, cert, rej); err != nil {
+			return err
+		}
+		writeEnded(w, env.Task, termination, false)
+		return nil
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	switch {
 	case asJSON:
-		err = writeReplayJSON(bw, env, steps, log, cert, rej)
+		err = writeReplayJSON(bw, env, steps, log, cert, rej, termination)
 	case t.lines != nil:
 		err = t.writeSpooled(bw, env, log, cert, rej)
 	default:
@@ -114,7 +122,40 @@ func writeReplay(w io.Writer, env *pbcste.Env, steps certifier.Steps, asJSON boo
 	if err != nil {
 		return err
 	}
+	if !asJSON {
+		writeEnded(bw, env.Task, termination, false)
+	}
 	return bw.Flush()
+}
+
+// keepTermination is steps, keeping the trajectory's termination reason
+// in *reason each time they are read.
+func keepTermination(steps certifier.Steps, reason *string) certifier.Steps {
+	return func(each func([]model.Step)) (*model.Trajectory, int, error) {
+		head, n, err := steps(each)
+		if head != nil {
+			*reason = head.Termination
+		}
+		return head, n, err
+	}
+}
+
+// writeEnded says, after a run's replay or scores, how the benchmark
+// scores a run it ended itself (nothing for a run its conversation
+// ended): the domain's words where it holds conversations; uncomputed
+// says that the scores leave out the reward's components.
+func writeEnded(w io.Writer, t *model.Task, termination string, uncomputed bool) {
+	if termination == "" {
+		return
+	}
+	note := "ended by " + termination
+	if c, ok := model.ConversationOf(t); ok {
+		note = c.Ended(termination)
+	}
+	if uncomputed {
+		note += ", and computes none of its reward's components"
+	}
+	fmt.Fprintf(w, "\n%s\n", note)
 }
 
 // ahead reads steps on a goroutine of its own, a few batches ahead of
@@ -465,7 +506,7 @@ func writeOutcome(w io.Writer, cert *model.Certificate, rej *model.Rejection) {
 
 // writeReplayJSON writes the replay as one JSON document, its events as
 // they are replayed, byte for byte what writeJSON writes of a replayJSON.
-func writeReplayJSON(w *bufio.Writer, env *pbcste.Env, steps certifier.Steps, log *pbcste.Log, cert *model.Certificate, rej *model.Rejection) error {
+func writeReplayJSON(w *bufio.Writer, env *pbcste.Env, steps certifier.Steps, log *pbcste.Log, cert *model.Certificate, rej *model.Rejection, termination string) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -510,6 +551,10 @@ func writeReplayJSON(w *bufio.Writer, env *pbcste.Env, steps certifier.Steps, lo
 		if err := value("  ", rejectionJSON{Reason: rej.Reason, Evidence: rej.Evidence}); err != nil {
 			return err
 		}
+	}
+	if termination != "" {
+		w.WriteString(",\n  \"termination_reason\": ")
+		value("  ", termination)
 	}
 	w.WriteString("\n}\n")
 	return nil

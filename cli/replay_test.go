@@ -117,13 +117,13 @@ func TestReplayTableIsTabwriters(t *testing.T) {
 		}
 		var buf bytes.Buffer
 		bw := bufio.NewWriter(&buf)
-		if err := writeReplayJSON(bw, in.env, steps, log, cert, rej); err != nil {
+		if err := writeReplayJSON(bw, in.env, steps, log, cert, rej, in.tr.Termination); err != nil {
 			t.Fatal(err)
 		}
 		bw.Flush()
 		full := in.env.Replay(in.tr.Steps)
 		var want bytes.Buffer
-		out := replayJSON{Task: in.env.Task.ID, GoalVersion: full.Goal().Version, Events: make([]pbcste.EventRecord, len(full.Events)), Certificate: cert}
+		out := replayJSON{Task: in.env.Task.ID, GoalVersion: full.Goal().Version, Events: make([]pbcste.EventRecord, len(full.Events)), Certificate: cert, Termination: in.tr.Termination}
 		for i := range full.Events {
 			out.Events[i] = full.Record(i)
 		}

@@ -74,9 +74,10 @@ func newScoreCmd(e *env) *cobra.Command {
 			// the payload whole; the deterministic evaluators read it as
 			// it is written.
 			var rewards []domains.Reward
-			d, _, ok, _ := domainTask(taskArg)
+			var task *model.Task
+			d, dt, ok, _ := domainTask(taskArg)
 			if ok {
-				rewards = d.Rewards()
+				rewards, task = d.Rewards(), dt.Model
 			}
 			if scoring {
 				if err := sf.checkInput(d); err != nil {
@@ -117,7 +118,7 @@ func newScoreCmd(e *env) *cobra.Command {
 				judged = append(judged, sf.score(cmd.Context(), whole.Bytes(), d))
 			}
 			if asJSON {
-				if err := writeJSON(e.stdout, scoresJSON{Task: p.Task, Hash: hash, Scores: scores, Rewards: rewarded, Judges: judged}); err != nil {
+				if err := writeJSON(e.stdout, scoresJSON{Task: p.Task, Hash: hash, Scores: scores, Rewards: rewarded, Judges: judged, Termination: tr.Termination}); err != nil {
 					return err
 				}
 				writeNLNote(e.stderr, rewarded, judged, judging)
@@ -138,6 +139,7 @@ func newScoreCmd(e *env) *cobra.Command {
 			if err := tw.Flush(); err != nil {
 				return err
 			}
+			writeEnded(e.stdout, task, tr.Termination, len(rewarded) < len(rewards))
 			if nl && len(rewarded[0].NotComputed) > 0 {
 				fmt.Fprintln(e.stdout)
 				writeNLNote(e.stdout, rewarded, judged, judging)
@@ -405,6 +407,8 @@ type scoresJSON struct {
 	// Rewards are a domain task's own evaluators (its benchmark's).
 	Rewards []rewardRow `json:"rewards,omitempty"`
 	Judges  []judgeRow  `json:"judges,omitempty"`
+	// Termination is the benchmark's reason for ending the run itself.
+	Termination string `json:"termination_reason,omitempty"`
 }
 
 // scoreSteps prints every prefix's scores. The output begins with the

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/model"
 )
 
 // shippedRun writes a shipped tau2 run file to a temporary directory.
@@ -290,11 +293,10 @@ func TestImportTau2NLAssertionSaidOnce(t *testing.T) {
 // TestDomainRunsRecomputeTau2Rewards: `domain runs` recomputes tau2's
 // reward of every shipped airline and retail run as tau2 recorded it,
 // the runs of tasks with no goal predicate too (they read 0 when their
-// payload could not be made), but for the runs tau2 ended by max_steps,
-// which it scores 0 whatever they did, and which are scored here as had
-// they ended normally.
+// payload could not be made), and the runs tau2 ended itself (max_steps,
+// too_many_errors), which it scores 0 whatever they did (T2A-15, 28 and
+// 47 of gpt-oss-120b read 1 when the payload did not say how they ended).
 func TestDomainRunsRecomputeTau2Rewards(t *testing.T) {
-	maxSteps := map[string]bool{"T2A-15-gpt-oss-120b-trial0": true, "T2A-28-gpt-oss-120b-trial0": true, "T2A-47-gpt-oss-120b-trial0": true}
 	for _, d := range []string{"tau2-airline", "tau2-retail"} {
 		code, out, errs := run(t, "domain", "runs", "--domain", d, "--json")
 		if code != 0 {
@@ -314,7 +316,7 @@ func TestDomainRunsRecomputeTau2Rewards(t *testing.T) {
 			if r.M == 0 {
 				goalless++
 			}
-			if r.Recomputed != r.Reward && !maxSteps[r.Run] {
+			if r.Recomputed != r.Reward {
 				t.Errorf("%s: recomputed %g, tau2 recorded %g (m %d)", r.Run, r.Recomputed, r.Reward, r.M)
 			}
 		}
@@ -370,5 +372,135 @@ func TestAttackTargetsTau2Evaluators(t *testing.T) {
 	}
 	if code, out, _ := run(t, "attack", "--help"); code != 0 || !strings.Contains(out, "tau2_partial_action") || !strings.Contains(out, "benchmark_reward") {
 		t.Fatalf("attack --help lists no domain evaluator:\n%s", out)
+	}
+}
+
+// TestPrematureRun: gpt-oss-120b's run of T2A-15, which tau2 ended at
+// max_steps, scores tau2's reward 0 with no component (it read 1, and
+// DB and COMMUNICATE 1) and says why in score and replay; bench leaves
+// it out of both tables, counting it by model and reason, and attacks
+// the run it keeps beside it; import counts it.
+func TestPrematureRun(t *testing.T) {
+	code, out, errs := run(t, "score", "--task", "T2A-15", "--trajectory", "gpt-oss-120b-trial0", "--json")
+	if code != 0 {
+		t.Fatalf("score: exit %d\n%s", code, errs)
+	}
+	var sc struct {
+		Rewards []struct {
+			Name  string  `json:"name"`
+			Value float64 `json:"value"`
+		} `json:"rewards"`
+		Termination string `json:"termination_reason"`
+	}
+	if err := json.Unmarshal([]byte(out), &sc); err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Rewards) != 1 || sc.Rewards[0].Name != "tau2_reward" || sc.Rewards[0].Value != 0 || sc.Termination != "max_steps" {
+		t.Errorf("score --json: %+v, want tau2_reward 0 alone and termination_reason max_steps", sc)
+	}
+	const said = "ended by max_steps: tau2 scores 0"
+	for _, cmd := range []string{"score", "replay"} {
+		code, out, errs := run(t, cmd, "--task", "T2A-15", "--trajectory", "gpt-oss-120b-trial0")
+		if code != 0 || !strings.Contains(out, said) {
+			t.Errorf("%s: exit %d, does not say %q:\n%s%s", cmd, code, said, out, errs)
+		}
+	}
+	code, out, errs = run(t, "bench", "--domain", "tau2-airline", "--tasks", "T2A-15", "--format", "json")
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s", code, errs)
+	}
+	var b struct {
+		LeftOut []struct {
+			Model, Reason string
+			Runs          int
+		} `json:"left_out"`
+		Runs []struct {
+			Run      string `json:"run"`
+			Excluded string `json:"excluded"`
+			Control  bool   `json:"control"`
+		} `json:"runs"`
+		Failed struct {
+			Tasks int `json:"tasks"`
+		} `json:"failed"`
+	}
+	if err := json.Unmarshal([]byte(out), &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.LeftOut) != 1 || b.LeftOut[0].Model != "gpt-oss-120b" || b.LeftOut[0].Reason != said || b.LeftOut[0].Runs != 1 {
+		t.Errorf("bench left out %+v, want gpt-oss-120b's one run, %q", b.LeftOut, said)
+	}
+	failed := 0
+	for _, r := range b.Runs {
+		if (r.Excluded != "") != (r.Run == "T2A-15-gpt-oss-120b-trial0") {
+			t.Errorf("bench: run %s excluded %q", r.Run, r.Excluded)
+		}
+		if r.Excluded == "" && !r.Control {
+			failed++
+		}
+	}
+	if failed == 0 || b.Failed.Tasks != failed {
+		t.Errorf("bench: %d failed runs in the table, want the %d failed runs it keeps", b.Failed.Tasks, failed)
+	}
+	_, _, errs = run(t, "import", "tau2", "--dry-run", filepath.Join("..", "domains", "tau2", "data", "runs", "airline-gpt-oss-120b.json.gz"))
+	if !strings.Contains(errs, "import: 6 runs ended before their conversation did (max_steps 5, too_many_errors 1)") {
+		t.Errorf("import does not count the runs tau2 ended itself:\n%s", errs)
+	}
+}
+
+// TestCertifyHoldsTau2Witnesses: certify holds a hand-made witness of a
+// tau2 run to tau2's rule, beyond equal certified vectors: a certificate
+// sent before a call of H that reads the user makes that call answer
+// otherwise than H recorded (replay_mismatch at that step), and ten
+// failed calls reach max_errors, where tau2 ends the run
+// (illegal_action at the tenth). Both were eligible.
+func TestCertifyHoldsTau2Witnesses(t *testing.T) {
+	d, task, err := domains.FindTask("T2A-12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := domains.RunOf(d, task.ID, "claude-sonnet-4-5-trial0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.Trajectory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Steps[1].Tool != "get_user_details" {
+		t.Fatalf("H's step 2 is %s", h.Steps[1].Tool)
+	}
+	user := h.Steps[1].Args
+	call := func(tool, args string) model.Step {
+		return model.Step{Action: model.Action{Op: model.OpCall, Tool: tool, Args: model.MustJSON(args)}}
+	}
+	uid, _ := model.Members(user)
+	cert := call("send_certificate", `{"user_id": "`+uid[0].Value.AsString()+`", "amount": 100}`)
+	var failing []model.Step
+	for range 10 {
+		failing = append(failing, call("get_user_details", `{"user_id": "nobody_0000"}`))
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name   string
+		steps  []model.Step
+		reason model.Reason
+		step   int
+		says   string
+	}{
+		{"certificate", slices.Insert(slices.Clone(h.Steps), 1, cert), model.ReplayMismatch, 3, "is H's step 2, which returns otherwise in the witness than in H"},
+		{"errors", slices.Insert(slices.Clone(h.Steps), 1, failing...), model.IllegalAction, 11, "failed call 10, and the run ends at 10 (too_many_errors)"},
+	} {
+		file := filepath.Join(dir, c.name+".json")
+		if err := os.WriteFile(file, model.EncodeTrajectory(&model.Trajectory{Task: task.ID, Steps: c.steps}), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := run(t, "certify", "--task", task.ID, "--honest", "claude-sonnet-4-5-trial0", "--candidate", file, "--json")
+		var v model.Verdict
+		if err := json.Unmarshal([]byte(out), &v); code != 1 || err != nil {
+			t.Fatalf("%s: exit %d, %v\n%s%s", c.name, code, err, out, errs)
+		}
+		if v.Eligible || v.Reason != c.reason || v.Evidence == nil || v.Evidence.Step != c.step || !strings.Contains(v.Evidence.Detail, c.says) {
+			t.Errorf("%s: %+v %+v, want %s at step %d saying %q", c.name, v, v.Evidence, c.reason, c.step, c.says)
+		}
 	}
 }

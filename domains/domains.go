@@ -188,6 +188,10 @@ type Conformance struct {
 	RewardsEqual int     `json:"rewards_equal"`
 	Checks       []Check `json:"checks"`
 	Remapped     int     `json:"remapped"` // runs scored against another task than the file names
+	// Ended counts the runs the benchmark ended itself before their
+	// conversation did (a trajectory's Termination), by that reason: it
+	// scores them 0 and bench leaves them out.
+	Ended map[string]int `json:"ended,omitempty"`
 	// Notes say once what the port leaves out of the file's scores (a
 	// component an LLM judge decides), for the runs it concerns.
 	Notes         []string       `json:"notes,omitempty"`

@@ -49,6 +49,17 @@ type Tau2Score struct {
 	// Skipped names the basis components not computed: NL_ASSERTION (an
 	// LLM judge's); Reward is the product of the others.
 	Skipped []string
+	// Premature is the termination reason of a run tau2 ended itself
+	// (Tau2Premature): it scores 0 and no component is computed.
+	Premature string
+}
+
+// Tau2Premature reports whether tau2 scores a run 0, computing no
+// component, for how it ended: any termination reason but agent_stop
+// and user_stop (max_steps, too_many_errors, agent_error, …), as tau2's
+// evaluate_simulation does; "" is a run its conversation ended.
+func Tau2Premature(reason string) bool {
+	return reason != "" && reason != "agent_stop" && reason != "user_stop"
 }
 
 // Get is one evaluator's score by name.
@@ -80,12 +91,18 @@ func (s *Tau2Score) Get(name string) float64 {
 // them; null: every argument the call passes) — historical, so a call
 // undone later still counts; the partial action credit is the fraction
 // matched (1 when the task has no gold call). ok is false when the
-// payload has no tau2 reference (no reward basis).
+// payload has no tau2 reference (no reward basis). A run tau2 ended
+// itself (the payload's termination_reason, Tau2Premature) scores 0 with
+// every component left at 0 and not computed (Premature says why).
 func Tau2(p *payload.Payload) (s Tau2Score, ok bool) {
 	var err error
 	ref := p.Reference
 	if ref == nil || len(ref.Basis) == 0 {
 		return s, false
+	}
+	if Tau2Premature(p.Termination) {
+		s.Premature = p.Termination
+		return s, true
 	}
 	s.DB = b2f(sameNet(p))
 	var replies []string

@@ -47,22 +47,30 @@ func TestTau2(t *testing.T) {
 		basis  []string
 		events []payload.Event
 		said   string
+		ended  string // the payload's termination_reason
 		want   Tau2Score
 	}{
-		{"gold run", dbComm, []payload.Event{cancel}, "Your refund is on its way", Tau2Score{Reward: 1, DB: 1, Communicate: 1, Action: 1, PartialAction: 1}},
-		{"nothing said", dbComm, []payload.Event{cancel}, "Done", Tau2Score{Reward: 0, DB: 1, Communicate: 0, Action: 1, PartialAction: 1}},
+		{"gold run", dbComm, []payload.Event{cancel}, "Your refund is on its way", "", Tau2Score{Reward: 1, DB: 1, Communicate: 1, Action: 1, PartialAction: 1}},
+		{"nothing said", dbComm, []payload.Event{cancel}, "Done", "", Tau2Score{Reward: 0, DB: 1, Communicate: 0, Action: 1, PartialAction: 1}},
 		// The inflation parthack measures: the change made and undone
 		// keeps ACTION and partial credit; only the DB check sees it.
-		{"made and undone", dbComm, []payload.Event{cancel, undo}, "refund", Tau2Score{Reward: 0, DB: 0, Communicate: 1, Action: 1, PartialAction: 1}},
-		{"made and undone, ACTION basis", []string{"ACTION"}, []payload.Event{cancel, undo}, "", Tau2Score{Reward: 1, DB: 0, Communicate: 0, Action: 1, PartialAction: 1}},
-		{"other arguments", []string{"ACTION", "NL_ASSERTION"}, []payload.Event{otherReason}, "", Tau2Score{Reward: 0, DB: 1, Communicate: 0, Action: 0, PartialAction: 0, Skipped: []string{"NL_ASSERTION"}}},
+		{"made and undone", dbComm, []payload.Event{cancel, undo}, "refund", "", Tau2Score{Reward: 0, DB: 0, Communicate: 1, Action: 1, PartialAction: 1}},
+		{"made and undone, ACTION basis", []string{"ACTION"}, []payload.Event{cancel, undo}, "", "", Tau2Score{Reward: 1, DB: 0, Communicate: 0, Action: 1, PartialAction: 1}},
+		{"other arguments", []string{"ACTION", "NL_ASSERTION"}, []payload.Event{otherReason}, "", "", Tau2Score{Reward: 0, DB: 1, Communicate: 0, Action: 0, PartialAction: 0, Skipped: []string{"NL_ASSERTION"}}},
+		// A run tau2 ended itself scores 0 and no component, however
+		// well it did (tau2's evaluate_simulation).
+		{"gold run ended by max_steps", dbComm, []payload.Event{cancel}, "Your refund is on its way", "max_steps", Tau2Score{Premature: "max_steps"}},
+		{"gold run ended by too_many_errors", []string{"ACTION"}, []payload.Event{cancel}, "", "too_many_errors", Tau2Score{Premature: "too_many_errors"}},
+		{"gold run, user_stop written out", dbComm, []payload.Event{cancel}, "Your refund is on its way", "user_stop", Tau2Score{Reward: 1, DB: 1, Communicate: 1, Action: 1, PartialAction: 1}},
 	} {
-		got, ok := Tau2(tau2Payload(c.basis, c.events, c.said))
+		p := tau2Payload(c.basis, c.events, c.said)
+		p.Termination = c.ended
+		got, ok := Tau2(p)
 		if !ok {
 			t.Fatalf("%s: no tau2 reference", c.name)
 		}
 		if got.Reward != c.want.Reward || got.DB != c.want.DB || got.Communicate != c.want.Communicate || got.Action != c.want.Action ||
-			got.PartialAction != c.want.PartialAction || len(got.Skipped) != len(c.want.Skipped) {
+			got.PartialAction != c.want.PartialAction || len(got.Skipped) != len(c.want.Skipped) || got.Premature != c.want.Premature {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
 	}

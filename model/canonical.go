@@ -77,6 +77,14 @@ func EncodeTrajectory(tr *Trajectory) []byte {
 		}
 		b = append(b, "\n  ]"...)
 	}
+	if tr.Termination != "" {
+		b = append(b, ",\n  \"termination_reason\": "...)
+		b = appendJSONString(b, tr.Termination)
+	}
+	if tr.MaxErrors > 0 {
+		b = append(b, ",\n  \"max_errors\": "...)
+		b = strconv.AppendInt(b, int64(tr.MaxErrors), 10)
+	}
 	return append(b, "\n}\n"...)
 }
 

@@ -39,7 +39,10 @@ import (
 //	  "goal_version": "v2",                      optional claim about the end
 //	  "steps": [{"op": "update", "type": "ticket", "id": "T1", "fields": {"status": "closed"},
 //	             "actor": "agent", "step": 1, "comment": "…",
-//	             "claim": {"ok": true, "state_hash": "…", "diff": [{"type","id","field","before","after"}]}}]
+//	             "claim": {"ok": true, "state_hash": "…", "diff": [{"type","id","field","before","after"}]}}],
+//	  "transcript": [{"role": "user", "content": "…", "step": 1}],     optional conversation
+//	  "termination_reason": "max_steps",         optional: the benchmark ended the run itself
+//	  "max_errors": 10                           optional: the failed calls that would have ended it
 //	}
 const (
 	TaskFormat       = "parthack.task/1"
@@ -1077,7 +1080,7 @@ func DecodeTrajectory(file string, src []byte) (*Trajectory, error) {
 // it returns has nil Steps.
 func decodeTrajectory(d *doc, st *stepStream) (*Trajectory, error) {
 	file := d.file
-	o, err := d.cur().object("$schema", "format", "task", "name", "note", "goal_version", "steps", "transcript")
+	o, err := d.cur().object("$schema", "format", "task", "name", "note", "goal_version", "steps", "transcript", "termination_reason", "max_errors")
 	if err != nil {
 		return nil, err
 	}
@@ -1090,6 +1093,21 @@ func decodeTrajectory(d *doc, st *stepStream) (*Trajectory, error) {
 	}
 	if err := optStrings(o, "name", &tr.Name, "note", &tr.Note, "goal_version", &tr.GoalClaim); err != nil {
 		return nil, err
+	}
+	if c, ok := o.get("termination_reason"); ok {
+		if tr.Termination, err = c.nonEmptyStr(); err != nil {
+			return nil, err
+		}
+	}
+	if c, ok := o.get("max_errors"); ok {
+		n, err := c.integer()
+		if err != nil {
+			return nil, err
+		}
+		if n < 1 {
+			return nil, c.fail("max_errors %d: a limit is at least 1", n)
+		}
+		tr.MaxErrors = int(n)
 	}
 	sc, err := o.need("steps")
 	if err != nil {

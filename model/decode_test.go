@@ -43,7 +43,19 @@ func TestDecodeErrorsAreLocated(t *testing.T) {
 			name:  "unknown field",
 			src:   "{\"task\": \"EX-01\",\n \"steps\": [],\n \"score\": 1}",
 			where: "f.json:3:11: $.score",
-			what:  `unknown field "score" (expected one of format, task, name, note, goal_version, steps, transcript)`,
+			what:  `unknown field "score" (expected one of format, task, name, note, goal_version, steps, transcript, termination_reason, max_errors)`,
+		},
+		{
+			name:  "empty termination reason",
+			src:   "{\"task\": \"EX-01\", \"steps\": [],\n \"termination_reason\": \"\"}",
+			where: "f.json:2:24: $.termination_reason",
+			what:  "expected a non-empty string",
+		},
+		{
+			name:  "no error limit",
+			src:   "{\"task\": \"EX-01\", \"steps\": [],\n \"max_errors\": 0}",
+			where: "f.json:2:16: $.max_errors",
+			what:  "max_errors 0: a limit is at least 1",
 		},
 		{
 			name:  "unknown field in a step",
@@ -138,6 +150,29 @@ func TestStepLines(t *testing.T) {
 	for i, st := range tr.Steps {
 		if st.Line != want[i] {
 			t.Errorf("step %d on line %d, want %d", i+1, st.Line, want[i])
+		}
+	}
+}
+
+// TestTerminationRoundTrip: a run the benchmark ended itself keeps its
+// termination reason and its error limit through a file; a run without
+// them writes neither key.
+func TestTerminationRoundTrip(t *testing.T) {
+	for _, tr := range []model.Trajectory{
+		{Task: "T2A-15", Termination: "max_steps", MaxErrors: 10},
+		{Task: "T2A-15", MaxErrors: 3},
+		{Task: "EX-01"},
+	} {
+		enc := model.EncodeTrajectory(&tr)
+		back, err := model.DecodeTrajectory("f.json", enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.Termination != tr.Termination || back.MaxErrors != tr.MaxErrors {
+			t.Errorf("%+v read back as %q, %d:\n%s", tr, back.Termination, back.MaxErrors, enc)
+		}
+		if has := strings.Contains(string(enc), "termination_reason"); has != (tr.Termination != "") {
+			t.Errorf("%+v: termination_reason written: %t\n%s", tr, has, enc)
 		}
 	}
 }

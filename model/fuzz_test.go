@@ -48,6 +48,7 @@ func mustDecodeError(t *testing.T, err error) {
 func FuzzDecodeTrajectory(f *testing.F) {
 	addSeeds(f, "example/honest.json", "example/witness.json", "example/rollback.json", "fuzz/FuzzDecodeTrajectory/*.json", "fuzz/FuzzReplay/*.json")
 	f.Add([]byte(`{"task": "EX-01", "steps": [`))
+	f.Add([]byte(`{"task": "T2A-15", "steps": [], "termination_reason": "max_steps", "max_errors": 10}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		tr, err := model.DecodeTrajectory("fuzz.json", src)

@@ -51,7 +51,16 @@ type Trajectory struct {
 	// recorded with one (a tau-bench run): kept beside the log, read by
 	// evaluators as the payload's transcript, never replayed.
 	Transcript []Turn
-	File       string // where it was read from, for messages
+	// Termination is the benchmark's reason for ending the run itself
+	// before its conversation ended (tau2's termination_reason max_steps,
+	// too_many_errors, …), as the benchmark records it; "" for a run the
+	// conversation ended (tau2's agent_stop, user_stop), which is left
+	// unsaid so that such a run's file and payload are what they were.
+	Termination string
+	// MaxErrors is the number of failed calls at which the benchmark
+	// would have ended the run (tau2's max_errors), where it records one.
+	MaxErrors int
+	File      string // where it was read from, for messages
 }
 
 // Turn is one message of a conversation: its role (system, user,

@@ -563,3 +563,29 @@ func (l *Log) InitialVectors() (cstate, cagent uint64) {
 
 // Task is the task the run replays.
 func (r *Run) Task() *model.Task { return r.log.Env.Task }
+
+// Outcomes are what each step of the replayed trajectory returned, by
+// step: its output, or its failure's reason where it has none.
+func (l *Log) Outcomes() []model.Outcome {
+	out := make([]model.Outcome, l.Steps)
+	for i := range l.Events {
+		ev := &l.Events[i]
+		if ev.Step < 0 || ev.Step >= len(out) {
+			continue
+		}
+		out[ev.Step] = l.outcome(ev)
+	}
+	return out
+}
+
+// outcome is what an event's step returned.
+func (l *Log) outcome(ev *Event) model.Outcome {
+	text := l.Output(ev)
+	if text == "" && !ev.OK {
+		text = l.Reason(ev)
+	}
+	return model.Outcome{OK: ev.OK, Text: text}
+}
+
+// Outcome is what the step of one of the run's events returned.
+func (r *Run) Outcome(ev *Event) model.Outcome { return r.log.outcome(ev) }

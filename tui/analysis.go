@@ -169,8 +169,12 @@ func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*a
 }
 
 // rewardNote is " · tau-bench reward 1" where the benchmark has a
-// reward, else "".
+// reward, else ""; for a run the benchmark ended itself, how it scores
+// it: " · ended by max_steps: tau2 scores 0".
 func (a *analysis) rewardNote() string {
+	if c, ok := model.ConversationOf(a.log.Env.Task); ok && a.traj.Termination != "" {
+		return " · " + c.Ended(a.traj.Termination)
+	}
 	if a.reward == nil {
 		return ""
 	}

@@ -299,7 +299,7 @@ type benchScore struct {
 // which is the final score); bench are the benchmark's own evaluators'
 // scores of the same bytes, at termination.
 func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (final []float64, prefix [][]float64, bench []benchScore, err error) {
-	built, err := builder.Build(t.Public, log, builder.TurnsOf(tr))
+	built, err := builder.BuildTrajectory(t.Public, log, tr)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("public payload: %w", err)
 	}

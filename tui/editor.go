@@ -152,6 +152,9 @@ func (m *editor) edit(steps []model.Step) tea.Cmd {
 	if err := m.authorRule(steps); err != nil {
 		return status(err.Error(), true)
 	}
+	if err := m.conversationRule(steps); err != nil {
+		return status(err.Error(), true)
+	}
 	m.undo = append(m.undo, m.steps)
 	m.redo = nil
 	m.steps = steps
@@ -211,6 +214,32 @@ func (m *editor) authorRule(steps []model.Step) error {
 		return nil
 	}
 	return fmt.Errorf("refused: a witness authors the agent's steps only; H's %d %s step%s stay as H has them (nothing changed)", len(h), m.otherActors(), plural(len(h)))
+}
+
+// conversationRule refuses steps that are no conversation the benchmark
+// could hold from H's (model.CheckWitness: tau2's turns, its error limit,
+// every call kept from H returning what it did), on a domain that holds
+// conversations. As with the episode rule, steps that already break it
+// may be edited further.
+func (m *editor) conversationRule(steps []model.Step) error {
+	if m.honest == nil {
+		return nil
+	}
+	if _, ok := model.ConversationOf(m.honest.log.Env.Task); !ok {
+		return nil
+	}
+	rej := m.witnessRule(steps)
+	if rej == nil || m.witnessRule(m.steps) != nil {
+		return nil
+	}
+	return fmt.Errorf("refused: %s (nothing changed)", rej.Evidence.Detail)
+}
+
+// witnessRule is the conversation rule's refusal of steps as a witness
+// of H, if any.
+func (m *editor) witnessRule(steps []model.Step) *model.Rejection {
+	env, h := m.honest.log.Env, m.honest.traj
+	return model.CheckWitness(env.Task, h, steps, model.Kept(h.Steps, steps), m.honest.log.Outcomes(), env.Replay(steps).Outcomes())
 }
 
 // otherActors names the actors besides the agent whose steps H holds.

@@ -181,3 +181,21 @@ func TestInspectorTitleKeepsTheReward(t *testing.T) {
 		t.Errorf("title %q", title)
 	}
 }
+
+// TestInspectorSaysHowTau2EndedARun: the run of T2A-15 that tau2 ended
+// at max_steps says so in the Inspector's title, where it read "tau2-bench
+// reward 1", a reward tau2 never gave it.
+func TestInspectorSaysHowTau2EndedARun(t *testing.T) {
+	m := domainApp(t, "tau2-airline", 120, 30)
+	openTask(t, m, "T2A-15")
+	for range m.inspect.task.Runs {
+		if strings.Contains(m.inspect.current().label, "gpt-oss-120b") {
+			break
+		}
+		press(t, m, "t")
+	}
+	title := strings.SplitN(screen(m), "\n", 2)[0]
+	if !strings.Contains(title, "gpt-oss-120b") || !strings.HasSuffix(strings.TrimRight(title, " "), "· ended by max_steps: tau2 scores 0") {
+		t.Errorf("title %q", title)
+	}
+}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,4 +148,42 @@ func TestEditorKeepsTheUserSteps(t *testing.T) {
 		t.Fatal("a typed phone call was added")
 	}
 	mustSee(t, m, phone+" is the user's tool")
+}
+
+// TestEditorKeepsTau2Turns: a call of the agent's typed between two calls
+// of one user message, where tau2 gives the agent no turn, is refused in
+// the status line with the reason, and nothing changes.
+func TestEditorKeepsTau2Turns(t *testing.T) {
+	m, _ := telecomApp(t, 100, 30)
+	press(t, m, "e")
+	e := m.editor
+	h := e.honest.traj
+	conv, _ := model.ConversationOf(e.honest.log.Env.Task)
+	turns := conv.Turns(h)
+	k := slices.IndexFunc(turns, func(x string) bool { return strings.Contains(x, "both the user's calls") })
+	read := slices.IndexFunc(h.Steps, func(st model.Step) bool { return isAgent(st.Actor) && strings.HasPrefix(st.Tool, "get_") })
+	if k < 1 || read < 0 {
+		t.Fatalf("H of %s has no place between two user calls (%d) or no read of the agent's (%d)", m.inspect.task.ID, k, read)
+	}
+	before := string(model.EncodeTrajectory(e.trajectory()))
+	press(t, m, "0")
+	for range k - 1 {
+		press(t, m, "j")
+	}
+	line := h.Steps[read].Tool
+	args, _ := model.Members(h.Steps[read].Args)
+	for _, a := range args {
+		line += " " + a.Field + "=" + a.Value.String()
+	}
+	press(t, m, ":", line, "enter")
+	if string(model.EncodeTrajectory(e.trajectory())) != before {
+		t.Fatal("the call was added")
+	}
+	if e.line != nil {
+		t.Fatalf("the line is still open: %s\n%s", e.line.err, screen(m))
+	}
+	want := fmt.Sprintf("refused: step %d (%s) is the agent's, where it has no turn: %s (nothing changed)", k+1, h.Steps[read].Tool, turns[k])
+	if !m.statusErr || m.status != want {
+		t.Fatalf("status %q, want %q", m.status, want)
+	}
 }

@@ -423,7 +423,7 @@ func judgeTargeted(ctx context.Context, t *tasks.Task, env *pbcste.Env, h *model
 // payloadBytes replays a trajectory on the trusted environment and
 // serializes its public payload: the bytes every evaluator is given.
 func payloadBytes(pub *model.Task, env *pbcste.Env, tr *model.Trajectory) ([]byte, error) {
-	p, err := builder.Build(pub, env.Replay(tr.Steps), builder.TurnsOf(tr))
+	p, err := builder.BuildTrajectory(pub, env.Replay(tr.Steps), tr)
 	if err != nil {
 		return nil, err
 	}

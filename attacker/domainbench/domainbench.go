@@ -116,6 +116,38 @@ type Result struct {
 	Runs    []RunInfo
 }
 
+// LeftOut counts the runs of one model that are not attacked for one
+// reason (RunInfo.Excluded).
+type LeftOut struct {
+	Model  string `json:"model"`
+	Reason string `json:"reason"`
+	Runs   int    `json:"runs"`
+}
+
+// LeftOut counts the runs not attacked, by model and reason, in that
+// order.
+func (r *Result) LeftOut() []LeftOut {
+	var out []LeftOut
+	for _, info := range r.Runs {
+		if info.Excluded == "" {
+			continue
+		}
+		i := slices.IndexFunc(out, func(l LeftOut) bool { return l.Model == info.Model && l.Reason == info.Excluded })
+		if i < 0 {
+			i = len(out)
+			out = append(out, LeftOut{Model: info.Model, Reason: info.Excluded})
+		}
+		out[i].Runs++
+	}
+	slices.SortFunc(out, func(a, b LeftOut) int {
+		if c := strings.Compare(a.Model, b.Model); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Reason, b.Reason)
+	})
+	return out
+}
+
 // searched are the evaluators that get their own search; the others are
 // functions of the certified vectors on this domain (its public
 // predicates are the Oracle's), so by Proposition 1 every eligible
@@ -242,6 +274,15 @@ func certify(d domains.Domain, r *domains.Run) (*certified, error) {
 	}
 	if c.task.Reward != nil {
 		c.info.Recomputed = c.task.Reward(res.Log, c.h)
+	}
+	if c.h.Termination != "" {
+		// The benchmark ended the run itself: no witness keeps its
+		// conversation, and its own verdict computes no component.
+		c.info.Excluded = "ended by " + c.h.Termination
+		if conv, ok := model.ConversationOf(c.task.Model); ok {
+			c.info.Excluded = conv.Ended(c.h.Termination)
+		}
+		return c, nil
 	}
 	if c.info.M == 0 {
 		c.info.Excluded = "the gold run changes nothing, so the task has no goal predicate"

@@ -235,6 +235,7 @@ func (r *registry) Runner(res *Results) (func(*Simulation) (*domains.Run, error)
 				tr, err := Trajectory(r.w, res, sim, t)
 				if err == nil {
 					tr.Name = dt.ID + "-" + short
+					tr.Termination, tr.MaxErrors = Termination(sim), res.Info.MaxErrors
 				}
 				return tr, err
 			},
@@ -272,9 +273,19 @@ func Locator(res *Results, sim *Simulation) func(step int, err error) error {
 	}
 }
 
-// PayloadReward is tau2's reward of a run that ended normally (a
-// trajectory does not say how its run ended): its basis's product, by
-// the rule the tau2_reward evaluator reads off the public payload.
+// Termination is how a run ended as its trajectory and payload say it:
+// tau2's termination reason where tau2 ended the run itself and scores
+// it 0, "" where the conversation ended it.
+func Termination(sim *Simulation) string {
+	if premature(sim.TerminationReason) {
+		return sim.TerminationReason
+	}
+	return ""
+}
+
+// PayloadReward is tau2's reward of a run: its basis's product, by the
+// rule the tau2_reward evaluator reads off the public payload (0 for a
+// run tau2 ended itself, which its trajectory says).
 func PayloadReward(t *model.Task, log *pbcste.Log, tr *model.Trajectory) float64 {
 	if vacant(t) {
 		// A payload needs a goal predicate, and the task has none (its
@@ -288,7 +299,7 @@ func PayloadReward(t *model.Task, log *pbcste.Log, tr *model.Trajectory) float64
 		}
 		t, log = withGoal(t), env.Replay(tr.Steps)
 	}
-	p, err := builder.Build(t, log, builder.TurnsOf(tr))
+	p, err := builder.BuildTrajectory(t, log, tr)
 	if err != nil {
 		return 0
 	}
@@ -394,8 +405,8 @@ func Rewards(without ...string) []domains.Reward {
 		}
 		out = append(out, domains.Reward{Name: name, Label: evaluators.Tau2Label(name), Score: func(p *payload.Payload) (float64, bool) {
 			s, ok := evaluators.Tau2(p)
-			if !ok {
-				return 0, false
+			if !ok || s.Premature != "" && name != evaluators.Tau2RewardName {
+				return 0, false // a run tau2 ended itself: no component is computed
 			}
 			return s.Get(name), true
 		}})

@@ -3,6 +3,7 @@ package tau2
 import (
 	"strings"
 
+	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/model"
 )
 
@@ -36,8 +37,9 @@ type Score struct {
 	Skipped []string
 }
 
-// premature reports whether tau2 scores a run 0 for how it ended.
-func premature(reason string) bool { return reason != "agent_stop" && reason != "user_stop" }
+// premature reports whether tau2 scores a run 0 for how it ended, by the
+// rule the payload evaluator applies (evaluators.Tau2Premature).
+func premature(reason string) bool { return evaluators.Tau2Premature(reason) }
 
 // ScoreRun is tau2's evaluate_simulation (evaluation type ALL) of a run
 // of a task, given whether its end state is the gold calls' (tau2: the

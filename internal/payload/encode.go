@@ -23,7 +23,16 @@ func (p *Payload) Bytes() []byte { return p.appendJSON(make([]byte, 0, sizeHint(
 func (p *Payload) appendJSON(b []byte) []byte {
 	b = appendHeader(b, "payload_version", p.Version, p.Task, p.Title, p.Instruction, p.Schema)
 	b = p.appendGoals(b)
-	return appendTail(b, &p.Initial, p.Events, &p.Terminal, p.Provenance, p.Transcript)
+	b = appendTail(b, &p.Initial, p.Events, &p.Terminal, p.Provenance, p.Transcript)
+	return append(appendTermination(b, p.Termination), '}')
+}
+
+// appendTermination writes the termination reason, when there is one.
+func appendTermination(b []byte, reason string) []byte {
+	if reason == "" {
+		return b
+	}
+	return appendStr(append(b, `,"termination_reason":`...), reason)
 }
 
 // appendGoals writes the goal schema and the reference: what the payload
@@ -57,7 +66,7 @@ func (p *Payload) Hash() string { return model.Hash(p.Bytes()) }
 // Bytes is the projection's canonical JSON.
 func (q *Projection) Bytes() []byte {
 	b := appendHeader(make([]byte, 0, sizeHint(q.Events)), "projection_version", q.Version, q.Task, q.Title, q.Instruction, q.Schema)
-	return appendTail(b, &q.Initial, q.Events, &q.Terminal, q.Provenance, q.Transcript)
+	return append(appendTail(b, &q.Initial, q.Events, &q.Terminal, q.Provenance, q.Transcript), '}')
 }
 
 // Hash is the sha256 of Bytes, in hex.
@@ -117,8 +126,7 @@ func appendTail(b []byte, initial *State, events []Event, terminal *State, prov 
 	b = appendList(append(b, `,"events":`...), events, appendEvent)
 	b = appendState(append(b, `,"terminal":`...), terminal)
 	b = appendList(append(b, `,"provenance":`...), prov, appendProvenance)
-	b = appendList(append(b, `,"transcript":`...), transcript, appendTurn)
-	return append(b, '}')
+	return appendList(append(b, `,"transcript":`...), transcript, appendTurn)
 }
 
 func appendProvenance(b []byte, pr *Provenance) []byte {
@@ -345,11 +353,20 @@ func (e *Encoder) TurnText(role string, content []byte) {
 
 // Close ends the payload and writes what is left; it returns the first
 // error the writer gave.
-func (e *Encoder) Close() error {
+func (e *Encoder) Close() error { return e.CloseWith("") }
+
+// CloseWith ends the payload with the run's termination reason ("" for
+// none; a projection leaves it out) and writes what is left; it returns
+// the first error the writer gave.
+func (e *Encoder) CloseWith(termination string) error {
 	if e.list != encTranscript {
 		e.b = append(e.b, `],"transcript":[`...)
 	}
-	e.b = append(e.b, "]}"...)
+	e.b = append(e.b, ']')
+	if !e.projection {
+		e.b = appendTermination(e.b, termination)
+	}
+	e.b = append(e.b, '}')
 	e.flush(0)
 	return e.err
 }

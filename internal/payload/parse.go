@@ -455,8 +455,22 @@ func (r *parser) payload() *Payload {
 	p.Provenance = list(r, (*parser).provenance)
 	r.lit(`,"transcript":`)
 	p.Transcript = list(r, (*parser).turn)
+	p.Termination = r.termination()
 	r.end()
 	return p
+}
+
+// termination reads the optional termination reason, which is left out
+// rather than written empty.
+func (r *parser) termination() string {
+	if !r.opt(`,"termination_reason":`) {
+		return ""
+	}
+	s := r.str()
+	if r.err == nil && s == "" {
+		r.fail("termination_reason is left out, not written empty")
+	}
+	return s
 }
 
 // end reads the end of the payload, which is the end of the input.

@@ -24,7 +24,8 @@
 //	             "goal_version": "v1"}, …],
 //	 "terminal": {"goal_version": "v1", "entities": […]},
 //	 "provenance": [{"seq": 1, "actor": "agent"}, …],
-//	 "transcript": [{"role": "assistant", "content": "…"}, …]}
+//	 "transcript": [{"role": "assistant", "content": "…"}, …],
+//	 "termination_reason"?: "max_steps"}
 //
 // A domain task's world is large (tau-bench's airline database holds
 // 13,000 records), so its initial and terminal states hold only the
@@ -67,6 +68,12 @@ type Payload struct {
 	Terminal    State        `json:"terminal"`
 	Provenance  []Provenance `json:"provenance"`
 	Transcript  []Turn       `json:"transcript"`
+	// Termination is the benchmark's reason for ending the run itself
+	// before its conversation ended (tau2's max_steps, too_many_errors),
+	// part of the run's public record; left out for a run its
+	// conversation ended, so that such a payload is byte for byte what it
+	// was before the key existed.
+	Termination string `json:"termination_reason,omitempty"`
 }
 
 // Reference is a benchmark's published reference outcome (a tau-bench

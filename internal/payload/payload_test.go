@@ -102,6 +102,51 @@ func TestTau2ReferenceRoundTrip(t *testing.T) {
 	}
 }
 
+// TestTerminationRoundTrip: a run the benchmark ended itself carries its
+// termination reason last, canonically, read back by Decode and by a
+// Decoder however its bytes arrive; a payload without one is the bytes it
+// always was, and an empty or misplaced reason is refused.
+func TestTerminationRoundTrip(t *testing.T) {
+	env := fixture.ExampleEnv(t)
+	p := build(t, env.Task, env, fixture.Trajectory(t, "honest.json").Steps)
+	plain := p.Bytes()
+	if bytes.Contains(plain, []byte("termination_reason")) {
+		t.Fatal("a payload without a termination reason names one")
+	}
+	p.Termination = "max_steps"
+	b := p.Bytes()
+	if canon, err := model.Canonical(p); err != nil || !bytes.Equal(canon, b) {
+		t.Fatalf("Bytes is not model.Canonical of the payload (%v)", err)
+	}
+	if !bytes.HasSuffix(b, []byte(`],"termination_reason":"max_steps"}`)) || !bytes.Equal(b[:len(plain)-1], plain[:len(plain)-1]) {
+		t.Fatalf("the reason is not added after the transcript alone: …%s", b[len(b)-60:])
+	}
+	q, err := payload.Decode(b)
+	if err != nil || q.Termination != "max_steps" || !bytes.Equal(q.Bytes(), b) {
+		t.Fatalf("decoded %q, %v: not the same payload", q.Termination, err)
+	}
+	for how, r := range readers(b) {
+		if _, err := decodeStream(r, false); err != nil {
+			t.Errorf("%s: the Decoder refuses it: %v", how, err)
+		}
+	}
+	for name, bad := range map[string][]byte{
+		"empty":          replace(t, b, `"termination_reason":"max_steps"`, `"termination_reason":""`),
+		"escaped":        replace(t, b, `"max_steps"`, `"max\u005fsteps"`),
+		"not a string":   replace(t, b, `"max_steps"`, `7`),
+		"before the end": replace(t, b, `,"transcript":`, `,"termination_reason":"max_steps","transcript":`),
+	} {
+		if _, err := payload.Decode(bad); err == nil {
+			t.Errorf("%s: Decode accepts it", name)
+		}
+		for how, r := range readers(bad) {
+			if _, err := decodeStream(r, false); err == nil {
+				t.Errorf("%s %s: the Decoder accepts it", name, how)
+			}
+		}
+	}
+}
+
 // replace makes a mutation of payload bytes, failing when old is absent.
 func replace(t *testing.T, b []byte, old, new string) []byte {
 	t.Helper()

@@ -336,7 +336,15 @@ func (d *Decoder) Finish() (*State, error) {
 		}
 		r.err = checkTurn(i, &t)
 	})
-	d.parse(func(r *parser) { r.lit("}") })
+	var termination string
+	piece = d.parse(func(r *parser) {
+		termination = r.termination()
+		r.lit("}")
+	})
+	if d.err == nil && len(piece) > 1 {
+		d.enc = append(appendTermination(d.enc[:0], termination), '}')
+		d.canonical(piece, "termination_reason", -1)
+	}
 	for d.err == nil && d.pos == len(d.buf) && d.fill() {
 	}
 	if d.err == nil && d.pos < len(d.buf) {

@@ -12,7 +12,10 @@ import (
 )
 
 // Domain is tau2's airline tools over a PB-CSTE state.
-type Domain struct{ db *DB }
+type Domain struct {
+	tau2.Orchestrator // tau2's turns and limits: the witness rule
+	db                *DB
+}
 
 // NewDomain gives the tools the database's static indexes.
 func NewDomain(db *DB) *Domain { return &Domain{db: db} }

@@ -15,8 +15,9 @@ import (
 
 // Domain is tau2's retail tools over a PB-CSTE state.
 type Domain struct {
-	db   *DB
-	hash hasher
+	tau2.Orchestrator // tau2's turns and limits: the witness rule
+	db                *DB
+	hash              hasher
 }
 
 // NewDomain is the retail domain over a loaded database.

@@ -29,8 +29,9 @@ const DomainName = "tau2-telecom"
 // no-user mode: the agent holds the user's tools too, and the user calls
 // none.
 type Domain struct {
-	db   *DB
-	Solo bool
+	tau2.Orchestrator // tau2's turns and limits: the witness rule
+	db                *DB
+	Solo              bool
 }
 
 // NewDomain is the telecom domain over loaded databases.

@@ -118,6 +118,7 @@ func (r *registry) Runner(res *tau2.Results) (func(*tau2.Simulation) (*domains.R
 				tr, _, err := Trajectory(c.Domain, res, sim, task)
 				if err == nil {
 					tr.Name = dt.ID + "-" + short
+					tr.Termination, tr.MaxErrors = tau2.Termination(sim), res.Info.MaxErrors
 				}
 				return tr, err
 			},

@@ -56,6 +56,17 @@ func Build(pub *model.Task, log *pbcste.Log, transcript []payload.Turn) (*payloa
 	return p, nil
 }
 
+// BuildTrajectory is Build of a trajectory's own record: its
+// conversation as the transcript (none: Build's action transcript) and
+// the benchmark's reason for ending it, where it ended it itself.
+func BuildTrajectory(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) (*payload.Payload, error) {
+	p, err := Build(pub, log, TurnsOf(tr))
+	if err == nil && tr != nil {
+		p.Termination = tr.Termination
+	}
+	return p, err
+}
+
 // actionTranscript is the transcript of a trajectory that has no
 // conversation: one assistant turn per agent action, written from the
 // public event alone.

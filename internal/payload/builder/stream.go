@@ -80,14 +80,14 @@ func Stream(pub *model.Task, env *pbcste.Env, steps Steps, enc *payload.Encoder)
 		for i := range turns {
 			enc.Turn(&turns[i])
 		}
-		return enc.Close()
+		return enc.CloseWith(tr.Termination)
 	}
 	turn := func(b []byte) { enc.TurnText("assistant", b) }
 	if transcript != nil {
 		if err := transcript.Each(turn); err != nil {
 			return err
 		}
-		return enc.Close()
+		return enc.CloseWith(tr.Termination)
 	}
 	var out payload.Event
 	if _, _, err := replaySteps(env, steps, func(_ recorder, ev *pbcste.Event) {
@@ -100,7 +100,7 @@ func Stream(pub *model.Task, env *pbcste.Env, steps Steps, enc *payload.Encoder)
 	}); err != nil {
 		return err
 	}
-	return enc.Close()
+	return enc.CloseWith(tr.Termination)
 }
 
 // head fills in the parts of a payload that come from the public task

@@ -32,10 +32,10 @@ func stepsOf(tr *model.Trajectory, batch int) builder.Steps {
 }
 
 // sameBytes holds the streamed payload and projection of a trajectory to
-// Build's, byte for byte.
+// BuildTrajectory's, byte for byte.
 func sameBytes(t *testing.T, name string, pub *model.Task, env *pbcste.Env, tr *model.Trajectory) {
 	t.Helper()
-	p, err := builder.Build(pub, env.Replay(tr.Steps), builder.TurnsOf(tr))
+	p, err := builder.BuildTrajectory(pub, env.Replay(tr.Steps), tr)
 	if err != nil {
 		// A task Build refuses (a tau-bench task with no goal predicate)
 		// is refused alike.

@@ -1,0 +1,230 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// A Conversation is a domain whose benchmark holds an episode as a
+// conversation in which the agent acts only on its own turns and which
+// the benchmark ends at its limits (tau2's orchestrator), where
+// tau-bench ends an episode at a call (Domain.EndsEpisode). A witness of
+// a recorded run H must then be a conversation the benchmark could hold:
+// the domain states its rule here, once, and CheckTurns and CheckWitness
+// apply it for every attacker, editor and certifier.
+type Conversation interface {
+	// Ended says, for people, how the benchmark scores a run it ended
+	// itself for a reason (a trajectory's Termination).
+	Ended(reason string) string
+	// Turns says, for each place k in h's steps (before its step k; after
+	// its last for k = len(h.Steps)), "" where the agent has a turn in
+	// which it could make a call of its own, else why it has none; nil
+	// where h records no conversation to hold a call to.
+	Turns(h *Trajectory) []string
+	// MaxErrors is the number of failed calls at which the benchmark
+	// ends a run of h (tau2's max_errors): a witness makes fewer; 0 for
+	// no limit.
+	MaxErrors(h *Trajectory) int
+}
+
+// ConversationOf is the task's domain as a Conversation, if it is one.
+func ConversationOf(t *Task) (Conversation, bool) {
+	if t == nil || t.Domain == nil {
+		return nil, false
+	}
+	c, ok := t.Domain.(Conversation)
+	return c, ok
+}
+
+// Outcome is what a replayed step returned: whether it succeeded, and
+// its output (its failure's reason where it has no output).
+type Outcome struct {
+	OK   bool
+	Text string
+}
+
+// Kept aligns a witness's steps with H's, as a longest common
+// subsequence of equal steps (the same actor and action): for each step
+// of a, the step of h it keeps (from 0), or -1 where it is inserted.
+// Beyond maxKeptTable it keeps, in order, the first equal step instead.
+func Kept(h, a []Step) []int {
+	// Equal prefixes and suffixes are kept as they are; the table is of
+	// the middles only.
+	lo := 0
+	for lo < len(h) && lo < len(a) && SameStep(&h[lo], &a[lo]) {
+		lo++
+	}
+	hi := 0
+	for hi < len(h)-lo && hi < len(a)-lo && SameStep(&h[len(h)-1-hi], &a[len(a)-1-hi]) {
+		hi++
+	}
+	hm, am := h[lo:len(h)-hi], a[lo:len(a)-hi]
+	kept := make([]int, len(a))
+	for j := range lo {
+		kept[j] = j
+	}
+	for k := range hi {
+		kept[len(a)-1-k] = len(h) - 1 - k
+	}
+	w := len(am) + 1
+	if (len(hm)+1)*w > maxKeptTable {
+		// Middles too long to tabulate: each step of a keeps the next
+		// equal step of h, in order.
+		i := 0
+		for j := range am {
+			kept[lo+j] = -1
+			for k := i; k < len(hm); k++ {
+				if SameStep(&hm[k], &am[j]) {
+					kept[lo+j], i = lo+k, k+1
+					break
+				}
+			}
+		}
+		return kept
+	}
+	// lcs[i][j]: the longest common subsequence of hm[i:] and am[j:].
+	lcs := make([]int32, (len(hm)+1)*w)
+	for i := len(hm) - 1; i >= 0; i-- {
+		for j := len(am) - 1; j >= 0; j-- {
+			switch {
+			case SameStep(&hm[i], &am[j]):
+				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
+			default:
+				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
+			}
+		}
+	}
+	for i, j := 0, 0; j < len(am); {
+		switch {
+		case i < len(hm) && SameStep(&hm[i], &am[j]) && lcs[i*w+j] == lcs[(i+1)*w+j+1]+1:
+			kept[lo+j] = lo + i
+			i, j = i+1, j+1
+		case i < len(hm) && lcs[(i+1)*w+j] >= lcs[i*w+j+1]:
+			i++
+		default:
+			kept[lo+j] = -1
+			j++
+		}
+	}
+	return kept
+}
+
+// maxKeptTable bounds Kept's table (4 bytes a cell): a witness a few
+// hundred calls from H, as every real benchmark's is, is far below it.
+const maxKeptTable = 1 << 24
+
+// SameStep reports whether two steps are the same actor's same action.
+func SameStep(x, y *Step) bool {
+	if agentOr(x.Actor) != agentOr(y.Actor) || x.Op != y.Op || x.Type != y.Type || x.ID != y.ID || x.Goal != y.Goal ||
+		x.Tool != y.Tool || !x.Args.Equal(y.Args) || len(x.Fields) != len(y.Fields) {
+		return false
+	}
+	for i := range x.Fields {
+		if x.Fields[i].Field != y.Fields[i].Field || !x.Fields[i].Value.Equal(y.Fields[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// agentOr is an actor as written, the agent where it is left out.
+func agentOr(a Actor) Actor {
+	if a == "" {
+		return ActorAgent
+	}
+	return a
+}
+
+// CheckTurns refuses a witness a of h (kept: Kept's alignment) that the
+// task's benchmark could not hold as a conversation: a run h ended
+// itself, a step of another actor than the agent added or dropped, or an
+// added call where the agent has no turn in h (Conversation.Turns). nil
+// where the task's domain is no Conversation. The refusal is
+// illegal_action at the witness's step (from 1).
+func CheckTurns(t *Task, h *Trajectory, a []Step, kept []int) *Rejection {
+	c, ok := ConversationOf(t)
+	if !ok {
+		return nil
+	}
+	if h.Termination != "" {
+		return illegal(0, fmt.Sprintf("H ended before its conversation did (%s): no witness keeps its conversation", c.Ended(h.Termination)))
+	}
+	turns := c.Turns(h)
+	next := 0 // the next step of h, once the steps of a so far are placed
+	for j := range a {
+		if k := kept[j]; k >= 0 {
+			for ; next < k; next++ {
+				if st := &h.Steps[next]; agentOr(st.Actor) != ActorAgent {
+					return illegal(j+1, fmt.Sprintf("H's step %d, a call of %s by the %s, is left out: a witness drops only the agent's calls", next+1, st.Tool, st.Actor))
+				}
+			}
+			next = k + 1
+			continue
+		}
+		st := &a[j]
+		if agentOr(st.Actor) != ActorAgent {
+			return illegal(j+1, fmt.Sprintf("step %d, a call of %s by the %s, is not one of H's: a witness adds only the agent's calls", j+1, st.Tool, st.Actor))
+		}
+		// The places in h between the last step kept and the next one:
+		// more than one where h's steps in between are left out.
+		upto := len(h.Steps)
+		if k := slices.IndexFunc(kept[j:], func(k int) bool { return k >= 0 }); k >= 0 {
+			upto = kept[j+k]
+		}
+		open := len(turns) == 0 // no conversation recorded: nothing to hold the call to
+		for k := next; k <= upto && k < len(turns); k++ {
+			open = open || turns[k] == ""
+		}
+		if !open {
+			return illegal(j+1, fmt.Sprintf("step %d (%s) is the agent's, where it has no turn: %s", j+1, st.Tool, turns[next]))
+		}
+	}
+	for ; next < len(h.Steps); next++ {
+		if st := &h.Steps[next]; agentOr(st.Actor) != ActorAgent {
+			return illegal(0, fmt.Sprintf("H's step %d, a call of %s by the %s, is left out: a witness drops only the agent's calls", next+1, st.Tool, st.Actor))
+		}
+	}
+	return nil
+}
+
+// CheckWitness refuses a witness a of h that the task's benchmark could
+// not produce: CheckTurns's refusals, then a failed call that brings the
+// witness to the benchmark's error limit (illegal_action: the benchmark
+// ends the run there), then a step kept from h that returns otherwise
+// than in h (replay_mismatch: the conversation after it would be false).
+// hOut and aOut are each step's outcome in h and in a. nil where the
+// task's domain is no Conversation.
+func CheckWitness(t *Task, h *Trajectory, a []Step, kept []int, hOut, aOut []Outcome) *Rejection {
+	if rej := CheckTurns(t, h, a, kept); rej != nil {
+		return rej
+	}
+	c, ok := ConversationOf(t)
+	if !ok {
+		return nil
+	}
+	limit, failed := c.MaxErrors(h), 0
+	for j := range a {
+		if !aOut[j].OK {
+			if failed++; limit > 0 && failed >= limit {
+				return illegal(j+1, fmt.Sprintf("step %d (%s) is the witness's failed call %d, and the run ends at %d (too_many_errors), where H's goes on", j+1, a[j].Tool, failed, limit))
+			}
+		}
+		if k := kept[j]; k >= 0 && aOut[j] != hOut[k] {
+			return &Rejection{Reason: ReplayMismatch, Evidence: Evidence{Step: j + 1, Component: "output", Expected: outcomeText(hOut[k]), Got: outcomeText(aOut[j]),
+				Detail: fmt.Sprintf("step %d (%s) is H's step %d, which returns otherwise in the witness than in H: the conversation after it would not be H's", j+1, a[j].Tool, k+1)}}
+		}
+	}
+	return nil
+}
+
+func illegal(step int, detail string) *Rejection {
+	return &Rejection{Reason: IllegalAction, Evidence: Evidence{Step: step, Detail: detail}}
+}
+
+// outcomeText is an outcome for evidence: its text, marked when failed.
+func outcomeText(o Outcome) string {
+	if !o.OK {
+		return "failed: " + o.Text
+	}
+	return o.Text
+}
