@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,7 +21,6 @@ import (
 	"github.com/parthack/parthack/attacker/domainbench"
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/internal/atomicfile"
-	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/report"
@@ -262,35 +262,48 @@ func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut,
 	if capped > 0 {
 		fmt.Fprintf(e.stderr, "bench: %d runs had a search stop at --max-states %d: their bound is not exhausted\n", capped, opt.MaxStates)
 	}
+	// The witnesses and both ledgers appear together, or none of them.
+	var out atomicfile.Set
+	defer out.Abort()
+	n := 0
 	if witnesses != "" {
-		if err := os.MkdirAll(witnesses, 0o755); err != nil {
+		if err := out.Dir(witnesses, 0o755); err != nil {
 			return usageErr("--witnesses: %v", err)
 		}
-		n := 0
 		for _, r := range res.Runs {
 			if r.Witness == nil {
 				continue
 			}
 			w := *r.Witness
 			w.Note += collateralNote(r.SameEnd, r.Collateral)
-			if err := atomicfile.Write(filepath.Join(witnesses, r.Run+".json"), model.EncodeTrajectory(&w), 0o644); err != nil {
+			if err := out.Write(filepath.Join(witnesses, r.Run+".json"), model.EncodeTrajectory(&w), 0o644); err != nil {
 				return usageErr("--witnesses: %v", err)
 			}
 			n++
 		}
-		fmt.Fprintf(e.stderr, "bench: %d witnesses (A_ref of each run that has one) written to %s\n", n, witnesses)
 	}
+	controlOut := controlLedger(ledgerOut)
 	if ledgerOut != "" {
-		ext := filepath.Ext(ledgerOut)
-		controlOut := strings.TrimSuffix(ledgerOut, ext) + ".control" + ext
 		for _, w := range []struct {
 			path string
 			l    *report.Ledger
 		}{{ledgerOut, res.Failed}, {controlOut, res.Control}} {
-			if err := writeLedger(w.path, w.l); err != nil {
+			var buf bytes.Buffer
+			if err := report.Write(&buf, w.path, w.l); err != nil {
+				return usageErr("--ledger-out: %w", err)
+			}
+			if err := out.Write(w.path, buf.Bytes(), 0o644); err != nil {
 				return usageErr("--ledger-out: %w", err)
 			}
 		}
+	}
+	if err := out.Commit(); err != nil {
+		return usage(err)
+	}
+	if witnesses != "" {
+		fmt.Fprintf(e.stderr, "bench: %d witnesses (A_ref of each run that has one) written to %s\n", n, witnesses)
+	}
+	if ledgerOut != "" {
 		fmt.Fprintf(e.stderr, "bench: ledgers written to %s (failed runs) and %s (control)\n", ledgerOut, controlOut)
 	}
 	failedReport := report.Compute(res.Failed)
@@ -338,20 +351,44 @@ func writeDomainJSON(w io.Writer, domain string, failed *report.Report, res *dom
 	return err
 }
 
+// controlLedger is where bench --domain writes the control's ledger,
+// beside --ledger-out: ledger.json → ledger.control.json.
+func controlLedger(ledgerOut string) string {
+	if ledgerOut == "" {
+		return ""
+	}
+	ext := filepath.Ext(ledgerOut)
+	return strings.TrimSuffix(ledgerOut, ext) + ".control" + ext
+}
+
+// outputsWritable refuses, before any search, outputs that could not be
+// written after it: a --witnesses path that is a file, a ledger path
+// that is a directory, or one in a directory that does not exist.
+func outputsWritable(ledgerOut, witnesses string) error {
+	if witnesses != "" {
+		if info, err := os.Stat(witnesses); err == nil && !info.IsDir() {
+			return usageErr("--witnesses: %s is a file, not a directory", witnesses)
+		}
+	}
+	for _, p := range []string{ledgerOut, controlLedger(ledgerOut)} {
+		if p == "" {
+			continue
+		}
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			return usageErr("--ledger-out: %s is a directory", p)
+		}
+		if info, err := os.Stat(filepath.Dir(p)); err != nil || !info.IsDir() {
+			return usageErr("--ledger-out: %s: no directory %s", p, filepath.Dir(p))
+		}
+	}
+	return nil
+}
+
 // benchDomain checks bench's flags for --domain and runs it.
 func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles []string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string, sameEnd bool) error {
 	d, err := domainFlag(domain)
 	if err != nil {
 		return err
-	}
-	var runs []*domains.Run
-	if len(runFiles) > 0 {
-		if runs, err = domains.ReadRuns(d, runFiles, mapfile.Open); err != nil {
-			return usageErr("--runs: %w", err)
-		}
-		if len(runs) == 0 {
-			return usageErr("--runs: the files hold no run")
-		}
 	}
 	for _, name := range []string{"split", "shard", "judge", "idj", "judge-calls", "budgets"} {
 		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
@@ -361,13 +398,23 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles [
 	if ext := strings.ToLower(filepath.Ext(ledgerOut)); ledgerOut != "" && ext != ".json" && ext != ".csv" {
 		return usageErr("--ledger-out: %s: a ledger file ends in .json or .csv", ledgerOut)
 	}
-	topt := domainbench.Options{Domain: d, Runs: runs, Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: sameEnd}
+	if err := outputsWritable(ledgerOut, witnesses); err != nil {
+		return err
+	}
+	topt := domainbench.Options{Domain: d, Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: sameEnd}
 	if taskList != "" {
 		topt.Tasks = strings.Split(taskList, ",")
 		for _, id := range topt.Tasks {
 			if _, err := domains.TaskOf(d, id); err != nil {
 				return usageErr("--tasks: %w", err)
 			}
+		}
+	}
+	// Every file is read whole, and every run checked (domainbench.Run),
+	// before the first search.
+	if len(runFiles) > 0 {
+		if topt.Runs, err = domains.ReadRuns(d, runFiles); err != nil {
+			return usageErr("--runs: %w", err)
 		}
 	}
 	if os.Getenv("GOGC") == "" {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func TestStreamJSONArray(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			n := 0
-			err := StreamJSONArray("f.json", strings.NewReader(c.src), func(i int, v JSON) error {
+			err := StreamJSONArray("f.json", strings.NewReader(c.src), nil, func(i int, v JSON) error {
 				if i != n {
 					t.Errorf("element %d handed on as %d", n, i)
 				}
@@ -134,5 +135,86 @@ func TestJSONReads(t *testing.T) {
 	}
 	if _, err := v.Object("n"); err == nil || !strings.Contains(err.Error(), `$.s: unknown field "s"`) {
 		t.Errorf("Object: %v", err)
+	}
+}
+
+// failingReader gives src, then err instead of the end of input, as a
+// gzip stream whose checksum fails gives its error only at its end.
+type failingReader struct {
+	src string
+	err error
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.src == "" {
+		return 0, r.err
+	}
+	n := copy(p, r.src)
+	r.src = r.src[n:]
+	return n, nil
+}
+
+// TestStreamReadError: an error reading the input, wherever it comes
+// (after the whole value, between values, inside one), is the error,
+// located, never taken for the input's end: a whole file whose checksum
+// fails at its end is refused, and a truncated one is not called empty.
+func TestStreamReadError(t *testing.T) {
+	bad := errors.New("corrupt gzip: crc error")
+	for _, c := range []struct {
+		name, src string
+		object    bool
+		err       string
+	}{
+		{"array: after the value", "[1, 2]\n", false, "f.json:2:1: $: corrupt gzip: crc error"},
+		{"array: before any", "", false, "f.json:1:1: $: corrupt gzip"},
+		{"array: between elements", "[1, ", false, "f.json:1:5: $[1]: corrupt gzip"},
+		{"array: inside an element", "[1, {\"a\"", false, "$[1]: corrupt gzip"},
+		{"object: after the value", "{\"runs\": [1]}", true, "f.json:1:14: $: corrupt gzip"},
+		{"object: before a key", "{\"a\": 1, ", true, "$: corrupt gzip"},
+		{"object: after a key", "{\"a\"", true, "$.a: corrupt gzip"},
+		{"object: inside a run", "{\"runs\": [1, ", true, "$.runs[1]: corrupt gzip"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &failingReader{c.src, bad}
+			var err error
+			if c.object {
+				err = StreamJSONObject("f.json", r, []string{"runs"}, func(string, JSON, []byte) error { return nil },
+					func(string, int, JSON, []byte) error { return nil })
+			} else {
+				err = StreamJSONArray("f.json", r, nil, func(int, JSON) error { return nil })
+			}
+			if err == nil || !strings.Contains(err.Error(), c.err) || strings.Contains(err.Error(), "end of input") {
+				t.Fatalf("error %v, want it to contain %q", err, c.err)
+			}
+		})
+	}
+}
+
+// TestStreamedArrayPlaced: a streamed array is handed on before its
+// elements, placed at its '[' with its path, so that one with no element
+// can be refused where it stands.
+func TestStreamedArrayPlaced(t *testing.T) {
+	var got []string
+	place := func(v JSON) {
+		line, col := v.Pos()
+		got = append(got, fmt.Sprintf("%s %d:%d %v", v.Path(), line, col, v.Errorf("empty")))
+	}
+	src := "\n  [ ]"
+	if err := StreamJSONArray("f.json", strings.NewReader(src), func(v JSON) error { place(v); return nil },
+		func(int, JSON) error { t.Error("an element of an empty array"); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	src = "{\"a\": 1,\n \"runs\":   []}"
+	if err := StreamJSONObject("f.json", strings.NewReader(src), []string{"runs"}, func(key string, v JSON, raw []byte) error {
+		if raw == nil {
+			place(v)
+		}
+		return nil
+	}, func(string, int, JSON, []byte) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"$ 2:3 f.json:2:3: $: empty", "$.runs 2:12 f.json:2:12: $.runs: empty"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("placed %q, want %q", got, want)
 	}
 }
