@@ -218,6 +218,7 @@ func (s *arrayScanner) elements(path string, each func(i int, v JSON, raw []byte
 		if err := each(i, v, s.buf); err != nil {
 			return err
 		}
+		s.release()
 		c, err = s.skipWS()
 		if err != nil {
 			return s.cut(at, "the array is not closed", err)
@@ -325,6 +326,7 @@ func StreamJSONObject(file string, r io.Reader, arrays []string, member func(key
 			var v JSON
 			if v, err = s.value(path, "member "+strconv.Quote(key)); err == nil {
 				err = member(key, v, s.buf)
+				s.release()
 			}
 		}
 		if err != nil {
@@ -352,6 +354,8 @@ type arrayScanner struct {
 	r         *bufio.Reader
 	line, col int // of the next byte
 	buf       []byte
+	parts     [][]byte // the parts of a large value before buf (take)
+	owned     bool     // buf is a large value's own, shared by its strings
 	stack     []byte
 }
 
@@ -415,54 +419,136 @@ func (s *arrayScanner) element(i int) (JSON, error) {
 
 // value reads the bytes of the value at path (what names it in a
 // message) and parses them strictly; s.buf holds them until the next.
+// The bytes are taken from the reader's buffer a run at a time, and a
+// string's text up to its next quote or backslash at once: most of a
+// large value is the text of its strings.
 func (s *arrayScanner) value(path, what string) (JSON, error) {
 	line0, col0 := s.line, s.col
+	if s.owned {
+		s.buf, s.owned = nil, false // the last value's strings share it
+	}
 	s.buf, s.stack = s.buf[:0], s.stack[:0]
 	inString, escaped := false, false
 	for done := false; !done; {
-		c, err := s.read()
-		if err != nil {
+		if _, err := s.r.Peek(1); err != nil {
 			return JSON{}, s.cut(path, "the file ends inside "+what, err)
 		}
-		s.buf = append(s.buf, c)
-		switch {
-		case inString:
+		chunk, _ := s.r.Peek(s.r.Buffered())
+		n, scalarEnds := 0, false // scalarEnds: whether a scalar ends is told by the byte after the chunk
+		for n < len(chunk) && !done {
+			if inString && !escaped {
+				i := bytes.IndexAny(chunk[n:], `"\`)
+				if i < 0 {
+					n = len(chunk)
+					break
+				}
+				n += i
+			}
+			c := chunk[n]
+			n++
 			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
+			case inString:
+				switch {
+				case escaped:
+					escaped = false
+				case c == '\\':
+					escaped = true
+				case c == '"':
+					inString = false
+					done = len(s.stack) == 0
+				}
 			case c == '"':
-				inString = false
-				done = len(s.stack) == 0
+				inString = true
+			case c == '{' || c == '[':
+				s.stack = append(s.stack, c)
+				// Deeper than the parser allows: hand it over, it says so.
+				done = len(s.stack) > maxDepth+1
+			case c == '}' || c == ']':
+				// A bracket that closes nothing open ends the element: the
+				// parser finds the error at or before it.
+				k := len(s.stack)
+				done = k <= 1 || s.stack[k-1] != c-2
+				if k > 0 {
+					s.stack = s.stack[:k-1]
+				}
+			case len(s.stack) == 0:
+				// A scalar: it ends before white space, ',', ']' or '}'.
+				if n == len(chunk) {
+					scalarEnds = true
+				} else {
+					done = len(s.buf)+n > maxScalar || scalarEnd(chunk[n])
+				}
 			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			s.stack = append(s.stack, c)
-			// Deeper than the parser allows: hand it over, it says so.
-			done = len(s.stack) > maxDepth+1
-		case c == '}' || c == ']':
-			// A bracket that closes nothing open ends the element: the
-			// parser finds the error at or before it.
-			n := len(s.stack)
-			done = n <= 1 || s.stack[n-1] != c-2
-			if n > 0 {
-				s.stack = s.stack[:n-1]
-			}
-		case len(s.stack) == 0:
-			// A scalar: it ends before white space, ',', ']' or '}'.
+		}
+		s.take(chunk[:n])
+		if scalarEnds && !done {
 			next, err := s.r.Peek(1)
-			done = err != nil || len(s.buf) > maxScalar || strings.IndexByte(" \t\r\n,]}", next[0]) >= 0
+			done = err != nil || len(s.buf) > maxScalar || scalarEnd(next[0])
 		}
 	}
-	d := &doc{file: s.file, src: s.buf, base: path, line0: line0, col0: col0}
+	// A large value's bytes were joined into a buffer of its own, never
+	// to be written again (the next value takes another): its strings
+	// share it.
+	s.owned = s.joined()
+	d := &doc{file: s.file, src: s.buf, base: path, line0: line0, col0: col0, owned: s.owned}
 	if f := (&fastParser{d: d}); !f.document() {
 		if err := parseTokensInto(d); err != nil {
 			return JSON{}, err
 		}
 	}
 	return JSON{d.cur()}, nil
+}
+
+// scalarEnd reports whether c ends a top-level scalar.
+func scalarEnd(c byte) bool { return strings.IndexByte(" \t\r\n,]}", c) >= 0 }
+
+// take consumes b, the next bytes of the reader's buffer, into the value
+// being read, keeping line and column. A large value is kept in parts of
+// a fixed size, joined once it is whole (joined), so that its bytes are
+// copied twice, not once for each time a growing buffer would double.
+func (s *arrayScanner) take(b []byte) {
+	if len(s.buf)+len(b) > cap(s.buf) && cap(s.buf) >= valuePart {
+		s.parts = append(s.parts, s.buf)
+		s.buf = make([]byte, 0, max(valuePart, len(b)))
+	}
+	s.buf = append(s.buf, b...)
+	if k := bytes.Count(b, newline); k > 0 {
+		s.line += k
+		s.col = len(b) - bytes.LastIndexByte(b, '\n')
+	} else {
+		s.col += len(b)
+	}
+	s.r.Discard(len(b))
+}
+
+// valuePart is the size of a part of a large value (take).
+const valuePart = 1 << 20
+
+// joined makes s.buf the whole value read, its parts joined into a
+// buffer of its own (true).
+func (s *arrayScanner) joined() bool {
+	if len(s.parts) == 0 {
+		return false
+	}
+	n := len(s.buf)
+	for _, p := range s.parts {
+		n += len(p)
+	}
+	whole := make([]byte, 0, n)
+	for i, p := range s.parts {
+		whole = append(whole, p...)
+		s.parts[i] = nil
+	}
+	s.buf, s.parts = append(whole, s.buf...), s.parts[:0]
+	return true
+}
+
+// release lets a large value's bytes go once the value is handed on,
+// instead of keeping them for the rest of the stream.
+func (s *arrayScanner) release() {
+	if cap(s.buf) > valuePart {
+		s.buf, s.owned = nil, false
+	}
 }
 
 // describeByte names a byte met where JSON syntax expected another.

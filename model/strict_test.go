@@ -3,8 +3,11 @@ package model
 import (
 	"errors"
 	"fmt"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // TestStreamJSONArray: a list read element by element is parsed as
@@ -216,5 +219,58 @@ func TestStreamedArrayPlaced(t *testing.T) {
 	want := []string{"$ 2:3 f.json:2:3: $: empty", "$.runs 2:12 f.json:2:12: $.runs: empty"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("placed %q, want %q", got, want)
+	}
+}
+
+// TestStreamLargeAndSplitValues: a value larger than the reader's buffer
+// (read in parts, joined) or one read a byte at a time reads whole, its
+// strings exact, and the places after it (line and column) are right.
+func TestStreamLargeAndSplitValues(t *testing.T) {
+	big := strings.Repeat(`ab\"c\\d\n`, 400_000) // 3.6 MB of escapes, no raw newline
+	src := "[\n {\"s\": \"" + big + "\",\n  \"n\": [1, 2]},\n 7,\n {\"a\": 1, \"a\": 2}]"
+	want := strings.Repeat("ab\"c\\d\n", 400_000)
+	for _, c := range []struct {
+		name string
+		r    io.Reader
+	}{{"large", strings.NewReader(src)}, {"a byte at a time", iotest.OneByteReader(strings.NewReader(src))}} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			err := StreamJSONArray("f.json", c.r, nil, func(i int, v JSON) error {
+				if i == 0 {
+					s, _ := v.Member("s")
+					str, err := s.Str()
+					if err != nil || str != want {
+						t.Errorf("the large string reads %d bytes (%v), want %d", len(str), err, len(want))
+					}
+				}
+				got = append(got, v.Kind())
+				return nil
+			})
+			if err == nil || !strings.Contains(err.Error(), `f.json:5:11: $[2].a: duplicate key "a"`) {
+				t.Errorf("error %v, want the duplicate key at 5:11", err)
+			}
+			if strings.Join(got, " ") != "object number" {
+				t.Errorf("handed on %v", got)
+			}
+		})
+	}
+}
+
+// TestStreamLargeValueAllocs: reading a value of one large string takes
+// its bytes in parts, joined once, and the string shares them: about
+// twice its size in allocations, not a growing buffer's copies and a
+// copy of the string on top (seven times).
+func TestStreamLargeValueAllocs(t *testing.T) {
+	const size = 16 << 20
+	src := "[{\"content\": \"" + strings.Repeat("hello world ", size/12) + "\"}]"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := StreamJSONArray("f.json", strings.NewReader(src), nil, func(int, JSON) error { return nil })
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 3*size {
+		t.Errorf("%d MB allocated to read a %d MB value, want at most %d", got>>20, size>>20, 3*size>>20)
 	}
 }
