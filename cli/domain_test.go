@@ -193,7 +193,7 @@ func TestEpisodeRule(t *testing.T) {
 		}
 		db := filepath.Join(dir, "store.db")
 		code, _, errs := run(t, "--db", db, "import", "tau-bench", bad)
-		if code != 2 || !strings.Contains(errs, "after.json:1:35175: run 1 (after-t04-trial0), message 26, call get_user_details(") ||
+		if code != 2 || !strings.Contains(errs, "after.json:1:35224: run 1 (after-t04-trial0), message 26, call get_user_details(") ||
 			!strings.Contains(errs, "step 7 (call of get_user_details) comes after step 6, a call of transfer_to_human_agents") {
 			t.Fatalf("exit %d: %s", code, errs)
 		}

@@ -56,6 +56,9 @@ type ToolCall struct {
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`
 	} `json:"function"`
+	// Line and Col place the call in the file it was imported from, for
+	// errors; 0 for the corpus' runs.
+	Line, Col int `json:"-"`
 }
 
 // Run is one recorded agent run: the task, the trial, tau-bench's reward,

@@ -142,8 +142,8 @@ func StreamRuns(file string, r io.Reader, each func(i int, run *Run) error) erro
 		if _, err := run.Trajectory(); err != nil {
 			re := &RunError{File: file, Index: i, Name: ImportedName(file, run), Message: -1, Err: err}
 			if me := (*MessageError)(nil); errors.As(err, &me) {
-				re.At(run, me.Message)
 				re.CallIndex, re.Call, re.Err = me.CallIndex, me.Call, me.Err
+				re.At(run, me.Message)
 			}
 			return re
 		}
@@ -187,7 +187,7 @@ type RunError struct {
 	Message   int    // the index of the message in traj, -1 when not about one
 	Call      string // the call, name(arguments), when about one
 	CallIndex int    // with Call, its index in the message's tool_calls
-	Line, Col int    // the message's place in the file, 0 when unknown
+	Line, Col int    // the place in the file of the call, else the message; 0 when unknown
 	Err       error
 }
 
@@ -215,11 +215,18 @@ func (e *RunError) Error() string {
 	return fmt.Sprintf("%s: %s: %v", e.File, where, e.Err)
 }
 
-// At fills in the message the error is about, from its index.
+// At fills in the message the error is about, from its index, and
+// places it on the message, or on its call when it is about one (Call
+// and CallIndex set first).
 func (e *RunError) At(r *Run, message int) {
 	e.Message = message
-	if message >= 0 && message < len(r.Messages) {
-		e.Line, e.Col = r.Messages[message].Line, r.Messages[message].Col
+	if message < 0 || message >= len(r.Messages) {
+		return
+	}
+	m := &r.Messages[message]
+	e.Line, e.Col = m.Line, m.Col
+	if e.Call != "" && e.CallIndex >= 0 && e.CallIndex < len(m.ToolCalls) {
+		e.Line, e.Col = m.ToolCalls[e.CallIndex].Line, m.ToolCalls[e.CallIndex].Col
 	}
 }
 
@@ -352,6 +359,7 @@ func decodeMessage(v model.JSON, m *Message) error {
 	m.ToolCalls = make([]ToolCall, len(items))
 	for k, it := range items {
 		tc := &m.ToolCalls[k]
+		tc.Line, tc.Col = it.Pos()
 		co, err := it.Object("id", "type", "function")
 		if err != nil {
 			return err
