@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,7 +23,6 @@ import (
 	"github.com/parthack/parthack/attacker/domainbench"
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/internal/atomicfile"
-	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/internal/payload/builder"
 	"github.com/parthack/parthack/model"
@@ -268,24 +268,38 @@ func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut,
 	if capped > 0 {
 		fmt.Fprintf(e.stderr, "bench: %d runs had a search stop at --max-states %d: their bound is not exhausted\n", capped, opt.MaxStates)
 	}
+	// The witnesses and both ledgers appear together, or none of them.
+	var out atomicfile.Set
+	defer out.Abort()
+	n := 0
 	if witnesses != "" {
-		n, err := writeWitnesses(witnesses, opt.Domain, opt.Runs, rule, res.Runs)
-		if err != nil {
+		var err error
+		if n, err = writeWitnesses(&out, witnesses, opt.Domain, opt.Runs, rule, res.Runs); err != nil {
 			return usageErr("--witnesses: %v", err)
 		}
-		fmt.Fprintf(e.stderr, "bench: %d witnesses written to %s, each named in %s\n", n, witnesses, filepath.Join(witnesses, witnessIndex))
 	}
+	controlOut := controlLedger(ledgerOut)
 	if ledgerOut != "" {
-		ext := filepath.Ext(ledgerOut)
-		controlOut := strings.TrimSuffix(ledgerOut, ext) + ".control" + ext
 		for _, w := range []struct {
 			path string
 			l    *report.Ledger
 		}{{ledgerOut, res.Failed}, {controlOut, res.Control}} {
-			if err := writeLedger(w.path, w.l); err != nil {
+			var buf bytes.Buffer
+			if err := report.Write(&buf, w.path, w.l); err != nil {
+				return usageErr("--ledger-out: %w", err)
+			}
+			if err := out.Write(w.path, buf.Bytes(), 0o644); err != nil {
 				return usageErr("--ledger-out: %w", err)
 			}
 		}
+	}
+	if err := out.Commit(); err != nil {
+		return usage(err)
+	}
+	if witnesses != "" {
+		fmt.Fprintf(e.stderr, "bench: %d witnesses written to %s, each named in %s\n", n, witnesses, filepath.Join(witnesses, witnessIndex))
+	}
+	if ledgerOut != "" {
 		fmt.Fprintf(e.stderr, "bench: ledgers written to %s (failed runs) and %s (control)\n", ledgerOut, controlOut)
 	}
 	failedReport := report.Compute(res.Failed)
@@ -350,20 +364,44 @@ func writeDomainJSON(w io.Writer, domain, rule string, failed *report.Report, re
 	return err
 }
 
+// controlLedger is where bench --domain writes the control's ledger,
+// beside --ledger-out: ledger.json → ledger.control.json.
+func controlLedger(ledgerOut string) string {
+	if ledgerOut == "" {
+		return ""
+	}
+	ext := filepath.Ext(ledgerOut)
+	return strings.TrimSuffix(ledgerOut, ext) + ".control" + ext
+}
+
+// outputsWritable refuses, before any search, outputs that could not be
+// written after it: a --witnesses path that is a file, a ledger path
+// that is a directory, or one in a directory that does not exist.
+func outputsWritable(ledgerOut, witnesses string) error {
+	if witnesses != "" {
+		if info, err := os.Stat(witnesses); err == nil && !info.IsDir() {
+			return usageErr("--witnesses: %s is a file, not a directory", witnesses)
+		}
+	}
+	for _, p := range []string{ledgerOut, controlLedger(ledgerOut)} {
+		if p == "" {
+			continue
+		}
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			return usageErr("--ledger-out: %s is a directory", p)
+		}
+		if info, err := os.Stat(filepath.Dir(p)); err != nil || !info.IsDir() {
+			return usageErr("--ledger-out: %s: no directory %s", p, filepath.Dir(p))
+		}
+	}
+	return nil
+}
+
 // benchDomain checks bench's flags for --domain and runs it.
 func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles []string, opt bench.RunOptions, f report.Format, ledgerOut, witnesses string, anyEnd bool, sf *scorerFlags) error {
 	d, err := domainFlag(domain)
 	if err != nil {
 		return err
-	}
-	var runs []*domains.Run
-	if len(runFiles) > 0 {
-		if runs, err = domains.ReadRuns(d, runFiles, mapfile.Open); err != nil {
-			return usageErr("--runs: %w", err)
-		}
-		if len(runs) == 0 {
-			return usageErr("--runs: the files hold no run")
-		}
 	}
 	for _, name := range []string{"split", "shard", "judge", "idj", "judge-calls", "budgets"} {
 		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
@@ -373,13 +411,23 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles [
 	if ext := strings.ToLower(filepath.Ext(ledgerOut)); ledgerOut != "" && ext != ".json" && ext != ".csv" {
 		return usageErr("--ledger-out: %s: a ledger file ends in .json or .csv", ledgerOut)
 	}
-	topt := domainbench.Options{Domain: d, Runs: runs, Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: !anyEnd}
+	if err := outputsWritable(ledgerOut, witnesses); err != nil {
+		return err
+	}
+	topt := domainbench.Options{Domain: d, Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: !anyEnd}
 	if taskList != "" {
 		topt.Tasks = strings.Split(taskList, ",")
 		for _, id := range topt.Tasks {
 			if _, err := domains.TaskOf(d, id); err != nil {
 				return usageErr("--tasks: %w", err)
 			}
+		}
+	}
+	// Every file is read whole, and every run checked (domainbench.Run),
+	// before the first search.
+	if len(runFiles) > 0 {
+		if topt.Runs, err = domains.ReadRuns(d, runFiles); err != nil {
+			return usageErr("--runs: %w", err)
 		}
 	}
 	if os.Getenv("GOGC") == "" {
@@ -389,7 +437,7 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles [
 		return runDomainBench(e, topt, f, ledgerOut, witnesses)
 	}
 	// The scorer is one more of the domain's evaluators, for the whole run.
-	sc, err := sf.start(cmd.Context(), d, runs)
+	sc, err := sf.start(cmd.Context(), d, topt.Runs)
 	if err != nil {
 		return err
 	}
@@ -512,7 +560,7 @@ func (rc *recorder) record(tr *model.Trajectory, end string) ([]byte, error) {
 // that fits any file system (witnessFileName), and the index naming
 // each; it checks every name before it writes a file. It returns the
 // number of witnesses.
-func writeWitnesses(dir string, d domains.Domain, sources []*domains.Run, rule endRule, runs []domainbench.RunInfo) (int, error) {
+func writeWitnesses(out *atomicfile.Set, dir string, d domains.Domain, sources []*domains.Run, rule endRule, runs []domainbench.RunInfo) (int, error) {
 	domain := d.Name()
 	records, err := recordsOf(d, sources)
 	if err != nil {
@@ -565,20 +613,20 @@ func writeWitnesses(dir string, d domains.Domain, sources []*domains.Run, rule e
 	if err != nil {
 		return 0, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := out.Dir(dir, 0o755); err != nil {
 		return 0, err
 	}
 	for i, e := range entries {
-		if err := atomicfile.Write(filepath.Join(dir, e.File), bodies[i], 0o644); err != nil {
+		if err := out.Write(filepath.Join(dir, e.File), bodies[i], 0o644); err != nil {
 			return 0, err
 		}
 	}
 	for _, x := range more {
-		if err := atomicfile.Write(filepath.Join(dir, x.name), x.body, 0o644); err != nil {
+		if err := out.Write(filepath.Join(dir, x.name), x.body, 0o644); err != nil {
 			return 0, err
 		}
 	}
-	return len(entries), atomicfile.Write(filepath.Join(dir, witnessIndex), append(index, '\n'), 0o644)
+	return len(entries), out.Write(filepath.Join(dir, witnessIndex), append(index, '\n'), 0o644)
 }
 
 // maxWitnessName is the longest witness file name, in bytes: well within

@@ -295,12 +295,12 @@ func TestEpisodeRule(t *testing.T) {
 		}
 		db := filepath.Join(dir, "store.db")
 		code, _, errs := run(t, "--db", db, "import", "tau-bench", bad)
-		if code != 2 || !strings.Contains(errs, "after.json:1: run 1 (after-t04-trial0), message 26, call get_user_details(") ||
+		if code != 2 || !strings.Contains(errs, "after.json:1:35224: run 1 (after-t04-trial0), message 26, call get_user_details(") ||
 			!strings.Contains(errs, "step 7 (call of get_user_details) comes after step 6, a call of transfer_to_human_agents") {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
-		if code, out, _ := run(t, "--db", db, "store", "ls", "--json"); code != 0 || strings.Contains(out, "after-t") {
-			t.Fatalf("a refused import saved runs: exit %d\n%s", code, out)
+		if _, err := os.Stat(db); err == nil {
+			t.Fatal("a refused import left the store it created")
 		}
 	})
 }

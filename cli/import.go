@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/attacker/domainbench"
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/model"
@@ -45,126 +45,23 @@ func newImportCmd(e *env) *cobra.Command {
 			if err != nil {
 				return usageErr("import: %w", err)
 			}
-			asJSON := outFormat == "json"
 			if outFormat != "table" && outFormat != "json" {
 				return usageErr("--format: %q is not table or json", outFormat)
 			}
-			var s *store.Store
-			var im *store.Import
-			taken := map[string]bool{}
-			if !dry {
-				if asJSON {
-					return usageErr("--format json goes with --dry-run: an import prints its runs as a table")
-				}
-				if s, err = openStore(e); err != nil {
-					return err
-				}
-				defer s.Close()
-				names, err := s.Names(store.KindWitness)
-				if err != nil {
-					return err
-				}
-				for _, n := range names {
-					taken[n] = true
-				}
-				// Each run goes to the store as soon as it is certified, in
-				// bounded transactions, unseen until Commit publishes them all.
-				if im, err = s.BeginImport(store.KindWitness); err != nil {
-					return err
-				}
-				defer func() {
-					if err := im.Abort(); err != nil {
-						fmt.Fprintf(e.stderr, "import: %v; the store shows none of them, and its next open removes them\n", err)
-					}
-				}()
+			if outFormat == "json" && !dry {
+				return usageErr("--format json goes with --dry-run: an import prints its runs as a table")
 			}
-			existing := len(taken)
-			saved, skipped := 0, 0
-			ended := map[string]int{} // runs the benchmark ended itself, by its reason, in the file being read
-			var allEnded []map[string]int
-			var firstSkipped []string
-			var checks []*domains.Conformance
-			out := e.stdout
-			if asJSON {
-				out = io.Discard // the runs' table; stdout holds one JSON document
-			}
-			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "run\ttask\treward\tcalls\tP_state\tP_agent")
+			// What the user typed is checked before the store is opened:
+			// a file that cannot be read is said as such, whatever the
+			// store's state.
 			for _, file := range args[1:] {
 				in, err := mapfile.Open(file)
 				if err != nil {
 					return usageErr("import: %w", err)
 				}
-				each := func(i int, r *domains.Run) error {
-					name := r.Name
-					if taken[name] {
-						if !rename {
-							if skipped++; len(firstSkipped) < 5 {
-								firstSkipped = append(firstSkipped, name)
-							}
-							return nil
-						}
-						name = freeName(name, taken)
-					}
-					taken[name] = true
-					tr, row, err := importRun(file, i, name, r)
-					if err != nil {
-						return err
-					}
-					fmt.Fprintln(tw, row)
-					saved++
-					if tr.Termination != "" {
-						ended[tr.Termination]++
-					}
-					if im == nil {
-						return nil
-					}
-					return im.Add(store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Body: model.EncodeTrajectory(tr),
-						Created: int64(existing + saved)})
-				}
-				// A dry run also holds each run to what the benchmark
-				// recorded, as it is read.
-				if dry && format.Conform != nil {
-					var c *domains.Conformance
-					if c, err = format.Conform(file, in, each); err == nil {
-						c.Ended = ended
-						checks = append(checks, c)
-					}
-				} else {
-					err = format.Stream(file, in, each)
-				}
 				in.Close()
-				if err != nil {
-					return usageErr("import: %w", err)
-				}
-				allEnded = append(allEnded, ended)
-				ended = map[string]int{}
 			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			if skipped > 0 {
-				fmt.Fprintf(e.stderr, "import: %d runs skipped: their names are already in the store or earlier in the files (%s); --rename saves them under new names\n",
-					skipped, firstFew(firstSkipped, skipped))
-			}
-			if n, why := endedSummary(allEnded...); n > 0 {
-				fmt.Fprintf(e.stderr, "import: %d runs ended before their conversation did (%s): the benchmark scores them 0, computing no component, and bench leaves them out\n", n, why)
-			}
-			if dry {
-				fmt.Fprintf(e.stderr, "import: %d runs certified; --dry-run: nothing saved\n", saved)
-				if asJSON {
-					if checks == nil {
-						checks = []*domains.Conformance{}
-					}
-					return writeJSON(e.stdout, checks)
-				}
-				return writeConformance(e.stdout, checks)
-			}
-			if _, err := im.Commit(); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "import: %d runs certified and saved in %s\n", saved, s.Path())
-			return nil
+			return runImport(e, format, args[1:], dry, rename, outFormat == "json")
 		},
 	}
 	cmd.Flags().StringVar(&outFormat, "format", "table", "with --dry-run: table or json (one object per file: what the port reproduces of what the benchmark recorded)")
@@ -173,63 +70,148 @@ func newImportCmd(e *env) *cobra.Command {
 	return cmd
 }
 
+// runImport imports files (or with dry, certifies them and holds them to
+// what the benchmark recorded). Every run is saved, or none: a failed
+// import leaves the store as it found it, and no store where there was
+// none.
+func runImport(e *env, format domains.Format, files []string, dry, rename, asJSON bool) (err error) {
+	var s *store.Store
+	var im *store.Import
+	taken := map[string]bool{}
+	if !dry {
+		if s, err = openStore(e); err != nil {
+			return err
+		}
+		defer func() {
+			// The import's records go first, then a store this
+			// command made, when it failed.
+			if im != nil {
+				if aerr := im.Abort(); aerr != nil {
+					fmt.Fprintf(e.stderr, "import: %v; the store shows none of them, and its next open removes them\n", aerr)
+				}
+			}
+			if err != nil {
+				if aerr := s.Abandon(); aerr != nil {
+					fmt.Fprintf(e.stderr, "import: %v\n", aerr)
+				}
+				return
+			}
+			s.Close()
+		}()
+		names, err := s.Names(store.KindWitness)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			taken[n] = true
+		}
+		// Each run goes to the store as soon as it is certified, in
+		// bounded transactions, unseen until Commit publishes them all.
+		if im, err = s.BeginImport(store.KindWitness); err != nil {
+			return err
+		}
+	}
+	existing := len(taken)
+	saved, skipped := 0, 0
+	ended := map[string]int{} // runs the benchmark ended itself, by its reason, in the file being read
+	var allEnded []map[string]int
+	var firstSkipped []string
+	var checks []*domains.Conformance
+	out := e.stdout
+	if asJSON {
+		out = io.Discard // the runs' table; stdout holds one JSON document
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "run\ttask\treward\tcalls\tP_state\tP_agent")
+	for _, file := range files {
+		each := func(i int, r *domains.Run) error {
+			name := r.Name
+			if taken[name] {
+				if !rename {
+					if skipped++; len(firstSkipped) < 5 {
+						firstSkipped = append(firstSkipped, name)
+					}
+					return nil
+				}
+				name = freeName(name, taken)
+			}
+			taken[name] = true
+			tr, row, err := importRun(file, i, name, r)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(tw, row)
+			saved++
+			if tr.Termination != "" {
+				ended[tr.Termination]++
+			}
+			if im == nil {
+				return nil
+			}
+			return im.Add(store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Body: model.EncodeTrajectory(tr),
+				Created: int64(existing + saved)})
+		}
+		// A dry run also holds each run to what the benchmark
+		// recorded, as it is read.
+		if dry && format.Conform != nil {
+			var c *domains.Conformance
+			if c, err = format.ConformFile(file, each); err == nil {
+				c.Ended = ended
+				checks = append(checks, c)
+			}
+		} else {
+			err = format.StreamFile(file, each)
+		}
+		if err != nil {
+			return usageErr("import: %w", err)
+		}
+		allEnded = append(allEnded, ended)
+		ended = map[string]int{}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if skipped > 0 {
+		fmt.Fprintf(e.stderr, "import: %d runs skipped: their names are already in the store or earlier in the files (%s); --rename saves them under new names\n",
+			skipped, firstFew(firstSkipped, skipped))
+	}
+	if n, why := endedSummary(allEnded...); n > 0 {
+		fmt.Fprintf(e.stderr, "import: %d runs ended before their conversation did (%s): the benchmark scores them 0, computing no component, and bench leaves them out\n", n, why)
+	}
+	if dry {
+		fmt.Fprintf(e.stderr, "import: %d runs certified; --dry-run: nothing saved\n", saved)
+		if asJSON {
+			if checks == nil {
+				checks = []*domains.Conformance{}
+			}
+			return writeJSON(e.stdout, checks)
+		}
+		return writeConformance(e.stdout, checks)
+	}
+	if _, err := im.Commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "import: %d runs certified and saved in %s\n", saved, s.Path())
+	return nil
+}
+
 // importRun turns the i-th run of file into a trajectory named name and
 // double-certifies it. It returns the trajectory and its table row; a run
 // that fails gives an error naming the run, and where its format can, the
 // message and the call.
 func importRun(file string, i int, name string, r *domains.Run) (*model.Trajectory, string, error) {
-	fail := func(step int, err error) error {
-		if r.Locate != nil {
-			return r.Locate(step, err)
-		}
-		if step >= 0 {
-			return fmt.Errorf("%s: run %d (%s), step %d: %w", file, i, name, step+1, err)
-		}
-		return fmt.Errorf("%s: run %d (%s): %w", file, i, name, err)
-	}
-	tr, err := r.Trajectory()
-	if err != nil {
-		return nil, "", fail(-1, err)
-	}
-	tr.Name = name
-	tr.Note = fmt.Sprintf("imported from %s (run %d): the benchmark's reward %g", filepath.Base(file), i, r.Reward)
 	d, err := domains.Lookup(r.Domain)
 	if err != nil {
 		return nil, "", err
 	}
-	task := r.Embedded
-	if task == nil {
-		if task, err = domains.TaskOf(d, tr.Task); err != nil {
-			return nil, "", fail(-1, err)
-		}
-	}
-	env, err := task.Env()
+	c, err := domainbench.Check(d, r)
 	if err != nil {
 		return nil, "", err
 	}
-	if err := model.CheckEpisode(env.Task, tr.Steps); err != nil {
-		ee := err.(*model.EpisodeError)
-		return nil, "", fail(ee.Step-1, fmt.Errorf("not certifiable: illegal_action: %w", err))
-	}
-	res, rej, err := certifier.DoubleCertify(env, tr)
-	if err != nil {
-		return nil, "", err
-	}
-	if rej != nil {
-		step := rej.Evidence.Step - 1
-		msg := "not certifiable: " + rej.Error()
-		if step >= 0 && step < len(tr.Steps) {
-			var tools []string
-			for _, t := range d.Tools() {
-				tools = append(tools, t.Name)
-			}
-			if tool := tr.Steps[step].Tool; tr.Steps[step].Op == model.OpCall && !slices.Contains(tools, tool) {
-				msg += fmt.Sprintf(" (%s has no tool %q; its tools, closest first: %s)", d.Name(), tool, strings.Join(closest(tool, tools), ", "))
-			}
-		}
-		return nil, "", fail(step, fmt.Errorf("%s", msg))
-	}
-	row := fmt.Sprintf("%s\t%s\t%g\t%d\t%s\t%s", tr.Name, tr.Task, r.Reward, len(tr.Steps), res.Cert.PState, res.Cert.PAgent)
+	tr := c.H
+	tr.Name = name
+	tr.Note = fmt.Sprintf("imported from %s (run %d): the benchmark's reward %g", filepath.Base(file), i, r.Reward)
+	row := fmt.Sprintf("%s\t%s\t%g\t%d\t%s\t%s", tr.Name, tr.Task, r.Reward, len(tr.Steps), c.Res.Cert.PState, c.Res.Cert.PAgent)
 	return tr, row, nil
 }
 
@@ -278,13 +260,24 @@ func firstFew(first []string, total int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(first, ", "), total-len(first))
 }
 
-// openStore opens --db, or the default store.
+// openStore opens --db, or the default store, creating it when there is
+// none: the default store's directory too, never that of a path the user
+// typed (a mistyped one is an error, not a new tree).
 func openStore(e *env) (*store.Store, error) {
 	path, err := e.storePath()
 	if err != nil {
 		return nil, err
 	}
-	return store.Open(path)
+	if e.db == "" {
+		if err := store.MakeDir(path); err != nil {
+			return nil, err
+		}
+	}
+	s, err := store.Open(path)
+	if err != nil {
+		return nil, usage(err)
+	}
+	return s, nil
 }
 
 // writeConformance prints each file's conformance: the counts, then every

@@ -9,6 +9,7 @@ import (
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/internal/mapfile"
+	"github.com/parthack/parthack/internal/taskfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/store"
@@ -93,7 +94,7 @@ func loadTaskFile(path string) (*pbcste.Env, error) {
 		return nil, usageErr("read task: %w", err)
 	}
 	defer release()
-	t, err := model.DecodeTask(path, src)
+	t, err := taskfile.Decode(path, src)
 	if err != nil {
 		return nil, usage(err)
 	}
@@ -113,7 +114,7 @@ func (e *env) loadTrajectory(flag, taskArg, path string) (*model.Trajectory, err
 	if path == "" {
 		return nil, usageErr("--%s is required", flag)
 	}
-	if tr, ok, err := e.storedTrajectory(taskArg, path); ok || err != nil {
+	if tr, ok, err := e.storedTrajectory(flag, taskArg, path); ok || err != nil {
 		return tr, err
 	}
 	src, release, err := mapfile.Read(path)
@@ -139,8 +140,9 @@ const trajectoryArgHelp = "A trajectory argument is, in this order: a file of th
 // attribution), a tau-bench task's gold run or GPT-4o run, or else a
 // witness or run saved in the store (--db) by name or as KIND:KEY. A
 // file of that name always wins. ok is false when the argument is to be
-// read as a file.
-func (e *env) storedTrajectory(taskArg, name string) (*model.Trajectory, bool, error) {
+// read as a file. A store that cannot be read (locked by another process,
+// or no store at --db) comes second to what is wrong with the argument.
+func (e *env) storedTrajectory(flag, taskArg, name string) (*model.Trajectory, bool, error) {
 	if _, err := os.Stat(name); err == nil {
 		return nil, false, nil
 	}
@@ -176,7 +178,15 @@ func (e *env) storedTrajectory(taskArg, name string) (*model.Trajectory, bool, e
 		taskErr = fmt.Errorf("%s has no stored trajectory %q (it has %s; or give a file, or a name in the store)", taskArg, name, strings.Join(names, ", "))
 	}
 	r, ok, err := e.storeRecord(name, store.KindWitness, store.KindRun)
+	var unreadable *unreadableStore
 	switch {
+	case errors.As(err, &unreadable):
+		wrong := taskErr
+		if wrong == nil {
+			_, ferr := os.Stat(name)
+			wrong = fmt.Errorf("read %s: %w", flag, ferr)
+		}
+		return nil, false, usageErr("%w (nor can the store be searched for a witness or run of that name: %w)", wrong, unreadable.err)
 	case err != nil:
 		return nil, false, err
 	case ok:
@@ -219,7 +229,7 @@ func (e *env) trajectorySteps(flag, taskArg, path string) (certifier.Steps, func
 	if path == "" {
 		return nil, nil, usageErr("--%s is required", flag)
 	}
-	if tr, ok, err := e.storedTrajectory(taskArg, path); ok || err != nil {
+	if tr, ok, err := e.storedTrajectory(flag, taskArg, path); ok || err != nil {
 		if err != nil {
 			return nil, nil, err
 		}

@@ -234,17 +234,26 @@ func (e *env) storePath() (string, error) {
 	return p, nil
 }
 
-// openExistingStore opens the store, or gives nil when there is no store
-// file yet: reading never creates one.
+// openExistingStore opens the store, or gives nil when there is no
+// default store yet: reading never creates one. A store the user named
+// (--db) that is not there is an error: the path is mistyped, or the
+// store is elsewhere.
 func (e *env) openExistingStore() (*store.Store, error) {
 	path, err := e.storePath()
 	if err != nil {
 		return nil, err
 	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		if e.db != "" {
+			return nil, usageErr("--db %s: no such store (import and the workbench create one)", path)
+		}
 		return nil, nil
 	}
-	return store.Open(path)
+	s, err := store.Open(path)
+	if err != nil {
+		return nil, usage(err)
+	}
+	return s, nil
 }
 
 // storeRecord finds the record ref names among kinds: KIND:KEY, or the
@@ -252,8 +261,11 @@ func (e *env) openExistingStore() (*store.Store, error) {
 // two records of one name are an error that lists them.
 func (e *env) storeRecord(ref string, kinds ...store.Kind) (store.Record, bool, error) {
 	s, err := e.openExistingStore()
-	if err != nil || s == nil {
-		return store.Record{}, false, err
+	if err != nil {
+		return store.Record{}, false, &unreadableStore{err}
+	}
+	if s == nil {
+		return store.Record{}, false, nil
 	}
 	defer s.Close()
 	if k, key, ok := strings.Cut(ref, ":"); ok {
@@ -295,6 +307,13 @@ func (e *env) storeRecord(ref string, kinds ...store.Kind) (store.Record, bool, 
 	}
 	return store.Record{}, false, usageErr("%d records of %s are named %q (%s): name one as KIND:KEY", len(found), s.Path(), ref, strings.Join(refs, ", "))
 }
+
+// unreadableStore is storeRecord's error when the store cannot be
+// opened, as against one about the record.
+type unreadableStore struct{ err error }
+
+func (u *unreadableStore) Error() string { return u.err.Error() }
+func (u *unreadableStore) Unwrap() error { return u.err }
 
 // needRecord is storeRecord with a missing record an error.
 func (e *env) needRecord(ref string, kinds ...store.Kind) (store.Record, error) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -70,6 +71,11 @@ func runWorkbench(e *env, demo bool) error {
 		if path, err = store.DefaultPath(); err != nil {
 			return usageErr("%w (use --db PATH)", err)
 		}
+		if err := store.MakeDir(path); err != nil {
+			return usage(err)
+		}
+	} else if info, err := os.Stat(filepath.Dir(path)); err != nil || !info.IsDir() {
+		return usageErr("--db %s: no directory %s: a store is made only in a directory that exists", path, filepath.Dir(path))
 	}
 	return tui.Run(tui.Options{DBPath: path, Demo: demo, Domain: e.domain, TaskFile: e.taskFile, Input: e.stdin, Output: e.stdout})
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
@@ -393,31 +394,58 @@ func FormatOf(name string) (Format, error) {
 	return Format{}, fmt.Errorf("%q is not a format parthack reads (there is %s)", name, strings.Join(names, ", "))
 }
 
-// ReadRuns reads a domain's runs from files in its benchmark's format:
-// all of them, each file whole, or an error naming the file and the run;
-// a run of another domain is an error.
-func ReadRuns(d Domain, files []string, open func(string) (io.ReadCloser, error)) ([]*Run, error) {
+// ReadRuns reads a domain's runs from files in its benchmark's format
+// (gzipped or not): all of them, each file whole, or an error naming the
+// file and the run; a run of another domain is an error.
+func ReadRuns(d Domain, files []string) ([]*Run, error) {
 	f, err := FormatOf(d.Format())
 	if err != nil {
 		return nil, err
 	}
 	var out []*Run
 	for _, file := range files {
-		in, err := open(file)
-		if err != nil {
-			return nil, err
-		}
-		err = f.Stream(file, in, func(i int, r *Run) error {
+		err := f.StreamFile(file, func(i int, r *Run) error {
 			if r.Domain != d.Name() {
 				return fmt.Errorf("%s: run %d (%s) is of %s, not %s", file, i, r.Name, r.Domain, d.Name())
 			}
 			out = append(out, r)
 			return nil
 		})
-		in.Close()
 		if err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// StreamFile opens a run file (gzipped or not) and reads its runs with
+// Stream. A gzipped file is read to its end, every checksum verified; an
+// error in the text of one that is damaged is reported as its damage.
+func (f Format) StreamFile(file string, each func(i int, run *Run) error) error {
+	return f.read(file, func(in io.Reader) error { return f.Stream(file, in, each) })
+}
+
+// ConformFile is StreamFile with the runs held to what the benchmark
+// recorded (Conform).
+func (f Format) ConformFile(file string, each func(i int, run *Run) error) (c *Conformance, err error) {
+	err = f.read(file, func(in io.Reader) error {
+		c, err = f.Conform(file, in, each)
+		return err
+	})
+	return c, err
+}
+
+func (f Format) read(file string, stream func(io.Reader) error) error {
+	in, err := mapfile.Open(file)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	err = stream(in)
+	if err != nil {
+		if derr := mapfile.Damaged(in); derr != nil {
+			return fmt.Errorf("%s: %w", file, derr)
+		}
+	}
+	return err
 }

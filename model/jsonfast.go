@@ -1,6 +1,9 @@
 package model
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"unsafe"
+)
 
 // fastParser builds the node tree of a document in one pass over its
 // bytes, checking the JSON grammar strictly as it goes (no json.Valid
@@ -301,6 +304,10 @@ func escapeLen(b []byte) int {
 // text is the string of raw, shared with earlier equal short strings
 // when the parser interns.
 func (f *fastParser) text(raw []byte) string {
+	if f.d.owned && len(raw) >= minShared {
+		// The source is never written again: the string is its bytes.
+		return unsafe.String(&raw[0], len(raw))
+	}
 	if f.intern == nil || len(raw) > maxInterned {
 		return string(raw)
 	}
@@ -328,6 +335,11 @@ func recentSlot(raw []byte) uint8 {
 	}
 	return uint8(n*61 ^ int(raw[0])*7 ^ int(raw[n/2])*3 ^ int(raw[n-1]))
 }
+
+// minShared is the least length of a string that shares its document's
+// source (doc.owned) instead of copying it: a short one would keep a
+// large source alive for a few bytes.
+const minShared = 64 << 10
 
 // Interning bounds: strings up to maxInterned bytes, at most
 // maxInternedStrings of them per document.

@@ -80,6 +80,10 @@ type doc struct {
 	// element of a file read piece by piece (StreamJSONArray); 0 when src
 	// is the whole file.
 	line0, col0 int
+	// owned says that src is the document's own and never written
+	// again, so that a long string may share its bytes (fastParser.text)
+	// instead of being copied.
+	owned bool
 	// lineOff, line and col memoize the last position located, so that
 	// locating steps in file order (as decoding a trajectory does) scans
 	// the source once overall instead of once per step.

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -28,6 +29,41 @@ func ParseJSON(file string, src []byte) (JSON, error) {
 		return JSON{}, err
 	}
 	return JSON{d.cur()}, nil
+}
+
+// Clone is the value as one that stays valid after the call of a
+// stream (StreamJSONArray, StreamJSONObject) that handed it on: its
+// document's text copied and parsed again, still placed in its file.
+func (j JSON) Clone() JSON {
+	d := j.c.d
+	c := &doc{file: d.file, src: bytes.Clone(d.src), base: d.base, line0: d.line0, col0: d.col0}
+	if f := (&fastParser{d: c}); !f.document() {
+		if err := parseTokensInto(c); err != nil {
+			return j // it parsed once; the same text parses again
+		}
+	}
+	var find func(n *node) *node
+	find = func(n *node) *node {
+		if n.off == j.c.n.off && n.kind == j.c.n.kind {
+			return n
+		}
+		for _, it := range n.items {
+			if got := find(it); got != nil {
+				return got
+			}
+		}
+		for _, m := range n.members {
+			if got := find(m.val); got != nil {
+				return got
+			}
+		}
+		return nil
+	}
+	n := find(c.root)
+	if n == nil {
+		return j
+	}
+	return JSON{cursor{d: c, n: n}}
 }
 
 // Path is the value's JSON path, "$.traj[3].content".
@@ -119,23 +155,31 @@ func (o JSONObject) Need(key string) (JSON, error) {
 
 // StreamJSONArray reads a file that must hold one JSON array from r, one
 // element at a time, holding only the element being read: a file of
-// thousands of runs takes the memory of its largest. Each element is
-// parsed as strictly as ParseJSON parses a file, its errors located in
-// the file (line and column from the file's start) with the path "$[i]",
-// and handed to each with its index; v is valid only during the call.
-// An error of each stops the stream and is returned as it is. A gzipped
-// file must be unpacked first (OpenInput).
-func StreamJSONArray(file string, r io.Reader, each func(i int, v JSON) error) error {
+// thousands of runs takes the memory of its largest. head, when not nil,
+// gets the array first, located (Pos, Errorf) but with its elements
+// unread: an array with none is placed by it. Each element is parsed as
+// strictly as ParseJSON parses a file, its errors located in the file
+// (line and column from the file's start) with the path "$[i]", and
+// handed to each with its index; v is valid only during the call. An
+// error of head or each stops the stream and is returned as it is. A
+// gzipped file must be unpacked first (mapfile.Open); the input is read
+// to its end, so that a gzip stream's checksum is checked.
+func StreamJSONArray(file string, r io.Reader, head func(v JSON) error, each func(i int, v JSON) error) error {
 	s, err := newArrayScanner(file, r)
 	if err != nil {
 		return err
 	}
 	c, err := s.skipWS()
 	if err != nil {
-		return s.fail("$", "malformed JSON: unexpected end of input: the file is empty, expected an array")
+		return s.cut("$", "the file is empty, expected an array", err)
 	}
 	if c != '[' {
 		return s.fail("$", fmt.Sprintf("expected an array, got %s", describeStart(c)))
+	}
+	if head != nil {
+		if err := head(s.opening("$")); err != nil {
+			return err
+		}
 	}
 	if err := s.elements("$", func(i int, v JSON, _ []byte) error { return each(i, v) }); err != nil {
 		return err
@@ -161,7 +205,7 @@ func (s *arrayScanner) elements(path string, each func(i int, v JSON, raw []byte
 		at := fmt.Sprintf("%s[%d]", path, i)
 		c, err := s.skipWS()
 		if err != nil {
-			return s.fail(at, "malformed JSON: unexpected end of input: the array is not closed")
+			return s.cut(at, "the array is not closed", err)
 		}
 		if c == ']' && i == 0 {
 			s.read()
@@ -174,9 +218,10 @@ func (s *arrayScanner) elements(path string, each func(i int, v JSON, raw []byte
 		if err := each(i, v, s.buf); err != nil {
 			return err
 		}
+		s.release()
 		c, err = s.skipWS()
 		if err != nil {
-			return s.fail(at, "malformed JSON: unexpected end of input: the array is not closed")
+			return s.cut(at, "the array is not closed", err)
 		}
 		s.read()
 		if c == ']' {
@@ -188,12 +233,27 @@ func (s *arrayScanner) elements(path string, each func(i int, v JSON, raw []byte
 	}
 }
 
-// end refuses anything but white space after the top-level value.
+// end refuses anything but white space after the top-level value, and
+// reads the input to its end: a gzipped file's checksum is checked there.
 func (s *arrayScanner) end() error {
-	if c, err := s.skipWS(); err == nil {
+	c, err := s.skipWS()
+	switch {
+	case err == nil:
 		return s.fail("$", fmt.Sprintf("malformed JSON: unexpected data after the top-level value: %s", describeByte(c)))
+	case err != io.EOF:
+		return s.fail("$", err.Error())
 	}
 	return nil
+}
+
+// cut is the error of input that stops where the grammar needs more:
+// its end (what says what was left open), or an error reading it (a
+// gzip stream that is corrupt, a directory), which is said instead.
+func (s *arrayScanner) cut(path, what string, err error) error {
+	if err != io.EOF {
+		return s.fail(path, err.Error())
+	}
+	return s.fail(path, "malformed JSON: unexpected end of input: "+what)
 }
 
 // StreamJSONObject reads a file that must hold one JSON object from r,
@@ -203,10 +263,11 @@ func (s *arrayScanner) end() error {
 // with its key, an element of such an array to each with the array's key
 // and its index; raw is the value's text; v and raw are valid only during
 // the call; a streamed array is handed to member first, with raw nil and
-// v unset. Errors are located in the file, with the paths "$.key" and
-// "$.key[i]"; a key that repeats is one. An error of member or each stops
-// the stream and is returned as it is. A gzipped file must be unpacked
-// first (OpenInput).
+// v the array, located but with its elements unread (see StreamJSONArray).
+// Errors are located in the file, with the paths "$.key" and "$.key[i]";
+// a key that repeats is one. An error of member or each stops the stream
+// and is returned as it is. A gzipped file must be unpacked first
+// (mapfile.Open); the input is read to its end.
 func StreamJSONObject(file string, r io.Reader, arrays []string, member func(key string, v JSON, raw []byte) error, each func(key string, i int, v JSON, raw []byte) error) error {
 	s, err := newArrayScanner(file, r)
 	if err != nil {
@@ -214,7 +275,7 @@ func StreamJSONObject(file string, r io.Reader, arrays []string, member func(key
 	}
 	c, err := s.skipWS()
 	if err != nil {
-		return s.fail("$", "malformed JSON: unexpected end of input: the file is empty, expected an object")
+		return s.cut("$", "the file is empty, expected an object", err)
 	}
 	if c != '{' {
 		return s.fail("$", fmt.Sprintf("expected an object, got %s", describeStart(c)))
@@ -224,7 +285,7 @@ func StreamJSONObject(file string, r io.Reader, arrays []string, member func(key
 	for n := 0; ; n++ {
 		c, err := s.skipWS()
 		if err != nil {
-			return s.fail("$", "malformed JSON: unexpected end of input: the object is not closed")
+			return s.cut("$", "the object is not closed", err)
 		}
 		if c == '}' && n == 0 {
 			s.read()
@@ -249,22 +310,23 @@ func StreamJSONObject(file string, r io.Reader, arrays []string, member func(key
 		seen[key] = true
 		if c, err = s.skipWS(); err != nil || c != ':' {
 			if err != nil {
-				return s.fail(path, "malformed JSON: unexpected end of input: the object is not closed")
+				return s.cut(path, "the object is not closed", err)
 			}
 			return s.fail(path, fmt.Sprintf("malformed JSON: expected ':' after key %q, got %s", key, describeByte(c)))
 		}
 		s.read()
 		if c, err = s.skipWS(); err != nil {
-			return s.fail(path, "malformed JSON: unexpected end of input: the object is not closed")
+			return s.cut(path, "the object is not closed", err)
 		}
 		if c == '[' && slices.Contains(arrays, key) {
-			if err = member(key, JSON{}, nil); err == nil {
+			if err = member(key, s.opening(path), nil); err == nil {
 				err = s.elements(path, func(i int, v JSON, raw []byte) error { return each(key, i, v, raw) })
 			}
 		} else {
 			var v JSON
 			if v, err = s.value(path, "member "+strconv.Quote(key)); err == nil {
 				err = member(key, v, s.buf)
+				s.release()
 			}
 		}
 		if err != nil {
@@ -272,7 +334,7 @@ func StreamJSONObject(file string, r io.Reader, arrays []string, member func(key
 		}
 		c, err = s.skipWS()
 		if err != nil {
-			return s.fail(path, "malformed JSON: unexpected end of input: the object is not closed")
+			return s.cut(path, "the object is not closed", err)
 		}
 		s.read()
 		if c == '}' {
@@ -292,7 +354,17 @@ type arrayScanner struct {
 	r         *bufio.Reader
 	line, col int // of the next byte
 	buf       []byte
+	parts     [][]byte // the parts of a large value before buf (take)
+	owned     bool     // buf is a large value's own, shared by its strings
 	stack     []byte
+}
+
+// opening is the array whose '[' is the next byte, as a value placed in
+// the file (path, line and column) whose elements are not read: what
+// stands for a streamed array until they are.
+func (s *arrayScanner) opening(path string) JSON {
+	d := &doc{file: s.file, src: []byte("[]"), base: path, line0: s.line, col0: s.col, root: &node{kind: nodeArray}}
+	return JSON{d.cur()}
 }
 
 // read consumes one byte, keeping line and column.
@@ -347,57 +419,136 @@ func (s *arrayScanner) element(i int) (JSON, error) {
 
 // value reads the bytes of the value at path (what names it in a
 // message) and parses them strictly; s.buf holds them until the next.
+// The bytes are taken from the reader's buffer a run at a time, and a
+// string's text up to its next quote or backslash at once: most of a
+// large value is the text of its strings.
 func (s *arrayScanner) value(path, what string) (JSON, error) {
 	line0, col0 := s.line, s.col
+	if s.owned {
+		s.buf, s.owned = nil, false // the last value's strings share it
+	}
 	s.buf, s.stack = s.buf[:0], s.stack[:0]
 	inString, escaped := false, false
 	for done := false; !done; {
-		c, err := s.read()
-		if err != nil {
-			if err == io.EOF {
-				return JSON{}, s.fail(path, fmt.Sprintf("malformed JSON: unexpected end of input: the file ends inside %s", what))
-			}
-			return JSON{}, s.fail(path, err.Error())
+		if _, err := s.r.Peek(1); err != nil {
+			return JSON{}, s.cut(path, "the file ends inside "+what, err)
 		}
-		s.buf = append(s.buf, c)
-		switch {
-		case inString:
+		chunk, _ := s.r.Peek(s.r.Buffered())
+		n, scalarEnds := 0, false // scalarEnds: whether a scalar ends is told by the byte after the chunk
+		for n < len(chunk) && !done {
+			if inString && !escaped {
+				i := bytes.IndexAny(chunk[n:], `"\`)
+				if i < 0 {
+					n = len(chunk)
+					break
+				}
+				n += i
+			}
+			c := chunk[n]
+			n++
 			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
+			case inString:
+				switch {
+				case escaped:
+					escaped = false
+				case c == '\\':
+					escaped = true
+				case c == '"':
+					inString = false
+					done = len(s.stack) == 0
+				}
 			case c == '"':
-				inString = false
-				done = len(s.stack) == 0
+				inString = true
+			case c == '{' || c == '[':
+				s.stack = append(s.stack, c)
+				// Deeper than the parser allows: hand it over, it says so.
+				done = len(s.stack) > maxDepth+1
+			case c == '}' || c == ']':
+				// A bracket that closes nothing open ends the element: the
+				// parser finds the error at or before it.
+				k := len(s.stack)
+				done = k <= 1 || s.stack[k-1] != c-2
+				if k > 0 {
+					s.stack = s.stack[:k-1]
+				}
+			case len(s.stack) == 0:
+				// A scalar: it ends before white space, ',', ']' or '}'.
+				if n == len(chunk) {
+					scalarEnds = true
+				} else {
+					done = len(s.buf)+n > maxScalar || scalarEnd(chunk[n])
+				}
 			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			s.stack = append(s.stack, c)
-			// Deeper than the parser allows: hand it over, it says so.
-			done = len(s.stack) > maxDepth+1
-		case c == '}' || c == ']':
-			// A bracket that closes nothing open ends the element: the
-			// parser finds the error at or before it.
-			n := len(s.stack)
-			done = n <= 1 || s.stack[n-1] != c-2
-			if n > 0 {
-				s.stack = s.stack[:n-1]
-			}
-		case len(s.stack) == 0:
-			// A scalar: it ends before white space, ',', ']' or '}'.
+		}
+		s.take(chunk[:n])
+		if scalarEnds && !done {
 			next, err := s.r.Peek(1)
-			done = err != nil || len(s.buf) > maxScalar || strings.IndexByte(" \t\r\n,]}", next[0]) >= 0
+			done = err != nil || len(s.buf) > maxScalar || scalarEnd(next[0])
 		}
 	}
-	d := &doc{file: s.file, src: s.buf, base: path, line0: line0, col0: col0}
+	// A large value's bytes were joined into a buffer of its own, never
+	// to be written again (the next value takes another): its strings
+	// share it.
+	s.owned = s.joined()
+	d := &doc{file: s.file, src: s.buf, base: path, line0: line0, col0: col0, owned: s.owned}
 	if f := (&fastParser{d: d}); !f.document() {
 		if err := parseTokensInto(d); err != nil {
 			return JSON{}, err
 		}
 	}
 	return JSON{d.cur()}, nil
+}
+
+// scalarEnd reports whether c ends a top-level scalar.
+func scalarEnd(c byte) bool { return strings.IndexByte(" \t\r\n,]}", c) >= 0 }
+
+// take consumes b, the next bytes of the reader's buffer, into the value
+// being read, keeping line and column. A large value is kept in parts of
+// a fixed size, joined once it is whole (joined), so that its bytes are
+// copied twice, not once for each time a growing buffer would double.
+func (s *arrayScanner) take(b []byte) {
+	if len(s.buf)+len(b) > cap(s.buf) && cap(s.buf) >= valuePart {
+		s.parts = append(s.parts, s.buf)
+		s.buf = make([]byte, 0, max(valuePart, len(b)))
+	}
+	s.buf = append(s.buf, b...)
+	if k := bytes.Count(b, newline); k > 0 {
+		s.line += k
+		s.col = len(b) - bytes.LastIndexByte(b, '\n')
+	} else {
+		s.col += len(b)
+	}
+	s.r.Discard(len(b))
+}
+
+// valuePart is the size of a part of a large value (take).
+const valuePart = 1 << 20
+
+// joined makes s.buf the whole value read, its parts joined into a
+// buffer of its own (true).
+func (s *arrayScanner) joined() bool {
+	if len(s.parts) == 0 {
+		return false
+	}
+	n := len(s.buf)
+	for _, p := range s.parts {
+		n += len(p)
+	}
+	whole := make([]byte, 0, n)
+	for i, p := range s.parts {
+		whole = append(whole, p...)
+		s.parts[i] = nil
+	}
+	s.buf, s.parts = append(whole, s.buf...), s.parts[:0]
+	return true
+}
+
+// release lets a large value's bytes go once the value is handed on,
+// instead of keeping them for the rest of the stream.
+func (s *arrayScanner) release() {
+	if cap(s.buf) > valuePart {
+		s.buf, s.owned = nil, false
+	}
 }
 
 // describeByte names a byte met where JSON syntax expected another.

@@ -1,9 +1,13 @@
 package model
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // TestStreamJSONArray: a list read element by element is parsed as
@@ -32,7 +36,7 @@ func TestStreamJSONArray(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			n := 0
-			err := StreamJSONArray("f.json", strings.NewReader(c.src), func(i int, v JSON) error {
+			err := StreamJSONArray("f.json", strings.NewReader(c.src), nil, func(i int, v JSON) error {
 				if i != n {
 					t.Errorf("element %d handed on as %d", n, i)
 				}
@@ -134,5 +138,139 @@ func TestJSONReads(t *testing.T) {
 	}
 	if _, err := v.Object("n"); err == nil || !strings.Contains(err.Error(), `$.s: unknown field "s"`) {
 		t.Errorf("Object: %v", err)
+	}
+}
+
+// failingReader gives src, then err instead of the end of input, as a
+// gzip stream whose checksum fails gives its error only at its end.
+type failingReader struct {
+	src string
+	err error
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.src == "" {
+		return 0, r.err
+	}
+	n := copy(p, r.src)
+	r.src = r.src[n:]
+	return n, nil
+}
+
+// TestStreamReadError: an error reading the input, wherever it comes
+// (after the whole value, between values, inside one), is the error,
+// located, never taken for the input's end: a whole file whose checksum
+// fails at its end is refused, and a truncated one is not called empty.
+func TestStreamReadError(t *testing.T) {
+	bad := errors.New("corrupt gzip: crc error")
+	for _, c := range []struct {
+		name, src string
+		object    bool
+		err       string
+	}{
+		{"array: after the value", "[1, 2]\n", false, "f.json:2:1: $: corrupt gzip: crc error"},
+		{"array: before any", "", false, "f.json:1:1: $: corrupt gzip"},
+		{"array: between elements", "[1, ", false, "f.json:1:5: $[1]: corrupt gzip"},
+		{"array: inside an element", "[1, {\"a\"", false, "$[1]: corrupt gzip"},
+		{"object: after the value", "{\"runs\": [1]}", true, "f.json:1:14: $: corrupt gzip"},
+		{"object: before a key", "{\"a\": 1, ", true, "$: corrupt gzip"},
+		{"object: after a key", "{\"a\"", true, "$.a: corrupt gzip"},
+		{"object: inside a run", "{\"runs\": [1, ", true, "$.runs[1]: corrupt gzip"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &failingReader{c.src, bad}
+			var err error
+			if c.object {
+				err = StreamJSONObject("f.json", r, []string{"runs"}, func(string, JSON, []byte) error { return nil },
+					func(string, int, JSON, []byte) error { return nil })
+			} else {
+				err = StreamJSONArray("f.json", r, nil, func(int, JSON) error { return nil })
+			}
+			if err == nil || !strings.Contains(err.Error(), c.err) || strings.Contains(err.Error(), "end of input") {
+				t.Fatalf("error %v, want it to contain %q", err, c.err)
+			}
+		})
+	}
+}
+
+// TestStreamedArrayPlaced: a streamed array is handed on before its
+// elements, placed at its '[' with its path, so that one with no element
+// can be refused where it stands.
+func TestStreamedArrayPlaced(t *testing.T) {
+	var got []string
+	place := func(v JSON) {
+		line, col := v.Pos()
+		got = append(got, fmt.Sprintf("%s %d:%d %v", v.Path(), line, col, v.Errorf("empty")))
+	}
+	src := "\n  [ ]"
+	if err := StreamJSONArray("f.json", strings.NewReader(src), func(v JSON) error { place(v); return nil },
+		func(int, JSON) error { t.Error("an element of an empty array"); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	src = "{\"a\": 1,\n \"runs\":   []}"
+	if err := StreamJSONObject("f.json", strings.NewReader(src), []string{"runs"}, func(key string, v JSON, raw []byte) error {
+		if raw == nil {
+			place(v)
+		}
+		return nil
+	}, func(string, int, JSON, []byte) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"$ 2:3 f.json:2:3: $: empty", "$.runs 2:12 f.json:2:12: $.runs: empty"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("placed %q, want %q", got, want)
+	}
+}
+
+// TestStreamLargeAndSplitValues: a value larger than the reader's buffer
+// (read in parts, joined) or one read a byte at a time reads whole, its
+// strings exact, and the places after it (line and column) are right.
+func TestStreamLargeAndSplitValues(t *testing.T) {
+	big := strings.Repeat(`ab\"c\\d\n`, 400_000) // 3.6 MB of escapes, no raw newline
+	src := "[\n {\"s\": \"" + big + "\",\n  \"n\": [1, 2]},\n 7,\n {\"a\": 1, \"a\": 2}]"
+	want := strings.Repeat("ab\"c\\d\n", 400_000)
+	for _, c := range []struct {
+		name string
+		r    io.Reader
+	}{{"large", strings.NewReader(src)}, {"a byte at a time", iotest.OneByteReader(strings.NewReader(src))}} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			err := StreamJSONArray("f.json", c.r, nil, func(i int, v JSON) error {
+				if i == 0 {
+					s, _ := v.Member("s")
+					str, err := s.Str()
+					if err != nil || str != want {
+						t.Errorf("the large string reads %d bytes (%v), want %d", len(str), err, len(want))
+					}
+				}
+				got = append(got, v.Kind())
+				return nil
+			})
+			if err == nil || !strings.Contains(err.Error(), `f.json:5:11: $[2].a: duplicate key "a"`) {
+				t.Errorf("error %v, want the duplicate key at 5:11", err)
+			}
+			if strings.Join(got, " ") != "object number" {
+				t.Errorf("handed on %v", got)
+			}
+		})
+	}
+}
+
+// TestStreamLargeValueAllocs: reading a value of one large string takes
+// its bytes in parts, joined once, and the string shares them: about
+// twice its size in allocations, not a growing buffer's copies and a
+// copy of the string on top (seven times).
+func TestStreamLargeValueAllocs(t *testing.T) {
+	const size = 16 << 20
+	src := "[{\"content\": \"" + strings.Repeat("hello world ", size/12) + "\"}]"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := StreamJSONArray("f.json", strings.NewReader(src), nil, func(int, JSON) error { return nil })
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 3*size {
+		t.Errorf("%d MB allocated to read a %d MB value, want at most %d", got>>20, size>>20, 3*size>>20)
 	}
 }

@@ -22,23 +22,25 @@ import (
 // createIfMissing creates a new store at path when there is no file, or
 // when the file is empty (a stub left by an older parthack, or a file a
 // user created by hand). Any other file is left as it is, for Open.
-func createIfMissing(path string, timeout time.Duration) error {
+// created says that there was no file and this call made one.
+func createIfMissing(path string, timeout time.Duration) (created bool, err error) {
 	for range 3 {
 		info, err := os.Stat(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			err = createNew(path)
+			created = err == nil
 		case err == nil && info.Mode().IsRegular() && info.Size() == 0:
 			err = replaceEmpty(path, timeout)
 		default:
-			return nil // Open reports whatever else is wrong
+			return false, nil // Open reports whatever else is wrong
 		}
 		if !errors.Is(err, errRace) {
-			return err
+			return created, err
 		}
 		// Another process created or replaced the file meanwhile: look again.
 	}
-	return nil
+	return false, nil
 }
 
 // errRace means another process changed the file while this one was

@@ -119,6 +119,7 @@ type Store struct {
 	db       *bolt.DB
 	path     string
 	readOnly bool
+	created  bool // this Open made the file (Abandon removes it)
 }
 
 // DefaultPath returns $XDG_DATA_HOME/parthack/parthack.db, falling back to
@@ -136,22 +137,46 @@ func DefaultPath() (string, error) {
 	return filepath.Join(dir, "parthack", "parthack.db"), nil
 }
 
-// Open opens the store at path, creating the file and its parent directory
-// unless read-only, and migrates it to the current schema version. A new
-// store is created atomically (create.go); a file shorter than its bbolt
-// header says is refused with ErrTruncated before bbolt reads it
-// (header.go); unless read-only, the records of an import a crash
-// interrupted are removed (import.go).
+// MakeDir creates the directory of a store's path, private to the user,
+// when it is missing: for parthack's own default store. Open never
+// creates a directory, so that a mistyped path is an error, not a tree.
+func MakeDir(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("store %s: create directory: %w", path, err)
+	}
+	return nil
+}
+
+// Open opens the store at path, creating the file unless read-only (its
+// directory must exist: MakeDir), and migrates it to the current schema
+// version. A new store is created atomically (create.go); a file shorter
+// than its bbolt header says is refused with ErrTruncated before bbolt
+// reads it (header.go); unless read-only, the records of an import a
+// crash interrupted are removed (import.go).
 func Open(path string, opts ...Option) (*Store, error) {
 	o := options{timeout: defaultTimeout}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if !o.readOnly {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return nil, fmt.Errorf("store %s: create directory: %w", path, err)
+	for range 3 {
+		s, err := open(path, o)
+		if !errors.Is(err, errRace) {
+			return s, err
 		}
-		if err := createIfMissing(path, o.timeout); err != nil {
+		// The file this open locked was removed or replaced meanwhile
+		// (Abandon): open the file the name holds now.
+	}
+	return nil, fmt.Errorf("store %s: the file changed under every open; retry", path)
+}
+
+func open(path string, o options) (*Store, error) {
+	created := false
+	if !o.readOnly {
+		if dir := filepath.Dir(path); !isDir(dir) {
+			return nil, fmt.Errorf("store %s: no directory %s: a store is made only in a directory that exists", path, dir)
+		}
+		var err error
+		if created, err = createIfMissing(path, o.timeout); err != nil {
 			if errors.Is(err, ErrLocked) {
 				return nil, fmt.Errorf("store %s: %w", path, err)
 			}
@@ -161,15 +186,20 @@ func Open(path string, opts ...Option) (*Store, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, fmt.Errorf("store %s: %w; move the file aside to start a fresh store", path, err)
 	}
+	var locked *os.File
 	db, err := openBolt(path, &bolt.Options{
 		Timeout:      o.timeout,
 		ReadOnly:     o.readOnly,
 		FreelistType: bolt.FreelistArrayType,
-	})
+	}, &locked)
 	if err != nil {
 		return nil, openError(path, err)
 	}
-	s := &Store{db: db, path: path, readOnly: o.readOnly}
+	if !stillNamed(locked, path) {
+		_ = db.Close()
+		return nil, errRace
+	}
+	s := &Store{db: db, path: path, readOnly: o.readOnly, created: created}
 	if err := guard(s.migrate); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)
@@ -183,12 +213,29 @@ func Open(path string, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// openBolt is bolt.Open made safe against damaged files (see guard).
-func openBolt(path string, o *bolt.Options) (*bolt.DB, error) {
+// isDir reports whether dir is a directory.
+func isDir(dir string) bool {
+	info, err := os.Stat(dir)
+	return err == nil && info.IsDir()
+}
+
+// stillNamed reports whether path still names the file f, opened (and
+// locked) under it: another process's Abandon may have removed that file
+// while this one waited for its lock.
+func stillNamed(f *os.File, path string) bool {
+	held, err1 := f.Stat()
+	named, err2 := os.Stat(path)
+	return err1 == nil && err2 == nil && os.SameFile(held, named)
+}
+
+// openBolt is bolt.Open made safe against damaged files (see guard); f
+// is set to the file bbolt opened.
+func openBolt(path string, o *bolt.Options, opened **os.File) (*bolt.DB, error) {
 	var f *os.File
 	o.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
 		var err error
 		f, err = os.OpenFile(name, flag, perm)
+		*opened = f
 		return f, err
 	}
 	var db *bolt.DB
@@ -246,6 +293,40 @@ func (s *Store) Close() error {
 		return fmt.Errorf("store %s: close: %w", s.path, err)
 	}
 	return nil
+}
+
+// Abandon closes the store after a command that failed (after its
+// imports are aborted): a store file its Open created is removed when it
+// holds no record, while still locked, so that a process waiting for the
+// lock opens the name again (Open) instead of the removed file; a store
+// that existed, or that another process wrote to meanwhile, is closed as
+// it is. A failed command leaves no store it made.
+func (s *Store) Abandon() error {
+	if s.created && s.empty() {
+		if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			_ = s.db.Close()
+			return fmt.Errorf("store %s: remove the store this command created: %w", s.path, err)
+		}
+	}
+	return s.Close()
+}
+
+// empty reports whether the store holds no record of any kind.
+func (s *Store) empty() bool {
+	empty := true
+	err := guard(func() error {
+		return s.db.View(func(tx *bolt.Tx) error {
+			for _, kb := range kindBuckets {
+				if b := tx.Bucket(kb.name); b != nil {
+					if k, _ := b.Cursor().First(); k != nil {
+						empty = false
+					}
+				}
+			}
+			return nil
+		})
+	})
+	return err == nil && empty
 }
 
 // Path returns the file the store was opened from.

@@ -21,7 +21,7 @@ var allKinds = []Kind{KindWitness, KindNote, KindRun}
 
 func openTemp(t testing.TB, opts ...Option) *Store {
 	t.Helper()
-	s, err := Open(filepath.Join(t.TempDir(), "sub", "parthack.db"), opts...)
+	s, err := Open(filepath.Join(t.TempDir(), "parthack.db"), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,8 +450,13 @@ func TestDefaultPath(t *testing.T) {
 	}
 }
 
-func TestOpenCreatesPrivateDir(t *testing.T) {
+// TestMakeDirPrivate: the default store's directory is made private to
+// the user.
+func TestMakeDirPrivate(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a", "b", "parthack.db")
+	if err := MakeDir(path); err != nil {
+		t.Fatal(err)
+	}
 	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -466,6 +471,93 @@ func TestOpenCreatesPrivateDir(t *testing.T) {
 	}
 	if s.Path() != path {
 		t.Fatalf("Path() = %q, want %q", s.Path(), path)
+	}
+}
+
+// TestOpenMakesNoDirectory: a store path in a directory that does not
+// exist is refused, and no directory is made (a mistyped path is not a
+// tree to create).
+func TestOpenMakesNoDirectory(t *testing.T) {
+	root := t.TempDir()
+	_, err := Open(filepath.Join(root, "no", "such", "x.db"))
+	if err == nil || !strings.Contains(err.Error(), "no directory "+filepath.Join(root, "no", "such")) {
+		t.Fatalf("Open: %v, want no directory", err)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Fatalf("Open left %v", entries)
+	}
+}
+
+// TestAbandon: after a failed command, a store its Open created is
+// removed; one that existed, or that holds a record, is kept.
+func TestAbandon(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		existed bool
+		record  bool
+		remains bool
+	}{
+		{"created", false, false, false},
+		{"created, then written", false, true, true},
+		{"existed", true, false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "parthack.db")
+			if c.existed {
+				s, err := Open(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Close()
+			}
+			s, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.record {
+				mustPut(t, s, Record{Kind: KindNote, Name: "n"})
+			}
+			if err := s.Abandon(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(path); (err == nil) != c.remains {
+				t.Fatalf("store remains: %v, want %v", err == nil, c.remains)
+			}
+		})
+	}
+}
+
+// TestStillNamed: a file opened under a name that another process's
+// Abandon then removed, and a new store took, is told apart, so that an
+// Open that waited on the removed file's lock opens the name again
+// instead of writing where no one will read.
+func TestStillNamed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "parthack.db")
+	first, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting, err := os.Open(path) // as a second Open holds it, waiting for the lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer waiting.Close()
+	if !stillNamed(waiting, path) {
+		t.Fatal("the file under its name is not told as named")
+	}
+	if err := first.Abandon(); err != nil {
+		t.Fatal(err)
+	}
+	if stillNamed(waiting, path) {
+		t.Fatal("a removed file is told as still named")
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if stillNamed(waiting, path) {
+		t.Fatal("a removed file is told as the new store under its name")
 	}
 }
 

@@ -173,33 +173,32 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
+	// Every run is checked before the first search, so that a run that
+	// cannot be certified is said at once, not after the searches of the
+	// runs before it.
+	checks := make([]error, len(picked))
+	parallel(len(picked), opt.Workers, func(i int) {
+		_, checks[i] = Check(opt.Domain, picked[i])
+	})
+	for _, err := range checks {
+		if err != nil {
+			return nil, err
+		}
+	}
 	type out struct {
 		info RunInfo
 		rows []report.Row
 		err  error
 	}
 	results := make([]out, len(picked))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for w := 0; w < opt.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				info, rows, err := attackRun(ctx, opt.Domain, picked[i], opt)
-				results[i] = out{info, rows, err}
-				mu.Lock()
-				progress(line(&info))
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range picked {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	parallel(len(picked), opt.Workers, func(i int) {
+		info, rows, err := attackRun(ctx, opt.Domain, picked[i], opt)
+		results[i] = out{info, rows, err}
+		mu.Lock()
+		progress(line(&info))
+		mu.Unlock()
+	})
 	res := &Result{Failed: &report.Ledger{}, Control: &report.Ledger{}}
 	for _, o := range results {
 		if o.err != nil {
@@ -215,6 +214,24 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 	sortRows(opt.Domain, res.Failed.Rows)
 	sortRows(opt.Domain, res.Control.Rows)
 	return res, ctx.Err()
+}
+
+// parallel calls fn(i) for every i below n, on workers goroutines.
+func parallel(n, workers int, fn func(i int)) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				fn(i)
+			}
+		})
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
 }
 
 // line is the progress line of one attacked run.
@@ -234,31 +251,82 @@ type certified struct {
 	res  *certifier.Result
 }
 
-// certify replays and double-certifies one run.
-func certify(d domains.Domain, r *domains.Run) (*certified, error) {
-	c := &certified{info: RunInfo{Run: r.Name, Task: r.Task, Model: r.Model, Reward: r.Reward, Control: r.Reward == 1}}
+// Checked is one run replayed and double-certified.
+type Checked struct {
+	Task *domains.Task
+	Env  *pbcste.Env
+	H    *model.Trajectory // the run's calls as a trajectory of its task
+	Res  *certifier.Result
+}
+
+// Check replays and double-certifies one run as its benchmark would have
+// it: its calls keep the domain's episode rule and certify. An error is
+// placed by the run (domains.Run.Locate: where it came from a file, the
+// file, line, column and JSON path of its call), else named by it; a
+// call of a tool the domain lacks lists its tools, closest first.
+func Check(d domains.Domain, r *domains.Run) (*Checked, error) {
+	fail := func(step int, err error) error {
+		switch {
+		case r.Locate != nil:
+			return r.Locate(step, err)
+		case step >= 0:
+			return fmt.Errorf("run %s, step %d: %w", r.Name, step+1, err)
+		}
+		return fmt.Errorf("run %s: %w", r.Name, err)
+	}
+	c := &Checked{Task: r.Embedded}
 	var err error
-	if c.task = r.Embedded; c.task == nil {
-		if c.task, err = domains.TaskOf(d, r.Task); err != nil {
-			return c, err
+	if c.Task == nil {
+		if c.Task, err = domains.TaskOf(d, r.Task); err != nil {
+			return nil, fail(-1, err)
 		}
 	}
-	c.info.M = c.task.M()
-	if c.h, err = r.Trajectory(); err != nil {
-		return c, err
+	if c.H, err = r.Trajectory(); err != nil {
+		return nil, fail(-1, err)
 	}
-	c.info.Calls = len(c.h.Steps)
-	if c.env, err = c.task.Env(); err != nil {
-		return c, err
+	if c.Env, err = c.Task.Env(); err != nil {
+		return nil, fail(-1, err)
 	}
-	res, rej, err := certifier.DoubleCertify(c.env, c.h)
+	if err := model.CheckEpisode(c.Env.Task, c.H.Steps); err != nil {
+		step := -1
+		if ee := (*model.EpisodeError)(nil); errors.As(err, &ee) {
+			step = ee.Step - 1
+		}
+		return nil, fail(step, fmt.Errorf("not certifiable: illegal_action: %w", err))
+	}
+	res, rej, err := certifier.DoubleCertify(c.Env, c.H)
+	if err != nil {
+		return nil, fail(-1, err)
+	}
+	if rej != nil {
+		step := rej.Evidence.Step - 1
+		msg := "not certifiable: " + rej.Error()
+		if step >= 0 && step < len(c.H.Steps) && c.H.Steps[step].Op == model.OpCall {
+			var tools []string
+			for _, t := range d.Tools() {
+				tools = append(tools, t.Name)
+			}
+			if tool := c.H.Steps[step].Tool; !slices.Contains(tools, tool) {
+				msg += fmt.Sprintf(" (%s has no tool %q; its tools, closest first: %s)", d.Name(), tool, strings.Join(closest(tool, tools), ", "))
+			}
+		}
+		return nil, fail(step, errors.New(msg))
+	}
+	c.Res = res
+	return c, nil
+}
+
+// certify replays and double-certifies one run, and reads its outcome.
+func certify(d domains.Domain, r *domains.Run) (*certified, error) {
+	c := &certified{info: RunInfo{Run: r.Name, Task: r.Task, Model: r.Model, Reward: r.Reward, Control: r.Reward == 1}}
+	ck, err := Check(d, r)
 	if err != nil {
 		return c, err
 	}
-	if rej != nil {
-		return c, fmt.Errorf("the run is not certifiable: %s", rej.Error())
-	}
-	c.res = res
+	c.task, c.env, c.h, c.res = ck.Task, ck.Env, ck.H, ck.Res
+	c.info.M = c.task.M()
+	c.info.Calls = len(c.h.Steps)
+	res := c.res
 	for i := range res.Log.Events {
 		if !res.Log.Events[i].OK {
 			c.info.Failed++
@@ -268,7 +336,7 @@ func certify(d domains.Domain, r *domains.Run) (*certified, error) {
 	if r.Directed != nil {
 		directed, err := r.Directed()
 		if err != nil {
-			return c, err
+			return c, fmt.Errorf("run %s: %w", r.Name, err)
 		}
 		c.info.PUser, c.info.PDirected = directedView(res.Log, directed)
 	}
@@ -290,7 +358,7 @@ func certify(d domains.Domain, r *domains.Run) (*certified, error) {
 	}
 	fh, err := scores(d, c.task.Model, res.Log, c.h)
 	if err != nil {
-		return c, err
+		return c, fmt.Errorf("run %s: %w", r.Name, err)
 	}
 	if len(fh) > len(evaluators.Deterministic()) {
 		c.info.Outcome = &fh[len(evaluators.Deterministic())]
@@ -338,7 +406,7 @@ func Certify(d domains.Domain, taskIDs []string) ([]RunInfo, error) {
 	for i, r := range runs {
 		c, err := certify(d, r)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.Name, err)
+			return nil, err
 		}
 		out[i] = c.info
 	}

@@ -84,7 +84,8 @@ func Trajectory(w World, r *Results, sim *Simulation, task *Task) (*model.Trajec
 			for k, tc := range m.ToolCalls {
 				st, err := StepOf(tc.Name, tc.Requestor, tc.Arguments, len(tr.Steps))
 				if err != nil {
-					return nil, &Error{File: r.File, Path: fmt.Sprintf("simulations[%d].messages[%d].tool_calls[%d]", sim.Index, j, k), SimID: sim.ID, Message: err.Error()}
+					line, col := sim.CallPlace(len(tr.Steps))
+					return nil, &Error{File: r.File, Line: line, Col: col, Path: fmt.Sprintf("simulations[%d].messages[%d].tool_calls[%d]", sim.Index, j, k), SimID: sim.ID, Message: err.Error()}
 				}
 				tr.Steps = append(tr.Steps, st)
 				if k == 0 && strings.TrimSpace(content) != "" {

@@ -2,6 +2,7 @@ package tau2
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -263,14 +264,35 @@ func Recorder(res *Results, sim *Simulation, t *Task, env func() (*pbcste.Env, e
 }
 
 // Locator places an error about a run on its file and simulation, and
-// on its call when step (from 0) is one.
+// on its call when step (from 0) is one: the line, column and JSON path
+// of the simulation or the call. An error already placed (an *Error)
+// stays as it is.
 func Locator(res *Results, sim *Simulation) func(step int, err error) error {
 	return func(step int, err error) error {
-		if step >= 0 {
-			return fmt.Errorf("%s: simulation %d (%s), call %d: %w", res.File, sim.Index, sim.ID, step+1, err)
+		if e := (*Error)(nil); errors.As(err, &e) {
+			return err
 		}
-		return fmt.Errorf("%s: simulation %d (%s): %w", res.File, sim.Index, sim.ID, err)
+		at, msg := sim.At, err.Error()
+		if step >= 0 {
+			msg = fmt.Sprintf("call %d: %v", step+1, err)
+			if step < len(sim.CallsAt) {
+				at = sim.CallsAt[step]
+			}
+		}
+		if at.Path == "" {
+			at.Path = fmt.Sprintf("simulations[%d]", sim.Index)
+		}
+		return &Error{File: res.File, Line: at.Line, Col: at.Col, Path: at.Path, SimID: sim.ID, Message: msg}
 	}
+}
+
+// CallPlace is the line and column of a run's step-th call (from 0) in
+// its file; 0, 0 when not known.
+func (s *Simulation) CallPlace(step int) (line, col int) {
+	if step < 0 || step >= len(s.CallsAt) {
+		return 0, 0
+	}
+	return s.CallsAt[step].Line, s.CallsAt[step].Col
 }
 
 // Termination is how a run ended as its trajectory and payload say it:
@@ -477,7 +499,7 @@ func registeredFor(res *Results) (Reader, error) {
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		return nil, fmt.Errorf("%s: info.environment_info.domain_name %q is not a tau2 domain parthack has (it has %s)", res.File, res.Info.Domain, strings.Join(names, ", "))
+		return nil, res.Errorf(domainPath, "%q is not a tau2 domain parthack has (it has %s)", res.Info.Domain, strings.Join(names, ", "))
 	}
 	return r, nil
 }
@@ -491,11 +513,14 @@ func streamResults(file string, in io.Reader, each func(int, *domains.Run) error
 // readRuns reads a tau2 Results file run by run as its simulations
 // arrive (StreamResults), so that a file is held no more than a run at a
 // time: head learns the file's domain reader once its info and tasks are
-// read, each gets every simulation with its run.
+// read, each gets every simulation with its run. A file with no
+// simulation is an error: there is nothing to read from it.
 func readRuns(file string, in io.Reader, head func(*Results, Reader) error, each func(int, *Simulation, *domains.Run) error) error {
 	var run func(*Simulation) (*domains.Run, error)
+	var results *Results
 	i := 0
-	return StreamResults(file, in, func(res *Results) error {
+	err := StreamResults(file, in, func(res *Results) error {
+		results = res
 		r, err := registeredFor(res)
 		if err != nil {
 			return err
@@ -512,4 +537,8 @@ func readRuns(file string, in io.Reader, head func(*Results, Reader) error, each
 		i++
 		return each(i-1, sim, rn)
 	})
+	if err == nil && i == 0 {
+		return results.Errorf("simulations", "the file holds no run (expected a list of at least one simulation)")
+	}
+	return err
 }

@@ -2,7 +2,6 @@ package tau2
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/model"
 )
 
@@ -23,6 +23,16 @@ type Results struct {
 	Tasks       []*Task
 	Simulations []*Simulation
 	byID        map[string]*Task
+	// at places the values errors about the whole file point at (the
+	// domain's name, the simulations), by path.
+	at map[string]Place
+}
+
+// Place is where a value is in its file: its JSON path, line and column
+// (0 when not known).
+type Place struct {
+	Path      string
+	Line, Col int
 }
 
 // Info is the part of a file's info that parthack reads.
@@ -86,6 +96,10 @@ type Simulation struct {
 	// said and how it scored (timestamp, start_time, end_time, duration,
 	// seed), as the file has them.
 	Recorded map[string]json.RawMessage
+	// At places the run in its file and CallsAt each of its tool calls,
+	// in order (its trajectory's steps), for errors.
+	At      Place
+	CallsAt []Place
 }
 
 // Message is one message of a run.
@@ -138,6 +152,14 @@ type CommunicateCheck struct {
 	Met  bool
 }
 
+// Errorf is an error about the value of the file at path (one of those
+// the file's reading placed: "info.environment_info.domain_name",
+// "simulations"), located.
+func (r *Results) Errorf(path, format string, args ...any) *Error {
+	p := r.at[path]
+	return &Error{File: r.File, Line: p.Line, Col: p.Col, Path: path, Message: fmt.Sprintf(format, args...)}
+}
+
 // TaskByID finds an embedded task.
 func (r *Results) TaskByID(id string) (*Task, bool) { t, ok := r.byID[id]; return t, ok }
 
@@ -180,23 +202,12 @@ func (e *Error) Error() string {
 // gzip magic bytes, not the name), whole. Every error is an *Error naming
 // where the input went wrong; a file is read whole or not at all.
 func Decode(file string, src []byte) (*Results, error) {
-	if len(src) >= 2 && src[0] == 0x1f && src[1] == 0x8b {
-		z, err := gzip.NewReader(bytes.NewReader(src))
-		if err != nil {
-			return nil, &Error{File: file, Message: "gzip: " + err.Error()}
-		}
-		plain, err := io.ReadAll(z)
-		if err != nil {
-			msg := "gzip: " + err.Error()
-			if errors.Is(err, io.ErrUnexpectedEOF) {
-				msg = "truncated gzip: the compressed stream ends early"
-			}
-			return nil, &Error{File: file, Message: msg}
-		}
-		src = plain
+	src, err := mapfile.Unpack(src)
+	if err != nil {
+		return nil, &Error{File: file, Message: err.Error()}
 	}
 	var res *Results
-	err := StreamResults(file, bytes.NewReader(src), func(r *Results) error { res = r; return nil },
+	err = StreamResults(file, bytes.NewReader(src), func(r *Results) error { res = r; return nil },
 		func(s *Simulation) error { res.Simulations = append(res.Simulations, s); return nil })
 	if err != nil {
 		return nil, err
@@ -215,7 +226,7 @@ func Decode(file string, src []byte) (*Results, error) {
 // read. Every error is an *Error naming where the input went wrong.
 func StreamResults(file string, r io.Reader, head func(*Results) error, each func(*Simulation) error) error {
 	d := &decoder{file: file}
-	res := &Results{File: file, byID: map[string]*Task{}}
+	res := &Results{File: file, byID: map[string]*Task{}, at: map[string]Place{}}
 	have := map[string]bool{}
 	started := false
 	start := func() error {
@@ -227,12 +238,19 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 		started = true
 		return head(res)
 	}
-	var held [][]byte // runs read before the info or the tasks
+	// Runs read before the info or the tasks wait, their text and its
+	// place in the file kept.
+	type heldRun struct {
+		raw []byte
+		at  model.JSON
+	}
+	var held []heldRun
 	run := func(i int, raw []byte) error {
 		s, err := d.simulation(i, raw)
 		if err != nil {
 			return err
 		}
+		d.placeCalls(i, s)
 		if _, ok := res.byID[s.TaskID]; !ok {
 			d.simID = s.ID
 			return d.fail(fmt.Sprintf("simulations[%d].task_id", i), "task %q is not among the file's %d tasks", s.TaskID, len(res.Tasks))
@@ -248,6 +266,7 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 				return d.into("timestamp", raw, &res.Timestamp)
 			}
 		case "info":
+			res.at[domainPath] = d.placed(domainPath)
 			return d.info(raw, &res.Info)
 		case "tasks":
 			var tasks []json.RawMessage
@@ -266,6 +285,7 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 				res.Tasks = append(res.Tasks, t)
 			}
 		case "simulations":
+			res.at["simulations"] = d.placed("simulations")
 			if raw == nil {
 				return nil // a list: its runs follow, one by one
 			}
@@ -278,7 +298,7 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 		have["simulations"] = true
 		if !started {
 			if !have["info"] || !have["tasks"] {
-				held = append(held, bytes.Clone(raw))
+				held = append(held, heldRun{bytes.Clone(raw), v.Clone()})
 				return nil
 			}
 			if err := start(); err != nil {
@@ -307,11 +327,10 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 			return err
 		}
 	}
-	// Runs held for their tasks are placed by path alone.
-	d.base, d.at = "", model.JSON{}
-	for i, raw := range held {
-		held[i] = nil
-		if err := run(i, raw); err != nil {
+	for i, h := range held {
+		held[i] = heldRun{}
+		d.base, d.at, d.simID = fmt.Sprintf("simulations[%d]", i), h.at, ""
+		if err := run(i, h.raw); err != nil {
 			return err
 		}
 	}
@@ -328,6 +347,25 @@ type decoder struct {
 func (d *decoder) fail(path, format string, args ...any) error {
 	line, col := d.place(path)
 	return &Error{File: d.file, Line: line, Col: col, Path: path, SimID: d.simID, Message: fmt.Sprintf(format, args...)}
+}
+
+// domainPath is where a Results file names its domain.
+const domainPath = "info.environment_info.domain_name"
+
+// placed is the place of the value at path (see place).
+func (d *decoder) placed(path string) Place {
+	line, col := d.place(path)
+	return Place{Path: path, Line: line, Col: col}
+}
+
+// placeCalls places the i-th run and each of its tool calls.
+func (d *decoder) placeCalls(i int, s *Simulation) {
+	s.At = d.placed(fmt.Sprintf("simulations[%d]", i))
+	for j, m := range s.Messages {
+		for k := range m.ToolCalls {
+			s.CallsAt = append(s.CallsAt, d.placed(fmt.Sprintf("simulations[%d].messages[%d].tool_calls[%d]", i, j, k)))
+		}
+	}
 }
 
 // place is the line and column of the value at path

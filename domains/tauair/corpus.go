@@ -43,9 +43,9 @@ type Message struct {
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	Name       string     `json:"name,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
-	// Line is the message's line in the file it was imported from, for
-	// errors; 0 for the corpus' runs.
-	Line int `json:"-"`
+	// Line and Col place the message in the file it was imported from,
+	// for errors; 0 for the corpus' runs.
+	Line, Col int `json:"-"`
 }
 
 // ToolCall is an assistant message's call, OpenAI-style.
@@ -56,6 +56,9 @@ type ToolCall struct {
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`
 	} `json:"function"`
+	// Line and Col place the call in the file it was imported from, for
+	// errors; 0 for the corpus' runs.
+	Line, Col int `json:"-"`
 }
 
 // Run is one recorded agent run: the task, the trial, tau-bench's reward,

@@ -79,7 +79,7 @@ func streamFormat(file string, in io.Reader, each func(int, *domains.Run) error)
 			re := &RunError{File: file, Index: i, Name: name, Message: -1, Err: err}
 			if step >= 0 {
 				var m int
-				m, re.Call = r.CallAt(step)
+				m, re.CallIndex, re.Call = r.CallAt(step)
 				re.At(r, m)
 			}
 			return re

@@ -41,7 +41,7 @@ func (r *Run) Trajectory() (*model.Trajectory, error) {
 				c := Call{Name: tc.Function.Name, Kwargs: json.RawMessage(tc.Function.Arguments), Turn: turn}
 				st, err := StepOf(&c, len(tr.Steps))
 				if err != nil {
-					return nil, &MessageError{Message: turn, Call: tc.Function.Name + "(" + tc.Function.Arguments + ")", Err: err}
+					return nil, &MessageError{Message: turn, CallIndex: k, Call: tc.Function.Name + "(" + tc.Function.Arguments + ")", Err: err}
 				}
 				tr.Steps = append(tr.Steps, st)
 				text := fmt.Sprintf("%s(%s) → %s", tc.Function.Name, tc.Function.Arguments, outputs[tc.ID])
@@ -120,13 +120,17 @@ func (t *Task) Reward(log *pbcste.Log, tr *model.Trajectory) float64 {
 // (model.StreamJSONArray), as strictly as a trajectory file, and each run
 // is handed to each with its index; run is valid only during the call.
 // A run that does not decode gives a *RunError; an error of each is
-// returned as it is.
+// returned as it is. A list with no run is an error: a file to read runs
+// from that holds none is a mistake.
 func StreamRuns(file string, r io.Reader, each func(i int, run *Run) error) error {
 	ts, err := Tasks()
 	if err != nil {
 		return err
 	}
-	err = model.StreamJSONArray(file, r, func(i int, v model.JSON) error {
+	var list model.JSON
+	n := 0
+	err = model.StreamJSONArray(file, r, func(v model.JSON) error { list = v; return nil }, func(i int, v model.JSON) error {
+		n++
 		run, err := decodeRun(v, len(ts))
 		if err != nil {
 			re := &RunError{File: file, Index: i, Message: -1, Err: err}
@@ -138,18 +142,21 @@ func StreamRuns(file string, r io.Reader, each func(i int, run *Run) error) erro
 		if _, err := run.Trajectory(); err != nil {
 			re := &RunError{File: file, Index: i, Name: ImportedName(file, run), Message: -1, Err: err}
 			if me := (*MessageError)(nil); errors.As(err, &me) {
+				re.CallIndex, re.Call, re.Err = me.CallIndex, me.Call, me.Err
 				re.At(run, me.Message)
-				re.Call, re.Err = me.Call, me.Err
 			}
 			return re
 		}
 		return each(i, run)
 	})
+	if err == nil && n == 0 {
+		return list.Errorf("the list holds no run (expected at least one {task_id, reward, info, traj, trial})")
+	}
 	de, re := (*model.DecodeError)(nil), (*RunError)(nil)
 	if errors.As(err, &re) || !errors.As(err, &de) {
 		return err
 	}
-	if de.Path == "$" {
+	if de.Path == "$" && strings.HasPrefix(de.Msg, "expected an array") {
 		return fmt.Errorf("not tau-bench's run format (a JSON list of runs): %w", err)
 	}
 	// The file's text is wrong inside a run: name the run by its index.
@@ -174,13 +181,14 @@ func ImportedName(file string, r *Run) string {
 // run's index and name, the message and the call when it is about one,
 // and why.
 type RunError struct {
-	File    string
-	Index   int    // the run's index in the file, from 0
-	Name    string // the name it would be imported under; "" when its task_id or trial is unreadable
-	Message int    // the index of the message in traj, -1 when not about one
-	Call    string // the call, name(arguments), when about one
-	Line    int    // the message's line in the file, 0 when unknown
-	Err     error
+	File      string
+	Index     int    // the run's index in the file, from 0
+	Name      string // the name it would be imported under; "" when its task_id or trial is unreadable
+	Message   int    // the index of the message in traj, -1 when not about one
+	Call      string // the call, name(arguments), when about one
+	CallIndex int    // with Call, its index in the message's tool_calls
+	Line, Col int    // the place in the file of the call, else the message; 0 when unknown
+	Err       error
 }
 
 func (e *RunError) Error() string {
@@ -198,27 +206,40 @@ func (e *RunError) Error() string {
 		return fmt.Sprintf("%s:%d:%d: %s: %s: %s", de.File, de.Line, de.Col, where, de.Path, de.Msg)
 	}
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s: %v", e.File, e.Line, where, e.Err)
+		path := fmt.Sprintf("$[%d].traj[%d]", e.Index, e.Message)
+		if e.Call != "" {
+			path += fmt.Sprintf(".tool_calls[%d]", e.CallIndex)
+		}
+		return fmt.Sprintf("%s:%d:%d: %s: %s: %v", e.File, e.Line, e.Col, where, path, e.Err)
 	}
 	return fmt.Sprintf("%s: %s: %v", e.File, where, e.Err)
 }
 
-// At fills in the message the error is about, from its index.
+// At fills in the message the error is about, from its index, and
+// places it on the message, or on its call when it is about one (Call
+// and CallIndex set first).
 func (e *RunError) At(r *Run, message int) {
 	e.Message = message
-	if message >= 0 && message < len(r.Messages) {
-		e.Line = r.Messages[message].Line
+	if message < 0 || message >= len(r.Messages) {
+		return
+	}
+	m := &r.Messages[message]
+	e.Line, e.Col = m.Line, m.Col
+	if e.Call != "" && e.CallIndex >= 0 && e.CallIndex < len(m.ToolCalls) {
+		e.Line, e.Col = m.ToolCalls[e.CallIndex].Line, m.ToolCalls[e.CallIndex].Col
 	}
 }
 
 func (e *RunError) Unwrap() error { return e.Err }
 
 // MessageError is a message of a run's conversation that does not make
-// a trajectory: its index, the call when it is about one, and why.
+// a trajectory: its index, the call when it is about one (and its index
+// in the message's tool_calls), and why.
 type MessageError struct {
-	Message int
-	Call    string
-	Err     error
+	Message   int
+	Call      string
+	CallIndex int
+	Err       error
 }
 
 func (e *MessageError) Error() string {
@@ -230,19 +251,20 @@ func (e *MessageError) Error() string {
 
 func (e *MessageError) Unwrap() error { return e.Err }
 
-// CallAt is the message that made the step-th call (from 0) and the call
-// as the agent wrote it, name(arguments); -1 and "" past the last call.
-func (r *Run) CallAt(step int) (int, string) {
-	k := 0
+// CallAt is the message that made the step-th call (from 0), the call's
+// index among the message's tool_calls, and the call as the agent wrote
+// it, name(arguments); -1, -1 and "" past the last call.
+func (r *Run) CallAt(step int) (message, index int, call string) {
+	n := 0
 	for turn, m := range r.Messages {
-		for _, tc := range m.ToolCalls {
-			if k == step {
-				return turn, tc.Function.Name + "(" + tc.Function.Arguments + ")"
+		for k, tc := range m.ToolCalls {
+			if n == step {
+				return turn, k, tc.Function.Name + "(" + tc.Function.Arguments + ")"
 			}
-			k++
+			n++
 		}
 	}
-	return -1, ""
+	return -1, -1, ""
 }
 
 // decodeRun decodes one run. With an error, the run is returned too when
@@ -291,7 +313,7 @@ func decodeRun(v model.JSON, ntasks int) (*Run, error) {
 	}
 	run.Messages = make([]Message, len(msgs))
 	for k, m := range msgs {
-		run.Messages[k].Line, _ = m.Pos()
+		run.Messages[k].Line, run.Messages[k].Col = m.Pos()
 		if err := decodeMessage(m, &run.Messages[k]); err != nil {
 			return fail(err)
 		}
@@ -337,6 +359,7 @@ func decodeMessage(v model.JSON, m *Message) error {
 	m.ToolCalls = make([]ToolCall, len(items))
 	for k, it := range items {
 		tc := &m.ToolCalls[k]
+		tc.Line, tc.Col = it.Pos()
 		co, err := it.Object("id", "type", "function")
 		if err != nil {
 			return err

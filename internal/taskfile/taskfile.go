@@ -70,6 +70,41 @@ func (b *Bundle) Honest() *Trajectory {
 	return nil
 }
 
+// MinPredicates and MaxPredicates bound a goal version's predicates in a
+// task file: 3 to 5 per task and goal version, as PartHackBench's tasks
+// have them (SPEC §2), the suite's and a user's alike. A real
+// benchmark's tasks (domains) are derived from its gold runs, not read
+// from task files: their m is the gold run's net changes, whatever it is.
+const (
+	MinPredicates = 3
+	MaxPredicates = 5
+)
+
+// Decode strictly decodes a task file (model.DecodeTask) and holds each
+// goal version to MinPredicates … MaxPredicates, refusing one outside at
+// its predicates' line, column and JSON path.
+func Decode(path string, src []byte) (*model.Task, error) {
+	t, err := model.DecodeTask(path, src)
+	if err != nil {
+		return nil, err
+	}
+	for i, g := range t.Goals {
+		if n := len(g.Predicates); n < MinPredicates || n > MaxPredicates {
+			msg := fmt.Sprintf("goal %s has %d predicates; a task's goal version has %d to %d", g.Version, n, MinPredicates, MaxPredicates)
+			doc, err := model.ParseJSON(path, src)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s", path, msg)
+			}
+			// It decoded, so the path is there.
+			goals, _ := doc.Member("goals")
+			goal, _ := goals.Item(i)
+			preds, _ := goal.Member("predicates")
+			return nil, preds.Errorf("%s", msg)
+		}
+	}
+	return t, nil
+}
+
 // ErrRead marks a file that could not be read (bad usage), as against
 // one that was read and does not decode (a broken task).
 var ErrRead = errors.New("cannot read")
@@ -85,7 +120,7 @@ func Load(path string, trajectories []string) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w task: %w", ErrRead, err)
 	}
-	t, err := model.DecodeTask(path, src)
+	t, err := Decode(path, src)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/internal/taskfile"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/tasks"
@@ -263,8 +264,8 @@ func (c *checker) schema() error {
 		}
 	}
 	for _, g := range c.trusted.Goals {
-		if n := len(g.Predicates); n < 3 || n > 5 {
-			return c.fail("goal %s has %d predicates; a goal version has 3 to 5", g.Version, n)
+		if n := len(g.Predicates); n < taskfile.MinPredicates || n > taskfile.MaxPredicates {
+			return c.fail("goal %s has %d predicates; a task's goal version has %d to %d", g.Version, n, taskfile.MinPredicates, taskfile.MaxPredicates)
 		}
 		for _, p := range g.Predicates {
 			for _, cell := range reads(&p.Expr) {

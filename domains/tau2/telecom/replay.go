@@ -90,13 +90,16 @@ func Trajectory(d *Domain, r *tau2.Results, sim *tau2.Simulation, task *Task) (*
 		}
 		for k, tc := range m.ToolCalls {
 			requestor := tc.Requestor
+			fail := func(msg string) error {
+				line, col := sim.CallPlace(len(tr.Steps))
+				return &tau2.Error{File: r.File, Line: line, Col: col, Path: fmt.Sprintf("simulations[%d].messages[%d].tool_calls[%d]", sim.Index, j, k), SimID: sim.ID, Message: msg}
+			}
 			if d.Solo && requestor != Assistant {
-				return nil, nil, &tau2.Error{File: r.File, Path: fmt.Sprintf("simulations[%d].messages[%d].tool_calls[%d]", sim.Index, j, k), SimID: sim.ID,
-					Message: "a call by the user in a no-user run"}
+				return nil, nil, fail("a call by the user in a no-user run")
 			}
 			st, err := StepOf(tc.Name, requestor, tc.Arguments, len(tr.Steps))
 			if err != nil {
-				return nil, nil, &tau2.Error{File: r.File, Path: fmt.Sprintf("simulations[%d].messages[%d].tool_calls[%d]", sim.Index, j, k), SimID: sim.ID, Message: err.Error()}
+				return nil, nil, fail(err.Error())
 			}
 			tr.Steps = append(tr.Steps, st)
 			directed = append(directed, requestor == User && agentSpoke)
