@@ -131,15 +131,15 @@ func TestImportTauBench(t *testing.T) {
 func TestTauBenchWitnesses(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "witnesses")
 	code, out, errs := run(t, "bench", "--domain", "tau-airline", "--tasks", "TAU-A04", "--edits", "2", "--witnesses", dir)
-	if code != 0 || !strings.Contains(out, "tau-bench airline: 4 failed runs") || !strings.Contains(errs, "16 witnesses written to "+dir+", each named in "+filepath.Join(dir, "index.json")) {
+	if code != 0 || !strings.Contains(out, "tau-bench airline: 4 failed runs") || !strings.Contains(errs, "28 witnesses written to "+dir+", each named in "+filepath.Join(dir, "index.json")) {
 		t.Fatalf("bench: exit %d\n%s\n%s", code, out, errs)
 	}
 	index := readWitnessIndex(t, dir)
-	if index.Rule != "same_end" || len(index.Witnesses) != 16 {
+	if index.Rule != "same_end" || len(index.Witnesses) != 28 {
 		t.Fatalf("index: rule %q, %d witnesses", index.Rule, len(index.Witnesses))
 	}
 	for i, w := range index.Witnesses {
-		trial := i / 4 // four targets a run: the three searched historical evaluators and the benchmark's reward
+		trial := i / 7 // seven targets a run: the three searched historical evaluators, the benchmark's reward and the field's three
 		if want := fmt.Sprintf("gpt-4o-t04-trial%d.%s.json", trial, w.Target); w.File != want || w.Task != "TAU-A04" || w.Run != fmt.Sprintf("gpt-4o-t04-trial%d", trial) || w.End != "same" {
 			t.Errorf("witness %d: %+v, want file %s", i, w, want)
 		}

@@ -395,8 +395,16 @@ func TestPrematureRun(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &sc); err != nil {
 		t.Fatal(err)
 	}
-	if len(sc.Rewards) != 1 || sc.Rewards[0].Name != "tau2_reward" || sc.Rewards[0].Value != 0 || sc.Termination != "max_steps" {
-		t.Errorf("score --json: %+v, want tau2_reward 0 alone and termination_reason max_steps", sc)
+	// tau2's own evaluators (PR #151's included) compute nothing more;
+	// ToolSandbox's and AgentBoard's rules read the run as it stands.
+	tau2Rows := 0
+	for _, r := range sc.Rewards {
+		if strings.HasPrefix(r.Name, "tau2_") {
+			tau2Rows++
+		}
+	}
+	if tau2Rows != 1 || sc.Rewards[0].Name != "tau2_reward" || sc.Rewards[0].Value != 0 || sc.Termination != "max_steps" {
+		t.Errorf("score --json: %+v, want tau2_reward 0 alone of tau2's and termination_reason max_steps", sc)
 	}
 	const said = "ended by max_steps: tau2 scores 0"
 	for _, cmd := range []string{"score", "replay"} {

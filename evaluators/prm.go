@@ -28,10 +28,12 @@ const PRMPartialActionName = "tau2_prm_partial_action"
 // The 0.5 is the pull request's allow_partial_match, a per-action field
 // that defaults to off; the shipped tasks predate it and the pull
 // request's own example tasks set it on every action, so here every gold
-// call allows it. ok is false when the payload carries no reference.
+// call allows it. ok is false when the payload carries no reference,
+// and for a run tau2 ended itself: the pull request scores inside
+// evaluate_simulation, which computes no component of such a run.
 func PRMPartialAction(p *payload.Payload) (float64, bool) {
 	ref := p.Reference
-	if ref == nil {
+	if ref == nil || Tau2Premature(p.Termination) {
 		return 0, false
 	}
 	if len(ref.Actions) == 0 {
