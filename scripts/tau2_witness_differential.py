@@ -35,6 +35,7 @@ import importlib.machinery
 import json
 import os
 import pathlib
+import pickle
 import shutil
 import sys
 import tempfile
@@ -152,6 +153,19 @@ def main():
     from tau2.data_model.simulation import Results
     from tau2.evaluator.evaluator import EvaluationType, evaluate_simulation
     from tau2.registry import registry
+    from tau2.environment.db import DB
+
+    # Each environment loads its database from disk (7 MB for airline):
+    # loaded and validated once, each environment gets its own copy
+    # (unpickled: a deep copy takes seconds).
+    loaded, load = {}, DB.load.__func__
+
+    def cached_load(cls, path):
+        key = (cls, str(path))
+        if key not in loaded:
+            loaded[key] = pickle.dumps(load(cls, path))
+        return pickle.loads(loaded[key])
+    DB.load = classmethod(cached_load)
 
     files = {}
 
@@ -188,10 +202,54 @@ def main():
                 pass
         return env.get_db_hash(), env.get_user_db_hash()
 
+    h_strict, h_end, gold_end = {}, {}, {}
+
+    def score(rec, res, sim, task, domain, solo):
+        """tau2's verdicts on one witness conversation."""
+        msgs = [message(m) for m in rec["messages"]]
+        v = {"refused": None, "h_refused": None}
+        try:
+            end = hashes(domain, solo, task, msgs, strict=True)
+        except Exception as e:
+            end = hashes(domain, solo, task, msgs, strict=False)
+            v["refused"] = " ".join(str(e).split())[:200]
+            # A witness keeps H's recorded results; tau2 refusing H's own
+            # record (a result that drifted since the run) is not the
+            # witness's doing.
+            key = (rec["run_file"], sim.id)
+            if key not in h_strict:
+                try:
+                    hashes(domain, solo, task, sim.messages, strict=True)
+                    h_strict[key] = None
+                except Exception as he:
+                    h_strict[key] = str(he).splitlines()[0]
+            v["h_refused"] = h_strict[key]
+        sim_a = sim.model_copy(update={"messages": msgs})
+        ri = evaluate_simulation(sim_a, task, EvaluationType.ALL, solo_mode=solo, domain=domain, strict_replay=False)
+        got = {"tau2_reward": ri.reward}
+        if ri.db_check is not None:
+            got["tau2_db"] = ri.db_check.db_reward
+        if ri.action_checks:
+            got["tau2_action"] = 1.0 if all(c.action_match for c in ri.action_checks) else 0.0
+            got["tau2_partial_action"] = ri.partial_action_reward["total"]["proportion"]
+        if ri.env_assertions:
+            got["tau2_env_assertion"] = 1.0 if all(c.met for c in ri.env_assertions) else 0.0
+        if ri.communicate_checks:
+            got["tau2_communicate"] = 1.0 if all(c.met for c in ri.communicate_checks) else 0.0
+        v["got"] = got
+        hk = (rec["run_file"], sim.id)
+        if hk not in h_end:
+            h_end[hk] = hashes(domain, solo, task, sim.messages, strict=False)
+        gk = (rec["run_file"], task.id)
+        if gk not in gold_end:
+            gold_end[gk] = gold_hashes(domain, solo, task)
+        v["end"] = "same" if end == h_end[hk] else "gold" if end == gold_end[gk] else "other"
+        return v
+
     import time
     t0 = time.perf_counter()
+    verdicts = {}
     seen = bad = strict_refused = h_refused = 0
-    h_strict = {}
     kinds = {}
     for d in dirs:
         for path in sorted(glob.glob(os.path.join(d, "*.tau2.json"))):
@@ -207,57 +265,33 @@ def main():
             task = tasks[rec["task_id"]]
             domain = res.info.environment_info.domain_name
             solo = "solo" in (res.info.agent_info.implementation or "")
-            msgs = [message(m) for m in rec["messages"]]
             name = os.path.basename(path)
+            # Many targets' witnesses are one conversation: scored once.
+            key = (rec["run_file"], rec["simulation_index"], json.dumps(rec["messages"], sort_keys=True))
+            if key not in verdicts:
+                verdicts[key] = score(rec, res, sim, task, domain, solo)
+            v = verdicts[key]
 
             def differ(what, got, want):
                 nonlocal bad
                 bad += 1
                 print(f"{name}: {what}: tau2 {got!r}, parthack {want!r}")
 
-            try:
-                end = hashes(domain, solo, task, msgs, strict=True)
-            except Exception as e:
-                end = hashes(domain, solo, task, msgs, strict=False)
-                # A witness keeps H's recorded results; tau2 refusing H's own
-                # record (a result that drifted since the run) is not the
-                # witness's doing.
-                key = (rec["run_file"], sim.id)
-                if key not in h_strict:
-                    try:
-                        hashes(domain, solo, task, sim.messages, strict=True)
-                        h_strict[key] = None
-                    except Exception as he:
-                        h_strict[key] = str(he).splitlines()[0]
-                if h_strict[key] is None:
+            if v["refused"] is not None:
+                if v["h_refused"] is None:
                     strict_refused += 1
-                    differ("strict set_state", " ".join(str(e).split())[:200], "accepted (as it accepts H)")
+                    differ("strict set_state", v["refused"], "accepted (as it accepts H)")
                 else:
                     h_refused += 1
-            sim_a = sim.model_copy(update={"messages": msgs})
-            ri = evaluate_simulation(sim_a, task, EvaluationType.ALL, solo_mode=solo, domain=domain, strict_replay=False)
             claims = rec.get("claims", {})
-            got = {"tau2_reward": ri.reward}
-            if ri.db_check is not None:
-                got["tau2_db"] = ri.db_check.db_reward
-            if ri.action_checks:
-                got["tau2_action"] = 1.0 if all(c.action_match for c in ri.action_checks) else 0.0
-                got["tau2_partial_action"] = ri.partial_action_reward["total"]["proportion"]
-            if ri.env_assertions:
-                got["tau2_env_assertion"] = 1.0 if all(c.met for c in ri.env_assertions) else 0.0
-            if ri.communicate_checks:
-                got["tau2_communicate"] = 1.0 if all(c.met for c in ri.communicate_checks) else 0.0
-            for k, v in got.items():
-                if k in claims and abs(claims[k] - v) > 1e-9:
-                    differ(k, v, claims[k])
+            for k, x in v["got"].items():
+                if k in claims and abs(claims[k] - x) > 1e-9:
+                    differ(k, x, claims[k])
             if "end" in claims:
-                h = hashes(domain, solo, task, sim.messages, strict=False)
-                g = gold_hashes(domain, solo, task)
-                kind = "same" if end == h else "gold" if end == g else "other"
-                kinds[kind] = kinds.get(kind, 0) + 1
-                if kind != claims["end"]:
-                    differ("end state", kind, claims["end"])
-    print(f"{seen} witnesses scored by tau2's own Python: {bad} disagreements with parthack's claims "
+                kinds[v["end"]] = kinds.get(v["end"], 0) + 1
+                if v["end"] != claims["end"]:
+                    differ("end state", v["end"], claims["end"])
+    print(f"{seen} witnesses ({len(verdicts)} distinct conversations) scored by tau2's own Python: {bad} disagreements with parthack's claims "
           f"({strict_refused} refused by tau2's strict set_state where it accepts H; {h_refused} of runs it refuses anyway); end states {kinds}; {time.perf_counter() - t0:.0f} s")
     shutil.rmtree(data)
     sys.exit(1 if bad else 0)
