@@ -909,7 +909,18 @@ func EndState(task *domains.Task, hlog, alog *pbcste.Log) (bool, []pbcste.EndDel
 
 // rollback looks for a strict rollback of H: H and then one call from the
 // task's alphabet that lowers P_state, the first in the alphabet's order.
+// Where the benchmark keeps turns (tau2), the agent must have one after
+// H's last call: none after the user's last call, nor once the run ended.
 func rollback(env *pbcste.Env, pub *model.Task, h *model.Trajectory) (*model.Trajectory, float64, bool, error) {
+	kept := make([]int, len(h.Steps)+1)
+	for i := range h.Steps {
+		kept[i] = i
+	}
+	kept[len(h.Steps)] = -1
+	last := append(slices.Clone(h.Steps), model.Step{Action: model.Action{Op: model.OpCall}})
+	if rej := model.CheckTurns(env.Task, h, last, kept); rej != nil {
+		return nil, 0, false, nil
+	}
 	for _, c := range pub.Calls {
 		r := &model.Trajectory{Task: h.Task, Name: "strict rollback", Steps: append(slices.Clone(h.Steps), model.Step{Action: c}), Transcript: h.Transcript}
 		for i := range r.Steps {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/domains"
+	_ "github.com/parthack/parthack/domains/tau2/retail"
 	_ "github.com/parthack/parthack/domains/tauair"
 	"github.com/parthack/parthack/report"
 )
@@ -164,4 +165,44 @@ func runWith(t *testing.T, opt Options) *Result {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// TestRollbackKeepsTau2Turns: a strict rollback appends one call after
+// H's last, which tau2 lets the agent make only on a turn of its own in
+// H's conversation: T2R-101's GPT-4.1-mini run has one, and the same run
+// with its conversation ended by tau2 (max_steps) has none.
+func TestRollbackKeepsTau2Turns(t *testing.T) {
+	d, err := domains.Lookup("tau2-retail")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := d.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Name != "T2R-101-gpt-4.1-mini-2025-04-14-trial0" {
+			continue
+		}
+		task := r.Embedded
+		env, err := task.Env()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := r.Trajectory()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub := task.AttackTask(h, env.Replay(h.Steps).View())
+		if _, _, ok, err := rollback(env, pub, h); err != nil || !ok {
+			t.Fatalf("%s: no strict rollback (%v)", r.Name, err)
+		}
+		ended := *h
+		ended.Termination = "max_steps"
+		if rb, _, ok, err := rollback(env, pub, &ended); err != nil || ok {
+			t.Fatalf("%s ended by max_steps: a strict rollback %v (%v)", r.Name, rb, err)
+		}
+		return
+	}
+	t.Fatal("no GPT-4.1-mini run of T2R-101")
 }
