@@ -67,6 +67,11 @@ type Task struct {
 	// Hash is the benchmark's own hash of the state a replayed run ends
 	// in ("" when the benchmark has none).
 	Hash func(*pbcste.Log) string
+	// GoldHash, where the benchmark's gold state is not the end of Gold
+	// replayed as a run (tau2 telecom: its gold calls are made without
+	// the sync that follows each call of a run), is Hash of the state the
+	// benchmark's own DB check takes for gold's; "" elsewhere.
+	GoldHash string
 	// Reward is the benchmark's reward of a replayed run, recomputed on
 	// the trusted side as the benchmark computes it (from its state hash).
 	Reward func(log *pbcste.Log, tr *model.Trajectory) float64

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parthack/parthack/domains"
 	_ "github.com/parthack/parthack/domains/tau2/retail"
+	_ "github.com/parthack/parthack/domains/tau2/telecom"
 	_ "github.com/parthack/parthack/domains/tauair"
 	"github.com/parthack/parthack/report"
 )
@@ -205,4 +206,45 @@ func TestRollbackKeepsTau2Turns(t *testing.T) {
 		return
 	}
 	t.Fatal("no GPT-4.1-mini run of T2R-101")
+}
+
+// TestTelecomGoldEnd: on tau2 telecom the gold state is tau2's gold
+// environment (the gold calls with no sync after them), not the gold run
+// replayed as a run: the replayed gold run ends there on the tasks tau2's
+// own DB check passes it (58 of 100), and a witness is "gold" by that
+// state alone (bench called 3 witnesses gold that tau2 puts elsewhere).
+func TestTelecomGoldEnd(t *testing.T) {
+	d, err := domains.Lookup("tau2-telecom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := d.Tasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold, moved := 0, 0
+	for _, task := range tasks {
+		env, err := task.Env()
+		if err != nil {
+			t.Fatal(err)
+		}
+		start, glog := env.Replay(nil), env.Replay(task.Gold.Steps)
+		if task.Hash(start) == task.Hash(glog) {
+			continue // gold changes nothing: its end is H's own
+		}
+		moved++
+		end, _, err := NewEnds(task, env, start).Of(glog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (end == report.EndGold) != (task.Hash(glog) == task.GoldHash) {
+			t.Errorf("%s: the gold run replayed ends %s", task.ID, end)
+		}
+		if end == report.EndGold {
+			gold++
+		}
+	}
+	if moved == 0 || gold == moved {
+		t.Fatalf("the gold run replayed ends in gold's state on %d of the %d tasks it changes: the sync after each call should part some", gold, moved)
+	}
 }

@@ -143,6 +143,7 @@ func (r *registry) task(d *Domain, t *Task) *domains.Task {
 		summary = "basis " + strings.Join(c.RewardBasis, "+")
 	}
 	return &domains.Task{ID: t.ID, Title: t.Task.Title, Family: "tau2-bench telecom", Summary: summary, Model: t.Task, Gold: t.Gold, Env: t.Env, GoldMayFail: true, GoalMayHoldAtStart: true,
+		GoldHash: t.GoldHashes.String(),
 		Hash: func(log *pbcste.Log) string {
 			h, err := d.StateHashes(log.View())
 			if err != nil {
