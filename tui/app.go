@@ -63,8 +63,9 @@ type (
 	overlayMsg struct{ o *overlay }
 )
 
-// navigate opens another page. Until its message arrives the root holds
-// the keys typed meanwhile, so they act on the page they were typed for.
+// navigate opens another page. Until its message arrives, and then until
+// the page has loaded what it shows, the root holds the keys typed
+// meanwhile, so they act on the page they were typed for (see holding).
 func (c *common) navigate(msg tea.Msg) tea.Cmd {
 	c.navPending++
 	return func() tea.Msg { return msg }
@@ -104,7 +105,8 @@ type workbench struct {
 	deleting recordID
 	// overlay covers the page: the full help, or the task in full.
 	overlay *overlay
-	// held are keys typed while a page was opening (see navigate).
+	// held are keys typed while a page was opening: they act on it, in
+	// order, once it is on screen (see holding).
 	held []tea.KeyMsg
 }
 
@@ -159,19 +161,31 @@ func (m *workbench) goTo(p page) {
 // Update routes msg, then enables the keys that now apply and gives the
 // pages the room the search attacker's panel leaves them.
 func (m *workbench) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// The workbench binds no alt key: an alt key is an esc and the key
+	// after it that reached the terminal in one read (typed fast, or
+	// buffered on a busy machine), and acts as the two keys.
+	if k, ok := msg.(tea.KeyMsg); ok && k.Alt && !k.Paste {
+		_, esc := m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+		k.Alt = false
+		_, then := m.Update(k)
+		return m, tea.Batch(esc, then)
+	}
 	// Keys that reach the terminal in one read arrive as one message of
 	// several runes ("jjj"); each is a key press of its own. A paste
 	// stays whole.
 	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
 		cmds := make([]tea.Cmd, 0, len(k.Runes))
 		for _, r := range k.Runes {
-			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 			cmds = append(cmds, cmd)
 		}
 		return m, tea.Batch(cmds...)
 	}
 	chrome := m.chrome()
 	_, cmd := m.route(msg)
+	// Whatever arrived may have finished opening the page in front: the
+	// keys held for it act now.
+	cmd = tea.Batch(cmd, m.releaseHeld())
 	m.enableKeys()
 	if m.chrome() != chrome {
 		m.resize()
@@ -183,25 +197,26 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
 	case openTaskMsg, openCompareMsg, openEditorMsg:
 		m.c.navPending = max(m.c.navPending-1, 0)
-		_, cmd := m.routeNav(msg)
-		return m, tea.Batch(cmd, m.releaseHeld())
 	}
 	return m.routeNav(msg)
 }
 
-// releaseHeld plays the keys held while pages opened, once none is.
+// holding reports whether keys wait: a page was asked to open and its
+// message has not arrived, or the page in front is still loading what
+// it shows (a trajectory's analysis, a pair's certificate, H's replay).
+// The root holds them in one queue whichever page they act on, so a key
+// that opens another page holds the keys after it for that page.
+func (m *workbench) holding() bool {
+	return m.c.navPending > 0 || m.front().Loading()
+}
+
+// releaseHeld plays the held keys, in order, until one of them opens a
+// page that loads: the rest wait for that page.
 func (m *workbench) releaseHeld() tea.Cmd {
-	if m.c.navPending > 0 || len(m.held) == 0 {
-		return nil
-	}
-	held := m.held
-	m.held = nil
-	cmds := make([]tea.Cmd, 0, len(held))
-	for i, k := range held {
-		if m.c.navPending > 0 {
-			m.held = append([]tea.KeyMsg(nil), held[i:]...)
-			break
-		}
+	var cmds []tea.Cmd
+	for len(m.held) > 0 && !m.holding() {
+		k := m.held[0]
+		m.held = m.held[1:]
 		cmds = append(cmds, m.key(k))
 	}
 	return tea.Batch(cmds...)
@@ -387,7 +402,7 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.c.navPending > 0 && !key.Matches(msg, k.ForceQuit) {
+	if m.holding() && !key.Matches(msg, k.ForceQuit) {
 		m.held = append(m.held, msg)
 		return nil
 	}

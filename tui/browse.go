@@ -85,6 +85,10 @@ func (b *browser) record() (store.Record, bool) {
 
 func (b *browser) SetSize(w, h int) { b.width, b.height = w, h }
 
+// Loading is false: Browse shows the tasks at once, and the saved list
+// fills in as it comes.
+func (b *browser) Loading() bool { return false }
+
 // Typing is true while the import prompt is open or a filter takes the
 // keys (after `/`): q typed there is a letter of the filter.
 func (b *browser) Typing() bool { return b.importing != nil || b.filtering }

@@ -33,13 +33,12 @@ type comparer struct {
 	// unsaved marks the search attacker's witness, not saved anywhere
 	// yet: saving it as a run or editing it keeps it.
 	unsaved bool
-	early   []tea.KeyMsg // keys typed while the pair loads
 }
 
 func newComparer(c *common) *comparer { return &comparer{c: c} }
 
 func (m *comparer) open(t *suiteTask, kind string, h, a *model.Trajectory, unsaved bool) tea.Cmd {
-	m.task, m.kind, m.p, m.err, m.unsaved, m.early = t, kind, nil, nil, unsaved, nil
+	m.task, m.kind, m.p, m.err, m.unsaved = t, kind, nil, nil, unsaved
 	m.gen++
 	return pairCmd(m.c.ws, t, kind, h, a, m.gen)
 }
@@ -56,6 +55,9 @@ func (m *comparer) show(p *pair) {
 func (m *comparer) SetSize(w, h int) { m.width, m.height = w, h }
 func (m *comparer) Typing() bool     { return false }
 
+// Loading reports whether the pair is still being certified.
+func (m *comparer) Loading() bool { return m.task != nil && m.p == nil && m.err == nil }
+
 func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 	switch msg := msg.(type) {
 	case pairMsg:
@@ -63,19 +65,11 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			m.err, m.early = msg.err, nil
+			m.err = msg.err
 			return m, nil
 		}
 		m.show(msg.p)
-		early := m.early
-		m.early = nil
-		var cmds []tea.Cmd
-		for _, k := range early {
-			var cmd tea.Cmd
-			m, cmd = m.update(k)
-			cmds = append(cmds, cmd)
-		}
-		return m, tea.Batch(cmds...)
+		return m, nil
 	case tea.MouseMsg:
 		if msg.Action != tea.MouseActionPress || m.p == nil {
 			break
@@ -93,11 +87,7 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		if m.p == nil {
-			// Keys typed while the pair is certified act on it once shown.
-			if m.err == nil && len(m.early) < maxEarly {
-				m.early = append(m.early, msg)
-			}
-			return m, nil
+			return m, nil // the pair failed: only the root's keys act
 		}
 		k := m.c.keys
 		switch {

@@ -52,8 +52,6 @@ type editor struct {
 	gen     int
 	pending bool
 
-	early []tea.KeyMsg // keys typed while H is replayed
-
 	end  int  // the step that ends the episode, when ends
 	ends bool // (see stepsChanged)
 
@@ -103,7 +101,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	m.recorded, m.recordedSteps = start.Transcript, slices.Clone(m.steps)
 	m.undo, m.redo, m.modified = nil, nil, unsaved
 	m.cursor, m.top = 0, 0
-	m.honest, m.cand, m.pair, m.candErr, m.form, m.call, m.line, m.prompt, m.early = nil, nil, nil, nil, nil, nil, nil, nil, nil
+	m.honest, m.cand, m.pair, m.candErr, m.form, m.call, m.line, m.prompt = nil, nil, nil, nil, nil, nil, nil, nil
 	m.tools, m.calls, m.callsFound = domainTools(t), nil, false
 	m.baseGen++
 	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", ownerEditor, m.baseGen)
@@ -254,6 +252,13 @@ func (m *editor) afterEnd(pos int) tea.Cmd {
 }
 
 func (m *editor) SetSize(w, h int) { m.width, m.height = w, h }
+
+// Loading reports whether H and the candidate are still being replayed
+// and certified for the first time: a key typed meanwhile (`:` whose
+// fields show the state, z) needs both.
+func (m *editor) Loading() bool {
+	return m.task != nil && m.candErr == nil && (m.honest == nil || m.cand == nil)
+}
 func (m *editor) Typing() bool {
 	return m.form != nil || m.call != nil || m.line != nil || m.prompt != nil
 }
@@ -269,15 +274,7 @@ func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 			return m, nil
 		}
 		m.honest = msg.a
-		cmds := []tea.Cmd{m.recompute()}
-		early := m.early
-		m.early = nil
-		for _, k := range early {
-			var cmd tea.Cmd
-			m, cmd = m.key(k)
-			cmds = append(cmds, cmd)
-		}
-		return m, tea.Batch(cmds...)
+		return m, m.recompute()
 	case candidateMsg:
 		if msg.gen != m.gen {
 			return m, nil
@@ -379,11 +376,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		return m, m.promptKey(msg)
 	}
 	if m.honest == nil {
-		// Keys typed while H is replayed act once it is.
-		if m.candErr == nil && len(m.early) < maxEarly {
-			m.early = append(m.early, msg)
-		}
-		return m, nil
+		return m, nil // H failed to replay: only the root's keys act
 	}
 	env, err := m.c.ws.env(m.task)
 	if err != nil {

@@ -40,10 +40,6 @@ type inspector struct {
 
 	note *prompt
 
-	// early are keys typed while the trajectory loads: they act on it
-	// once it is on screen, in order, as if typed then.
-	early []tea.KeyMsg
-
 	chart  *chartCache
 	detail *detailCache
 	rows   *rowCache
@@ -67,7 +63,7 @@ func newInspector(c *common) *inspector {
 // open shows tr (one of t's trajectories, or another one such as a stored
 // witness) and starts its analysis.
 func (m *inspector) open(t *suiteTask, tr *model.Trajectory, label string, cursor int) tea.Cmd {
-	m.task, m.choices, m.which, m.early = t, nil, -1, nil
+	m.task, m.choices, m.which = t, nil, -1
 	for _, ch := range t.stored() {
 		if ch.traj == tr {
 			m.which = len(m.choices)
@@ -118,6 +114,10 @@ func (m *inspector) SetSize(w, h int) {
 
 func (m *inspector) Typing() bool { return m.searching || m.note != nil }
 
+// Loading reports whether the trajectory on screen is still being
+// replayed, certified and scored.
+func (m *inspector) Loading() bool { return m.task != nil && m.a == nil && m.err == nil }
+
 // layout splits the screen: log and detail side by side, the chart and
 // any prompt below.
 func (m *inspector) layout() (logW, topH, chartH, promptH, lanes int) {
@@ -163,11 +163,11 @@ func (m *inspector) update(msg tea.Msg) (*inspector, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			m.err, m.early = msg.err, nil
+			m.err = msg.err
 			return m, nil
 		}
 		m.show(msg.a, m.want)
-		return m.replayEarly()
+		return m, nil
 	case searchMsg:
 		if msg.gen == m.gen && m.a != nil {
 			if msg.at < 0 {
@@ -246,10 +246,7 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		return m, nil
 	}
 	if m.a == nil {
-		if m.err == nil && len(m.early) < maxEarly {
-			m.early = append(m.early, msg)
-		}
-		return m, nil
+		return m, nil // the analysis failed: only the root's keys act
 	}
 	page := m.logRows()
 	if m.focus == focusDetail {
@@ -316,27 +313,6 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		m.note = newPrompt(m.c, fmt.Sprintf("Note on %s · %s after event %d", m.task.ID, m.current().label, m.cursor), field{"note", ""})
 	}
 	return m, nil
-}
-
-// maxEarly bounds the keys kept while a trajectory loads.
-const maxEarly = 64
-
-// replayEarly plays the keys typed while the trajectory loaded. A key
-// that loads another trajectory (t) keeps the rest for that one.
-func (m *inspector) replayEarly() (*inspector, tea.Cmd) {
-	early := m.early
-	m.early = nil
-	var cmds []tea.Cmd
-	for i, k := range early {
-		if m.a == nil {
-			m.early = append(m.early, early[i:]...)
-			break
-		}
-		var cmd tea.Cmd
-		m, cmd = m.key(k)
-		cmds = append(cmds, cmd)
-	}
-	return m, tea.Batch(cmds...)
 }
 
 // compare opens H against the trajectory on screen, or the task's own
