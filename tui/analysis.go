@@ -177,6 +177,14 @@ func (a *analysis) rewardNote() string {
 	return fmt.Sprintf(" · %s reward %g", a.rewardName, *a.reward)
 }
 
+// rewardNoteShort is rewardNote without the benchmark's name: " · reward 1".
+func (a *analysis) rewardNoteShort() string {
+	if a.reward == nil {
+		return ""
+	}
+	return fmt.Sprintf(" · reward %g", *a.reward)
+}
+
 // index builds P_state over time, the touch lists and the step → event map.
 func (a *analysis) index() {
 	log := a.log
@@ -533,9 +541,12 @@ func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, 
 	}
 }
 
-func pairCmd(w *workspace, t *suiteTask, kind string, h, a *model.Trajectory, gen int) tea.Cmd {
+// pairCmd replays, certifies and scores H (h) and the candidate a, named
+// aLabel ("" names it by its name, else by its kind), and certifies the
+// pair as kind.
+func pairCmd(w *workspace, t *suiteTask, kind string, h choice, a *model.Trajectory, aLabel string, gen int) tea.Cmd {
 	return func() tea.Msg {
-		ha, err := analyze(w, t, h, "honest")
+		ha, err := analyze(w, t, h.traj, h.label)
 		if err != nil {
 			return pairMsg{gen: gen, err: err}
 		}
@@ -545,6 +556,9 @@ func pairCmd(w *workspace, t *suiteTask, kind string, h, a *model.Trajectory, ge
 		}
 		if a.Name != "" {
 			label = a.Name
+		}
+		if aLabel != "" {
+			label = aLabel
 		}
 		aa, err := analyze(w, t, a, label)
 		if err != nil {

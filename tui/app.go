@@ -34,11 +34,17 @@ type (
 		traj   *model.Trajectory
 		label  string
 		cursor int
+		// h is H where traj is read against one (a candidate opened
+		// from Compare); zero: the task's.
+		h choice
 	}
 	openCompareMsg struct {
 		task *suiteTask
 		kind string
 		h, a *model.Trajectory
+		// hLabel and aLabel name them on screen; "" names H "honest"
+		// and the candidate by its name.
+		hLabel, aLabel string
 		// unsaved marks the search attacker's witness: leaving Compare
 		// drops it, so esc and q ask first.
 		unsaved bool
@@ -54,6 +60,9 @@ type (
 		// kind is "pair" for a witness, "rollback" for a strict
 		// rollback, "" to let the first certificate decide.
 		kind string
+		// h is the run the witness is certified against; zero: the
+		// task's H.
+		h choice
 	}
 	statusMsg struct {
 		text string
@@ -250,11 +259,11 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openTaskMsg:
 		m.goTo(pageInspect)
 		m.resize()
-		return m, m.inspect.open(msg.task, msg.traj, msg.label, msg.cursor)
+		return m, m.inspect.open(msg.task, msg.traj, msg.label, msg.cursor, msg.h)
 	case openCompareMsg:
 		m.goTo(pageCompare)
 		m.resize()
-		return m, m.compare.open(msg.task, msg.kind, msg.h, msg.a, msg.unsaved)
+		return m, m.compare.open(msg)
 	case openEditorMsg:
 		// Compare opened from the editor shows the editor's witness:
 		// going back keeps its undo history and its stored record.
@@ -272,7 +281,7 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.goTo(pageEditor)
 		m.resize()
-		return m, m.editor.open(msg.task, msg.start, msg.rec, msg.unsaved, msg.kind)
+		return m, m.editor.open(msg.task, msg.start, msg.rec, msg.unsaved, msg.kind, msg.h)
 	case analysisMsg:
 		// Both the inspector and the editor ask for analyses: a result
 		// goes only to the pane that asked, which then drops it unless it
@@ -459,7 +468,7 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.AttackCancel):
 		return m.attack.stop()
 	case key.Matches(msg, k.Attack):
-		m.attack.setup(m.attackTask())
+		m.attack.setup(m.attackTask(), m.attackHonest())
 		return nil
 	case key.Matches(msg, k.Refresh):
 		m.setStatus("reloading the saved witnesses, runs and notes", false)
@@ -806,6 +815,20 @@ func (m *workbench) attackTask() *suiteTask {
 	return nil
 }
 
+// attackHonest is H for a search started now: the Inspector's (the run
+// on screen, or the one marked H), Compare's or the editor's.
+func (m *workbench) attackHonest() choice {
+	switch m.page {
+	case pageInspect:
+		return m.inspect.honest()
+	case pageCompare:
+		return m.compare.h
+	case pageEditor:
+		return m.editor.h
+	}
+	return choice{}
+}
+
 // enableKeys enables the search attacker's keys where they apply: S
 // starts a search on a page with a task, and while one runs esc cancels
 // it instead of going back.
@@ -834,21 +857,41 @@ func (m *workbench) crumbs() string {
 		// The trajectory on screen and the benchmark's own reward of it,
 		// where the log's title has no room for them.
 		if m.inspect.task != nil && len(m.inspect.choices) > 0 {
-			label, note := m.inspect.current().label, ""
+			label, h, note, short := m.inspect.current().label, m.inspect.honest(), "", ""
 			if a := m.inspect.a; a != nil {
-				note = a.rewardNote()
+				note, short = a.rewardNote(), a.rewardNoteShort()
 			}
-			// A long run name gives way, from its middle, to the reward.
-			room := m.width - ansi.StringWidth(" parthack · "+strings.Join(parts, " › ")+" · "+note)
-			parts[len(parts)-1] += " · " + shortenMiddle(label, max(room, 12)) + note
+			mark, vs := " (H)", ""
+			if h.traj != m.inspect.current().traj {
+				mark, vs = "", " · vs H "
+			}
+			// Long run names give way, from their middle, to the reward:
+			// the run on screen first, then H's, each keeps 12 cells;
+			// where even that does not fit the reward drops its
+			// benchmark's name.
+			head := " parthack · " + strings.Join(parts, " › ") + " · " + mark + vs
+			need := 12
+			if vs != "" {
+				need += min(ansi.StringWidth(h.label), 12)
+			}
+			if m.width-ansi.StringWidth(head+note) < need {
+				note = short
+			}
+			room := m.width - ansi.StringWidth(head+note)
+			hl := ""
+			if vs != "" {
+				label = shortenMiddle(label, max(room-ansi.StringWidth(h.label), room/2, 12))
+				hl = shortenMiddle(h.label, max(room-ansi.StringWidth(label), 12))
+			}
+			parts[len(parts)-1] += " · " + shortenMiddle(label, max(room, 12)) + mark + note + vs + hl
 		}
 	case pageCompare:
 		if m.compare.task != nil {
-			parts = append(parts, m.compare.task.ID)
+			parts = append(parts, m.compare.task.ID+" · H "+m.compare.h.label)
 		}
 	case pageEditor:
 		if m.editor.task != nil {
-			parts = append(parts, m.editor.task.ID)
+			parts = append(parts, m.editor.task.ID+" · H "+m.editor.h.label)
 		}
 	}
 	return "· " + strings.Join(parts, " › ")

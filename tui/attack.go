@@ -25,6 +25,7 @@ type attackPanel struct {
 	state attackState
 
 	task   *suiteTask // the task searched, fixed when the setup opens
+	h      choice     // the run searched from, H: fixed with the task
 	target int        // index into the evaluators
 	edits  int
 	pairs  bool // also two-field updates (the CLI's --pairs)
@@ -139,10 +140,10 @@ func (p *attackPanel) witness() bool {
 	return p.state == attackDone && p.res.witness != nil
 }
 
-// setup opens the form for a search on t; the target and the bound are
-// the last ones used.
-func (p *attackPanel) setup(t *suiteTask) {
-	p.state, p.task, p.field, p.res = attackSetup, t, 0, nil
+// setup opens the form for a search on t from H, h; the target and the
+// bound are the last ones used.
+func (p *attackPanel) setup(t *suiteTask, h choice) {
+	p.state, p.task, p.h, p.field, p.res = attackSetup, t, t.orHonest(h), 0, nil
 	p.target = min(p.target, len(p.targets())-1)
 }
 
@@ -165,11 +166,11 @@ func (p *attackPanel) start() tea.Cmd {
 	p.runs++
 	run := &attackRun{id: p.runs, progress: make(chan searchProgress, 1), done: make(chan attackDoneMsg, 1)}
 	p.state, p.run, p.cancel, p.progress = attackRunning, run, cancel, searchProgress{}
-	ws, t, target := p.c.ws, p.task, p.targets()[p.target].Name
+	ws, t, h, target := p.c.ws, p.task, p.h, p.targets()[p.target].Name
 	opt := searchOptions{edits: p.edits, pairs: p.pairs, maxStates: stateCaps[p.cap]}
 	search := func() tea.Msg {
 		go func() {
-			res, err := searchAttack(ctx, ws, t, target, opt, run.report)
+			res, err := searchAttack(ctx, ws, t, h, target, opt, run.report)
 			run.done <- attackDoneMsg{id: run.id, res: res, err: err}
 		}()
 		return run.wait()()
@@ -244,16 +245,16 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 		}
 	case attackDone:
 		// ShowCompare and ShowEditor are enabled only with a witness.
-		t, w := p.res.task, p.res.witness
+		t, h, w := p.res.task, p.res.h, p.res.witness
 		switch {
 		case key.Matches(msg, k.Dismiss):
 			p.state, p.res = attackIdle, nil
 		case key.Matches(msg, k.ShowCompare):
 			p.state, p.res = attackIdle, nil
-			return p, p.c.navigate(openCompareMsg{task: t, kind: "pair", h: t.HonestTraj, a: w, unsaved: true})
+			return p, p.c.navigate(openCompareMsg{task: t, kind: "pair", h: h.traj, hLabel: h.label, a: w, unsaved: true})
 		case key.Matches(msg, k.ShowEditor):
 			p.state, p.res = attackIdle, nil
-			return p, p.c.navigate(openEditorMsg{task: t, start: w, unsaved: true, kind: "pair"})
+			return p, p.c.navigate(openEditorMsg{task: t, start: w, unsaved: true, kind: "pair", h: h})
 		}
 	}
 	return p, nil
@@ -303,7 +304,7 @@ func (p *attackPanel) lines(width int) []string {
 		// The counts first, so a narrow terminal still shows them.
 		return []string{fit(p.spin.View()+" "+st.accent.Render("searching ")+
 			fmt.Sprintf("%d states · %d eligible · best Δ %s", p.progress.states, p.progress.eligible, best)+
-			st.muted.Render(fmt.Sprintf(" · %s · %s · %s within %d edits", p.task.ID, p.targets()[p.target].Label, moveSetName(p.task, p.pairs), p.edits))+
+			st.muted.Render(fmt.Sprintf(" · %s · %s · %s within %d edits of H %s", p.task.ID, p.targets()[p.target].Label, moveSetName(p.task, p.pairs), p.edits, p.h.label))+
 			st.faint.Render(" · esc/S cancels"), width)}
 	case attackDone:
 		return p.resultLines(width - 1)
@@ -379,6 +380,8 @@ func (p *attackPanel) view(width int) string {
 	if p.state == attackDone {
 		title += " · done"
 	}
+	// H is named as Compare names it: the run the search edits.
+	title += " · H " + p.h.label
 	return p.c.box(title, p.lines(width-2), width, p.height(width), true)
 }
 

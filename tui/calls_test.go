@@ -183,7 +183,7 @@ func TestSensibleValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			av := sensibleValues(tools, taskCalls(st, env), env.Initial(), &env.Task.Schema)
+			av := sensibleValues(tools, taskCalls(st, st.HonestTraj, env), env.Initial(), &env.Task.Schema)
 			if tc.want == nil && tc.arg == "flight_number" {
 				// tau2's get_flight_status takes one: the user's flights.
 				if len(av[tc.arg]) == 0 {

@@ -23,7 +23,8 @@ type comparer struct {
 
 	task *suiteTask
 	kind string
-	p    *pair // nil while loading
+	h    choice // H, named as the candidate is
+	p    *pair  // nil while loading
 	gen  int
 	err  error
 
@@ -37,16 +38,25 @@ type comparer struct {
 
 func newComparer(c *common) *comparer { return &comparer{c: c} }
 
-func (m *comparer) open(t *suiteTask, kind string, h, a *model.Trajectory, unsaved bool) tea.Cmd {
-	m.task, m.kind, m.p, m.err, m.unsaved = t, kind, nil, nil, unsaved
+func (m *comparer) open(msg openCompareMsg) tea.Cmd {
+	m.task, m.kind, m.p, m.err, m.unsaved = msg.task, msg.kind, nil, nil, msg.unsaved
+	m.h = choice{orDefault(msg.hLabel, "honest"), msg.h}
 	m.gen++
-	return pairCmd(m.c.ws, t, kind, h, a, m.gen)
+	return pairCmd(m.c.ws, msg.task, msg.kind, m.h, msg.a, msg.aLabel, m.gen)
+}
+
+// orDefault is s, or def when s is empty.
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // show puts a certified pair on screen with the cursor on its evidence.
 func (m *comparer) show(p *pair) {
 	m.p, m.err = p, nil
-	m.task, m.kind = p.h.task, p.kind
+	m.task, m.kind, m.h = p.h.task, p.kind, choice{p.h.label, p.h.traj}
 	m.hEv, m.aEv = p.evidenceRows()
 	m.cursor, m.top = 0, 0
 	m.jumpToEvidence()
@@ -114,7 +124,7 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		case key.Matches(msg, k.Collateral) && m.p.collateral != nil:
 			return m, func() tea.Msg { return overlayMsg{m.collateralOverlay()} }
 		case key.Matches(msg, k.EditWitness):
-			return m, m.c.navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind, unsaved: m.unsaved})
+			return m, m.c.navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind, unsaved: m.unsaved, h: m.h})
 		case key.Matches(msg, k.Save):
 			rec, err := pairRun(m.c.ws, m.p)
 			if err != nil {
@@ -323,7 +333,7 @@ func (m *comparer) openEvent() tea.Cmd {
 	if seq < 0 {
 		a, seq = m.p.h, r.h
 	}
-	return m.c.navigate(openTaskMsg{task: m.task, traj: a.traj, label: a.label, cursor: seq + 1})
+	return m.c.navigate(openTaskMsg{task: m.task, traj: a.traj, label: a.label, cursor: seq + 1, h: m.h})
 }
 
 // lastEvents are the latest events of H and of the candidate at or
@@ -451,7 +461,7 @@ func (m *comparer) logView(honest bool, w, h int) string {
 		title = "R · " + m.p.a.label
 	}
 	if honest {
-		a, ev, title = m.p.h, m.hEv, "H · honest"
+		a, ev, title = m.p.h, m.hEv, "H · "+m.p.h.label
 	}
 	rows := m.logRows()
 	m.top = listWindow(m.top, m.cursor, len(m.p.rows), rows)

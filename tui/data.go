@@ -73,6 +73,43 @@ func (t *suiteTask) stored() []choice {
 	return out
 }
 
+// honest is the task's H as one of its stored trajectories: the one S,
+// e and c take as H unless another run is on screen or marked (see
+// inspector.honest).
+func (t *suiteTask) honest() choice {
+	for _, ch := range t.stored() {
+		if ch.traj == t.HonestTraj {
+			return ch
+		}
+	}
+	return choice{"honest", t.HonestTraj}
+}
+
+// orHonest is h, or the task's H when h names none.
+func (t *suiteTask) orHonest(h choice) choice {
+	if h.traj == nil {
+		return t.honest()
+	}
+	return h
+}
+
+// isRun reports whether tr is one of the task's runs, any of which may be
+// H: a stored trajectory other than its witness, rollback and
+// attribution control (a benchmark's gold and agents' runs, the suite's
+// honest run), not one opened from elsewhere (a saved witness, the
+// search's).
+func (t *suiteTask) isRun(tr *model.Trajectory) bool {
+	if tr == nil || tr == t.Witness || tr == t.Rollback || tr == t.Attribution {
+		return false
+	}
+	for _, ch := range t.stored() {
+		if ch.traj == tr {
+			return true
+		}
+	}
+	return false
+}
+
 // evaluator names one deterministic evaluator, in the order scores are
 // listed everywhere.
 type evaluator struct{ Name, Label string }
@@ -267,10 +304,11 @@ func trustedTask(id string) (*model.Task, error) {
 }
 
 // attackTask is the public task the search attacker draws its moves
-// from: a domain task's are calls drawn from it and from where H ends.
-func attackTask(t *suiteTask, env *pbcste.Env) *model.Task {
+// from on H: a domain task's are calls drawn from it and from where H
+// ends.
+func attackTask(t *suiteTask, h *model.Trajectory, env *pbcste.Env) *model.Task {
 	if _, tt, err := domains.FindTask(t.ID); err == nil && t.Runs != nil && tt.AttackTask != nil {
-		return tt.AttackTask(t.HonestTraj, env.Replay(t.HonestTraj.Steps).View())
+		return tt.AttackTask(h, env.Replay(h.Steps).View())
 	}
 	return t.Public
 }
@@ -351,6 +389,7 @@ type searchProgress struct {
 // searchResult is a finished search attacker run on a task's H.
 type searchResult struct {
 	task                 *suiteTask
+	h                    choice // the run searched from
 	edits                int
 	moves                string            // the move set searched, named: "one-field updates"
 	cancelled            bool              // stopped by the user: the best found until then
@@ -361,12 +400,12 @@ type searchResult struct {
 }
 
 // searchAttack runs the search attacker (SPEC §6) against target on
-// every edit of t's honest trajectory within edits. It is slow: call it
+// every edit of H (one of t's runs) within edits. It is slow: call it
 // from a goroutine; progress is called from that goroutine, and
 // cancelling ctx stops it with ctx's error.
 //
 // Cancelled, it returns the best found until then, marked cancelled.
-func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string, opt searchOptions, progress func(searchProgress)) (*searchResult, error) {
+func searchAttack(ctx context.Context, w *workspace, t *suiteTask, h choice, target string, opt searchOptions, progress func(searchProgress)) (*searchResult, error) {
 	env, err := w.env(t)
 	if err != nil {
 		return nil, err
@@ -378,13 +417,13 @@ func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string
 	for _, rw := range t.BenchEvals {
 		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Score})
 	}
-	res, err := attacker.Search(ctx, attackTask(t, env), env, t.HonestTraj,
+	res, err := attacker.Search(ctx, attackTask(t, h.traj, env), env, h.traj,
 		attacker.Options{Target: target, Edits: opt.edits, Pairs: opt.pairs, MaxStates: opt.maxStates, Extra: extra, SameEnd: opt.sameEnd}, report)
 	cancelled := err != nil && ctx.Err() != nil && res != nil
 	if err != nil && !cancelled {
 		return nil, err
 	}
-	return &searchResult{task: t, edits: res.Edits, moves: moveSetName(t, opt.pairs), cancelled: cancelled, honest: res.Honest, score: res.Score, delta: res.Delta,
+	return &searchResult{task: t, h: h, edits: res.Edits, moves: moveSetName(t, opt.pairs), cancelled: cancelled, honest: res.Honest, score: res.Score, delta: res.Delta,
 		witness: res.Best, states: res.States, eligible: res.Eligible, exhausted: res.Exhausted}, nil
 }
 
@@ -453,13 +492,13 @@ func othersTool(t *model.Task, name string) string {
 // taskCalls are the calls a domain task's argument values are drawn
 // from: its gold run's, H's, and those its move generator offers where
 // H ends.
-func taskCalls(t *suiteTask, env *pbcste.Env) []model.Action {
+func taskCalls(t *suiteTask, h *model.Trajectory, env *pbcste.Env) []model.Action {
 	var out []model.Action
 	_, tt, err := domains.FindTask(t.ID)
 	if err != nil {
 		return nil
 	}
-	for _, tr := range []*model.Trajectory{tt.Gold, t.HonestTraj} {
+	for _, tr := range []*model.Trajectory{tt.Gold, h} {
 		if tr == nil {
 			continue
 		}
@@ -469,8 +508,8 @@ func taskCalls(t *suiteTask, env *pbcste.Env) []model.Action {
 			}
 		}
 	}
-	if tt.AttackTask != nil && t.HonestTraj != nil {
-		out = append(out, tt.AttackTask(t.HonestTraj, env.Replay(t.HonestTraj.Steps).View()).Calls...)
+	if tt.AttackTask != nil && h != nil {
+		out = append(out, tt.AttackTask(h, env.Replay(h.Steps).View()).Calls...)
 	}
 	return out
 }

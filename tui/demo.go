@@ -321,7 +321,7 @@ func frontierScenes(*workspace) ([]scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := searchAttack(context.Background(), ws, t, pk.Target, searchOptions{edits: pk.Edits, maxStates: 1_000_000, sameEnd: true}, func(searchProgress) {})
+	res, err := searchAttack(context.Background(), ws, t, t.honest(), pk.Target, searchOptions{edits: pk.Edits, maxStates: 1_000_000, sameEnd: true}, func(searchProgress) {})
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,25 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.typeAtOnce("Enter", "e", ":")
 			s.waitFor("Witness editor", "New call", "book_reservation user_id=omar_")
 		}},
+		{"the run on screen is H for S, e and c; H marks a run H", "tau2-airline", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · ")
+			s.keys("/", "T2A-2", "Enter")
+			s.waitFor("T2A-2 · claude-son…-4-5-trial0 (H)")
+			s.keys("t", "t")
+			s.waitFor("T2A-2 · gpt-4.1-trial0 (H)")
+			s.keys("S")
+			s.waitFor("Search attacker · T2A-2 · H gpt-4.1-trial0")
+			s.keys("Escape", "e")
+			s.waitFor("Witness editor › T2A-2 · H gpt-4.1-trial0", "✓ eligible")
+			s.keys("c")
+			s.waitFor("Compare › T2A-2 · H gpt-4.1-trial0", "H · gpt-4.1-trial0")
+			s.keys("Escape", "Escape", "H")
+			s.waitFor("H is gpt-4.1-trial0")
+			s.keys("t")
+			s.waitFor("reward 1 · vs H gpt-4.1-trial0")
+			s.keys("c")
+			s.waitFor("H · gpt-4.1-trial0", "A · gpt-4o-2024-11-20-trial0")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

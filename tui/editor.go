@@ -25,6 +25,7 @@ type editor struct {
 	width, height int
 
 	task    *suiteTask
+	h       choice    // the run the witness is certified against
 	honest  *analysis // H, the pair's reference
 	baseGen int
 	steps   []model.Step
@@ -80,9 +81,10 @@ func newEditor(c *common) *editor { return &editor{c: c, chart: &chartCache{}} }
 // are dropped: an edited witness no longer matches what they claimed.
 // A new witness takes its name from start but not its note, which
 // describes start, not the witness about to be made; a stored or
-// unsaved one (imported, found by the attacker) keeps both.
-func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, unsaved bool, kind string) tea.Cmd {
-	m.task, m.rec, m.kind = t, rec, kind
+// unsaved one (imported, found by the attacker) keeps both. H is h, or
+// the task's H.
+func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, unsaved bool, kind string, h choice) tea.Cmd {
+	m.task, m.rec, m.kind, m.h = t, rec, kind, t.orHonest(h)
 	m.name, m.note = start.Name, ""
 	switch {
 	case rec.Key != 0:
@@ -90,7 +92,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	case unsaved:
 		m.note = start.Note
 	}
-	if m.name == "" || start == t.HonestTraj {
+	if m.name == "" || start == m.h.traj {
 		m.name, m.note = "hand-crafted witness", ""
 	}
 	m.steps = make([]model.Step, len(start.Steps))
@@ -104,7 +106,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	m.honest, m.cand, m.pair, m.candErr, m.form, m.call, m.line, m.prompt = nil, nil, nil, nil, nil, nil, nil, nil
 	m.tools, m.calls, m.callsFound = domainTools(t), nil, false
 	m.baseGen++
-	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", ownerEditor, m.baseGen)
+	return analyzeCmd(m.c.ws, t, m.h.traj, m.h.label, ownerEditor, m.baseGen)
 }
 
 // trajectory is the candidate as it stands.
@@ -536,7 +538,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		}
 		return m, tea.Batch(m.recompute(), status("certifying the candidate as "+m.kindName(), false))
 	case key.Matches(msg, k.Compare):
-		return m, m.c.navigate(openCompareMsg{task: m.task, kind: m.certKind(), h: m.task.HonestTraj, a: m.trajectory()})
+		return m, m.c.navigate(openCompareMsg{task: m.task, kind: m.certKind(), h: m.h.traj, hLabel: m.h.label, a: m.trajectory()})
 	}
 	return m, nil
 }
@@ -617,7 +619,7 @@ func (m *editor) stateBefore(pos int) func(typ, id string) map[string]string {
 // the call would start from.
 func (m *editor) valuesAt(env *pbcste.Env, pos int) argValues {
 	if !m.callsFound {
-		m.calls, m.callsFound = taskCalls(m.task, env), true
+		m.calls, m.callsFound = taskCalls(m.task, m.honest.traj, env), true
 	}
 	calls := slices.Clone(m.calls)
 	for _, st := range m.steps {

@@ -23,10 +23,16 @@ type inspector struct {
 	task    *suiteTask
 	choices []choice // the task's trajectories, plus an opened one
 	which   int
-	a       *analysis // nil while loading
-	gen     int
-	err     error
-	want    int // cursor to place when the analysis arrives; -1 is the end
+	// from is H where the trajectory was opened as a candidate (from
+	// Compare); zero: the task's.
+	from choice
+	// marked is, per task, the run H made H for S, e and c whatever run
+	// is on screen, for the session.
+	marked map[string]choice
+	a      *analysis // nil while loading
+	gen    int
+	err    error
+	want   int // cursor to place when the analysis arrives; -1 is the end
 
 	cursor, top int // cursor is a position 0..events: after that many events
 	focus       int // focusLog or focusDetail
@@ -57,13 +63,13 @@ const (
 )
 
 func newInspector(c *common) *inspector {
-	return &inspector{c: c, chart: &chartCache{}, detail: &detailCache{}, rows: &rowCache{}, search: newInput("")}
+	return &inspector{c: c, chart: &chartCache{}, detail: &detailCache{}, rows: &rowCache{}, search: newInput(""), marked: map[string]choice{}}
 }
 
 // open shows tr (one of t's trajectories, or another one such as a stored
-// witness) and starts its analysis.
-func (m *inspector) open(t *suiteTask, tr *model.Trajectory, label string, cursor int) tea.Cmd {
-	m.task, m.choices, m.which = t, nil, -1
+// witness, read against H h) and starts its analysis.
+func (m *inspector) open(t *suiteTask, tr *model.Trajectory, label string, cursor int, h choice) tea.Cmd {
+	m.task, m.choices, m.which, m.from = t, nil, -1, h
 	for _, ch := range t.stored() {
 		if ch.traj == tr {
 			m.which = len(m.choices)
@@ -104,6 +110,31 @@ func (m *inspector) present(a *analysis, cursor int) {
 
 // current is the trajectory on screen.
 func (m *inspector) current() choice { return m.choices[m.which] }
+
+// honest is H for S, e and c: the run marked with H, else the run on
+// screen when it is one of the task's runs (t cycles them), else the H
+// it was opened against, else the task's.
+func (m *inspector) honest() choice {
+	if h, ok := m.marked[m.task.ID]; ok {
+		return h
+	}
+	if cur := m.current(); m.task.isRun(cur.traj) {
+		return cur
+	}
+	return m.task.orHonest(m.from)
+}
+
+// mark makes the run on screen H for S, e and c whatever run is on
+// screen; on the run already marked it takes the mark back.
+func (m *inspector) mark() tea.Cmd {
+	cur := m.current()
+	if h, ok := m.marked[m.task.ID]; ok && h.traj == cur.traj {
+		delete(m.marked, m.task.ID)
+		return status("no run is marked H: S, e and c take the run on screen as H", false)
+	}
+	m.marked[m.task.ID] = cur
+	return status(fmt.Sprintf("H is %s: S searches from it, e edits against it, c compares it with the run on screen (H here again unmarks it)", cur.label), false)
+}
 
 func (m *inspector) SetSize(w, h int) {
 	m.width, m.height = w, h
@@ -303,34 +334,36 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		return m, m.compare("pair")
 	case key.Matches(msg, k.Rollback):
 		return m, m.compare("rollback")
+	case key.Matches(msg, k.MarkHonest):
+		return m, m.mark()
 	case key.Matches(msg, k.EditWitness):
 		tr, kind := m.current().traj, "pair"
 		if tr == m.task.Rollback {
 			kind = "rollback"
 		}
-		return m, m.c.navigate(openEditorMsg{task: m.task, start: tr, kind: kind})
+		return m, m.c.navigate(openEditorMsg{task: m.task, start: tr, kind: kind, h: m.honest()})
 	case key.Matches(msg, k.Annotate):
 		m.note = newPrompt(m.c, fmt.Sprintf("Note on %s · %s after event %d", m.task.ID, m.current().label, m.cursor), field{"note", ""})
 	}
 	return m, nil
 }
 
-// compare opens H against the trajectory on screen, or the task's own
-// witness or rollback when the honest one is on screen.
+// compare opens H against the trajectory on screen, or against the
+// task's own witness or rollback when H is on screen.
 func (m *inspector) compare(kind string) tea.Cmd {
-	cur := m.current()
-	cand := cur.traj
-	if cand == m.task.HonestTraj || (kind == "rollback" && cur.label != "rollback" && m.task.Rollback != nil) {
-		cand = m.task.Witness
+	h, cur := m.honest(), m.current()
+	cand, label := cur.traj, cur.label
+	if cand == h.traj || (kind == "rollback" && cur.label != "rollback" && m.task.Rollback != nil) {
+		cand, label = m.task.Witness, ""
 		if kind == "rollback" {
 			cand = m.task.Rollback
 		}
 	}
 	if cand == nil {
 		what := map[string]string{"pair": "witness", "rollback": "rollback"}[kind]
-		return status(fmt.Sprintf("task %s has no %s trajectory: press e to craft one", m.task.ID, what), true)
+		return status(fmt.Sprintf("task %s has no %s for H %s: e crafts one, S searches for one, or H marks this run H and t shows another to compare", m.task.ID, what, h.label), true)
 	}
-	return m.c.navigate(openCompareMsg{task: m.task, kind: kind, h: m.task.HonestTraj, a: cand})
+	return m.c.navigate(openCompareMsg{task: m.task, kind: kind, h: h.traj, hLabel: h.label, a: cand, aLabel: label})
 }
 
 // reopenNote puts a note that could not be saved back into its prompt.
@@ -499,7 +532,7 @@ func (m *inspector) FullHelp() [][]key.Binding {
 		{k.StepNext, k.StepPrev, k.First, k.Last},
 		{k.ScrollDown, k.ScrollUp, k.PageDown, k.PageUp},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Tab},
-		{k.Switch, k.Compare, k.Rollback, k.EditWitness},
+		{k.Switch, k.MarkHonest, k.Compare, k.Rollback, k.EditWitness},
 		{k.WholeState, k.FullTurns, k.Annotate, k.Attack, k.AttackCancel},
 		{k.Back},
 		{k.Quit, k.Help},

@@ -19,8 +19,8 @@ type keyMap struct {
 	Open, Import, ClearFilter, DeleteRecord key.Binding
 
 	// Inspector and compare.
-	Switch, Compare, Rollback, EditWitness, Annotate, Evidence, WholeState key.Binding
-	OpenEvent, StateDiff, FullTurns, Collateral                            key.Binding
+	Switch, MarkHonest, Compare, Rollback, EditWitness, Annotate, Evidence, WholeState key.Binding
+	OpenEvent, StateDiff, FullTurns, Collateral                                        key.Binding
 
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
@@ -74,6 +74,7 @@ func newKeyMap() *keyMap {
 		DeleteRecord: b([]string{"ctrl+d", "delete"}, "del", "delete record (asks)"),
 
 		Switch:      b([]string{"t"}, "t", "next trajectory of the task"),
+		MarkHonest:  b([]string{"H"}, "H", "make this run H (else the run on screen is H)"),
 		Compare:     b([]string{"c"}, "c", "compare H vs A"),
 		Rollback:    b([]string{"r"}, "r", "compare H vs R"),
 		EditWitness: b([]string{"e"}, "e", "witness editor"),
