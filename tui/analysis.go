@@ -94,6 +94,11 @@ type analysis struct {
 	// certErr is a failure of double certification itself (the two
 	// certifiers disagree): the log and scores still show, no certificate.
 	certErr error
+	// noGoal says why the task's runs have no progress to certify, score
+	// or attack (it has no goal predicate); their calls, diffs,
+	// conversation and the benchmark's rewards still show. Nil on a task
+	// with a goal.
+	noGoal error
 	// reward is the benchmark's own reward (rewardName's), when the task
 	// comes from a benchmark with one.
 	reward     *float64
@@ -149,15 +154,14 @@ func (a *analysis) scope() map[string]bool {
 func (a *analysis) events() int { return len(a.log.Events) }
 
 func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*analysis, error) {
-	if err := goalless(t); err != nil {
-		return nil, err
-	}
 	env, err := w.env(t)
 	if err != nil {
 		return nil, err
 	}
-	a := &analysis{task: t, traj: tr, label: label, log: env.Replay(tr.Steps)}
-	a.cert, a.rej, a.certErr = certifyOne(env, tr)
+	a := &analysis{task: t, traj: tr, label: label, log: env.Replay(tr.Steps), noGoal: goalless(t)}
+	if a.noGoal == nil {
+		a.cert, a.rej, a.certErr = certifyOne(env, tr)
+	}
 	if r, name, ok := benchReward(t, a.log, tr); ok {
 		a.reward, a.rewardName = &r, name
 	}
@@ -515,9 +519,10 @@ const (
 	ownerEditor
 )
 
-// goalless says why a task whose goal has no predicate is not analysed
-// (a benchmark's task whose gold run changes nothing: the right answer
-// was to refuse), rather than leaving it to the payload's schema check.
+// goalless says why a task whose goal has no predicate (a benchmark's
+// task whose gold run changes nothing: the right answer was to refuse)
+// has nothing to certify, score or attack, rather than leaving it to the
+// payload's schema check; nil for a task with a goal.
 func goalless(t *suiteTask) error {
 	if t.Public == nil {
 		return nil
@@ -527,11 +532,7 @@ func goalless(t *suiteTask) error {
 			return nil
 		}
 	}
-	reward := ""
-	if t.Bench != "" {
-		reward = "; Browse lists its runs with " + t.Bench + "'s reward"
-	}
-	return fmt.Errorf("task %s has no goal predicate: its gold run changes nothing, so there is no progress to certify, score or attack%s", t.ID, reward)
+	return fmt.Errorf("task %s has no goal predicate: its gold run changes nothing, so there is no progress to certify, score or attack", t.ID)
 }
 
 func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, by owner, gen int) tea.Cmd {

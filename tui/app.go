@@ -261,10 +261,18 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize()
 		return m, m.inspect.open(msg.task, msg.traj, msg.label, msg.cursor, msg.h)
 	case openCompareMsg:
+		if err := goalless(msg.task); err != nil {
+			m.setStatus("no pair to compare: "+err.Error(), true)
+			return m, nil
+		}
 		m.goTo(pageCompare)
 		m.resize()
 		return m, m.compare.open(msg)
 	case openEditorMsg:
+		if err := goalless(msg.task); err != nil {
+			m.setStatus("no witness to craft: "+err.Error(), true)
+			return m, nil
+		}
 		// Compare opened from the editor shows the editor's witness:
 		// going back keeps its undo history and its stored record.
 		if m.page == pageCompare && len(m.back) > 0 && m.back[len(m.back)-1] == pageEditor {
@@ -468,6 +476,10 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.AttackCancel):
 		return m.attack.stop()
 	case key.Matches(msg, k.Attack):
+		if err := goalless(m.attackTask()); err != nil {
+			m.setStatus("no search: "+err.Error(), true)
+			return nil
+		}
 		m.attack.setup(m.attackTask(), m.attackHonest())
 		return nil
 	case key.Matches(msg, k.Refresh):

@@ -337,6 +337,15 @@ type benchScore struct {
 // which is the final score); bench are the benchmark's own evaluators'
 // scores of the same bytes, at termination.
 func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (final []float64, prefix [][]float64, bench []benchScore, err error) {
+	if goalless(t) != nil {
+		// No payload of the run's own: the benchmark's evaluators score
+		// the one its domain gives, where it gives one.
+		p, err := rewardPayload(t, log, tr)
+		if err != nil || p == nil {
+			return nil, nil, nil, err
+		}
+		return nil, nil, benchScores(t, p), nil
+	}
 	built, err := builder.Build(t.Public, log, builder.TurnsOf(tr))
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("public payload: %w", err)
@@ -353,11 +362,35 @@ func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (final []floa
 		final = append(final, s.Values[len(s.Values)-1])
 		prefix = append(prefix, s.Values)
 	}
+	return final, prefix, benchScores(t, p), nil
+}
+
+// benchScores are the benchmark's own evaluators' scores of a payload.
+func benchScores(t *suiteTask, p *payload.Payload) []benchScore {
+	var out []benchScore
 	for _, rw := range t.BenchEvals {
 		v, ok := rw.Score(p)
-		bench = append(bench, benchScore{name: rw.Name, label: rw.Label, v: v, ok: ok})
+		out = append(out, benchScore{name: rw.Name, label: rw.Label, v: v, ok: ok})
 	}
-	return final, prefix, bench, nil
+	return out
+}
+
+// rewardPayload is the payload a domain task's own evaluators score a
+// run of a task with no goal predicate by (domains.Task.Payload); nil
+// where its domain gives none.
+func rewardPayload(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (*payload.Payload, error) {
+	if t.Runs == nil || t.Trusted != nil {
+		return nil, nil
+	}
+	d, tt, err := domains.FindTask(t.ID)
+	if err != nil || tt.Payload == nil {
+		return nil, nil
+	}
+	p, err := tt.Payload(log, tr)
+	if err != nil {
+		return nil, fmt.Errorf("%s's payload: %w", benchName(d), err)
+	}
+	return p, nil
 }
 
 // certifyOne double-certifies a trajectory on its own.

@@ -77,6 +77,34 @@ func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []stri
 			}
 		}
 	}
+	// A task with no goal predicate has no table and no certificate: the
+	// Inspector says why below the log.
+	if a.noGoal == nil {
+		out = append(out, c.predicateLines(a, k, width)...)
+	}
+	if a.breakdown() {
+		add(st.muted.Render(a.task.Bench+" at termination: ") + benchSummary(a))
+	}
+	add("")
+	add(c.stateLines(a, k, whole, width)...)
+	var wrapped []string
+	for _, l := range out {
+		wrapped = append(wrapped, wrap(l, width)...)
+	}
+	return wrapped
+}
+
+// predicateLines are the predicate table of the goal version active
+// after k events (each predicate's public text, whether it holds now,
+// its latest cause and its certified bits at termination) and the
+// certificate, or why there is none.
+func (c *common) predicateLines(a *analysis, k, width int) []string {
+	st := c.st
+	log := a.log
+	goals := log.Env.Goals()
+	g := a.goalAt(k)
+	var out []string
+	add := func(s ...string) { out = append(out, s...) }
 	cs, ca := a.bitsAt(k)
 	preds := goals[g].Preds
 	m := len(preds)
@@ -121,16 +149,7 @@ func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []stri
 			add(st.bad.Render(l))
 		}
 	}
-	if a.breakdown() {
-		add(st.muted.Render(a.task.Bench+" at termination: ") + benchSummary(a))
-	}
-	add("")
-	add(c.stateLines(a, k, whole, width)...)
-	var wrapped []string
-	for _, l := range out {
-		wrapped = append(wrapped, wrap(l, width)...)
-	}
-	return wrapped
+	return out
 }
 
 // stateLines renders the state after k events: the entities event k

@@ -187,7 +187,7 @@ func TestEndToEndIssue22At80x24(t *testing.T) {
 		}},
 		{"a task with no goal says why", "tau-airline", func(t *testing.T, s *tmuxSession, dir string) {
 			open(s, "TAU-A12")
-			s.waitFor("task TAU-A12 has no goal predicate: its gold run changes nothing, so", "tau-bench's reward")
+			s.waitFor("TAU-A12 · ", "tau-bench reward", "No goal predicate", "task TAU-A12 has no goal predicate: its gold run changes nothing, so")
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

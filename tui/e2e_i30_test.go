@@ -41,6 +41,18 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.keys("c")
 			s.waitFor("H · gpt-4.1-trial0", "A · gpt-4o-2024-11-20-trial0")
 		}},
+		{"a task with no goal opens its runs; c, e and S say why not", "tau2-airline", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · ")
+			s.keys("/", "T2A-0", "Enter")
+			s.waitFor("T2A-0 · gpt-4.1-mi", "tau2-bench reward 0", "No goal predicate",
+				"tau2-bench at termination: reward 0 · DB 0", "8 ✓ agent update_reservation", "Conversation · before the first call")
+			s.keys("c")
+			s.waitFor("no pair to compare: task T2A-0 has no goal predicate")
+			s.keys("Escape", "e")
+			s.waitFor("no witness to craft: task T2A-0 has no goal predicate")
+			s.keys("Escape", "S")
+			s.waitFor("no search: task T2A-0 has no goal predicate")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

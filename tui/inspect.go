@@ -163,6 +163,11 @@ func (m *inspector) layout() (logW, topH, chartH, promptH, lanes int) {
 	if m.height-promptH < 14 {
 		chartH, lanes = 0, 0
 	}
+	// A run of a task with no goal has no progress to chart: in its
+	// place, why, and the benchmark's own scores.
+	if m.a != nil && m.a.noGoal != nil {
+		chartH, lanes = len(m.noGoalLines(m.width-2))+2, 0
+	}
 	topH = m.height - chartH - promptH
 	logW = clamp(m.width*2/5, 30, 64)
 	// A wide terminal gives the log the room to show whole events, up
@@ -336,6 +341,8 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		return m, m.compare("rollback")
 	case key.Matches(msg, k.MarkHonest):
 		return m, m.mark()
+	case key.Matches(msg, k.EditWitness) && m.a.noGoal != nil:
+		return m, status("no witness to craft: "+m.a.noGoal.Error(), true)
 	case key.Matches(msg, k.EditWitness):
 		tr, kind := m.current().traj, "pair"
 		if tr == m.task.Rollback {
@@ -351,6 +358,9 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 // compare opens H against the trajectory on screen, or against the
 // task's own witness or rollback when H is on screen.
 func (m *inspector) compare(kind string) tea.Cmd {
+	if m.a.noGoal != nil {
+		return status("no pair to compare: "+m.a.noGoal.Error(), true)
+	}
 	h, cur := m.honest(), m.current()
 	cand, label := cur.traj, cur.label
 	if cand == h.traj || (kind == "rollback" && cur.label != "rollback" && m.task.Rollback != nil) {
@@ -462,13 +472,26 @@ func (m *inspector) View() string {
 	logW, topH, chartH, _, lanes := m.layout()
 	detailW := m.width - logW
 	out := joinColumns(m.logView(logW, topH), m.detailView(detailW, topH))
-	if chartH > 0 {
+	if m.a.noGoal != nil {
+		out += "\n" + m.c.box("No goal predicate", m.noGoalLines(m.width-2), m.width, chartH, false)
+	} else if chartH > 0 {
 		ls := chartLanes(m.c.ws, m.a, lanes)
 		body := m.c.chart(m.chart, m.a, ls, m.cursor, m.width-2)
 		out += "\n" + m.c.box("Progress over time · value at cursor → final", body, m.width, chartH, false)
 	}
 	if m.note != nil {
 		out += "\n" + m.note.view(m.width)
+	}
+	return out
+}
+
+// noGoalLines say why a run of a task with no goal predicate has no
+// progress over time, and give the benchmark's own scores of it.
+func (m *inspector) noGoalLines(width int) []string {
+	st := m.c.st
+	out := wrap(st.muted.Render(m.a.noGoal.Error()+"; c, e and S say so too"), width)
+	if len(m.a.bench) > 0 {
+		out = append(out, wrap(m.a.task.Bench+" at termination: "+benchSummary(m.a), width)...)
 	}
 	return out
 }
