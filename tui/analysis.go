@@ -105,8 +105,12 @@ type analysis struct {
 	rewardName string
 	scores     []float64    // per evaluator, at termination
 	bench      []benchScore // the benchmark's own evaluators, at termination
-	series     [][]float64  // per evaluator, series[i][k] after k events
-	pstate     []float64    // certified P_state after k events
+	checks     *benchChecks // what decided them; nil on a task of no benchmark
+	// hash and goldHash are the benchmark's own hashes of the state the
+	// run ends in and the gold run's, when it has them.
+	hash, goldHash string
+	series         [][]float64 // per evaluator, series[i][k] after k events
+	pstate         []float64   // certified P_state after k events
 	// touch[g][j] lists, in order, the successful events whose diff
 	// touched predicate j of goal version g: the latest cause at any
 	// cursor is one binary search away.
@@ -162,12 +166,17 @@ func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*a
 	if a.noGoal == nil {
 		a.cert, a.rej, a.certErr = certifyOne(env, tr)
 	}
+	if h, g, ok := benchHashes(w, t, a.log); ok {
+		a.hash, a.goldHash = h, g
+	}
 	if r, name, ok := benchReward(t, a.log, tr); ok {
 		a.reward, a.rewardName = &r, name
 	}
-	if a.scores, a.series, a.bench, err = scoreLog(t, a.log, tr); err != nil {
+	sc, err := scoreLog(t, a.log, tr)
+	if err != nil {
 		return nil, fmt.Errorf("score %s: %w", label, err)
 	}
+	a.scores, a.series, a.bench, a.checks = sc.final, sc.prefix, sc.bench, sc.checks
 	a.index()
 	return a, nil
 }

@@ -121,6 +121,9 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 			return m, m.openEvent()
 		case key.Matches(msg, k.StateDiff):
 			m.stateDiff = !m.stateDiff
+		case key.Matches(msg, m.c.checksKey(m.task)):
+			o := m.c.checksOverlay(m.width, m.task.ID, m.p.h, m.p.a)
+			return m, func() tea.Msg { return overlayMsg{o} }
 		case key.Matches(msg, k.Collateral) && m.p.collateral != nil:
 			return m, func() tea.Msg { return overlayMsg{m.collateralOverlay()} }
 		case key.Matches(msg, k.EditWitness):
@@ -809,7 +812,7 @@ func (m *comparer) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.StepNext, k.StepPrev, k.First, k.Last},
 		{k.PageDown, k.PageUp, k.Evidence, k.OpenEvent},
-		{k.StateDiff, m.collateralKey()},
+		{k.StateDiff, m.collateralKey(), m.c.checksKey(m.task)},
 		{k.EditWitness, k.Save, k.Attack, k.AttackCancel},
 		{k.Back, k.Quit},
 	}

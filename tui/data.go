@@ -234,6 +234,25 @@ func benchReward(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (reward fl
 	return tt.Reward(log, tr), benchName(d), true
 }
 
+// benchHashes are the benchmark's own hashes of the state a replayed
+// run ends in and of the state its gold run ends in (tau2's DB hash,
+// tau-bench's data hash); ok is false where the benchmark has none.
+func benchHashes(w *workspace, t *suiteTask, log *pbcste.Log) (run, gold string, ok bool) {
+	if t.Runs == nil || t.Trusted != nil {
+		return "", "", false
+	}
+	_, tt, err := domains.FindTask(t.ID)
+	if err != nil || tt.Hash == nil || tt.Gold == nil {
+		return "", "", false
+	}
+	env, err := w.env(t)
+	if err != nil {
+		return "", "", false
+	}
+	run, gold = tt.Hash(log), tt.Hash(env.Replay(tt.Gold.Steps))
+	return run, gold, run != "" && gold != ""
+}
+
 // benchName is the benchmark a domain's title names first: "tau-bench"
 // for "tau-bench airline".
 func benchName(d domains.Domain) string {
@@ -331,38 +350,66 @@ type benchScore struct {
 	ok          bool
 }
 
-// scoreLog scores a replayed trajectory the way every evaluator sees one:
-// from the canonical bytes of its public payload. final[i] is evaluator
-// i's score, prefix[i][k] its score of the first k events (the last of
-// which is the final score); bench are the benchmark's own evaluators'
-// scores of the same bytes, at termination.
-func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (final []float64, prefix [][]float64, bench []benchScore, err error) {
+// scored is a replayed trajectory scored the way every evaluator sees
+// one: from the canonical bytes of its public payload. final[i] is
+// evaluator i's score, prefix[i][k] its score of the first k events (the
+// last of which is the final score); bench are the benchmark's own
+// evaluators' scores of the same bytes, at termination, and checks what
+// decided them.
+type scored struct {
+	final  []float64
+	prefix [][]float64
+	bench  []benchScore
+	checks *benchChecks
+}
+
+// benchChecks are a benchmark's own checks of a run, each with what
+// decided it, read off the payload its evaluators score: tau2's reward
+// basis, its gold calls each with the call that matched it or why none
+// did, and the outputs the agent must say (tau2's communicate_info,
+// tau-bench's outputs), each said or not.
+type benchChecks struct {
+	basis   []string
+	golds   []evaluators.Tau2Gold
+	outputs []string
+	said    []bool
+}
+
+func checksOf(p *payload.Payload) *benchChecks {
+	if p.Reference == nil {
+		return nil
+	}
+	return &benchChecks{basis: p.Reference.Basis, golds: evaluators.Tau2Golds(p), outputs: p.Reference.Outputs, said: evaluators.OutputsSaid(p)}
+}
+
+func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (sc scored, err error) {
 	if goalless(t) != nil {
 		// No payload of the run's own: the benchmark's evaluators score
 		// the one its domain gives, where it gives one.
 		p, err := rewardPayload(t, log, tr)
 		if err != nil || p == nil {
-			return nil, nil, nil, err
+			return sc, err
 		}
-		return nil, nil, benchScores(t, p), nil
+		return scored{bench: benchScores(t, p), checks: checksOf(p)}, nil
 	}
 	built, err := builder.Build(t.Public, log, builder.TurnsOf(tr))
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("public payload: %w", err)
+		return sc, fmt.Errorf("public payload: %w", err)
 	}
 	p, err := payload.Decode(built.Bytes())
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("public payload: %w", err)
+		return sc, fmt.Errorf("public payload: %w", err)
 	}
 	series, err := evaluators.Prefixes(p)
 	if err != nil {
-		return nil, nil, nil, err
+		return sc, err
 	}
 	for _, s := range series {
-		final = append(final, s.Values[len(s.Values)-1])
-		prefix = append(prefix, s.Values)
+		sc.final = append(sc.final, s.Values[len(s.Values)-1])
+		sc.prefix = append(sc.prefix, s.Values)
 	}
-	return final, prefix, benchScores(t, p), nil
+	sc.bench, sc.checks = benchScores(t, p), checksOf(p)
+	return sc, nil
 }
 
 // benchScores are the benchmark's own evaluators' scores of a payload.

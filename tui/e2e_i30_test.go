@@ -53,6 +53,20 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.keys("Escape", "S")
 			s.waitFor("no search: task T2A-0 has no goal predicate")
 		}},
+		{"b shows the benchmark's checks: gold actions, the reward basis", "tau2-airline", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · ")
+			s.keys("/", "T2A-2", "Enter")
+			s.waitFor("T2A-2 · claude-son")
+			s.keys("t", "t", "?")
+			s.waitFor("Keys · Inspector", "gold actions")
+			s.keys("Escape", "b")
+			s.waitFor("tau2-bench's checks · T2A-2 · gpt-4.1-trial0", "reward 0 = DB 0 × COMMUNICATE 1", "Gold actions · 3 of 4 matched",
+				"4 ✗ send_certificate", "wrong arguments: the call at event 5 has amount 100 (gold 50)")
+			s.keys("Escape", "H", "t", "c")
+			s.waitFor("A · gpt-4o-2024-11-20-trial0")
+			s.keys("b")
+			s.waitFor("tau2-bench's checks · T2A-2", "H · gpt-4.1-trial0")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

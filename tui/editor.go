@@ -530,6 +530,12 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		cmd := m.edit(append(slices.Clone(m.steps), inv))
 		m.cursor = cursor
 		return m, tea.Batch(cmd, status(fmt.Sprintf("step %d undoes step %d", len(m.steps), cursor+1), false))
+	case key.Matches(msg, m.c.checksKey(m.task)):
+		if m.pair == nil {
+			return m, status("still replaying: press b again in a moment", true)
+		}
+		o := m.c.checksOverlay(m.width, m.task.ID, m.pair.h, m.pair.a)
+		return m, func() tea.Msg { return overlayMsg{o} }
 	case key.Matches(msg, k.Mode):
 		if m.certKind() == "rollback" {
 			m.kind = "pair"
@@ -963,7 +969,7 @@ func (m *editor) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.First, k.Last},
 		{k.Add, k.Line, k.Insert, k.EditStep, k.DeleteStep},
 		{k.MoveUp, k.MoveDown, k.Undo, k.Redo, k.UndoStep},
-		{k.Save, k.Export, k.Compare, m.modeKey()},
+		{k.Save, k.Export, k.Compare, m.modeKey(), m.c.checksKey(m.task)},
 		{k.Back},
 		{k.Attack, k.AttackCancel},
 	}

@@ -341,6 +341,9 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		return m, m.compare("rollback")
 	case key.Matches(msg, k.MarkHonest):
 		return m, m.mark()
+	case key.Matches(msg, m.c.checksKey(m.task)):
+		o := m.c.checksOverlay(m.width, m.task.ID, m.a)
+		return m, func() tea.Msg { return overlayMsg{o} }
 	case key.Matches(msg, k.EditWitness) && m.a.noGoal != nil:
 		return m, status("no witness to craft: "+m.a.noGoal.Error(), true)
 	case key.Matches(msg, k.EditWitness):
@@ -556,7 +559,7 @@ func (m *inspector) FullHelp() [][]key.Binding {
 		{k.ScrollDown, k.ScrollUp, k.PageDown, k.PageUp},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Tab},
 		{k.Switch, k.MarkHonest, k.Compare, k.Rollback, k.EditWitness},
-		{k.WholeState, k.FullTurns, k.Annotate, k.Attack, k.AttackCancel},
+		{k.WholeState, k.FullTurns, m.c.checksKey(m.task), k.Annotate, k.Attack, k.AttackCancel},
 		{k.Back},
 		{k.Quit, k.Help},
 	}

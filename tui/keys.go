@@ -20,7 +20,7 @@ type keyMap struct {
 
 	// Inspector and compare.
 	Switch, MarkHonest, Compare, Rollback, EditWitness, Annotate, Evidence, WholeState key.Binding
-	OpenEvent, StateDiff, FullTurns, Collateral                                        key.Binding
+	OpenEvent, StateDiff, FullTurns, Collateral, Checks                                key.Binding
 
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
@@ -85,6 +85,7 @@ func newKeyMap() *keyMap {
 		OpenEvent:   b([]string{"enter"}, "enter", "open the event"),
 		StateDiff:   b([]string{"d"}, "d", "state diff H vs A"),
 		Collateral:  b([]string{"x"}, "x", "collateral: cells A ends with apart from H"),
+		Checks:      b([]string{"b"}, "b", "the benchmark's checks: gold actions, reward basis"),
 
 		Add:        b([]string{"a"}, "a", "add step"),
 		Insert:     b([]string{"i"}, "i", "insert step before"),
