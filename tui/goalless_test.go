@@ -1,9 +1,13 @@
 package tui
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/store"
 )
 
 // TestGoallessTaskRunsOpen: a task with no goal predicate (its gold run
@@ -58,5 +62,22 @@ func TestGoallessTaskRunsOpen(t *testing.T) {
 				press(t, m, "esc")
 			}
 		})
+	}
+}
+
+// TestGoallessWitnessSummary: a witness saved on a task with no goal
+// (an import's run of TAU-A12) gets no verdict in the Saved list, and
+// summarizing it does not fail: its runs' analyses have no scores.
+func TestGoallessWitnessSummary(t *testing.T) {
+	m := domainApp(t, "tau-airline", 80, 24)
+	task := m.c.ws.task("TAU-A12")
+	r := store.Record{Kind: store.KindWitness, Key: 1, Task: task.ID, Name: "run", Body: model.EncodeTrajectory(task.HonestTraj)}
+	msg := &summariesMsg{sums: map[recordID]recordSummary{}, steps: map[recordID]int{}}
+	summarizeOnce(m.c.ws, map[string]*analysis{}, map[[sha256.Size]byte]summarized{}, r, msg)
+	if sum, ok := msg.sums[idOf(r)]; ok {
+		t.Fatalf("a witness of a task with no goal has a verdict: %+v", sum)
+	}
+	if msg.steps[idOf(r)] != len(task.HonestTraj.Steps) {
+		t.Fatalf("its steps are not counted: %d", msg.steps[idOf(r)])
 	}
 }

@@ -219,8 +219,8 @@ func summarizeOnce(ws *workspace, honest map[string]*analysis, done map[[sha256.
 // summarize adds a record's summary to msg; tr is a witness's trajectory.
 func summarize(ws *workspace, honest map[string]*analysis, r store.Record, tr *model.Trajectory, msg *summariesMsg) {
 	t := ws.task(r.Task)
-	if t == nil {
-		return
+	if t == nil || goalless(t) != nil {
+		return // no task here, or no goal to certify against
 	}
 	var p *pair
 	switch r.Kind {
