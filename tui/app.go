@@ -106,7 +106,11 @@ type workbench struct {
 	statusErr bool
 	// armed is the question the last key asked before it would drop
 	// unsaved work: the same key again goes ahead, any other keeps it.
-	armed arm
+	// armKey is that key and armWhat the work the question named: a key
+	// goes ahead only when it is the key asked about and the work it
+	// would drop is the work named.
+	armed           arm
+	armKey, armWhat string
 	// replaceOK lets the next openEditorMsg replace a modified witness:
 	// the user answered e to the question.
 	replaceOK bool
@@ -128,6 +132,7 @@ const (
 	armBack        // esc again drops it
 	armReplace     // e again replaces the editor's witness
 	armDelete      // del again deletes the saved record
+	armDismiss     // esc again dismisses the search's result
 )
 
 func newModel(c *common) *workbench {
@@ -396,18 +401,18 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 // of the whole workbench, then the page in front.
 func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.keys
-	armed := m.armed
-	m.armed = armNone
+	armed, asked := m.armed, question{m.armed, m.armKey, m.armWhat}
+	m.armed, m.armKey, m.armWhat = armNone, "", ""
 	if armed != armNone {
 		// A question is answered by the key after it, whichever it is:
 		// left on the screen it would name a key that no longer acts.
-		m.status = ""
+		m.status, m.statusErr = "", false
 	}
 	if m.tooSmall() {
 		// Nothing is drawn: a key acting on an unseen page could lose
 		// work, so only the keys the note names act.
 		if key.Matches(msg, k.ForceQuit) || key.Matches(msg, k.Quit) {
-			return m.quit(armed, msg.String())
+			return m.quit(asked, msg.String())
 		}
 		return nil
 	}
@@ -434,7 +439,7 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 			m.attack.state = attackIdle
 			return nil
 		}
-		return m.quit(armed, "ctrl+c")
+		return m.quit(asked, "ctrl+c")
 	}
 	// Focus gate: while a text input has focus, every key is its own.
 	if typing {
@@ -443,7 +448,7 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m.quit(armed, "q")
+		return m.quit(asked, "q")
 	case key.Matches(msg, k.Help):
 		m.overlay = m.helpOverlay()
 		return nil
@@ -455,7 +460,7 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	// esc takes back one thing at a time: an error on the status line
 	// first, then the search's form or result, then the page.
-	if msg.Type == tea.KeyEsc && ((m.status != "" && m.statusErr && armed == armNone) || (armed != armNone && armed != armBack)) {
+	if msg.Type == tea.KeyEsc && ((m.status != "" && m.statusErr && armed == armNone) || (armed != armNone && armed != armBack && armed != armDismiss)) {
 		m.status = ""
 		return nil
 	}
@@ -467,6 +472,11 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		if armed == armReplace {
 			m.replaceOK = true
+		}
+		// Dismissing the search's witness drops it: esc asks first.
+		if m.attack.witness() && key.Matches(msg, k.Dismiss) && !asked.again(armDismiss, "esc", searchWitness) {
+			m.ask(question{armDismiss, "esc", searchWitness}, m.unsavedQuestion([]unsavedItem{{searchWitness, "enter or e opens it"}}, "esc", "dismisses it"))
+			return nil
 		}
 		var cmd tea.Cmd
 		m.attack, cmd = m.attack.key(msg)
@@ -490,9 +500,8 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if key.Matches(msg, k.Back) && len(m.back) > 0 {
-		if what := m.unsavedHere(); what != "" && armed != armBack {
-			m.armed = armBack
-			m.setStatus(what+" is not saved: esc again drops it, "+m.saveHint()+", any other key keeps it", true)
+		if here := m.unsavedHere(); len(here) > 0 && !asked.again(armBack, "esc", names(here)) {
+			m.ask(question{armBack, "esc", names(here)}, m.unsavedQuestion(here, "esc", "drops it"))
 			return nil
 		}
 		if m.page == pageEditor {
@@ -537,15 +546,69 @@ func (m *workbench) clearStatus() {
 
 func (m *workbench) setStatus(text string, isErr bool) { m.status, m.statusErr = text, isErr }
 
+// question is a question the workbench asked before dropping unsaved
+// work: its kind, the key that goes ahead, the work it named.
+type question struct {
+	kind      arm
+	key, what string
+}
+
+// again reports whether a key answers the question asked: the same key,
+// about the same work.
+func (q question) again(kind arm, key, what string) bool {
+	return q.kind == kind && q.key == key && q.what == what
+}
+
+// ask puts a question on the status line.
+func (m *workbench) ask(q question, text string) {
+	m.armed, m.armKey, m.armWhat = q.kind, q.key, q.what
+	m.setStatus(text, true)
+}
+
 // quit quits, unless it would drop unsaved work and the user was not
-// asked yet: then it asks, and the same key again quits.
-func (m *workbench) quit(armed arm, with string) tea.Cmd {
-	if what := m.unsaved(); what != "" && armed != armQuit {
-		m.armed = armQuit
-		m.setStatus(fmt.Sprintf("%s is not saved: %s again quits anyway, %s, any other key keeps it", what, with, m.saveHint()), true)
+// asked yet: then it asks, naming all of it, and the same key again
+// quits. Any other key keeps it, and so does the same key when more work
+// became unsaved since (a search that finished): it asks again.
+func (m *workbench) quit(asked question, with string) tea.Cmd {
+	if work := m.unsaved(); len(work) > 0 && !asked.again(armQuit, with, names(work)) {
+		m.ask(question{armQuit, with, names(work)}, m.unsavedQuestion(work, with, "quits anyway"))
 		return nil
 	}
 	return tea.Quit
+}
+
+// unsavedItem is a piece of work not saved anywhere, and how to keep it.
+type unsavedItem struct{ what, keep string }
+
+// names joins the items' names: "A", "A and B", "A, B and C".
+func names(items []unsavedItem) string {
+	var n []string
+	for _, it := range items {
+		n = append(n, it.what)
+	}
+	if len(n) < 2 {
+		return strings.Join(n, "")
+	}
+	return strings.Join(n[:len(n)-1], ", ") + " and " + n[len(n)-1]
+}
+
+// unsavedQuestion asks before key drops the items: it names every one,
+// what the key does, and how to keep each.
+func (m *workbench) unsavedQuestion(items []unsavedItem, key, does string) string {
+	if m.tooSmall() {
+		for i := range items {
+			items[i].keep = fmt.Sprintf("a terminal of %d×%d shows it again", minWidth, minHeight)
+		}
+		items = items[:1:1]
+	}
+	if len(items) == 1 {
+		return fmt.Sprintf("%s is not saved: %s again %s, %s, any other key keeps it", names(items), key, does, items[0].keep)
+	}
+	var keep []string
+	for _, it := range items {
+		keep = append(keep, it.what+": "+it.keep)
+	}
+	return fmt.Sprintf("%s are not saved: %s again %s and drops them all, any other key keeps them (%s)", names(items), key, does, strings.Join(keep, "; "))
 }
 
 // askReplace asks before the editor's modified witness is replaced.
@@ -555,48 +618,49 @@ func (m *workbench) askReplace() tea.Cmd {
 	return nil
 }
 
-// unsaved names the work that quitting now would drop, or "".
-func (m *workbench) unsaved() string {
-	switch {
-	case m.demo != nil:
-		return ""
-	case m.editor.modified:
-		return "the witness in the editor"
-	case m.compare.unsaved:
-		return "the search attacker's witness in Compare"
-	case m.attack.witness():
-		return "the search attacker's witness"
+// unsaved is all the work quitting now would drop, each with how to
+// keep it: the editor's modified witness, the search's witness in
+// Compare, and the search's result.
+func (m *workbench) unsaved() []unsavedItem {
+	if m.demo != nil {
+		return nil
 	}
-	return ""
-}
-
-// unsavedHere names the work that leaving the page in front would drop.
-func (m *workbench) unsavedHere() string {
-	switch {
-	case m.demo != nil:
-		return ""
-	case m.page == pageEditor && m.editor.modified:
-		return "the witness in the editor"
-	case m.page == pageCompare && m.compare.unsaved:
-		return "the search attacker's witness"
-	}
-	return ""
-}
-
-// saveHint says how to keep the unsaved work.
-func (m *workbench) saveHint() string {
-	switch {
-	case m.tooSmall():
-		return fmt.Sprintf("a terminal of %d×%d shows it again", minWidth, minHeight)
-	case m.editor.modified && (m.page == pageEditor || !m.compare.unsaved):
-		if m.page == pageEditor {
-			return "s saves"
+	var out []unsavedItem
+	here := !m.attack.modal()
+	if m.editor.modified {
+		keep := "the editor's s saves it"
+		if m.page == pageEditor && here {
+			keep = "s saves it"
 		}
-		return "the editor's s saves it"
-	case m.compare.unsaved && m.page == pageCompare:
-		return "s saves it as a run, e edits it"
+		out = append(out, unsavedItem{"the witness in the editor", keep})
 	}
-	return "enter or e opens it"
+	if m.compare.unsaved {
+		keep := "Compare's s saves it as a run"
+		if m.page == pageCompare && here {
+			keep = "s saves it as a run, e edits it"
+		}
+		out = append(out, unsavedItem{"the search attacker's witness in Compare", keep})
+	}
+	if m.attack.witness() {
+		out = append(out, unsavedItem{searchWitness, "enter or e opens it"})
+	}
+	return out
+}
+
+// searchWitness names the search's result's witness.
+const searchWitness = "the search attacker's witness"
+
+// unsavedHere is the work that leaving the page in front would drop.
+func (m *workbench) unsavedHere() []unsavedItem {
+	switch {
+	case m.demo != nil:
+		return nil
+	case m.page == pageEditor && m.editor.modified:
+		return []unsavedItem{{"the witness in the editor", "s saves it"}}
+	case m.page == pageCompare && m.compare.unsaved:
+		return []unsavedItem{{searchWitness, "s saves it as a run, e edits it"}}
+	}
+	return nil
 }
 
 // popPage goes back to the page before this one.
@@ -708,7 +772,7 @@ func (m *workbench) banner() []string {
 	if m.statusErr {
 		sty = m.c.st.statusErr
 		// esc is the answer that drops the work when esc asked.
-		if m.armed != armBack {
+		if m.armed != armBack && m.armed != armDismiss {
 			hint = " (esc dismisses)"
 		}
 	}

@@ -183,7 +183,7 @@ func TestEndToEndIssue22At80x24(t *testing.T) {
 			s.keys("Escape")
 			s.waitFor("7 steps")
 			s.keys("Escape")
-			s.waitFor("TAU-A02 · trial0 · tau-bench reward")
+			s.waitFor("TAU-A02 · trial0 (H) · tau-bench reward")
 		}},
 		{"a task with no goal says why", "tau-airline", func(t *testing.T, s *tmuxSession, dir string) {
 			open(s, "TAU-A12")

@@ -67,6 +67,23 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.keys("b")
 			s.waitFor("tau2-bench's checks · T2A-2", "H · gpt-4.1-trial0")
 		}},
+		{"work is never lost: q then ctrl+c, esc on the search's result, both unsaved", "", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · ")
+			s.keys("/", "PH-H08", "Enter")
+			s.waitFor("PH-H08 · honest (H)")
+			s.keys("e", "$", "d")
+			s.waitFor("2 steps · modified")
+			s.keys("q", "C-c")
+			s.waitFor("ctrl+c again quits anyway")
+			s.keys("j", "C-c", "q")
+			s.waitFor("q again quits anyway")
+			s.keys("j", "S", "Tab", "Tab", "Right", "Enter")
+			s.waitFor("Search attacker · PH-H08 · done", "inflated over one- and two-field updates")
+			s.keys("Escape")
+			s.waitFor("esc again dismisses it", "Search attacker · PH-H08 · done")
+			s.keys("q")
+			s.waitFor("the witness in the editor and the search attacker's witness are not saved: q", "again quits anyway and drops them all")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -74,7 +74,7 @@ func newKeyMap() *keyMap {
 		DeleteRecord: b([]string{"ctrl+d", "delete"}, "del", "delete record (asks)"),
 
 		Switch:      b([]string{"t"}, "t", "next trajectory of the task"),
-		MarkHonest:  b([]string{"H"}, "H", "make this run H (else the run on screen is H)"),
+		MarkHonest:  b([]string{"H"}, "H", "make this run H"),
 		Compare:     b([]string{"c"}, "c", "compare H vs A"),
 		Rollback:    b([]string{"r"}, "r", "compare H vs R"),
 		EditWitness: b([]string{"e"}, "e", "witness editor"),
@@ -85,7 +85,7 @@ func newKeyMap() *keyMap {
 		OpenEvent:   b([]string{"enter"}, "enter", "open the event"),
 		StateDiff:   b([]string{"d"}, "d", "state diff H vs A"),
 		Collateral:  b([]string{"x"}, "x", "collateral: cells A ends with apart from H"),
-		Checks:      b([]string{"b"}, "b", "the benchmark's checks: gold actions, reward basis"),
+		Checks:      b([]string{"b"}, "b", "gold actions, reward basis"),
 
 		Add:        b([]string{"a"}, "a", "add step"),
 		Insert:     b([]string{"i"}, "i", "insert step before"),
