@@ -925,49 +925,58 @@ func (m *workbench) crumbs() string {
 	if m.demo != nil {
 		parts = []string{"demo", m.demo.title()}
 	}
+	// A long task id (tau2 telecom's names a whole scenario) gives way,
+	// from its middle, to what follows it, keeping 16 cells.
+	withID := func(id, rest string) {
+		room := m.width - ansi.StringWidth(" parthack · "+strings.Join(parts, " › ")+" › "+rest)
+		parts = append(parts, shortenMiddle(id, max(room, 16))+rest)
+	}
 	switch m.page {
 	case pageInspect:
-		if m.inspect.task != nil {
-			parts = append(parts, m.inspect.task.ID)
+		if m.inspect.task == nil {
+			break
+		}
+		if len(m.inspect.choices) == 0 {
+			withID(m.inspect.task.ID, "")
+			break
 		}
 		// The trajectory on screen and the benchmark's own reward of it,
 		// where the log's title has no room for them.
-		if m.inspect.task != nil && len(m.inspect.choices) > 0 {
-			label, h, note, short := m.inspect.current().label, m.inspect.honest(), "", ""
-			if a := m.inspect.a; a != nil {
-				note, short = a.rewardNote(), a.rewardNoteShort()
-			}
-			mark, vs := " (H)", ""
-			if h.traj != m.inspect.current().traj {
-				mark, vs = "", " · vs H "
-			}
-			// Long run names give way, from their middle, to the reward:
-			// the run on screen first, then H's, each keeps 12 cells;
-			// where even that does not fit the reward drops its
-			// benchmark's name.
-			head := " parthack · " + strings.Join(parts, " › ") + " · " + mark + vs
-			need := 12
-			if vs != "" {
-				need += min(ansi.StringWidth(h.label), 12)
-			}
-			if m.width-ansi.StringWidth(head+note) < need {
-				note = short
-			}
-			room := m.width - ansi.StringWidth(head+note)
-			hl := ""
-			if vs != "" {
-				label = shortenMiddle(label, max(room-ansi.StringWidth(h.label), room/2, 12))
-				hl = shortenMiddle(h.label, max(room-ansi.StringWidth(label), 12))
-			}
-			parts[len(parts)-1] += " · " + shortenMiddle(label, max(room, 12)) + mark + note + vs + hl
+		label, h, note, short := m.inspect.current().label, m.inspect.honest(), "", ""
+		if a := m.inspect.a; a != nil {
+			note, short = a.rewardNote(), a.rewardNoteShort()
 		}
+		mark, vs := " (H)", ""
+		if h.traj != m.inspect.current().traj {
+			mark, vs = "", " · vs H "
+		}
+		id := shortenMiddle(m.inspect.task.ID, max(m.width-ansi.StringWidth(" parthack · "+strings.Join(parts, " › ")+" ›  · "+label+mark+short+vs+h.label), 16))
+		// Long run names give way, from their middle, to the reward:
+		// the run on screen first, then H's, each keeps 12 cells;
+		// where even that does not fit the reward drops its
+		// benchmark's name.
+		head := " parthack · " + strings.Join(parts, " › ") + " › " + id + " · " + mark + vs
+		need := 12
+		if vs != "" {
+			need += min(ansi.StringWidth(h.label), 12)
+		}
+		if m.width-ansi.StringWidth(head+note) < need {
+			note = short
+		}
+		room := m.width - ansi.StringWidth(head+note)
+		hl := ""
+		if vs != "" {
+			label = shortenMiddle(label, max(room-ansi.StringWidth(h.label), room/2, 12))
+			hl = shortenMiddle(h.label, max(room-ansi.StringWidth(label), 12))
+		}
+		parts = append(parts, id+" · "+shortenMiddle(label, max(room, 12))+mark+note+vs+hl)
 	case pageCompare:
 		if m.compare.task != nil {
-			parts = append(parts, m.compare.task.ID+" · H "+m.compare.h.label)
+			withID(m.compare.task.ID, " · H "+m.compare.h.label)
 		}
 	case pageEditor:
 		if m.editor.task != nil {
-			parts = append(parts, m.editor.task.ID+" · H "+m.editor.h.label)
+			withID(m.editor.task.ID, " · H "+m.editor.h.label)
 		}
 	}
 	return "· " + strings.Join(parts, " › ")
