@@ -408,6 +408,9 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 		// left on the screen it would name a key that no longer acts.
 		m.status, m.statusErr = "", false
 	}
+	if key.Matches(msg, k.Suspend) {
+		return tea.Suspend // nothing is dropped: fg resumes where it was
+	}
 	if m.tooSmall() {
 		// Nothing is drawn: a key acting on an unseen page could lose
 		// work, so only the keys the note names act.

@@ -89,6 +89,17 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.keys("Enter")
 			s.waitFor("Inspector › T2T-[mo…", "gpt-4.1-trial0 (H) · ")
 		}},
+		{"ctrl+z suspends, u undoes; the export's name is a file name", "tau2-telecom", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · 100 of 100")
+			s.keys("Enter")
+			s.waitFor("gpt-4.1-trial0 (H)")
+			s.keys("e")
+			s.waitFor("Witness editor", "✓ eligible")
+			s.keys("?")
+			s.waitFor("Keys · Witness editor", "ctrl+z", "suspend (fg resumes)")
+			s.keys("Escape", "E")
+			s.waitFor("Export witness JSON", "T2T-mobile_data_issue-data_saver_mode_on-user")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

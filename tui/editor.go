@@ -500,7 +500,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		}
 		m.prompt, m.saving = newPrompt(m.c, title, field{"name", m.name}, field{"note", m.note}), true
 	case key.Matches(msg, k.Export):
-		file := strings.NewReplacer(" ", "-", "/", "-").Replace(fmt.Sprintf("%s-%s.json", m.task.ID, m.name))
+		file := fileName(m.task.ID+"-"+m.name) + ".json"
 		// The full path: the launch directory is easy to forget.
 		if abs, err := filepath.Abs(file); err == nil {
 			file = abs
@@ -718,6 +718,31 @@ func inverseStep(a *analysis, i int) (model.Step, error) {
 		}
 	}
 	return model.Step{Action: inv, Comment: fmt.Sprintf("undoes step %d", i+1)}, nil
+}
+
+// fileName makes s a file name every file system and shell takes: runs
+// of anything but letters, digits, '.', '_' and '-' become one '-'
+// (tau2 telecom's ids hold |, [, ] and :), and a name longer than 120
+// bytes loses its middle (a name may have 255).
+func fileName(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		ok := r == '.' || r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		switch {
+		case ok:
+			b.WriteRune(r)
+			dash = r == '-'
+		case !dash:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	out := strings.Trim(b.String(), "-.")
+	if len(out) > 120 {
+		out = out[:60] + "-" + out[len(out)-59:]
+	}
+	return out
 }
 
 // discard drops the unsaved witness: the user chose to leave it.

@@ -1,0 +1,51 @@
+package tui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// TestCtrlZSuspends: ctrl+z suspends the workbench as it does any
+// terminal program, and undoes nothing; u undoes; ? says so (issue 30:
+// ctrl+z undid in the editor and no overlay said so).
+func TestCtrlZSuspends(t *testing.T) {
+	m := openEditor(t, 80, 24)
+	press(t, m, "$", "d")
+	n := len(m.editor.steps)
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyCtrlZ})
+	if cmd == nil {
+		t.Fatal("ctrl+z did nothing")
+	}
+	if _, ok := cmd().(tea.SuspendMsg); !ok {
+		t.Fatal("ctrl+z does not suspend")
+	}
+	if len(m.editor.steps) != n {
+		t.Fatal("ctrl+z undid the edit")
+	}
+	press(t, m, "u")
+	if len(m.editor.steps) != n+1 {
+		t.Fatal("u did not undo")
+	}
+	press(t, m, "?")
+	if body := strings.Join(m.overlay.lines, "\n"); !strings.Contains(body, "ctrl+z") || !strings.Contains(body, "suspend (fg resumes)") {
+		t.Fatalf("? does not say what ctrl+z does:\n%s", body)
+	}
+}
+
+// TestExportNameIsAFileName: the export's default file name holds only
+// letters, digits, dots, dashes and underscores, whatever the task's id
+// and the witness's name hold (issue 30: telecom's held |, [, ] and :).
+func TestExportNameIsAFileName(t *testing.T) {
+	m := domainApp(t, "tau2-telecom", 80, 24)
+	press(t, m, "enter", "e", "E")
+	if m.editor.prompt == nil {
+		t.Fatalf("E opened no prompt:\n%s", screen(m))
+	}
+	name := filepath.Base(m.editor.prompt.value(0))
+	if strings.ContainsAny(name, "|[]: /\\*?\"<>") || !strings.HasSuffix(name, ".json") || !strings.HasPrefix(name, "T2T-mobile_data_issue-") || len(name) > 255 {
+		t.Fatalf("the export's default name is %q", name)
+	}
+}
