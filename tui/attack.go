@@ -29,8 +29,13 @@ type attackPanel struct {
 	target int        // index into the evaluators
 	edits  int
 	pairs  bool // also two-field updates (the CLI's --pairs)
-	cap    int  // index into stateCaps (the CLI's --max-states)
-	field  int  // focused setup field: setupTarget … setupCap
+	// sameEnd admits only witnesses that end in exactly H's state (the
+	// CLI's --same-end): by default on a real domain's task, where a
+	// witness may leave collateral no goal predicate reads, until the
+	// user sets it.
+	sameEnd, endSet bool
+	cap             int // index into stateCaps (the CLI's --max-states)
+	field           int // focused setup field: setupTarget … setupCap
 
 	runs     int        // searches started: the id of the latest
 	run      *attackRun // nil unless a search is running
@@ -61,6 +66,7 @@ const (
 	setupTarget = iota
 	setupEdits
 	setupMoves
+	setupEnd
 	setupCap
 	setupFields
 )
@@ -145,6 +151,9 @@ func (p *attackPanel) witness() bool {
 func (p *attackPanel) setup(t *suiteTask, h choice) {
 	p.state, p.task, p.h, p.field, p.res = attackSetup, t, t.orHonest(h), 0, nil
 	p.target = min(p.target, len(p.targets())-1)
+	if !p.endSet {
+		p.sameEnd = onDomain(t)
+	}
 }
 
 // targets are the evaluators a search on the panel's task may inflate:
@@ -167,7 +176,7 @@ func (p *attackPanel) start() tea.Cmd {
 	run := &attackRun{id: p.runs, progress: make(chan searchProgress, 1), done: make(chan attackDoneMsg, 1)}
 	p.state, p.run, p.cancel, p.progress = attackRunning, run, cancel, searchProgress{}
 	ws, t, h, target := p.c.ws, p.task, p.h, p.targets()[p.target].Name
-	opt := searchOptions{edits: p.edits, pairs: p.pairs, maxStates: stateCaps[p.cap]}
+	opt := searchOptions{edits: p.edits, pairs: p.pairs && !onDomain(t), maxStates: stateCaps[p.cap], sameEnd: p.sameEnd}
 	search := func() tea.Msg {
 		go func() {
 			res, err := searchAttack(ctx, ws, t, h, target, opt, run.report)
@@ -235,9 +244,9 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 		case key.Matches(msg, k.StartSearch):
 			return p, p.start()
 		case key.Matches(msg, k.FieldNext), key.Matches(msg, k.Down):
-			p.field = (p.field + 1) % setupFields
+			p.nextField(1)
 		case key.Matches(msg, k.FieldPrev), key.Matches(msg, k.Up):
-			p.field = (p.field + setupFields - 1) % setupFields
+			p.nextField(-1)
 		case key.Matches(msg, k.ValueNext):
 			p.change(1)
 		case key.Matches(msg, k.ValuePrev):
@@ -260,6 +269,27 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 	return p, nil
 }
 
+// onDomain reports whether t is a real domain's task, whose moves are
+// its tools' calls: --pairs, two-field updates, is for the suite's.
+func onDomain(t *suiteTask) bool { return t.Public != nil && t.Public.Domain != nil }
+
+// nextField moves the focus d fields on, past the moves on a real
+// domain's task (there is no choice to make).
+func (p *attackPanel) nextField(d int) {
+	p.field = (p.field + d + setupFields) % setupFields
+	if p.field == setupMoves && onDomain(p.task) {
+		p.field = (p.field + d + setupFields) % setupFields
+	}
+}
+
+// endName names the witnesses a search admits by where they end.
+func endName(sameEnd bool) string {
+	if sameEnd {
+		return "only those ending in H's state"
+	}
+	return "any end state"
+}
+
 // change cycles the focused setup field: the targets wrap around, the
 // bound stays within minEdits..maxEdits.
 func (p *attackPanel) change(d int) {
@@ -271,6 +301,8 @@ func (p *attackPanel) change(d int) {
 		p.edits = clamp(p.edits+d, minEdits, maxEdits)
 	case setupMoves:
 		p.pairs = !p.pairs
+	case setupEnd:
+		p.sameEnd, p.endSet = !p.sameEnd, true
 	case setupCap:
 		p.cap = clamp(p.cap+d, 0, len(stateCaps)-1)
 	}
@@ -289,10 +321,16 @@ func (p *attackPanel) lines(width int) []string {
 			}
 			return fit(" "+l+v+"  "+st.faint.Render(note), width)
 		}
+		moves := row(setupMoves, "moves", moveSetName(p.task, p.pairs), "what an inserted action may be (--pairs: two fields at once)")
+		if onDomain(p.task) {
+			// Nothing to choose: --pairs is for the suite's updates.
+			moves = fit(" "+st.muted.Render(fit("moves", 8))+moveSetName(p.task, false)+"  "+st.faint.Render("what an inserted action may be"), width)
+		}
 		return []string{
 			row(setupTarget, "target", p.targets()[p.target].Label, fmt.Sprintf("the evaluator to inflate (%d of %d)", p.target+1, len(p.targets()))),
 			row(setupEdits, "edits", fmt.Sprint(p.edits), fmt.Sprintf("inserted actions plus skipped steps of H (%d–%d)", minEdits, maxEdits)),
-			row(setupMoves, "moves", moveSetName(p.task, p.pairs), "what an inserted action may be (--pairs: two fields at once)"),
+			moves,
+			row(setupEnd, "end", endName(p.sameEnd), "the witnesses admitted (--same-end: no collateral)"),
 			row(setupCap, "states", fmt.Sprint(stateCaps[p.cap]), "search nodes at most (--max-states)"),
 			st.faint.Render(" enter start · ←/→ change · tab next field · esc cancel"),
 		}
@@ -317,8 +355,12 @@ func (p *attackPanel) lines(width int) []string {
 func (p *attackPanel) resultLines(width int) []string {
 	st, r := p.c.st, p.res
 	label := p.targets()[p.target].Label
-	// Every result names its bound: the move set and the edits.
+	// Every result names its bound: the move set, the edits and, with
+	// --same-end, the end state.
 	within := fmt.Sprintf("%s within %d edits", r.moves, r.edits)
+	if r.sameEnd {
+		within += " ending in H's state"
+	}
 	var head, bound string
 	switch {
 	case r.witness == nil && r.exhausted:

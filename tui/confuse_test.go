@@ -49,3 +49,35 @@ func TestExportNameIsAFileName(t *testing.T) {
 		t.Fatalf("the export's default name is %q", name)
 	}
 }
+
+// TestSearchFormOffersWhatApplies: on a real domain's task the search
+// form offers no --pairs (its moves are the task's tool calls) and
+// offers --same-end, on by default; on the suite --pairs and --same-end
+// are both choices, and the result names the end state it admitted
+// (issue 30: the form offered --pairs where it cannot apply and lacked
+// --same-end).
+func TestSearchFormOffersWhatApplies(t *testing.T) {
+	m := domainApp(t, "tau2-airline", 80, 24)
+	openTask(t, m, "T2A-2")
+	press(t, m, "S")
+	mustSee(t, m, "moves   the task's tool calls", "end     ‹ only those ending in H's state ›")
+	mustNotSee(t, m, "‹ the task's tool calls ›")
+	press(t, m, "tab", "tab")
+	if m.attack.field != setupEnd {
+		t.Fatalf("tab tab from the target lands on field %d, not the end (the moves are no choice)", m.attack.field)
+	}
+	press(t, m, "esc")
+
+	s := openExample(t, 80, 24)
+	press(t, s, "S")
+	mustSee(t, s, "moves   ‹ one-field updates ›", "end     ‹ any end state ›")
+	press(t, s, "tab", "tab", "tab", "right")
+	mustSee(t, s, "end     ‹ only those ending in H's state ›")
+	press(t, s, "enter")
+	if !s.attack.witness() && s.attack.state != attackDone {
+		t.Fatalf("the search did not finish:\n%s", screen(s))
+	}
+	if !strings.Contains(strings.Join(s.attack.resultLines(200), " "), "within 2 edits ending in H's state") {
+		t.Fatalf("the result does not name the end state it admitted:\n%s", screen(s))
+	}
+}

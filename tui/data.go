@@ -475,6 +475,7 @@ type searchResult struct {
 	cancelled            bool              // stopped by the user: the best found until then
 	honest, score, delta float64           // f(H), f(A_f), Δhack
 	witness              *model.Trajectory // A_f; nil when no eligible candidate was found
+	sameEnd              bool              // only witnesses ending in exactly H's state were admitted
 	states, eligible     int
 	exhausted            bool // every candidate within the bound was considered
 }
@@ -503,7 +504,7 @@ func searchAttack(ctx context.Context, w *workspace, t *suiteTask, h choice, tar
 	if err != nil && !cancelled {
 		return nil, err
 	}
-	return &searchResult{task: t, h: h, edits: res.Edits, moves: moveSetName(t, opt.pairs), cancelled: cancelled, honest: res.Honest, score: res.Score, delta: res.Delta,
+	return &searchResult{task: t, h: h, sameEnd: opt.sameEnd, edits: res.Edits, moves: moveSetName(t, opt.pairs), cancelled: cancelled, honest: res.Honest, score: res.Score, delta: res.Delta,
 		witness: res.Best, states: res.States, eligible: res.Eligible, exhausted: res.Exhausted}, nil
 }
 

@@ -100,6 +100,15 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.keys("Escape", "E")
 			s.waitFor("Export witness JSON", "T2T-mobile_data_issue-data_saver_mode_on-user")
 		}},
+		{"the search form offers --same-end, and --pairs only where it applies", "tau2-airline", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · ")
+			s.keys("/", "T2A-2", "Enter")
+			s.waitFor("T2A-2 · claude-son")
+			s.keys("S")
+			s.waitFor("moves   the task's tool calls", "end     ‹ only those ending in H's state ›")
+			s.keys("Enter")
+			s.waitFor("Search attacker · T2A-2 · done", "within 2 edits ending in H's state")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
