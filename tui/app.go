@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -93,6 +94,10 @@ type workbench struct {
 	height int
 	page   page
 	back   []page
+	// inspectBack keeps the Inspector as it was where it waits on the
+	// back stack while it shows another trajectory (Compare's enter
+	// opens an event there): esc brings back the run you came from.
+	inspectBack []savedInspector
 
 	browse  *browser
 	inspect *inspector
@@ -121,6 +126,13 @@ type workbench struct {
 	// held are keys typed while a page was opening: they act on it, in
 	// order, once it is on screen (see holding).
 	held []tea.KeyMsg
+}
+
+// savedInspector is the Inspector as it was at position depth of the
+// back stack.
+type savedInspector struct {
+	depth int
+	state inspector
 }
 
 // arm is a question the workbench asked before dropping unsaved work.
@@ -262,6 +274,9 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.overlay = msg.o
 		return m, nil
 	case openTaskMsg:
+		if i := slices.Index(m.back, pageInspect); i >= 0 && m.page != pageInspect {
+			m.inspectBack = append(m.inspectBack, savedInspector{i, *m.inspect})
+		}
 		m.goTo(pageInspect)
 		m.resize()
 		return m, m.inspect.open(msg.task, msg.traj, msg.label, msg.cursor, msg.h)
@@ -666,9 +681,16 @@ func (m *workbench) unsavedHere() []unsavedItem {
 	return nil
 }
 
-// popPage goes back to the page before this one.
+// popPage goes back to the page before this one; the Inspector comes
+// back as it was there.
 func (m *workbench) popPage() {
 	m.page, m.back = m.back[len(m.back)-1], m.back[:len(m.back)-1]
+	for n := len(m.inspectBack); n > 0 && m.inspectBack[n-1].depth >= len(m.back); n-- {
+		if saved := m.inspectBack[n-1]; saved.depth == len(m.back) && m.page == pageInspect {
+			*m.inspect = saved.state
+		}
+		m.inspectBack = m.inspectBack[:n-1]
+	}
 	m.status, m.armed = "", armNone
 	m.resize()
 }

@@ -81,3 +81,29 @@ func TestSearchFormOffersWhatApplies(t *testing.T) {
 		t.Fatalf("the result does not name the end state it admitted:\n%s", screen(s))
 	}
 }
+
+// TestBackToTheRunYouCameFrom: Inspector → c → enter on a row (the
+// Inspector shows A's event) → esc → esc comes back to the Inspector on
+// the run you came from, at its cursor (issue 30: it showed the
+// candidate).
+func TestBackToTheRunYouCameFrom(t *testing.T) {
+	m := openExample(t, 80, 24)
+	press(t, m, "l")
+	press(t, m, "c")
+	if m.page != pageCompare {
+		t.Fatalf("c did not open Compare:\n%s", screen(m))
+	}
+	press(t, m, "enter")
+	if m.page != pageInspect || m.inspect.current().label == "honest" {
+		t.Fatalf("enter did not open the candidate's event:\n%s", screen(m))
+	}
+	press(t, m, "esc", "esc")
+	if m.page != pageInspect || m.inspect.current().label != "honest" || m.inspect.cursor != 1 {
+		t.Fatalf("esc esc came back to %q at %d, not to honest at 1:\n%s", m.inspect.current().label, m.inspect.cursor, screen(m))
+	}
+	mustSee(t, m, "EX-01 · honest (H)")
+	press(t, m, "esc")
+	if m.page != pageBrowse {
+		t.Fatal("esc did not go back to Browse")
+	}
+}

@@ -109,6 +109,23 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.keys("Enter")
 			s.waitFor("Search attacker · T2A-2 · done", "within 2 edits ending in H's state")
 		}},
+		{"Compare, enter, esc, esc comes back to the run you came from", "", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · ")
+			s.keys("/", "PH-H01", "Enter")
+			s.waitFor("PH-H01 · honest (H)")
+			s.keys("S", "Enter")
+			s.waitFor("Search attacker · PH-H01 · done")
+			s.keys("Enter")
+			s.waitFor("Pair (H, A) · PH-H01 · search witness")
+			s.keys("Enter")
+			s.waitFor("PH-H01 · search witness · vs H honest")
+			s.keys("Escape")
+			s.waitFor("Pair (H, A) · PH-H01 · search witness")
+			s.keys("Escape")
+			s.waitFor("esc again drops it")
+			s.keys("Escape")
+			s.waitFor("PH-H01 · honest (H)")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
