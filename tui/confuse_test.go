@@ -107,3 +107,21 @@ func TestBackToTheRunYouCameFrom(t *testing.T) {
 		t.Fatal("esc did not go back to Browse")
 	}
 }
+
+// TestChartSaysWhatItLeavesOut: at 80×24 the Inspector's chart shows 4
+// of its lanes and says how many more a taller screen shows; at 120×40
+// it shows them all and says nothing (issue 30: 4 of 7 rows showed with
+// no "+3 more").
+func TestChartSaysWhatItLeavesOut(t *testing.T) {
+	for _, tc := range []struct {
+		w, h int
+		more string
+	}{{80, 24, "+3 more on a taller screen"}, {120, 40, ""}} {
+		m := newTestApp(t, tc.w, tc.h, false)
+		openTask(t, m, devTask)
+		title := line(t, m, "Progress over time")
+		if tc.more == "" && strings.Contains(title, "more") || tc.more != "" && !strings.Contains(title, tc.more) {
+			t.Errorf("at %d×%d the chart's title is %q", tc.w, tc.h, title)
+		}
+	}
+}

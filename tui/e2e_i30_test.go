@@ -112,7 +112,7 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 		{"Compare, enter, esc, esc comes back to the run you came from", "", func(t *testing.T, s *tmuxSession, dir string) {
 			s.waitFor("Tasks · ")
 			s.keys("/", "PH-H01", "Enter")
-			s.waitFor("PH-H01 · honest (H)")
+			s.waitFor("PH-H01 · honest (H)", "Progress over time · value at cursor → final · +3 more on a taller screen")
 			s.keys("S", "Enter")
 			s.waitFor("Search attacker · PH-H01 · done")
 			s.keys("Enter")

@@ -786,8 +786,9 @@ func (m *editor) View() string {
 	leftW, topH, chartH, _, lanes := m.layout()
 	out := joinColumns(m.stepsView(leftW, topH), m.c.box(m.resultTitle(), m.resultLines(m.width-leftW-2), m.width-leftW, topH, false))
 	if chartH > 0 && m.cand != nil && m.cand.events()+1 > 0 {
-		body := m.c.chart(m.chart, m.cand, chartLanes(m.c.ws, m.cand, lanes), m.chartCursor(), m.width-2)
-		out += "\n" + m.c.box("Candidate progress over time · value at the cursor step → final", body, m.width, chartH, false)
+		ls := chartLanes(m.c.ws, m.cand, lanes)
+		body := m.c.chart(m.chart, m.cand, ls, m.chartCursor(), m.width-2)
+		out += "\n" + m.c.box(m.c.chartTitle("Candidate progress over time · value at the cursor step → final", len(ls)), body, m.width, chartH, false)
 	}
 	if m.prompt != nil {
 		out += "\n" + m.prompt.view(m.width)

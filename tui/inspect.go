@@ -480,7 +480,7 @@ func (m *inspector) View() string {
 	} else if chartH > 0 {
 		ls := chartLanes(m.c.ws, m.a, lanes)
 		body := m.c.chart(m.chart, m.a, ls, m.cursor, m.width-2)
-		out += "\n" + m.c.box("Progress over time · value at cursor → final", body, m.width, chartH, false)
+		out += "\n" + m.c.box(m.c.chartTitle("Progress over time · value at cursor → final", len(ls)), body, m.width, chartH, false)
 	}
 	if m.note != nil {
 		out += "\n" + m.note.view(m.width)
