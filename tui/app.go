@@ -335,6 +335,14 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.inspect, cmd = m.inspect.update(msg)
 		return m, cmd
 	case recordsMsg, summariesMsg:
+		if msg, ok := msg.(recordsMsg); ok && msg.err == nil {
+			m.inspect.notes = nil
+			for _, r := range msg.recs {
+				if r.Kind == store.KindNote {
+					m.inspect.notes = append(m.inspect.notes, r)
+				}
+			}
+		}
 		var cmd tea.Cmd
 		m.browse, cmd = m.browse.update(msg)
 		return m, cmd

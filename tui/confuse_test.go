@@ -125,3 +125,19 @@ func TestChartSaysWhatItLeavesOut(t *testing.T) {
 		}
 	}
 }
+
+// TestNoteShowsAtItsEvent: a note written on an event shows at that
+// event in the Inspector, whole, and its row in the log is marked ✎
+// (issue 30: a note showed only in Browse).
+func TestNoteShowsAtItsEvent(t *testing.T) {
+	m := openExample(t, 80, 24)
+	press(t, m, "l", "a", "the printer ticket closes here", "enter")
+	mustSee(t, m, "✎ note 1", "the printer ticket closes here")
+	press(t, m, "l")
+	mustNotSee(t, m, "the printer ticket closes here")
+	if row := line(t, m, "agent update ticket T2"); !strings.Contains(row, "✎1 ✓") {
+		t.Fatalf("the noted event's row is not marked: %q", row)
+	}
+	press(t, m, "t")
+	mustNotSee(t, m, "✎")
+}

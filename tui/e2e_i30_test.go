@@ -126,6 +126,18 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.keys("Escape")
 			s.waitFor("PH-H01 · honest (H)")
 		}},
+		{"a note shows at its event", "", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · ")
+			s.keys("/", "PH-H05", "Enter")
+			s.waitFor("PH-H05 · honest (H)")
+			s.keys("l", "l", "a")
+			s.waitFor("Note on PH-H05")
+			s.keys("the user steps in here", "Enter")
+			s.waitFor("saved note 1", "✎ note 1", "the user steps in here")
+			s.keys("l")
+			s.waitFor("✎2 ✓ user")
+			s.waitGone("the user steps in here")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

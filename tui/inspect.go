@@ -45,6 +45,9 @@ type inspector struct {
 	query     string
 
 	note *prompt
+	// notes are the saved notes, each shown at the event it was written
+	// on (noteTarget) when its trajectory is on screen.
+	notes []store.Record
 
 	chart  *chartCache
 	detail *detailCache
@@ -503,13 +506,19 @@ func (m *inspector) logView(w, h int) string {
 	a := m.a
 	rows := m.logRows()
 	lines := make([]string, 0, rows+1)
+	noted := m.noted()
 	for k := m.top; k < min(m.top+rows, a.events()+1); k++ {
 		mark := markNone
 		if k == m.cursor {
 			mark = markCursor
 		}
 		if mark == markNone {
-			lines = append(lines, m.rows.row(m.c, a, k, w-2))
+			row := m.rows.row(m.c, a, k, w-2)
+			if noted[k] {
+				// The row's lead, a space, marks the note.
+				row = strings.Replace(row, " ", m.c.st.accent.Render("✎"), 1)
+			}
+			lines = append(lines, row)
 		} else {
 			lines = append(lines, m.c.eventRow(a, k, w-2, mark))
 		}
@@ -524,8 +533,41 @@ func (m *inspector) logView(w, h int) string {
 	return m.c.box(title, lines, w, h, m.focus == focusLog)
 }
 
+// notesAt are the notes written on the trajectory on screen after k
+// events.
+func (m *inspector) notesAt(k int) []store.Record {
+	var out []store.Record
+	for _, r := range m.notes {
+		if label, at, ok := noteTarget(r); ok && r.Task == m.task.ID && label == m.current().label && at == k {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// noted are the cursor positions of the trajectory on screen that have
+// a note.
+func (m *inspector) noted() map[int]bool {
+	out := map[int]bool{}
+	for _, r := range m.notes {
+		if label, at, ok := noteTarget(r); ok && r.Task == m.task.ID && label == m.current().label {
+			out[at] = true
+		}
+	}
+	return out
+}
+
 func (m *inspector) detailView(w, h int) string {
 	lines := m.detail.lines(m.c, m.a, m.cursor, w-2, m.whole, m.fullTurns)
+	// A note written here comes first, whole.
+	if notes := m.notesAt(m.cursor); len(notes) > 0 {
+		var head []string
+		for _, r := range notes {
+			head = append(head, m.c.st.accent.Render(fit(fmt.Sprintf("✎ note %d", r.Key), w-2)))
+			head = append(head, wrap(r.Note, w-2)...)
+		}
+		lines = append(append(head, ""), lines...)
+	}
 	top := clamp(m.detailTop, 0, max(len(lines)-(h-2), 0))
 	m.detailTop = top // scrolling past the end does not pile up
 	title := "Initial snapshot"
