@@ -49,6 +49,8 @@ type (
 		// unsaved marks the search attacker's witness: leaving Compare
 		// drops it, so esc and q ask first.
 		unsaved bool
+		// rec is the saved run reopened, which a save replaces.
+		rec store.Record
 	}
 	openEditorMsg struct {
 		task  *suiteTask
@@ -372,9 +374,7 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.editor.saved(msg.rec)
-		if msg.rec.Kind == store.KindRun {
-			m.compare.unsaved = false
-		}
+		m.compare.saved(msg.rec)
 		m.status, m.statusErr = fmt.Sprintf("saved %s %d %q to %s", msg.rec.Kind, msg.rec.Key, msg.rec.Name, m.c.dbPath), false
 		return m, listRecordsCmd(m.c.dbPath)
 	case deletedMsg:

@@ -378,7 +378,7 @@ func (b *browser) open() tea.Cmd {
 		if err != nil {
 			return status(err.Error(), true)
 		}
-		return b.c.navigate(openCompareMsg{task: t, kind: kind, h: h, a: a})
+		return b.c.navigate(openCompareMsg{task: t, kind: kind, h: h, a: a, rec: r})
 	}
 	// A note opens at the event it was written on.
 	if label, at, ok := noteTarget(r); ok {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
+	"github.com/parthack/parthack/store"
 )
 
 // comparer puts H beside a candidate (A, or R for a rollback): both logs
@@ -34,12 +35,17 @@ type comparer struct {
 	// unsaved marks the search attacker's witness, not saved anywhere
 	// yet: saving it as a run or editing it keeps it.
 	unsaved bool
+	// prompt asks the name and note a run is saved under; rec is the
+	// run saved (or reopened) here, which the next save replaces.
+	prompt *prompt
+	rec    store.Record
 }
 
 func newComparer(c *common) *comparer { return &comparer{c: c} }
 
 func (m *comparer) open(msg openCompareMsg) tea.Cmd {
 	m.task, m.kind, m.p, m.err, m.unsaved = msg.task, msg.kind, nil, nil, msg.unsaved
+	m.prompt, m.rec = nil, msg.rec
 	m.h = choice{orDefault(msg.hLabel, "honest"), msg.h}
 	m.gen++
 	return pairCmd(m.c.ws, msg.task, msg.kind, m.h, msg.a, msg.aLabel, m.gen)
@@ -63,7 +69,53 @@ func (m *comparer) show(p *pair) {
 }
 
 func (m *comparer) SetSize(w, h int) { m.width, m.height = w, h }
-func (m *comparer) Typing() bool     { return false }
+func (m *comparer) Typing() bool     { return m.prompt != nil }
+
+// saved records that the pair now lives in the store under r: the next
+// save replaces it.
+func (m *comparer) saved(r store.Record) {
+	if r.Kind == store.KindRun && m.task != nil && r.Task == m.task.ID {
+		m.rec, m.unsaved = r, false
+	}
+}
+
+// savePrompt asks the name and note to save the pair under as a run.
+func (m *comparer) savePrompt() {
+	title, name, note := "Save as a run", m.rec.Name, m.rec.Note
+	if m.rec.Key != 0 {
+		title = fmt.Sprintf("Save as a run (replaces saved run %d)", m.rec.Key)
+	} else {
+		name = fmt.Sprintf("%s H %s vs %s", m.kind, m.p.h.label, m.p.a.label)
+		note = "eligible"
+		if !m.p.verdict.Eligible {
+			note = string(m.p.verdict.Reason)
+		}
+	}
+	m.prompt = newPrompt(m.c, title, field{"name", name}, field{"note", note})
+}
+
+// promptKey handles a key while the save prompt is open.
+func (m *comparer) promptKey(msg tea.KeyMsg) tea.Cmd {
+	done, cancel, cmd := m.prompt.update(msg)
+	switch {
+	case cancel:
+		m.prompt = nil
+	case done:
+		name, note := strings.TrimSpace(m.prompt.value(0)), strings.TrimSpace(m.prompt.value(1))
+		m.prompt = nil
+		rec, err := pairRun(m.c.ws, m.p)
+		if err != nil {
+			return status(err.Error(), true)
+		}
+		rec.Key, rec.Created = m.rec.Key, m.rec.Created
+		if name != "" {
+			rec.Name = name
+		}
+		rec.Note = note
+		return saveCmd(m.c.dbPath, rec)
+	}
+	return cmd
+}
 
 // Loading reports whether the pair is still being certified.
 func (m *comparer) Loading() bool { return m.task != nil && m.p == nil && m.err == nil }
@@ -99,6 +151,9 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		if m.p == nil {
 			return m, nil // the pair failed: only the root's keys act
 		}
+		if m.prompt != nil {
+			return m, m.promptKey(msg)
+		}
 		k := m.c.keys
 		switch {
 		case key.Matches(msg, k.StepPrev), key.Matches(msg, k.ScrollUp):
@@ -129,11 +184,7 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		case key.Matches(msg, k.EditWitness):
 			return m, m.c.navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind, unsaved: m.unsaved, h: m.h})
 		case key.Matches(msg, k.Save):
-			rec, err := pairRun(m.c.ws, m.p)
-			if err != nil {
-				return m, status(err.Error(), true)
-			}
-			return m, saveCmd(m.c.dbPath, rec)
+			m.savePrompt()
 		}
 	}
 	return m, nil
@@ -190,7 +241,11 @@ type compareLayout struct {
 // lines that repeat the verdict go (the vectors' evidence line, the
 // "not eligible" note), then the evidence's detail.
 func (m *comparer) layout() compareLayout {
-	l := compareLayout{framed: m.height >= 30, side: m.width >= 110}
+	height := m.height
+	if m.prompt != nil {
+		height -= m.prompt.height()
+	}
+	l := compareLayout{framed: height >= 30, side: m.width >= 110}
 	inner := m.width
 	if l.framed {
 		inner = m.width - 2
@@ -225,7 +280,7 @@ func (m *comparer) layout() compareLayout {
 			bh = max(len(l.scores), len(l.vectors)) + 2
 		}
 		l.bottomH = bh
-		return m.height - vh - bh
+		return height - vh - bh
 	}
 	for fit() < minLog {
 		switch {
@@ -287,6 +342,9 @@ func (m *comparer) View() string {
 			m.c.box("Evaluator scores", l.scores, m.width-vw, l.bottomH, false))
 	} else {
 		out += "\n" + m.c.box("Vectors and scores", append(slices.Clone(l.vectors), l.scores...), m.width, l.bottomH, false)
+	}
+	if m.prompt != nil {
+		out += "\n" + m.prompt.view(m.width)
 	}
 	return out
 }
@@ -728,6 +786,9 @@ func short(v float64) string {
 
 func (m *comparer) ShortHelp() []key.Binding {
 	k := m.c.keys
+	if m.prompt != nil {
+		return m.prompt.keys()
+	}
 	return []key.Binding{k.AttackCancel, k.StepNext, k.StepPrev, k.Evidence, k.OpenEvent, k.StateDiff, m.collateralKey(), k.EditWitness, k.Save, k.Attack, k.Back, k.Help}
 }
 
@@ -809,6 +870,9 @@ func (m *comparer) collateralOverlay() *overlay {
 
 func (m *comparer) FullHelp() [][]key.Binding {
 	k := m.c.keys
+	if m.prompt != nil {
+		return [][]key.Binding{m.prompt.keys()}
+	}
 	return [][]key.Binding{
 		{k.StepNext, k.StepPrev, k.First, k.Last},
 		{k.PageDown, k.PageUp, k.Evidence, k.OpenEvent},

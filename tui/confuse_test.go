@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parthack/parthack/store"
 )
 
 // TestCtrlZSuspends: ctrl+z suspends the workbench as it does any
@@ -140,4 +142,27 @@ func TestNoteShowsAtItsEvent(t *testing.T) {
 	}
 	press(t, m, "t")
 	mustNotSee(t, m, "✎")
+}
+
+// TestCompareSaveAsksAName: s in Compare asks the name and note the run
+// is saved under, and a second save replaces the run it saved (issue
+// 30: s saved under a fixed name without asking, a new run per press).
+func TestCompareSaveAsksAName(t *testing.T) {
+	m := openExample(t, 80, 24)
+	press(t, m, "c", "s")
+	if m.compare.prompt == nil {
+		t.Fatal("s did not ask a name")
+	}
+	mustSee(t, m, "Save as a run", "pair H honest vs")
+	press(t, m, "ctrl+u", "printer run", "enter")
+	recs := listRecords(t, m.c.dbPath, store.KindRun)
+	if len(recs) != 1 || recs[0].Name != "printer run" {
+		t.Fatalf("saved runs: %+v", recs)
+	}
+	press(t, m, "s")
+	mustSee(t, m, "Save as a run (replaces saved run 1)")
+	press(t, m, "enter")
+	if recs := listRecords(t, m.c.dbPath, store.KindRun); len(recs) != 1 {
+		t.Fatalf("a second save made %d runs", len(recs))
+	}
 }

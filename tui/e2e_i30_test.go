@@ -138,6 +138,23 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.waitFor("✎2 ✓ user")
 			s.waitGone("the user steps in here")
 		}},
+		{"Compare's s asks the run's name, and saves it once", "", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · ")
+			s.keys("/", "PH-H01", "Enter")
+			s.waitFor("PH-H01 · honest (H)")
+			s.keys("S", "Enter")
+			s.waitFor("Search attacker · PH-H01 · done")
+			s.keys("Enter")
+			s.waitFor("Pair (H, A) · PH-H01 · search witness")
+			s.keys("s")
+			s.waitFor("Save as a run", "pair H honest vs search witness")
+			s.keys("C-u", "first try", "Enter")
+			s.waitFor(`saved run 1 "first try"`)
+			s.keys("s")
+			s.waitFor("Save as a run (replaces saved run 1)")
+			s.keys("Enter")
+			s.waitFor(`saved run 1 "first try"`)
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
