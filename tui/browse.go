@@ -516,7 +516,7 @@ func (b *browser) info(w int) []string {
 		if sum, ok := b.sums[idOf(r)]; ok && sum.verdict != "" {
 			line := sum.verdict
 			if sum.hasDelta {
-				line += fmt.Sprintf(" · Δ Historical Milestone %+.2f", sum.delta)
+				line += fmt.Sprintf(" · Δ %s %+.2f", sum.deltaOf, sum.delta)
 			}
 			sty := st.bad
 			if sum.eligible {
@@ -580,10 +580,14 @@ func (b *browser) recordsView(w, h int) string {
 			verdict, delta := sum.short, ""
 			if sum.hasDelta {
 				delta = fmt.Sprintf("%+.2f", sum.delta)
+				if t := b.c.ws.task(r.Task); t != nil && w >= 50 {
+					delta += " " + abbreviate(benchShort(t.Bench, sum.deltaOf))
+				}
 			}
-			// The name gives way; the verdict and Δ keep the right edge.
-			// A narrow pane drops the kind (the pane above says it) and
-			// keeps only the verdict's sign.
+			// The name gives way; the verdict and Δ (and, where there is
+			// room, whose Δ) keep the right edge. A narrow pane drops the
+			// kind (the pane above says it) and keeps only the verdict's
+			// sign and the Δ.
 			// A long task id gives way, from its middle, to the name.
 			name := strings.TrimPrefix(r.Name, r.Task+" ")
 			task := shortenMiddle(r.Task, 14)

@@ -2,11 +2,13 @@ package tui
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/store"
 )
 
@@ -165,4 +167,49 @@ func TestCompareSaveAsksAName(t *testing.T) {
 	if recs := listRecords(t, m.c.dbPath, store.KindRun); len(recs) != 1 {
 		t.Fatalf("a second save made %d runs", len(recs))
 	}
+}
+
+// TestSavedListGivesTheLargestDelta: a witness that completes tau2's
+// ACTION check is listed with ACTION's Δ, the largest, not Historical
+// Milestone's (issue 30: the Saved list gave Historical Milestone's Δ
+// for a witness found against tau2 ACTION).
+func TestSavedListGivesTheLargestDelta(t *testing.T) {
+	m := domainApp(t, "tau2-airline", 120, 40)
+	// H is GPT-4.1's run, which sent a certificate of 100 where gold
+	// sends 50: A sends gold's too.
+	task := m.c.ws.task("T2A-2")
+	for _, ch := range task.stored() {
+		if ch.label == "gpt-4.1-trial0" {
+			own := *task
+			own.HonestTraj = ch.traj
+			task = &own
+		}
+	}
+	ws := newWorkspace([]*suiteTask{task})
+	h, err := analyze(ws, task, task.HonestTraj, "honest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A is H with the gold call H got wrong or left out, made as gold makes it.
+	a := &model.Trajectory{Task: task.ID, Steps: slices.Clone(task.HonestTraj.Steps)}
+	for _, g := range h.checks.golds {
+		if g.Event == 0 {
+			a.Steps = append(a.Steps, model.Step{Index: len(a.Steps), Action: model.Action{Op: model.OpCall, Tool: g.Ref.Tool, Args: g.Ref.Args}})
+			break
+		}
+	}
+	if len(a.Steps) == len(task.HonestTraj.Steps) {
+		t.Fatal("H matches every gold action of T2A-2")
+	}
+	r := store.Record{Kind: store.KindWitness, Key: 1, Task: task.ID, Name: "completes ACTION", Body: model.EncodeTrajectory(a)}
+	msg := &summariesMsg{sums: map[recordID]recordSummary{}, steps: map[recordID]int{}}
+	summarize(ws, map[string]*analysis{}, r, a, msg)
+	sum := msg.sums[idOf(r)]
+	if sum.deltaOf != "tau2 ACTION" || sum.delta != 1 {
+		t.Fatalf("the Saved list gives Δ %+.2f on %q, want +1 on tau2 ACTION", sum.delta, sum.deltaOf)
+	}
+	m.browse.records, m.browse.sums = []store.Record{r}, msg.sums
+	m.browse.refilterRecords()
+	press(t, m, "tab")
+	mustSee(t, m, "Δ tau2 ACTION +1.00", "+1.00 ACTION")
 }
