@@ -213,3 +213,27 @@ func TestSavedListGivesTheLargestDelta(t *testing.T) {
 	press(t, m, "tab")
 	mustSee(t, m, "Δ tau2 ACTION +1.00", "+1.00 ACTION")
 }
+
+// TestCallFormPickKeepsThePrefix: in the add-call form ctrl+n offers the
+// tools (and values) that start with what was typed, in turn (issue 30:
+// it ignored the prefix and offered the first tool of all).
+func TestCallFormPickKeepsThePrefix(t *testing.T) {
+	m := domainApp(t, "tau2-airline", 80, 24)
+	openTask(t, m, "T2A-2")
+	press(t, m, "e", "a")
+	f := m.editor.call
+	if f == nil {
+		t.Fatalf("a opened no call form:\n%s", screen(m))
+	}
+	press(t, m, "ctrl+u", "update_res", "ctrl+n")
+	first := f.rows[0].input.Value()
+	press(t, m, "ctrl+n")
+	second := f.rows[0].input.Value()
+	if !strings.HasPrefix(first, "update_reservation_") || !strings.HasPrefix(second, "update_reservation_") || first == second {
+		t.Fatalf("ctrl+n after update_res offered %q, then %q", first, second)
+	}
+	press(t, m, "ctrl+u", "zzz", "ctrl+n")
+	if f.rows[0].input.Value() != "zzz" || !strings.Contains(f.err, `no value offered starts with "zzz"`) {
+		t.Fatalf("ctrl+n with no tool offered: %q, %q", f.rows[0].input.Value(), f.err)
+	}
+}

@@ -155,6 +155,15 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.keys("Enter")
 			s.waitFor(`saved run 1 "first try"`)
 		}},
+		{"the add-call form's ctrl+n offers what starts with the typed prefix", "tau2-airline", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · ")
+			s.keys("/", "T2A-2", "Enter")
+			s.waitFor("T2A-2 · claude-son")
+			s.keys("e")
+			s.waitFor("Witness editor", "✓ eligible")
+			s.keys("a", "C-u", "update_res", "C-n")
+			s.waitFor(`starting "update_res" · ctrl+n`, "update_reservation_baggages ·", "update_reservation_flights ·")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
