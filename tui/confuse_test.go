@@ -237,3 +237,19 @@ func TestCallFormPickKeepsThePrefix(t *testing.T) {
 		t.Fatalf("ctrl+n with no tool offered: %q, %q", f.rows[0].input.Value(), f.err)
 	}
 }
+
+// TestNoUserTelecomPhone: in tau2 telecom's no-user mode the agent holds
+// the phone's tools and there is no user: the state view puts the
+// phone's records under "the phone", not "the user's phone" (issue 30).
+func TestNoUserTelecomPhone(t *testing.T) {
+	m := domainApp(t, "tau2-telecom", 120, 40)
+	press(t, m, "/", "T2T-solo", "enter")
+	if m.page != pageInspect || !strings.HasPrefix(m.inspect.task.ID, "T2T-solo-") {
+		t.Fatalf("no no-user task opened:\n%s", screen(m))
+	}
+	a := m.inspect.a
+	body := strings.Join(m.c.stateLines(a, a.events(), true, 200), "\n")
+	if !strings.Contains(body, "── the phone (no user: the agent's) ──") || strings.Contains(body, "the user's phone") {
+		t.Fatalf("the no-user state view:\n%s", body)
+	}
+}

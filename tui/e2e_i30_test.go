@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -163,6 +164,22 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.waitFor("Witness editor", "✓ eligible")
 			s.keys("a", "C-u", "update_res", "C-n")
 			s.waitFor(`starting "update_res" · ctrl+n`, "update_reservation_baggages ·", "update_reservation_flights ·")
+		}},
+		{"no-user telecom: the phone is not the user's", "tau2-telecom", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · 100 of 100")
+			s.keys("/", "T2T-solo", "Enter")
+			s.waitFor("Inspector › T2T-sol", "gpt-4.1-no-user-trial0 (H)")
+			s.keys("Tab")
+			// The state follows the conversation: scroll a line at a
+			// time, each waited for, until the phone's heading shows.
+			const heading = "── the phone (no user: the agent's) ──"
+			for i, scr := 0, s.screen(); !strings.Contains(scr, heading); i++ {
+				if strings.Contains(scr, "the user's phone") || i > 60 {
+					t.Fatalf("no heading %q:\n%s", heading, scr)
+				}
+				s.keys("j")
+				scr = s.waitChange(scr)
+			}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -134,6 +134,21 @@ func (s *tmuxSession) waitGone(texts ...string) string {
 	}
 }
 
+// waitChange polls the screen until it is no longer before.
+func (s *tmuxSession) waitChange(before string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if scr := s.screen(); scr != before {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never changed from:\n%s", before)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // waitExit waits for the program to end, which ends its session.
 func (s *tmuxSession) waitExit() {
 	s.t.Helper()
