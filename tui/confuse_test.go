@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/store"
@@ -251,5 +252,36 @@ func TestNoUserTelecomPhone(t *testing.T) {
 	body := strings.Join(m.c.stateLines(a, a.events(), true, 200), "\n")
 	if !strings.Contains(body, "── the phone (no user: the agent's) ──") || strings.Contains(body, "the user's phone") {
 		t.Fatalf("the no-user state view:\n%s", body)
+	}
+}
+
+// TestPredicateCutsReadApart: on every task of every domain, at the
+// predicate table's widths, different predicate texts of a goal read
+// apart once cut, and each fits its width (issue 30: cut from the middle
+// alone, "reservation XEHM4B has payment_history = […8938"}]" read as
+// 59XX6W's, 18 goals of tau2 airline and 68 of retail had such pairs).
+func TestPredicateCutsReadApart(t *testing.T) {
+	for _, dom := range []string{"tau-airline", "tau2-airline", "tau2-retail", "tau2-telecom"} {
+		m := domainApp(t, dom, 80, 24)
+		for _, task := range m.c.ws.tasks {
+			for _, g := range task.Public.Goals {
+				var texts []string
+				for _, p := range g.Predicates {
+					texts = append(texts, p.Text)
+				}
+				for _, w := range []int{15, 30, 60} {
+					seen := map[string]string{}
+					for i, d := range distinctCuts(texts, w) {
+						if ansi.StringWidth(d) > w {
+							t.Errorf("%s: %q is wider than %d", task.ID, d, w)
+						}
+						if o, ok := seen[d]; ok && o != texts[i] {
+							t.Errorf("%s at %d cells: %q and %q both read %q", task.ID, w, o, texts[i], d)
+						}
+						seen[d] = texts[i]
+					}
+				}
+			}
+		}
 	}
 }

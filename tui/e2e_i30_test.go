@@ -170,16 +170,16 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.keys("/", "T2T-solo", "Enter")
 			s.waitFor("Inspector › T2T-sol", "gpt-4.1-no-user-trial0 (H)")
 			s.keys("Tab")
-			// The state follows the conversation: scroll a line at a
-			// time, each waited for, until the phone's heading shows.
-			const heading = "── the phone (no user: the agent's) ──"
-			for i, scr := 0, s.screen(); !strings.Contains(scr, heading); i++ {
-				if strings.Contains(scr, "the user's phone") || i > 60 {
-					t.Fatalf("no heading %q:\n%s", heading, scr)
-				}
-				s.keys("j")
-				scr = s.waitChange(scr)
+			if scr := s.scrollUntil("── the phone (no user: the agent's) ──"); strings.Contains(scr, "the user's phone") {
+				t.Fatalf("the no-user phone is the user's:\n%s", scr)
 			}
+		}},
+		{"different predicates read apart once cut", "tau2-airline", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · ")
+			s.keys("/", "T2A-7", "Enter")
+			s.waitFor("T2A-7 · ")
+			s.keys("Tab")
+			s.scrollUntil(`1 …XEHM4B…8938"}]`, `5 …59XX6W…8938"}]`)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -193,5 +193,26 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			tc.walk(t, s, dir)
 			s.quit()
 		})
+	}
+}
+
+// scrollUntil presses j, a line at a time, each waited for, until every
+// text shows (a pane's text below the fold); it fails after 80 lines.
+func (s *tmuxSession) scrollUntil(texts ...string) string {
+	s.t.Helper()
+	scr := s.screen()
+	for i := 0; ; i++ {
+		all := true
+		for _, x := range texts {
+			all = all && strings.Contains(scr, x)
+		}
+		if all {
+			return scr
+		}
+		if i > 80 {
+			s.t.Fatalf("80 lines down the screen still lacks %q:\n%s", texts, scr)
+		}
+		s.keys("j")
+		scr = s.waitChange(scr)
 	}
 }
