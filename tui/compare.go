@@ -229,23 +229,27 @@ func (m *comparer) jumpToEvidence() bool {
 // the two logs, then vectors and scores (side by side on wide screens).
 type compareLayout struct {
 	framed          bool     // the verdict has a frame (tall screens) or a title line
+	title           string   // that title line: the verdict's first line joins it where it fits
 	verdict         []string // the verdict's lines, evidence included
 	logH            int
 	vectors, scores []string
-	side            bool // vectors beside scores
+	side            bool   // vectors beside scores
+	bottomTitle     string // the box's; on a short screen it carries the caveat
 	bottomH         int
 }
 
-// layout fits Compare into its height. The title, the verdict and its
-// evidence always show; on short screens the logs shrink first, then the
-// lines that repeat the verdict go (the vectors' evidence line, the
-// "not eligible" note), then the evidence's detail.
+// layout fits Compare into its height. The title, the verdict with its
+// evidence and detail, and the "not eligible" caveat always show; on
+// short screens the logs shrink to three rows a side, then the scores
+// take fewer lines (the benchmark's on one, the evaluators two to a
+// line), the verdict loses its frame, and the line under the vectors
+// that repeats the verdict's evidence goes.
 func (m *comparer) layout() compareLayout {
 	height := m.height
 	if m.prompt != nil {
 		height -= m.prompt.height()
 	}
-	l := compareLayout{framed: height >= 30, side: m.width >= 110}
+	l := compareLayout{framed: height >= 30, side: m.width >= 110, bottomTitle: "Vectors and scores"}
 	inner := m.width
 	if l.framed {
 		inner = m.width - 2
@@ -261,19 +265,39 @@ func (m *comparer) layout() compareLayout {
 	l.vectors, l.scores = m.c.vectorLines(m.p, vecW), m.c.scoreLines(m.p, scoreW, false)
 	compact := !m.p.h.breakdown()
 	vecExtra := m.p.verdict.Evidence != nil && m.p.verdict.Evidence.Predicate > 0
-	scoreExtra := !m.p.verdict.Eligible
-	vecExtraN, scoreExtraN := 0, 0
+	vecExtraN := 0
 	if vecExtra {
 		vecExtraN = len(m.c.evidenceLines(m.p, vecW))
 	}
-	if scoreExtra {
-		scoreExtraN = len(caveatLines(scoreW))
+	// The scores take fewer lines until the logs have five rows a side;
+	// the logs keep three before anything the verdict or the scores say
+	// is cut: below that the page is clipped, never the verdict.
+	const wantLog, minLog = 7, 5
+	// Unframed, the verdict's first line ("✗ rejected: …") joins the
+	// title line where both fit.
+	title := m.verdictTitle()
+	joins := len(head) > 0 && ansi.StringWidth(title)+3+ansi.StringWidth(head[0]) <= m.width
+	done := func() compareLayout {
+		l.title, l.verdict = title, append(slices.Clone(head), detail...)
+		if !l.framed && joins {
+			l.title, l.verdict = title+" · "+head[0], append(slices.Clone(head[1:]), detail...)
+		}
+		// Where the states differ, asked for with d, takes the scores'
+		// place and the room it needs, the logs keeping the cursor's
+		// row: its values go whole.
+		if m.stateDiff {
+			need := len(m.stateDiffLines(m.width-2)) + 2
+			grow := clamp(need-l.bottomH, 0, max(l.logH-3, 0))
+			l.bottomH, l.logH = l.bottomH+grow, l.logH-grow
+		}
+		return l
 	}
-	const minLog = 3
 	fit := func() int {
 		vh := len(head) + len(detail) + 1 // frame edges, or the title line
 		if l.framed {
 			vh++
+		} else if joins {
+			vh--
 		}
 		bh := len(l.scores) + len(l.vectors) + 2
 		if l.side {
@@ -282,28 +306,33 @@ func (m *comparer) layout() compareLayout {
 		l.bottomH = bh
 		return height - vh - bh
 	}
-	for fit() < minLog {
+	grid := false
+	for fit() < wantLog {
 		switch {
 		case !compact:
 			// The benchmark's rows share lines before anything is cut.
 			l.scores, compact = m.c.scoreLines(m.p, scoreW, true), true
-		case vecExtra:
-			l.vectors, vecExtra = l.vectors[:len(l.vectors)-vecExtraN], false
-		case scoreExtra:
-			l.scores, scoreExtra = l.scores[:len(l.scores)-scoreExtraN], false
+		case !grid && !l.side:
+			// Then the evaluators two to a line, the caveat in the
+			// box's title.
+			l.scores, grid = m.c.scoreGrid(m.p, scoreW), true
+			if !m.p.verdict.Eligible && ansi.StringWidth(l.bottomTitle+" · "+notEligibleCaveat) <= m.width-6 {
+				l.bottomTitle += " · " + notEligibleCaveat
+			} else if !m.p.verdict.Eligible {
+				l.scores = append(l.scores, caveatLines(scoreW)...)
+			}
 		case l.framed:
 			l.framed = false
-		case len(detail) > 0:
-			detail = detail[:len(detail)-1]
+		case vecExtra:
+			// The line under the vectors repeats the verdict's evidence.
+			l.vectors, vecExtra = l.vectors[:len(l.vectors)-vecExtraN], false
 		default:
-			l.logH = minLog
-			l.verdict = append(head, detail...)
-			return l
+			l.logH = max(fit(), minLog)
+			return done()
 		}
 	}
 	l.logH = fit()
-	l.verdict = append(head, detail...)
-	return l
+	return done()
 }
 
 func (m *comparer) logRows() int {
@@ -328,7 +357,7 @@ func (m *comparer) View() string {
 	if l.framed {
 		out = m.c.box(m.verdictTitle(), l.verdict, m.width, len(l.verdict)+2, false)
 	} else {
-		lines := append([]string{m.c.st.title.Render(m.verdictTitle())}, l.verdict...)
+		lines := append([]string{m.c.st.title.Render(l.title)}, l.verdict...)
 		out = padLines(lines, m.width, len(lines))
 	}
 	half := m.width / 2
@@ -341,7 +370,7 @@ func (m *comparer) View() string {
 			m.c.box("Certified vectors", l.vectors, vw, l.bottomH, false),
 			m.c.box("Evaluator scores", l.scores, m.width-vw, l.bottomH, false))
 	} else {
-		out += "\n" + m.c.box("Vectors and scores", append(slices.Clone(l.vectors), l.scores...), m.width, l.bottomH, false)
+		out += "\n" + m.c.box(l.bottomTitle, append(slices.Clone(l.vectors), l.scores...), m.width, l.bottomH, false)
 	}
 	if m.prompt != nil {
 		out += "\n" + m.prompt.view(m.width)
@@ -377,6 +406,14 @@ func (c *common) verdictParts(p *pair, width int) (head, detail []string) {
 	head = wrap(st.bad.Render("✗ rejected: "+string(v.Reason)), width)
 	if where := evidenceWhere(v.Evidence); where != "" {
 		head = append(head, wrap(st.muted.Render("  "+where), width)...)
+	}
+	// The evidence is the first mismatch: every other one is named too,
+	// and where H got the evidence's bit, in words as well as marked.
+	if others := otherMismatches(p); others != "" {
+		head = append(head, wrap(st.muted.Render("  also "+others), width)...)
+	}
+	if cause := honestCause(p); cause != "" {
+		head = append(head, fit(st.muted.Render("  "+cause), width))
 	}
 	if v.Evidence != nil && v.Evidence.Detail != "" {
 		detail = wrap(v.Evidence.Detail, width)
@@ -510,6 +547,55 @@ func diffStates(h, a []pbcste.EntityRecord) []stateDelta {
 		}
 	}
 	return out
+}
+
+// otherMismatches names, besides the evidence's, each predicate whose
+// certified bit differs between H and the candidate, and in which
+// component: "predicate 4 (flights-X7BYG1) c_state, predicate 6 (…)
+// c_agent"; "" where there is none or the goal versions differ.
+func otherMismatches(p *pair) string {
+	v := p.verdict
+	h, a := v.Honest, v.Candidate
+	if h == nil || a == nil || h.GoalVersion != a.GoalVersion || len(h.CState) != len(a.CState) || len(h.CAgent) != len(a.CAgent) {
+		return ""
+	}
+	var out []string
+	for j := range h.CState {
+		var comps []string
+		if h.CState[j] != a.CState[j] {
+			comps = append(comps, "c_state")
+		}
+		if h.CAgent[j] != a.CAgent[j] {
+			comps = append(comps, "c_agent")
+		}
+		if len(comps) == 0 || (v.Evidence != nil && v.Evidence.Predicate == j+1) {
+			continue
+		}
+		id := ""
+		if j < len(h.Predicates) {
+			id = " (" + h.Predicates[j] + ")"
+		}
+		out = append(out, fmt.Sprintf("predicate %d%s %s", j+1, id, strings.Join(comps, " and ")))
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "mismatched: " + strings.Join(out, ", ")
+}
+
+// honestCause says where H got the bit the evidence names: its latest
+// cause, the event and what it did, or that no event touched it.
+func honestCause(p *pair) string {
+	ev := p.verdict.Evidence
+	if ev == nil || ev.Predicate <= 0 || p.verdict.Honest == nil || ev.Predicate > len(p.verdict.Honest.Causes) {
+		return ""
+	}
+	c := p.verdict.Honest.Causes[ev.Predicate-1]
+	what := ""
+	if c.Seq > 0 && c.Seq <= p.h.events() {
+		what = ": " + describeAction(p.h.log.Events[c.Seq-1].Action)
+	}
+	return fmt.Sprintf("H's latest cause of predicate %d: %s%s", ev.Predicate, c, what)
 }
 
 // evidenceWhere says which step, event, predicate and component a
@@ -667,15 +753,7 @@ func (c *common) scoreLines(p *pair, width int, compact bool) []string {
 	for i, e := range c.ws.evaluators {
 		h, a := p.h.scores[i], p.a.scores[i]
 		d := a - h
-		call, long := "", ""
-		switch {
-		case p.kind == "pair" && p.verdict.Eligible && d > 1e-9:
-			call, long = st.warn.Render("▲ inflated"), "▲ inflated"
-		case p.kind == "rollback" && p.verdict.Eligible && d >= -1e-9:
-			call, long = st.warn.Render("✗ misses it"), "✗ misses the rollback, ✓ detects it"
-		case p.kind == "rollback" && p.verdict.Eligible:
-			call, long = st.ok.Render("✓ detects"), "✗ misses the rollback, ✓ detects it"
-		}
+		call, long := scoreCall(st, p, d)
 		if narrow && call != "" {
 			sign, _, _ := strings.Cut(ansi.Strip(call), " ")
 			call = st.warn.Render(sign)
@@ -726,6 +804,62 @@ func (c *common) scoreLines(p *pair, width int, compact bool) []string {
 		}
 	}
 	return out
+}
+
+// scoreGrid is scoreLines on a short screen: the evaluators two to a
+// line ("Historical Milestone .5→.75 +0.25 ▲"), the benchmark's compact
+// and the legend; the caveat is the layout's to place.
+func (c *common) scoreGrid(p *pair, width int) []string {
+	st := c.st
+	colW := width / 2
+	labelW := clamp(colW-17, 8, 22)
+	var cells []string
+	legend := ""
+	for i, e := range c.ws.evaluators {
+		h, a := p.h.scores[i], p.a.scores[i]
+		call, long := scoreCall(st, p, a-h)
+		if call != "" {
+			legend = long
+			sign, _, _ := strings.Cut(ansi.Strip(call), " ")
+			call = " " + st.warn.Render(sign)
+			if sign == "✓" {
+				call = " " + st.ok.Render(sign)
+			}
+		}
+		cells = append(cells, fit(fit(e.Label, labelW-1)+" "+fmt.Sprintf("%s→%s %+.2f", short(h), short(a), a-h)+call, colW))
+	}
+	var out []string
+	rows := (len(cells) + 1) / 2
+	for r := range rows {
+		line := cells[r]
+		if r+rows < len(cells) {
+			line += cells[r+rows]
+		}
+		out = append(out, line)
+	}
+	if p.h.breakdown() && len(p.h.bench) == len(p.a.bench) {
+		out = append(out, c.benchCompact(p, width)...)
+	} else if p.h.reward != nil && p.a.reward != nil {
+		out = append(out, st.muted.Render(fmt.Sprintf("%s reward %s→%s", p.h.rewardName, short(*p.h.reward), short(*p.a.reward))))
+	}
+	if legend != "" {
+		out = append(out, st.faint.Render(legend))
+	}
+	return out
+}
+
+// scoreCall calls out an evaluator's Δ d on a pair: inflated on an
+// eligible pair, a rollback missed or detected; long explains the signs.
+func scoreCall(st *styles, p *pair, d float64) (call, long string) {
+	switch {
+	case p.kind == "pair" && p.verdict.Eligible && d > 1e-9:
+		return st.warn.Render("▲ inflated"), "▲ inflated"
+	case p.kind == "rollback" && p.verdict.Eligible && d >= -1e-9:
+		return st.warn.Render("✗ misses it"), "✗ misses the rollback, ✓ detects it"
+	case p.kind == "rollback" && p.verdict.Eligible:
+		return st.ok.Render("✓ detects"), "✗ misses the rollback, ✓ detects it"
+	}
+	return "", ""
 }
 
 // breakdown reports whether the benchmark scores a run by more than its

@@ -285,3 +285,45 @@ func TestPredicateCutsReadApart(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareAt80x24KeepsTheVerdictWhole: at 80×24 a rejected pair's
+// Compare keeps the rejection sentence whole, the "not eligible" caveat
+// and three rows of each log, and names every mismatching predicate and
+// H's latest cause in words; the demo's Compare scenes too (issue 30: it
+// cut the sentence, dropped the caveat, shrank both logs to 1–3 rows,
+// named the first mismatch only and H's cause only as a marker).
+func TestCompareAt80x24KeepsTheVerdictWhole(t *testing.T) {
+	m := domainApp(t, "tau-airline", 80, 24)
+	openTask(t, m, "TAU-A02")
+	press(t, m, "e", "j", "j", "j", "j", "d", "c")
+	if m.page != pageCompare || m.compare.p == nil || m.compare.p.verdict.Eligible {
+		t.Fatalf("no rejected pair in Compare:\n%s", screen(m))
+	}
+	mustSee(t, m, "latest cause in the candidate: initial (no event touched it)", notEligibleCaveat,
+		"also mismatched: predicate 2 (payment_history-JG7FMM) c_state and c_agent", "H's latest cause of predicate 1: agent at event 5")
+	if rows := m.compare.logRows(); rows < 3 {
+		t.Fatalf("the logs show %d rows a side", rows)
+	}
+	if n := strings.Count(screen(m), "\n") + 1; n != 24 || !strings.Contains(screen(m), "╰──") {
+		t.Fatalf("Compare is %d lines or lost its bottom frame:\n%s", n, screen(m))
+	}
+
+	d := newTestApp(t, 80, 24, true)
+	for i := range d.demo.scenes {
+		d.demo.at = i
+		d.demo.apply(d)
+		if d.page != pageCompare {
+			continue
+		}
+		s := screen(d)
+		if rows := d.compare.logRows(); rows < 3 {
+			t.Errorf("scene %d: the logs show %d rows a side:\n%s", i+1, rows, s)
+		}
+		if !d.compare.p.verdict.Eligible && !strings.Contains(s, notEligibleCaveat) {
+			t.Errorf("scene %d: the caveat is gone:\n%s", i+1, s)
+		}
+		if ev := d.compare.p.verdict.Evidence; ev != nil && ev.Detail != "" && !strings.Contains(strings.Join(strings.Fields(s), " "), strings.Join(strings.Fields(ev.Detail)[:6], " ")) {
+			t.Errorf("scene %d: the rejection sentence is cut:\n%s", i+1, s)
+		}
+	}
+}

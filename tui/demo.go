@@ -279,7 +279,7 @@ func attributionScenes(ws *workspace) ([]scene, error) {
 		_, aSeq := p.evidenceRows()
 		return []scene{
 			{part, fmt.Sprintf("Attribution on %s. This candidate A ends with the same c_state %s as H: by scalar progress the two are equal.", t.ID, vector(p.verdict.Candidate.CState)), showInspect(a, aSeq+1)},
-			{part, fmt.Sprintf("But predicate %d (%s) has a different latest cause: %s. The certifier rejects A for attribution_vector_mismatch, so no Δ is measured.", ev.Predicate, ev.PredID, strings.TrimRight(ev.Detail, ". ")), showCompare(p)},
+			{part, fmt.Sprintf("But predicate %d (%s) has a different latest cause in A than in H, as the verdict says: the certifier rejects A for attribution_vector_mismatch, so no Δ is measured.", ev.Predicate, ev.PredID), showCompare(p)},
 		}, nil
 	}
 	return []scene{{part: "3 · skipped", caption: "No task in this suite has an attribution control: walkthrough 3 is skipped."}}, nil

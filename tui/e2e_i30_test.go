@@ -181,6 +181,17 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.keys("Tab")
 			s.scrollUntil(`1 …XEHM4B…8938"}]`, `5 …59XX6W…8938"}]`)
 		}},
+		{"Compare at 80×24 keeps the verdict whole and names every mismatch", "tau-airline", func(t *testing.T, s *tmuxSession, dir string) {
+			s.waitFor("Tasks · 50 of 50")
+			s.keys("/", "TAU-A02", "Enter")
+			s.waitFor("TAU-A02 · trial0 (H)")
+			s.keys("e")
+			s.waitFor("Witness editor", "✓ eligible")
+			s.keys("j", "j", "j", "j", "d", "c")
+			s.waitFor("✗ rejected: state_vector_mismatch", "also mismatched: predicate 2 (payment_history-JG7FMM)",
+				"H's latest cause of predicate 1: agent at event 5", "latest cause in the candidate: initial (no event touched it)",
+				"Vectors and scores · not eligible: Δ is shown but not a measured inflation", "!5 ✓ agent update_reservation_flights")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
