@@ -528,7 +528,7 @@ func (rc *recorder) record(tr *model.Trajectory, end string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := builder.Build(rc.task.Model, env.Replay(tr.Steps), builder.TurnsOf(tr))
+	p, err := builder.BuildTrajectory(rc.task.Model, env.Replay(tr.Steps), tr)
 	if err != nil {
 		return nil, err
 	}

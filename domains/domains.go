@@ -75,6 +75,11 @@ type Task struct {
 	// Reward is the benchmark's reward of a replayed run, recomputed on
 	// the trusted side as the benchmark computes it (from its state hash).
 	Reward func(log *pbcste.Log, tr *model.Trajectory) float64
+	// Payload is the public payload of a replayed run that the domain's
+	// own evaluators (Domain.Rewards) score, also for a task with no goal
+	// predicate, whose own payload the schema refuses; nil: the run's
+	// payload, and none for such a task.
+	Payload func(log *pbcste.Log, tr *model.Trajectory) (*payload.Payload, error)
 	// GoldPasses says the gold run, as the domain keeps it, must pass the
 	// benchmark's own reward (false where it keeps the calls but not the
 	// replies a reward also reads).

@@ -105,16 +105,10 @@ func Tau2(p *payload.Payload) (s Tau2Score, ok bool) {
 		return s, true
 	}
 	s.DB = b2f(sameNet(p))
-	var replies []string
-	for _, t := range p.Transcript {
-		if t.Role == "assistant" && strings.TrimSpace(t.Content) != "" {
-			replies = append(replies, t.Content)
-		}
-	}
-	s.Communicate = b2f(model.SaidAll(replies, ref.Outputs))
+	s.Communicate = b2f(model.SaidAll(tau2Replies(p), ref.Outputs))
 	matched := 0
 	for i := range ref.Actions {
-		if goldMatched(&ref.Actions[i], p.Events) {
+		if goldMatch(&ref.Actions[i], p.Events) >= 0 {
 			matched++
 		}
 	}
@@ -216,31 +210,138 @@ func (n netChanges) inDatabase() netChanges {
 	return out
 }
 
-// goldMatched reports whether some call of the log matches a gold call.
-func goldMatched(g *payload.RefCall, events []payload.Event) bool {
+// tau2Replies are the agent's messages COMMUNICATE reads: its
+// non-empty assistant turns.
+func tau2Replies(p *payload.Payload) []string {
+	var replies []string
+	for _, t := range p.Transcript {
+		if t.Role == "assistant" && strings.TrimSpace(t.Content) != "" {
+			replies = append(replies, t.Content)
+		}
+	}
+	return replies
+}
+
+// goldMatch is the first event of the log whose call matches a gold
+// call, or -1.
+func goldMatch(g *payload.RefCall, events []payload.Event) int {
 	gold, _ := pyObject(g.Args.AppendJSON(nil))
 	for i := range events {
-		ev := &events[i]
-		if ev.Op != model.OpCall || ev.Tool != g.Tool {
-			continue
-		}
-		args, _ := ev.Args.MarshalJSON()
-		call, ok := pyObject(args)
+		call, ok := callArgs(&events[i], g.Tool)
 		if !ok {
 			continue
 		}
-		keys := g.CompareArgs
-		if g.AllArgs {
-			keys = keys[:0:0]
-			for k := range call {
-				keys = append(keys, k)
-			}
-		}
-		if len(keys) == 0 || pyEqual(pick(call, keys), pick(gold, keys)) {
-			return true
+		if keys := compared(g, call); len(keys) == 0 || pyEqual(pick(call, keys), pick(gold, keys)) {
+			return i
 		}
 	}
-	return false
+	return -1
+}
+
+// callArgs are an event's call arguments when it is a call of tool.
+func callArgs(ev *payload.Event, tool string) (map[string]any, bool) {
+	if ev.Op != model.OpCall || ev.Tool != tool {
+		return nil, false
+	}
+	args, _ := ev.Args.MarshalJSON()
+	return pyObject(args)
+}
+
+// compared are the arguments a call must equal the gold call in: its
+// compare_args, or every argument the call passes (compare_args null).
+func compared(g *payload.RefCall, call map[string]any) []string {
+	if !g.AllArgs {
+		return g.CompareArgs
+	}
+	keys := make([]string, 0, len(call))
+	for k := range call {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Tau2Gold is one gold call of a tau2 task checked against a run as the
+// ACTION check checks it: the first event whose call matches it, or why
+// none does.
+type Tau2Gold struct {
+	Ref   payload.RefCall
+	Event int    // the matching event, from 1; 0 when none matches
+	Why   string // when none matches: no call of the tool, or the arguments that differ
+}
+
+// Tau2Golds checks each gold call of a payload's reference against its
+// events (goldMatch, the ACTION check's match). A gold call no event
+// matches is missing when no call of its tool was made, else it names
+// the call of that tool whose compared arguments differ least and each
+// argument that differs, the call's value and the gold one's.
+func Tau2Golds(p *payload.Payload) []Tau2Gold {
+	if p.Reference == nil {
+		return nil
+	}
+	var out []Tau2Gold
+	for i := range p.Reference.Actions {
+		g := &p.Reference.Actions[i]
+		res := Tau2Gold{Ref: *g}
+		if at := goldMatch(g, p.Events); at >= 0 {
+			res.Event = at + 1
+			out = append(out, res)
+			continue
+		}
+		gold, _ := pyObject(g.Args.AppendJSON(nil))
+		best, bestDiff := -1, []string(nil)
+		for j := range p.Events {
+			call, ok := callArgs(&p.Events[j], g.Tool)
+			if !ok {
+				continue
+			}
+			var diff []string
+			for _, k := range compared(g, call) {
+				if !pyEqual(pick(call, []string{k}), pick(gold, []string{k})) {
+					diff = append(diff, fmt.Sprintf("%s %s (gold %s)", k, pyShow(call, k), pyShow(gold, k)))
+				}
+			}
+			if best < 0 || len(diff) < len(bestDiff) {
+				best, bestDiff = j, diff
+			}
+		}
+		if best < 0 {
+			res.Why = "missing: no call of " + g.Tool
+		} else {
+			res.Why = fmt.Sprintf("wrong arguments: the call at event %d has %s", best+1, strings.Join(bestDiff, ", "))
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// pyShow is an argument's value as JSON, or "nothing" when it is not
+// passed.
+func pyShow(o map[string]any, k string) string {
+	v, ok := o[k]
+	if !ok {
+		return "nothing"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// OutputsSaid says, for each output a payload's reference requires
+// (tau2's communicate_info strings, tau-bench's outputs), whether some
+// message of the agent says it: the COMMUNICATE check, output by output.
+func OutputsSaid(p *payload.Payload) []bool {
+	if p.Reference == nil {
+		return nil
+	}
+	replies := tau2Replies(p)
+	out := make([]bool, len(p.Reference.Outputs))
+	for i, info := range p.Reference.Outputs {
+		out[i] = model.SaidAll(replies, []string{info})
+	}
+	return out
 }
 
 func pick(o map[string]any, keys []string) map[string]any {

@@ -128,3 +128,38 @@ func TestTau2DBEndState(t *testing.T) {
 		}
 	}
 }
+
+// TestTau2Golds: each gold call is matched by the first call that
+// matches it, as ACTION matches, or said to be missing or to differ in
+// the arguments it names; the matched count is ACTION's.
+func TestTau2Golds(t *testing.T) {
+	cancel := callEvent("cancel_pending_order", `{"order_id":"#W1","reason":"no longer needed"}`)
+	lookup := callEvent("get_order_details", `{"order_id":"#W1"}`)
+	otherReason := callEvent("cancel_pending_order", `{"order_id":"#W1","reason":"ordered by mistake"}`)
+	for _, c := range []struct {
+		name   string
+		events []payload.Event
+		event  int
+		why    string
+	}{
+		{"matched", []payload.Event{lookup, cancel}, 2, ""},
+		{"matched after a near miss", []payload.Event{otherReason, cancel}, 2, ""},
+		{"wrong arguments", []payload.Event{lookup, otherReason}, 0, `wrong arguments: the call at event 2 has reason "ordered by mistake" (gold "no longer needed")`},
+		{"missing", []payload.Event{lookup}, 0, "missing: no call of cancel_pending_order"},
+	} {
+		p := tau2Payload([]string{"ACTION"}, c.events, "")
+		got := Tau2Golds(p)
+		if len(got) != 1 || got[0].Event != c.event || got[0].Why != c.why {
+			t.Errorf("%s: %+v, want event %d, %q", c.name, got, c.event, c.why)
+		}
+		s, _ := Tau2(p)
+		if (got[0].Event > 0) != (s.Action == 1) {
+			t.Errorf("%s: matched %v but ACTION %g", c.name, got[0].Event > 0, s.Action)
+		}
+	}
+	p := tau2Payload([]string{"COMMUNICATE"}, nil, "Your Refund, of $5, is on its way")
+	p.Reference.Outputs = []string{"refund", "store credit"}
+	if got := OutputsSaid(p); len(got) != 2 || !got[0] || got[1] {
+		t.Errorf("outputs said %v, want [true false]", got)
+	}
+}

@@ -94,14 +94,23 @@ type analysis struct {
 	// certErr is a failure of double certification itself (the two
 	// certifiers disagree): the log and scores still show, no certificate.
 	certErr error
+	// noGoal says why the task's runs have no progress to certify, score
+	// or attack (it has no goal predicate); their calls, diffs,
+	// conversation and the benchmark's rewards still show. Nil on a task
+	// with a goal.
+	noGoal error
 	// reward is the benchmark's own reward (rewardName's), when the task
 	// comes from a benchmark with one.
 	reward     *float64
 	rewardName string
 	scores     []float64    // per evaluator, at termination
 	bench      []benchScore // the benchmark's own evaluators, at termination
-	series     [][]float64  // per evaluator, series[i][k] after k events
-	pstate     []float64    // certified P_state after k events
+	checks     *benchChecks // what decided them; nil on a task of no benchmark
+	// hash and goldHash are the benchmark's own hashes of the state the
+	// run ends in and the gold run's, when it has them.
+	hash, goldHash string
+	series         [][]float64 // per evaluator, series[i][k] after k events
+	pstate         []float64   // certified P_state after k events
 	// touch[g][j] lists, in order, the successful events whose diff
 	// touched predicate j of goal version g: the latest cause at any
 	// cursor is one binary search away.
@@ -149,21 +158,25 @@ func (a *analysis) scope() map[string]bool {
 func (a *analysis) events() int { return len(a.log.Events) }
 
 func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*analysis, error) {
-	if err := goalless(t); err != nil {
-		return nil, err
-	}
 	env, err := w.env(t)
 	if err != nil {
 		return nil, err
 	}
-	a := &analysis{task: t, traj: tr, label: label, log: env.Replay(tr.Steps)}
-	a.cert, a.rej, a.certErr = certifyOne(env, tr)
+	a := &analysis{task: t, traj: tr, label: label, log: env.Replay(tr.Steps), noGoal: goalless(t)}
+	if a.noGoal == nil {
+		a.cert, a.rej, a.certErr = certifyOne(env, tr)
+	}
+	if h, g, ok := benchHashes(w, t, a.log); ok {
+		a.hash, a.goldHash = h, g
+	}
 	if r, name, ok := benchReward(t, a.log, tr); ok {
 		a.reward, a.rewardName = &r, name
 	}
-	if a.scores, a.series, a.bench, err = scoreLog(t, a.log, tr); err != nil {
+	sc, err := scoreLog(t, a.log, tr)
+	if err != nil {
 		return nil, fmt.Errorf("score %s: %w", label, err)
 	}
+	a.scores, a.series, a.bench, a.checks = sc.final, sc.prefix, sc.bench, sc.checks
 	a.index()
 	return a, nil
 }
@@ -179,6 +192,14 @@ func (a *analysis) rewardNote() string {
 		return ""
 	}
 	return fmt.Sprintf(" · %s reward %g", a.rewardName, *a.reward)
+}
+
+// rewardNoteShort is rewardNote without the benchmark's name: " · reward 1".
+func (a *analysis) rewardNoteShort() string {
+	if a.reward == nil {
+		return ""
+	}
+	return fmt.Sprintf(" · reward %g", *a.reward)
 }
 
 // index builds P_state over time, the touch lists and the step → event map.
@@ -511,9 +532,10 @@ const (
 	ownerEditor
 )
 
-// goalless says why a task whose goal has no predicate is not analysed
-// (a benchmark's task whose gold run changes nothing: the right answer
-// was to refuse), rather than leaving it to the payload's schema check.
+// goalless says why a task whose goal has no predicate (a benchmark's
+// task whose gold run changes nothing: the right answer was to refuse)
+// has nothing to certify, score or attack, rather than leaving it to the
+// payload's schema check; nil for a task with a goal.
 func goalless(t *suiteTask) error {
 	if t.Public == nil {
 		return nil
@@ -523,11 +545,7 @@ func goalless(t *suiteTask) error {
 			return nil
 		}
 	}
-	reward := ""
-	if t.Bench != "" {
-		reward = "; Browse lists its runs with " + t.Bench + "'s reward"
-	}
-	return fmt.Errorf("task %s has no goal predicate: its gold run changes nothing, so there is no progress to certify, score or attack%s", t.ID, reward)
+	return fmt.Errorf("task %s has no goal predicate: its gold run changes nothing, so there is no progress to certify, score or attack", t.ID)
 }
 
 func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, by owner, gen int) tea.Cmd {
@@ -537,9 +555,12 @@ func analyzeCmd(w *workspace, t *suiteTask, tr *model.Trajectory, label string, 
 	}
 }
 
-func pairCmd(w *workspace, t *suiteTask, kind string, h, a *model.Trajectory, gen int) tea.Cmd {
+// pairCmd replays, certifies and scores H (h) and the candidate a, named
+// aLabel ("" names it by its name, else by its kind), and certifies the
+// pair as kind.
+func pairCmd(w *workspace, t *suiteTask, kind string, h choice, a *model.Trajectory, aLabel string, gen int) tea.Cmd {
 	return func() tea.Msg {
-		ha, err := analyze(w, t, h, "honest")
+		ha, err := analyze(w, t, h.traj, h.label)
 		if err != nil {
 			return pairMsg{gen: gen, err: err}
 		}
@@ -549,6 +570,9 @@ func pairCmd(w *workspace, t *suiteTask, kind string, h, a *model.Trajectory, ge
 		}
 		if a.Name != "" {
 			label = a.Name
+		}
+		if aLabel != "" {
+			label = aLabel
 		}
 		aa, err := analyze(w, t, a, label)
 		if err != nil {

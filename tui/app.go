@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -34,14 +35,22 @@ type (
 		traj   *model.Trajectory
 		label  string
 		cursor int
+		// h is H where traj is read against one (a candidate opened
+		// from Compare); zero: the task's.
+		h choice
 	}
 	openCompareMsg struct {
 		task *suiteTask
 		kind string
 		h, a *model.Trajectory
+		// hLabel and aLabel name them on screen; "" names H "honest"
+		// and the candidate by its name.
+		hLabel, aLabel string
 		// unsaved marks the search attacker's witness: leaving Compare
 		// drops it, so esc and q ask first.
 		unsaved bool
+		// rec is the saved run reopened, which a save replaces.
+		rec store.Record
 	}
 	openEditorMsg struct {
 		task  *suiteTask
@@ -54,6 +63,9 @@ type (
 		// kind is "pair" for a witness, "rollback" for a strict
 		// rollback, "" to let the first certificate decide.
 		kind string
+		// h is the run the witness is certified against; zero: the
+		// task's H.
+		h choice
 	}
 	statusMsg struct {
 		text string
@@ -63,8 +75,9 @@ type (
 	overlayMsg struct{ o *overlay }
 )
 
-// navigate opens another page. Until its message arrives the root holds
-// the keys typed meanwhile, so they act on the page they were typed for.
+// navigate opens another page. Until its message arrives, and then until
+// the page has loaded what it shows, the root holds the keys typed
+// meanwhile, so they act on the page they were typed for (see holding).
 func (c *common) navigate(msg tea.Msg) tea.Cmd {
 	c.navPending++
 	return func() tea.Msg { return msg }
@@ -83,6 +96,10 @@ type workbench struct {
 	height int
 	page   page
 	back   []page
+	// inspectBack keeps the Inspector as it was where it waits on the
+	// back stack while it shows another trajectory (Compare's enter
+	// opens an event there): esc brings back the run you came from.
+	inspectBack []savedInspector
 
 	browse  *browser
 	inspect *inspector
@@ -96,7 +113,11 @@ type workbench struct {
 	statusErr bool
 	// armed is the question the last key asked before it would drop
 	// unsaved work: the same key again goes ahead, any other keeps it.
-	armed arm
+	// armKey is that key and armWhat the work the question named: a key
+	// goes ahead only when it is the key asked about and the work it
+	// would drop is the work named.
+	armed           arm
+	armKey, armWhat string
 	// replaceOK lets the next openEditorMsg replace a modified witness:
 	// the user answered e to the question.
 	replaceOK bool
@@ -104,8 +125,16 @@ type workbench struct {
 	deleting recordID
 	// overlay covers the page: the full help, or the task in full.
 	overlay *overlay
-	// held are keys typed while a page was opening (see navigate).
+	// held are keys typed while a page was opening: they act on it, in
+	// order, once it is on screen (see holding).
 	held []tea.KeyMsg
+}
+
+// savedInspector is the Inspector as it was at position depth of the
+// back stack.
+type savedInspector struct {
+	depth int
+	state inspector
 }
 
 // arm is a question the workbench asked before dropping unsaved work.
@@ -117,6 +146,7 @@ const (
 	armBack        // esc again drops it
 	armReplace     // e again replaces the editor's witness
 	armDelete      // del again deletes the saved record
+	armDismiss     // esc again dismisses the search's result
 )
 
 func newModel(c *common) *workbench {
@@ -159,19 +189,31 @@ func (m *workbench) goTo(p page) {
 // Update routes msg, then enables the keys that now apply and gives the
 // pages the room the search attacker's panel leaves them.
 func (m *workbench) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// The workbench binds no alt key: an alt key is an esc and the key
+	// after it that reached the terminal in one read (typed fast, or
+	// buffered on a busy machine), and acts as the two keys.
+	if k, ok := msg.(tea.KeyMsg); ok && k.Alt && !k.Paste {
+		_, esc := m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+		k.Alt = false
+		_, then := m.Update(k)
+		return m, tea.Batch(esc, then)
+	}
 	// Keys that reach the terminal in one read arrive as one message of
 	// several runes ("jjj"); each is a key press of its own. A paste
 	// stays whole.
 	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
 		cmds := make([]tea.Cmd, 0, len(k.Runes))
 		for _, r := range k.Runes {
-			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 			cmds = append(cmds, cmd)
 		}
 		return m, tea.Batch(cmds...)
 	}
 	chrome := m.chrome()
 	_, cmd := m.route(msg)
+	// Whatever arrived may have finished opening the page in front: the
+	// keys held for it act now.
+	cmd = tea.Batch(cmd, m.releaseHeld())
 	m.enableKeys()
 	if m.chrome() != chrome {
 		m.resize()
@@ -183,25 +225,26 @@ func (m *workbench) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
 	case openTaskMsg, openCompareMsg, openEditorMsg:
 		m.c.navPending = max(m.c.navPending-1, 0)
-		_, cmd := m.routeNav(msg)
-		return m, tea.Batch(cmd, m.releaseHeld())
 	}
 	return m.routeNav(msg)
 }
 
-// releaseHeld plays the keys held while pages opened, once none is.
+// holding reports whether keys wait: a page was asked to open and its
+// message has not arrived, or the page in front is still loading what
+// it shows (a trajectory's analysis, a pair's certificate, H's replay).
+// The root holds them in one queue whichever page they act on, so a key
+// that opens another page holds the keys after it for that page.
+func (m *workbench) holding() bool {
+	return m.c.navPending > 0 || m.front().Loading()
+}
+
+// releaseHeld plays the held keys, in order, until one of them opens a
+// page that loads: the rest wait for that page.
 func (m *workbench) releaseHeld() tea.Cmd {
-	if m.c.navPending > 0 || len(m.held) == 0 {
-		return nil
-	}
-	held := m.held
-	m.held = nil
-	cmds := make([]tea.Cmd, 0, len(held))
-	for i, k := range held {
-		if m.c.navPending > 0 {
-			m.held = append([]tea.KeyMsg(nil), held[i:]...)
-			break
-		}
+	var cmds []tea.Cmd
+	for len(m.held) > 0 && !m.holding() {
+		k := m.held[0]
+		m.held = m.held[1:]
 		cmds = append(cmds, m.key(k))
 	}
 	return tea.Batch(cmds...)
@@ -233,14 +276,25 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.overlay = msg.o
 		return m, nil
 	case openTaskMsg:
+		if i := slices.Index(m.back, pageInspect); i >= 0 && m.page != pageInspect {
+			m.inspectBack = append(m.inspectBack, savedInspector{i, *m.inspect})
+		}
 		m.goTo(pageInspect)
 		m.resize()
-		return m, m.inspect.open(msg.task, msg.traj, msg.label, msg.cursor)
+		return m, m.inspect.open(msg.task, msg.traj, msg.label, msg.cursor, msg.h)
 	case openCompareMsg:
+		if err := goalless(msg.task); err != nil {
+			m.setStatus("no pair to compare: "+err.Error(), true)
+			return m, nil
+		}
 		m.goTo(pageCompare)
 		m.resize()
-		return m, m.compare.open(msg.task, msg.kind, msg.h, msg.a, msg.unsaved)
+		return m, m.compare.open(msg)
 	case openEditorMsg:
+		if err := goalless(msg.task); err != nil {
+			m.setStatus("no witness to craft: "+err.Error(), true)
+			return m, nil
+		}
 		// Compare opened from the editor shows the editor's witness:
 		// going back keeps its undo history and its stored record.
 		if m.page == pageCompare && len(m.back) > 0 && m.back[len(m.back)-1] == pageEditor {
@@ -257,7 +311,7 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.goTo(pageEditor)
 		m.resize()
-		return m, m.editor.open(msg.task, msg.start, msg.rec, msg.unsaved, msg.kind)
+		return m, m.editor.open(msg.task, msg.start, msg.rec, msg.unsaved, msg.kind, msg.h)
 	case analysisMsg:
 		// Both the inspector and the editor ask for analyses: a result
 		// goes only to the pane that asked, which then drops it unless it
@@ -283,6 +337,14 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.inspect, cmd = m.inspect.update(msg)
 		return m, cmd
 	case recordsMsg, summariesMsg:
+		if msg, ok := msg.(recordsMsg); ok && msg.err == nil {
+			m.inspect.notes = nil
+			for _, r := range msg.recs {
+				if r.Kind == store.KindNote {
+					m.inspect.notes = append(m.inspect.notes, r)
+				}
+			}
+		}
 		var cmd tea.Cmd
 		m.browse, cmd = m.browse.update(msg)
 		return m, cmd
@@ -312,9 +374,7 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.editor.saved(msg.rec)
-		if msg.rec.Kind == store.KindRun {
-			m.compare.unsaved = false
-		}
+		m.compare.saved(msg.rec)
 		m.status, m.statusErr = fmt.Sprintf("saved %s %d %q to %s", msg.rec.Kind, msg.rec.Key, msg.rec.Name, m.c.dbPath), false
 		return m, listRecordsCmd(m.c.dbPath)
 	case deletedMsg:
@@ -364,18 +424,21 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 // of the whole workbench, then the page in front.
 func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.keys
-	armed := m.armed
-	m.armed = armNone
+	armed, asked := m.armed, question{m.armed, m.armKey, m.armWhat}
+	m.armed, m.armKey, m.armWhat = armNone, "", ""
 	if armed != armNone {
 		// A question is answered by the key after it, whichever it is:
 		// left on the screen it would name a key that no longer acts.
-		m.status = ""
+		m.status, m.statusErr = "", false
+	}
+	if key.Matches(msg, k.Suspend) {
+		return tea.Suspend // nothing is dropped: fg resumes where it was
 	}
 	if m.tooSmall() {
 		// Nothing is drawn: a key acting on an unseen page could lose
 		// work, so only the keys the note names act.
 		if key.Matches(msg, k.ForceQuit) || key.Matches(msg, k.Quit) {
-			return m.quit(armed, msg.String())
+			return m.quit(asked, msg.String())
 		}
 		return nil
 	}
@@ -387,7 +450,7 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.c.navPending > 0 && !key.Matches(msg, k.ForceQuit) {
+	if m.holding() && !key.Matches(msg, k.ForceQuit) {
 		m.held = append(m.held, msg)
 		return nil
 	}
@@ -402,7 +465,7 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 			m.attack.state = attackIdle
 			return nil
 		}
-		return m.quit(armed, "ctrl+c")
+		return m.quit(asked, "ctrl+c")
 	}
 	// Focus gate: while a text input has focus, every key is its own.
 	if typing {
@@ -411,7 +474,7 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m.quit(armed, "q")
+		return m.quit(asked, "q")
 	case key.Matches(msg, k.Help):
 		m.overlay = m.helpOverlay()
 		return nil
@@ -423,7 +486,7 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	// esc takes back one thing at a time: an error on the status line
 	// first, then the search's form or result, then the page.
-	if msg.Type == tea.KeyEsc && ((m.status != "" && m.statusErr && armed == armNone) || (armed != armNone && armed != armBack)) {
+	if msg.Type == tea.KeyEsc && ((m.status != "" && m.statusErr && armed == armNone) || (armed != armNone && armed != armBack && armed != armDismiss)) {
 		m.status = ""
 		return nil
 	}
@@ -436,6 +499,11 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 		if armed == armReplace {
 			m.replaceOK = true
 		}
+		// Dismissing the search's witness drops it: esc asks first.
+		if m.attack.witness() && key.Matches(msg, k.Dismiss) && !asked.again(armDismiss, "esc", searchWitness) {
+			m.ask(question{armDismiss, "esc", searchWitness}, m.unsavedQuestion([]unsavedItem{{searchWitness, "enter or e opens it"}}, "esc", "dismisses it"))
+			return nil
+		}
 		var cmd tea.Cmd
 		m.attack, cmd = m.attack.key(msg)
 		return cmd
@@ -444,7 +512,11 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.AttackCancel):
 		return m.attack.stop()
 	case key.Matches(msg, k.Attack):
-		m.attack.setup(m.attackTask())
+		if err := goalless(m.attackTask()); err != nil {
+			m.setStatus("no search: "+err.Error(), true)
+			return nil
+		}
+		m.attack.setup(m.attackTask(), m.attackHonest())
 		return nil
 	case key.Matches(msg, k.Refresh):
 		m.setStatus("reloading the saved witnesses, runs and notes", false)
@@ -454,9 +526,8 @@ func (m *workbench) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if key.Matches(msg, k.Back) && len(m.back) > 0 {
-		if what := m.unsavedHere(); what != "" && armed != armBack {
-			m.armed = armBack
-			m.setStatus(what+" is not saved: esc again drops it, "+m.saveHint()+", any other key keeps it", true)
+		if here := m.unsavedHere(); len(here) > 0 && !asked.again(armBack, "esc", names(here)) {
+			m.ask(question{armBack, "esc", names(here)}, m.unsavedQuestion(here, "esc", "drops it"))
 			return nil
 		}
 		if m.page == pageEditor {
@@ -501,15 +572,69 @@ func (m *workbench) clearStatus() {
 
 func (m *workbench) setStatus(text string, isErr bool) { m.status, m.statusErr = text, isErr }
 
+// question is a question the workbench asked before dropping unsaved
+// work: its kind, the key that goes ahead, the work it named.
+type question struct {
+	kind      arm
+	key, what string
+}
+
+// again reports whether a key answers the question asked: the same key,
+// about the same work.
+func (q question) again(kind arm, key, what string) bool {
+	return q.kind == kind && q.key == key && q.what == what
+}
+
+// ask puts a question on the status line.
+func (m *workbench) ask(q question, text string) {
+	m.armed, m.armKey, m.armWhat = q.kind, q.key, q.what
+	m.setStatus(text, true)
+}
+
 // quit quits, unless it would drop unsaved work and the user was not
-// asked yet: then it asks, and the same key again quits.
-func (m *workbench) quit(armed arm, with string) tea.Cmd {
-	if what := m.unsaved(); what != "" && armed != armQuit {
-		m.armed = armQuit
-		m.setStatus(fmt.Sprintf("%s is not saved: %s again quits anyway, %s, any other key keeps it", what, with, m.saveHint()), true)
+// asked yet: then it asks, naming all of it, and the same key again
+// quits. Any other key keeps it, and so does the same key when more work
+// became unsaved since (a search that finished): it asks again.
+func (m *workbench) quit(asked question, with string) tea.Cmd {
+	if work := m.unsaved(); len(work) > 0 && !asked.again(armQuit, with, names(work)) {
+		m.ask(question{armQuit, with, names(work)}, m.unsavedQuestion(work, with, "quits anyway"))
 		return nil
 	}
 	return tea.Quit
+}
+
+// unsavedItem is a piece of work not saved anywhere, and how to keep it.
+type unsavedItem struct{ what, keep string }
+
+// names joins the items' names: "A", "A and B", "A, B and C".
+func names(items []unsavedItem) string {
+	var n []string
+	for _, it := range items {
+		n = append(n, it.what)
+	}
+	if len(n) < 2 {
+		return strings.Join(n, "")
+	}
+	return strings.Join(n[:len(n)-1], ", ") + " and " + n[len(n)-1]
+}
+
+// unsavedQuestion asks before key drops the items: it names every one,
+// what the key does, and how to keep each.
+func (m *workbench) unsavedQuestion(items []unsavedItem, key, does string) string {
+	if m.tooSmall() {
+		for i := range items {
+			items[i].keep = fmt.Sprintf("a terminal of %d×%d shows it again", minWidth, minHeight)
+		}
+		items = items[:1:1]
+	}
+	if len(items) == 1 {
+		return fmt.Sprintf("%s is not saved: %s again %s, %s, any other key keeps it", names(items), key, does, items[0].keep)
+	}
+	var keep []string
+	for _, it := range items {
+		keep = append(keep, it.what+": "+it.keep)
+	}
+	return fmt.Sprintf("%s are not saved: %s again %s and drops them all, any other key keeps them (%s)", names(items), key, does, strings.Join(keep, "; "))
 }
 
 // askReplace asks before the editor's modified witness is replaced.
@@ -519,53 +644,61 @@ func (m *workbench) askReplace() tea.Cmd {
 	return nil
 }
 
-// unsaved names the work that quitting now would drop, or "".
-func (m *workbench) unsaved() string {
-	switch {
-	case m.demo != nil:
-		return ""
-	case m.editor.modified:
-		return "the witness in the editor"
-	case m.compare.unsaved:
-		return "the search attacker's witness in Compare"
-	case m.attack.witness():
-		return "the search attacker's witness"
+// unsaved is all the work quitting now would drop, each with how to
+// keep it: the editor's modified witness, the search's witness in
+// Compare, and the search's result.
+func (m *workbench) unsaved() []unsavedItem {
+	if m.demo != nil {
+		return nil
 	}
-	return ""
-}
-
-// unsavedHere names the work that leaving the page in front would drop.
-func (m *workbench) unsavedHere() string {
-	switch {
-	case m.demo != nil:
-		return ""
-	case m.page == pageEditor && m.editor.modified:
-		return "the witness in the editor"
-	case m.page == pageCompare && m.compare.unsaved:
-		return "the search attacker's witness"
-	}
-	return ""
-}
-
-// saveHint says how to keep the unsaved work.
-func (m *workbench) saveHint() string {
-	switch {
-	case m.tooSmall():
-		return fmt.Sprintf("a terminal of %d×%d shows it again", minWidth, minHeight)
-	case m.editor.modified && (m.page == pageEditor || !m.compare.unsaved):
-		if m.page == pageEditor {
-			return "s saves"
+	var out []unsavedItem
+	here := !m.attack.modal()
+	if m.editor.modified {
+		keep := "the editor's s saves it"
+		if m.page == pageEditor && here {
+			keep = "s saves it"
 		}
-		return "the editor's s saves it"
-	case m.compare.unsaved && m.page == pageCompare:
-		return "s saves it as a run, e edits it"
+		out = append(out, unsavedItem{"the witness in the editor", keep})
 	}
-	return "enter or e opens it"
+	if m.compare.unsaved {
+		keep := "Compare's s saves it as a run"
+		if m.page == pageCompare && here {
+			keep = "s saves it as a run, e edits it"
+		}
+		out = append(out, unsavedItem{"the search attacker's witness in Compare", keep})
+	}
+	if m.attack.witness() {
+		out = append(out, unsavedItem{searchWitness, "enter or e opens it"})
+	}
+	return out
 }
 
-// popPage goes back to the page before this one.
+// searchWitness names the search's result's witness.
+const searchWitness = "the search attacker's witness"
+
+// unsavedHere is the work that leaving the page in front would drop.
+func (m *workbench) unsavedHere() []unsavedItem {
+	switch {
+	case m.demo != nil:
+		return nil
+	case m.page == pageEditor && m.editor.modified:
+		return []unsavedItem{{"the witness in the editor", "s saves it"}}
+	case m.page == pageCompare && m.compare.unsaved:
+		return []unsavedItem{{searchWitness, "s saves it as a run, e edits it"}}
+	}
+	return nil
+}
+
+// popPage goes back to the page before this one; the Inspector comes
+// back as it was there.
 func (m *workbench) popPage() {
 	m.page, m.back = m.back[len(m.back)-1], m.back[:len(m.back)-1]
+	for n := len(m.inspectBack); n > 0 && m.inspectBack[n-1].depth >= len(m.back); n-- {
+		if saved := m.inspectBack[n-1]; saved.depth == len(m.back) && m.page == pageInspect {
+			*m.inspect = saved.state
+		}
+		m.inspectBack = m.inspectBack[:n-1]
+	}
 	m.status, m.armed = "", armNone
 	m.resize()
 }
@@ -672,7 +805,7 @@ func (m *workbench) banner() []string {
 	if m.statusErr {
 		sty = m.c.st.statusErr
 		// esc is the answer that drops the work when esc asked.
-		if m.armed != armBack {
+		if m.armed != armBack && m.armed != armDismiss {
 			hint = " (esc dismisses)"
 		}
 	}
@@ -791,6 +924,20 @@ func (m *workbench) attackTask() *suiteTask {
 	return nil
 }
 
+// attackHonest is H for a search started now: the Inspector's (the run
+// on screen, or the one marked H), Compare's or the editor's.
+func (m *workbench) attackHonest() choice {
+	switch m.page {
+	case pageInspect:
+		return m.inspect.honest()
+	case pageCompare:
+		return m.compare.h
+	case pageEditor:
+		return m.editor.h
+	}
+	return choice{}
+}
+
 // enableKeys enables the search attacker's keys where they apply: S
 // starts a search on a page with a task, and while one runs esc cancels
 // it instead of going back.
@@ -811,29 +958,58 @@ func (m *workbench) crumbs() string {
 	if m.demo != nil {
 		parts = []string{"demo", m.demo.title()}
 	}
+	// A long task id (tau2 telecom's names a whole scenario) gives way,
+	// from its middle, to what follows it, keeping 16 cells.
+	withID := func(id, rest string) {
+		room := m.width - ansi.StringWidth(" parthack · "+strings.Join(parts, " › ")+" › "+rest)
+		parts = append(parts, shortenMiddle(id, max(room, 16))+rest)
+	}
 	switch m.page {
 	case pageInspect:
-		if m.inspect.task != nil {
-			parts = append(parts, m.inspect.task.ID)
+		if m.inspect.task == nil {
+			break
+		}
+		if len(m.inspect.choices) == 0 {
+			withID(m.inspect.task.ID, "")
+			break
 		}
 		// The trajectory on screen and the benchmark's own reward of it,
 		// where the log's title has no room for them.
-		if m.inspect.task != nil && len(m.inspect.choices) > 0 {
-			label, note := m.inspect.current().label, ""
-			if a := m.inspect.a; a != nil {
-				note = a.rewardNote()
-			}
-			// A long run name gives way, from its middle, to the reward.
-			room := m.width - ansi.StringWidth(" parthack · "+strings.Join(parts, " › ")+" · "+note)
-			parts[len(parts)-1] += " · " + shortenMiddle(label, max(room, 12)) + note
+		label, h, note, short := m.inspect.current().label, m.inspect.honest(), "", ""
+		if a := m.inspect.a; a != nil {
+			note, short = a.rewardNote(), a.rewardNoteShort()
 		}
+		mark, vs := " (H)", ""
+		if h.traj != m.inspect.current().traj {
+			mark, vs = "", " · vs H "
+		}
+		id := shortenMiddle(m.inspect.task.ID, max(m.width-ansi.StringWidth(" parthack · "+strings.Join(parts, " › ")+" ›  · "+label+mark+short+vs+h.label), 16))
+		// Long run names give way, from their middle, to the reward:
+		// the run on screen first, then H's, each keeps 12 cells;
+		// where even that does not fit the reward drops its
+		// benchmark's name.
+		head := " parthack · " + strings.Join(parts, " › ") + " › " + id + " · " + mark + vs
+		need := 12
+		if vs != "" {
+			need += min(ansi.StringWidth(h.label), 12)
+		}
+		if m.width-ansi.StringWidth(head+note) < need {
+			note = short
+		}
+		room := m.width - ansi.StringWidth(head+note)
+		hl := ""
+		if vs != "" {
+			label = shortenMiddle(label, max(room-ansi.StringWidth(h.label), room/2, 12))
+			hl = shortenMiddle(h.label, max(room-ansi.StringWidth(label), 12))
+		}
+		parts = append(parts, id+" · "+shortenMiddle(label, max(room, 12))+mark+note+vs+hl)
 	case pageCompare:
 		if m.compare.task != nil {
-			parts = append(parts, m.compare.task.ID)
+			withID(m.compare.task.ID, " · H "+m.compare.h.label)
 		}
 	case pageEditor:
 		if m.editor.task != nil {
-			parts = append(parts, m.editor.task.ID)
+			withID(m.editor.task.ID, " · H "+m.editor.h.label)
 		}
 	}
 	return "· " + strings.Join(parts, " › ")

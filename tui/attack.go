@@ -25,12 +25,17 @@ type attackPanel struct {
 	state attackState
 
 	task   *suiteTask // the task searched, fixed when the setup opens
+	h      choice     // the run searched from, H: fixed with the task
 	target int        // index into the evaluators
 	edits  int
 	pairs  bool // also two-field updates (the CLI's --pairs)
-	cap    int  // index into stateCaps (the CLI's --max-states)
-	anyEnd bool // on a real domain's task, admit witnesses that end anywhere (the CLI's --any-end)
-	field  int  // focused setup field: setupTarget … setupEnds
+	// sameEnd admits only witnesses that end in exactly H's state (the
+	// CLI's --same-end): by default on a real domain's task, where a
+	// witness may leave collateral no goal predicate reads, until the
+	// user sets it.
+	sameEnd, endSet bool
+	cap             int // index into stateCaps (the CLI's --max-states)
+	field           int // focused setup field: setupTarget … setupCap
 
 	runs     int        // searches started: the id of the latest
 	run      *attackRun // nil unless a search is running
@@ -61,8 +66,9 @@ const (
 	setupTarget = iota
 	setupEdits
 	setupMoves
+	setupEnd
 	setupCap
-	setupEnds // a real domain's task only
+	setupFields
 )
 
 // stateCaps are the state caps the setup offers; the default is the
@@ -140,11 +146,14 @@ func (p *attackPanel) witness() bool {
 	return p.state == attackDone && p.res.witness != nil
 }
 
-// setup opens the form for a search on t; the target and the bound are
-// the last ones used.
-func (p *attackPanel) setup(t *suiteTask) {
-	p.state, p.task, p.field, p.res = attackSetup, t, 0, nil
+// setup opens the form for a search on t from H, h; the target and the
+// bound are the last ones used.
+func (p *attackPanel) setup(t *suiteTask, h choice) {
+	p.state, p.task, p.h, p.field, p.res = attackSetup, t, t.orHonest(h), 0, nil
 	p.target = min(p.target, len(p.targets())-1)
+	if !p.endSet {
+		p.sameEnd = onDomain(t)
+	}
 }
 
 // targets are the evaluators a search on the panel's task may inflate:
@@ -166,11 +175,11 @@ func (p *attackPanel) start() tea.Cmd {
 	p.runs++
 	run := &attackRun{id: p.runs, progress: make(chan searchProgress, 1), done: make(chan attackDoneMsg, 1)}
 	p.state, p.run, p.cancel, p.progress = attackRunning, run, cancel, searchProgress{}
-	ws, t, target := p.c.ws, p.task, p.targets()[p.target].Name
-	opt := searchOptions{edits: p.edits, pairs: p.pairs, maxStates: stateCaps[p.cap], sameEnd: realDomain(t) && !p.anyEnd}
+	ws, t, h, target := p.c.ws, p.task, p.h, p.targets()[p.target].Name
+	opt := searchOptions{edits: p.edits, pairs: p.pairs && !onDomain(t), maxStates: stateCaps[p.cap], sameEnd: p.sameEnd}
 	search := func() tea.Msg {
 		go func() {
-			res, err := searchAttack(ctx, ws, t, target, opt, run.report)
+			res, err := searchAttack(ctx, ws, t, h, target, opt, run.report)
 			run.done <- attackDoneMsg{id: run.id, res: res, err: err}
 		}()
 		return run.wait()()
@@ -235,9 +244,9 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 		case key.Matches(msg, k.StartSearch):
 			return p, p.start()
 		case key.Matches(msg, k.FieldNext), key.Matches(msg, k.Down):
-			p.field = (p.field + 1) % p.fields()
+			p.nextField(1)
 		case key.Matches(msg, k.FieldPrev), key.Matches(msg, k.Up):
-			p.field = (p.field + p.fields() - 1) % p.fields()
+			p.nextField(-1)
 		case key.Matches(msg, k.ValueNext):
 			p.change(1)
 		case key.Matches(msg, k.ValuePrev):
@@ -245,19 +254,40 @@ func (p *attackPanel) key(msg tea.KeyMsg) (*attackPanel, tea.Cmd) {
 		}
 	case attackDone:
 		// ShowCompare and ShowEditor are enabled only with a witness.
-		t, w := p.res.task, p.res.witness
+		t, h, w := p.res.task, p.res.h, p.res.witness
 		switch {
 		case key.Matches(msg, k.Dismiss):
 			p.state, p.res = attackIdle, nil
 		case key.Matches(msg, k.ShowCompare):
 			p.state, p.res = attackIdle, nil
-			return p, p.c.navigate(openCompareMsg{task: t, kind: "pair", h: t.HonestTraj, a: w, unsaved: true})
+			return p, p.c.navigate(openCompareMsg{task: t, kind: "pair", h: h.traj, hLabel: h.label, a: w, unsaved: true})
 		case key.Matches(msg, k.ShowEditor):
 			p.state, p.res = attackIdle, nil
-			return p, p.c.navigate(openEditorMsg{task: t, start: w, unsaved: true, kind: "pair"})
+			return p, p.c.navigate(openEditorMsg{task: t, start: w, unsaved: true, kind: "pair", h: h})
 		}
 	}
 	return p, nil
+}
+
+// onDomain reports whether t is a real domain's task, whose moves are
+// its tools' calls: --pairs, two-field updates, is for the suite's.
+func onDomain(t *suiteTask) bool { return t.Public != nil && t.Public.Domain != nil }
+
+// nextField moves the focus d fields on, past the moves on a real
+// domain's task (there is no choice to make).
+func (p *attackPanel) nextField(d int) {
+	p.field = (p.field + d + setupFields) % setupFields
+	if p.field == setupMoves && onDomain(p.task) {
+		p.field = (p.field + d + setupFields) % setupFields
+	}
+}
+
+// endName names the witnesses a search admits by where they end.
+func endName(sameEnd bool) string {
+	if sameEnd {
+		return "only those ending in H's state"
+	}
+	return "any end state"
 }
 
 // change cycles the focused setup field: the targets wrap around, the
@@ -271,28 +301,11 @@ func (p *attackPanel) change(d int) {
 		p.edits = clamp(p.edits+d, minEdits, maxEdits)
 	case setupMoves:
 		p.pairs = !p.pairs
+	case setupEnd:
+		p.sameEnd, p.endSet = !p.sameEnd, true
 	case setupCap:
 		p.cap = clamp(p.cap+d, 0, len(stateCaps)-1)
-	case setupEnds:
-		p.anyEnd = !p.anyEnd
 	}
-}
-
-// fields is the number of setup fields: a real domain's task has one
-// more, which witnesses its search admits.
-func (p *attackPanel) fields() int {
-	if realDomain(p.task) {
-		return setupEnds + 1
-	}
-	return setupEnds
-}
-
-// endsName names which witnesses a search admits.
-func endsName(sameEnd bool) string {
-	if sameEnd {
-		return "ending in H's state"
-	}
-	return "ending anywhere"
 }
 
 // lines is the panel's body at width: the status line while running,
@@ -308,16 +321,19 @@ func (p *attackPanel) lines(width int) []string {
 			}
 			return fit(" "+l+v+"  "+st.faint.Render(note), width)
 		}
-		out := []string{
+		moves := row(setupMoves, "moves", moveSetName(p.task, p.pairs), "what an inserted action may be (--pairs: two fields at once)")
+		if onDomain(p.task) {
+			// Nothing to choose: --pairs is for the suite's updates.
+			moves = fit(" "+st.muted.Render(fit("moves", 8))+moveSetName(p.task, false)+"  "+st.faint.Render("what an inserted action may be"), width)
+		}
+		return []string{
 			row(setupTarget, "target", p.targets()[p.target].Label, fmt.Sprintf("the evaluator to inflate (%d of %d)", p.target+1, len(p.targets()))),
 			row(setupEdits, "edits", fmt.Sprint(p.edits), fmt.Sprintf("inserted actions plus skipped steps of H (%d–%d)", minEdits, maxEdits)),
-			row(setupMoves, "moves", moveSetName(p.task, p.pairs), "what an inserted action may be (--pairs: two fields at once)"),
+			moves,
+			row(setupEnd, "end", endName(p.sameEnd), "the witnesses admitted (H's state: inflation only; any: the CLI's --any-end)"),
 			row(setupCap, "states", fmt.Sprint(stateCaps[p.cap]), "search nodes at most (--max-states)"),
+			st.faint.Render(" enter start · ←/→ change · tab next field · esc cancel"),
 		}
-		if realDomain(p.task) {
-			out = append(out, row(setupEnds, "ends", endsName(!p.anyEnd), "H's state: inflation only; anywhere: better work and collateral too (--any-end)"))
-		}
-		return append(out, st.faint.Render(" enter start · ←/→ change · tab next field · esc cancel"))
 	case attackRunning:
 		best := "—"
 		if p.progress.eligible > 0 {
@@ -326,7 +342,7 @@ func (p *attackPanel) lines(width int) []string {
 		// The counts first, so a narrow terminal still shows them.
 		return []string{fit(p.spin.View()+" "+st.accent.Render("searching ")+
 			fmt.Sprintf("%d states · %d eligible · best Δ %s", p.progress.states, p.progress.eligible, best)+
-			st.muted.Render(fmt.Sprintf(" · %s · %s · %s within %d edits", p.task.ID, p.targets()[p.target].Label, moveSetName(p.task, p.pairs), p.edits))+
+			st.muted.Render(fmt.Sprintf(" · %s · %s · %s within %d edits of H %s", p.task.ID, p.targets()[p.target].Label, moveSetName(p.task, p.pairs), p.edits, p.h.label))+
 			st.faint.Render(" · esc/S cancels"), width)}
 	case attackDone:
 		return p.resultLines(width - 1)
@@ -339,11 +355,11 @@ func (p *attackPanel) lines(width int) []string {
 func (p *attackPanel) resultLines(width int) []string {
 	st, r := p.c.st, p.res
 	label := p.targets()[p.target].Label
-	// Every result names its bound: the move set and the edits, and on
-	// a real domain's task which witnesses it admitted.
+	// Every result names its bound: the move set, the edits and, with
+	// --same-end, the end state.
 	within := fmt.Sprintf("%s within %d edits", r.moves, r.edits)
-	if realDomain(r.task) {
-		within += " " + endsName(r.sameEnd)
+	if r.sameEnd {
+		within += " ending in H's state"
 	}
 	var head, bound string
 	switch {
@@ -406,6 +422,8 @@ func (p *attackPanel) view(width int) string {
 	if p.state == attackDone {
 		title += " · done"
 	}
+	// H is named as Compare names it: the run the search edits.
+	title += " · H " + p.h.label
 	return p.c.box(title, p.lines(width-2), width, p.height(width), true)
 }
 

@@ -23,7 +23,7 @@ func TestSearchOffersTheBenchmarksEvaluators(t *testing.T) {
 	drive(t, m, m.Init(), tea.WindowSizeMsg{Width: 120, Height: 40})
 	openTask(t, m, "T2R-101")
 	p := m.attack
-	p.setup(m.inspect.task)
+	p.setup(m.inspect.task, choice{})
 	var names []string
 	for _, e := range p.targets() {
 		names = append(names, e.Name)
@@ -32,7 +32,7 @@ func TestSearchOffersTheBenchmarksEvaluators(t *testing.T) {
 		t.Fatalf("targets on a tau2 task: %s", got)
 	}
 	suite := &attackPanel{c: m.c}
-	suite.setup(&suiteTask{ID: "PH-H01"})
+	suite.setup(&suiteTask{ID: "PH-H01"}, choice{})
 	if n := len(suite.targets()); n != len(m.c.ws.evaluators) {
 		t.Fatalf("a suite task offers %d targets, want the paper's %d", n, len(m.c.ws.evaluators))
 	}

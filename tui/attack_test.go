@@ -130,6 +130,9 @@ func TestAttackCancel(t *testing.T) {
 			if k := m.c.keys; k.AttackCancel.Enabled() {
 				t.Fatal("esc still cancels")
 			}
+			// Its witness is not saved: esc asks, and again dismisses it.
+			press(t, m, "esc")
+			mustSee(t, m, "the search attacker's witness is not saved: esc again dismisses it")
 			press(t, m, "esc")
 			// What the cancelled run still sends is dropped, also once
 			// the next search runs.

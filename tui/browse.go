@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,16 +27,20 @@ type browser struct {
 	cursor  int
 	top     int
 
-	records []store.Record
-	recErr  error
-	rfilter textinput.Model
-	shown   []int // indexes of records matching rfilter
-	sums    map[recordID]recordSummary
-	steps   map[recordID]int // each witness's agent steps, from the summaries
-	recGen  int              // the listing of records shown, for its summaries
-	rcursor int              // into shown
-	rtop    int
-	focus   int // focusTasks or focusRecords
+	records []store.Record // those of the tasks open here
+	// elsewhere counts the records of tasks not open here, by where
+	// they are (a domain's name, or the suite and task files): the list
+	// is scoped to the open tasks.
+	elsewhere map[string]int
+	recErr    error
+	rfilter   textinput.Model
+	shown     []int // indexes of records matching rfilter
+	sums      map[recordID]recordSummary
+	steps     map[recordID]int // each witness's agent steps, from the summaries
+	recGen    int              // the listing of records shown, for its summaries
+	rcursor   int              // into shown
+	rtop      int
+	focus     int // focusTasks or focusRecords
 	// filtering is set while the focused pane's filter takes the keys:
 	// `/` starts it, enter and esc end it.
 	filtering bool
@@ -84,6 +89,10 @@ func (b *browser) record() (store.Record, bool) {
 }
 
 func (b *browser) SetSize(w, h int) { b.width, b.height = w, h }
+
+// Loading is false: Browse shows the tasks at once, and the saved list
+// fills in as it comes.
+func (b *browser) Loading() bool { return false }
 
 // Typing is true while the import prompt is open or a filter takes the
 // keys (after `/`): q typed there is a letter of the filter.
@@ -180,14 +189,24 @@ func (b *browser) selected() *suiteTask {
 func (b *browser) update(msg tea.Msg) (*browser, tea.Cmd) {
 	switch msg := msg.(type) {
 	case recordsMsg:
-		b.records, b.recErr = msg.recs, msg.err
+		b.records, b.elsewhere, b.recErr = nil, map[string]int{}, msg.err
+		for _, r := range msg.recs {
+			switch d, ok := domains.Owner(r.Task); {
+			case r.Task == "" || b.c.ws.task(r.Task) != nil:
+				b.records = append(b.records, r)
+			case ok:
+				b.elsewhere["--domain "+d.Name()]++
+			default:
+				b.elsewhere["the suite or a task file"]++
+			}
+		}
 		// Summaries of an earlier listing stop coming; this one's come a
 		// batch at a time.
 		b.recGen++
 		b.sums, b.steps = map[recordID]recordSummary{}, map[recordID]int{}
 		b.refilterRecords()
 		if msg.err == nil {
-			return b, summarizeCmd(b.c.ws, b.c.dbPath, msg.recs, b.recGen)
+			return b, summarizeCmd(b.c.ws, b.c.dbPath, b.records, b.recGen)
 		}
 	case summariesMsg:
 		if msg.gen != b.recGen {
@@ -301,7 +320,13 @@ func (b *browser) panes() (leftW, infoH int) {
 	if b.importing != nil {
 		h -= b.importing.height()
 	}
-	leftW = clamp(b.width/2, 44, 80) // the rest for the task and the saved work
+	// The rest for the task and the saved work; long task ids (tau2
+	// telecom's name a whole scenario) take up to three fifths.
+	most := 80
+	if b.idW() > 8 {
+		most = max(80, b.width*3/5)
+	}
+	leftW = clamp(b.width/2, 44, most)
 	if b.width-leftW < 28 {
 		leftW = b.width - 28
 	}
@@ -329,15 +354,10 @@ func (b *browser) open() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	// The list holds the open tasks' records, and those of no task.
 	t := b.c.ws.task(r.Task)
 	if t == nil {
-		msg := fmt.Sprintf("%s %q is for task %q, which is not in this suite", r.Kind, r.Name, r.Task)
-		if d, ok := domains.Owner(r.Task); ok {
-			msg += "; open it with parthack workbench --domain " + d.Name()
-		} else {
-			msg += "; ctrl+o opens its task file"
-		}
-		return status(msg, true)
+		return status(fmt.Sprintf("%s %q is of no task: parthack store show %s:%d shows it", r.Kind, r.Name, r.Kind, r.Key), true)
 	}
 	if r.Kind == store.KindWitness || r.Kind == store.KindRun {
 		// The list holds records without their bodies.
@@ -358,7 +378,7 @@ func (b *browser) open() tea.Cmd {
 		if err != nil {
 			return status(err.Error(), true)
 		}
-		return b.c.navigate(openCompareMsg{task: t, kind: kind, h: h, a: a})
+		return b.c.navigate(openCompareMsg{task: t, kind: kind, h: h, a: a, rec: r})
 	}
 	// A note opens at the event it was written on.
 	if label, at, ok := noteTarget(r); ok {
@@ -411,14 +431,13 @@ func (b *browser) View() string {
 	if len(b.visible) > 0 && len(b.c.ws.tasks[b.visible[0]].Models) > 0 {
 		column = "runs' models"
 	}
-	lines := []string{filterLine, st.muted.Render(fit(" ID", 9) + fit(column, 24) + fit("m", 3) + fit("H", 5) + "tags")}
+	idW, famW := b.columns(leftW - 2)
+	lines := []string{filterLine, st.muted.Render(fit(" ID", idW) + fit(column, famW) + fit("m", 3) + fit("H", 5) + "tags")}
 	for i := b.top; i < min(b.top+rows, len(b.visible)); i++ {
 		t := b.c.ws.tasks[b.visible[i]]
-		family := t.Family
-		if len(t.Models) > 0 {
-			family = strings.Join(t.Models, " ")
-		}
-		row := fit(" "+t.ID, 9) + fit(family, 24) + fit(fmt.Sprint(t.M), 3) + fit(t.Honest.String(), 5) + strings.Join(t.Tags, " ")
+		// Ids differ anywhere (telecom's end in their persona): a long
+		// one gives way from its middle.
+		row := fit(" "+shortenMiddle(t.ID, idW-2), idW) + fit(taskFamily(t), famW) + fit(fmt.Sprint(t.M), 3) + fit(t.Honest.String(), 5) + strings.Join(t.Tags, " ")
 		if i == b.cursor {
 			mark := st.cursor
 			if b.focus != focusTasks {
@@ -448,6 +467,37 @@ func (b *browser) View() string {
 	return out
 }
 
+// taskFamily is what the family column lists: a benchmark's task's
+// models, else its family.
+func taskFamily(t *suiteTask) string {
+	if len(t.Models) > 0 {
+		return strings.Join(t.Models, " ")
+	}
+	return t.Family
+}
+
+// idW is the widest task id plus its lead and a gap, at least 9.
+func (b *browser) idW() int {
+	w := 0
+	for _, t := range b.c.ws.tasks {
+		w = max(w, ansi.StringWidth(t.ID))
+	}
+	return max(w+2, 9)
+}
+
+// columns are the widths of the id and family columns in a row of
+// width cells: the family column as wide as its widest entry (at most
+// 24), the id column what the others leave it, at most the widest id.
+func (b *browser) columns(width int) (idW, famW int) {
+	famW = 8
+	for _, t := range b.c.ws.tasks {
+		famW = max(famW, ansi.StringWidth(taskFamily(t))+1)
+	}
+	famW = min(famW, 24)
+	idW = clamp(width-famW-3-5-6, 9, b.idW())
+	return idW, famW
+}
+
 func (b *browser) infoTitle() string {
 	if r, ok := b.record(); ok && b.focus == focusRecords {
 		return fmt.Sprintf("%s %d", r.Kind, r.Key)
@@ -466,7 +516,7 @@ func (b *browser) info(w int) []string {
 		if sum, ok := b.sums[idOf(r)]; ok && sum.verdict != "" {
 			line := sum.verdict
 			if sum.hasDelta {
-				line += fmt.Sprintf(" · Δ Historical Milestone %+.2f", sum.delta)
+				line += fmt.Sprintf(" · Δ %s %+.2f", sum.deltaOf, sum.delta)
 			}
 			sty := st.bad
 			if sum.eligible {
@@ -509,6 +559,8 @@ func (b *browser) recordsView(w, h int) string {
 	switch {
 	case b.recErr != nil:
 		lines = wrap(st.statusErr.Render(storeError(b.recErr, "the list reloads when you come back to Browse")), w-2)
+	case len(b.records) == 0 && len(b.elsewhere) > 0:
+		lines = wrap(st.faint.Render(" nothing saved for these tasks; "+b.elsewhereNote()), w-2)
 	case len(b.records) == 0:
 		lines = []string{st.faint.Render(" nothing saved yet"), st.faint.Render(" (save from the witness editor)")}
 	default:
@@ -519,6 +571,8 @@ func (b *browser) recordsView(w, h int) string {
 		if len(b.shown) == 0 {
 			lines = append(lines, st.faint.Render(" nothing saved matches"))
 		}
+		note := wrap(st.faint.Render(" "+b.elsewhereNote()), w-2)
+		rows -= len(note) // the last lines count what is not shown
 		b.rtop = listWindow(b.rtop, b.rcursor, len(b.shown), max(rows, 1))
 		for i := b.rtop; i < min(b.rtop+max(rows, 1), len(b.shown)); i++ {
 			r := b.records[b.shown[i]]
@@ -526,15 +580,21 @@ func (b *browser) recordsView(w, h int) string {
 			verdict, delta := sum.short, ""
 			if sum.hasDelta {
 				delta = fmt.Sprintf("%+.2f", sum.delta)
+				if t := b.c.ws.task(r.Task); t != nil && w >= 50 {
+					delta += " " + abbreviate(benchShort(t.Bench, sum.deltaOf))
+				}
 			}
-			// The name gives way; the verdict and Δ keep the right edge.
-			// A narrow pane drops the kind (the pane above says it) and
-			// keeps only the verdict's sign.
+			// The name gives way; the verdict and Δ (and, where there is
+			// room, whose Δ) keep the right edge. A narrow pane drops the
+			// kind (the pane above says it) and keeps only the verdict's
+			// sign and the Δ.
+			// A long task id gives way, from its middle, to the name.
 			name := strings.TrimPrefix(r.Name, r.Task+" ")
-			left := fmt.Sprintf(" %-7s %-6s %s", r.Kind, r.Task, name)
+			task := shortenMiddle(r.Task, 14)
+			left := fmt.Sprintf(" %-7s %-6s %s", r.Kind, task, name)
 			right := ""
 			if w < 50 {
-				left = fmt.Sprintf(" %-6s %s", r.Task, name)
+				left = fmt.Sprintf(" %-6s %s", shortenMiddle(r.Task, 8), name)
 				verdict, _, _ = strings.Cut(verdict, " ")
 			}
 			if verdict != "" {
@@ -546,12 +606,31 @@ func (b *browser) recordsView(w, h int) string {
 			}
 			lines = append(lines, row)
 		}
+		for len(note) > 0 && len(lines) < h-2-len(note) {
+			lines = append(lines, "") // the note at the bottom of the box
+		}
+		lines = append(lines, note...)
 	}
 	title := fmt.Sprintf("Saved · %d", len(b.records))
 	if len(b.shown) != len(b.records) {
 		title = fmt.Sprintf("Saved · %d of %d", len(b.shown), len(b.records))
 	}
 	return b.c.box(title, lines, w, h, b.focus == focusRecords)
+}
+
+// elsewhereNote counts the records of tasks not open here, by where
+// they open: "+ 3 saved for tasks not open here (--domain tau2-retail 2,
+// the suite or a task file 1)"; "" when there are none.
+func (b *browser) elsewhereNote() string {
+	if len(b.elsewhere) == 0 {
+		return ""
+	}
+	n, where := 0, slices.Sorted(maps.Keys(b.elsewhere))
+	for i, w := range where {
+		n += b.elsewhere[w]
+		where[i] = fmt.Sprintf("%s %d", w, b.elsewhere[w])
+	}
+	return fmt.Sprintf("+ %d saved for tasks not open here (%s)", n, strings.Join(where, ", "))
 }
 
 func orNone(s string) string {

@@ -36,6 +36,9 @@ type callRow struct {
 	// kept is an argument the call passes that its tool does not take
 	// (an imported call): shown, marked, and passed on unless cleared.
 	kept *model.Value
+	// prefix is what was last typed in the field: ctrl+n and ctrl+p
+	// offer the values that start with it.
+	prefix string
 }
 
 func newCallForm(c *common, task *model.Task, tools []domains.Tool, values argValues, at int, replace bool, from *model.Action) *callForm {
@@ -121,6 +124,7 @@ func (f *callForm) update(msg tea.KeyMsg) (st *model.Step, cancel bool, cmd tea.
 // edit gives the focused field a key that is not the form's own.
 func (f *callForm) edit(msg tea.KeyMsg) (cmd tea.Cmd) {
 	f.rows[f.focus].input, cmd = f.rows[f.focus].input.Update(msg)
+	f.rows[f.focus].prefix = f.rows[f.focus].input.Value()
 	f.err = ""
 	if f.focus == 0 {
 		f.syncRows()
@@ -136,15 +140,22 @@ func (f *callForm) move(d int) {
 	f.rows[f.focus].input.Focus()
 }
 
-// pick sets the focused input to the next value offered; an argument's
-// values start with "" (not passed).
+// pick sets the focused input to the next value offered that starts
+// with what was typed there; an argument's values start with "" (not
+// passed) when nothing was typed.
 func (f *callForm) pick(d int) {
 	r := &f.rows[f.focus]
-	options := f.offered(r)
-	if f.focus > 0 {
-		options = append([]string{""}, options...)
+	var options []string
+	if f.focus > 0 && r.prefix == "" {
+		options = append(options, "")
+	}
+	for _, o := range f.offered(r) {
+		if strings.HasPrefix(o, r.prefix) {
+			options = append(options, o)
+		}
 	}
 	if len(options) == 0 {
+		f.err = fmt.Sprintf("no value offered starts with %q (ctrl+u clears the field)", r.prefix)
 		return
 	}
 	i := slices.Index(options, r.input.Value())
@@ -253,19 +264,17 @@ func (f *callForm) view(width, height int) []string {
 		vs := f.offered(r)
 		if i == 0 {
 			// A domain has a dozen tools or more: the hint names the
-			// ones the typed text matches, as few as the other rows'.
-			typed := strings.TrimSpace(r.input.Value())
+			// ones that start with what was typed, as ctrl+n offers
+			// them, as few as the other rows'.
 			hint = fmt.Sprintf("one of the domain's %d tools", len(vs))
-			if !slices.Contains(vs, typed) {
+			if typed := strings.TrimSpace(r.prefix); typed != "" {
 				var match []string
 				for _, v := range vs {
-					if strings.Contains(v, typed) {
+					if strings.HasPrefix(v, typed) {
 						match = append(match, v)
 					}
 				}
-				if typed != "" {
-					hint += fmt.Sprintf(", %d with %q", len(match), typed)
-				}
+				hint += fmt.Sprintf(", %d starting %q", len(match), typed)
 				vs = match
 			}
 		} else {

@@ -107,7 +107,7 @@ func TestCallFormEditsArguments(t *testing.T) {
 
 	// A new call: the tool picked with ctrl+n, an integer argument typed.
 	press(t, m, "i", "ctrl+u", "upd")
-	mustSee(t, m, "14 tools, 3", `with "upd" · ctrl+n offers`, "update_reservation_flights ·")
+	mustSee(t, m, "14 tools, 3", `starting "upd" · ctrl+n`, "update_reservation_flights ·")
 	press(t, m, "ctrl+u", "update_reservation_baggages", "down", "FQ8APE", "down", "two", "enter")
 	if e.call == nil || e.call.err != `total_baggages: "two" is not an integer` {
 		t.Fatalf("a bad integer: %+v", e.call)
@@ -183,7 +183,7 @@ func TestSensibleValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			av := sensibleValues(tools, taskCalls(st, env), env.Initial(), &env.Task.Schema)
+			av := sensibleValues(tools, taskCalls(st, st.HonestTraj, env), env.Initial(), &env.Task.Schema)
 			if tc.want == nil && tc.arg == "flight_number" {
 				// tau2's get_flight_status takes one: the user's flights.
 				if len(av[tc.arg]) == 0 {

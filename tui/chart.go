@@ -78,6 +78,16 @@ func (cc *chartCache) ensure(a *analysis, lanes []lane, width int) {
 	}
 }
 
+// chartTitle is a chart's title; it says how many of P_state and the
+// evaluators' lanes a short screen leaves out ("+3 more on a
+// taller screen"): the chart is cut, and says so.
+func (c *common) chartTitle(title string, shown int) string {
+	if more := 1 + len(c.ws.evaluators) - shown; more > 0 {
+		return fmt.Sprintf("%s · +%d more on a taller screen", title, more)
+	}
+	return title
+}
+
 // chartLanes lists what the chart shows: certified P_state first, then
 // each evaluator in order, as many as fit.
 func chartLanes(ws *workspace, a *analysis, fit int) []lane {

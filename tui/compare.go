@@ -12,6 +12,7 @@ import (
 
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
+	"github.com/parthack/parthack/store"
 )
 
 // comparer puts H beside a candidate (A, or R for a rollback): both logs
@@ -23,7 +24,8 @@ type comparer struct {
 
 	task *suiteTask
 	kind string
-	p    *pair // nil while loading
+	h    choice // H, named as the candidate is
+	p    *pair  // nil while loading
 	gen  int
 	err  error
 
@@ -33,28 +35,90 @@ type comparer struct {
 	// unsaved marks the search attacker's witness, not saved anywhere
 	// yet: saving it as a run or editing it keeps it.
 	unsaved bool
-	early   []tea.KeyMsg // keys typed while the pair loads
+	// prompt asks the name and note a run is saved under; rec is the
+	// run saved (or reopened) here, which the next save replaces.
+	prompt *prompt
+	rec    store.Record
 }
 
 func newComparer(c *common) *comparer { return &comparer{c: c} }
 
-func (m *comparer) open(t *suiteTask, kind string, h, a *model.Trajectory, unsaved bool) tea.Cmd {
-	m.task, m.kind, m.p, m.err, m.unsaved, m.early = t, kind, nil, nil, unsaved, nil
+func (m *comparer) open(msg openCompareMsg) tea.Cmd {
+	m.task, m.kind, m.p, m.err, m.unsaved = msg.task, msg.kind, nil, nil, msg.unsaved
+	m.prompt, m.rec = nil, msg.rec
+	m.h = choice{orDefault(msg.hLabel, "honest"), msg.h}
 	m.gen++
-	return pairCmd(m.c.ws, t, kind, h, a, m.gen)
+	return pairCmd(m.c.ws, msg.task, msg.kind, m.h, msg.a, msg.aLabel, m.gen)
+}
+
+// orDefault is s, or def when s is empty.
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // show puts a certified pair on screen with the cursor on its evidence.
 func (m *comparer) show(p *pair) {
 	m.p, m.err = p, nil
-	m.task, m.kind = p.h.task, p.kind
+	m.task, m.kind, m.h = p.h.task, p.kind, choice{p.h.label, p.h.traj}
 	m.hEv, m.aEv = p.evidenceRows()
 	m.cursor, m.top = 0, 0
 	m.jumpToEvidence()
 }
 
 func (m *comparer) SetSize(w, h int) { m.width, m.height = w, h }
-func (m *comparer) Typing() bool     { return false }
+func (m *comparer) Typing() bool     { return m.prompt != nil }
+
+// saved records that the pair now lives in the store under r: the next
+// save replaces it.
+func (m *comparer) saved(r store.Record) {
+	if r.Kind == store.KindRun && m.task != nil && r.Task == m.task.ID {
+		m.rec, m.unsaved = r, false
+	}
+}
+
+// savePrompt asks the name and note to save the pair under as a run.
+func (m *comparer) savePrompt() {
+	title, name, note := "Save as a run", m.rec.Name, m.rec.Note
+	if m.rec.Key != 0 {
+		title = fmt.Sprintf("Save as a run (replaces saved run %d)", m.rec.Key)
+	} else {
+		name = fmt.Sprintf("%s H %s vs %s", m.kind, m.p.h.label, m.p.a.label)
+		note = "eligible"
+		if !m.p.verdict.Eligible {
+			note = string(m.p.verdict.Reason)
+		}
+	}
+	m.prompt = newPrompt(m.c, title, field{"name", name}, field{"note", note})
+}
+
+// promptKey handles a key while the save prompt is open.
+func (m *comparer) promptKey(msg tea.KeyMsg) tea.Cmd {
+	done, cancel, cmd := m.prompt.update(msg)
+	switch {
+	case cancel:
+		m.prompt = nil
+	case done:
+		name, note := strings.TrimSpace(m.prompt.value(0)), strings.TrimSpace(m.prompt.value(1))
+		m.prompt = nil
+		rec, err := pairRun(m.c.ws, m.p)
+		if err != nil {
+			return status(err.Error(), true)
+		}
+		rec.Key, rec.Created = m.rec.Key, m.rec.Created
+		if name != "" {
+			rec.Name = name
+		}
+		rec.Note = note
+		return saveCmd(m.c.dbPath, rec)
+	}
+	return cmd
+}
+
+// Loading reports whether the pair is still being certified.
+func (m *comparer) Loading() bool { return m.task != nil && m.p == nil && m.err == nil }
 
 func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -63,19 +127,11 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			m.err, m.early = msg.err, nil
+			m.err = msg.err
 			return m, nil
 		}
 		m.show(msg.p)
-		early := m.early
-		m.early = nil
-		var cmds []tea.Cmd
-		for _, k := range early {
-			var cmd tea.Cmd
-			m, cmd = m.update(k)
-			cmds = append(cmds, cmd)
-		}
-		return m, tea.Batch(cmds...)
+		return m, nil
 	case tea.MouseMsg:
 		if msg.Action != tea.MouseActionPress || m.p == nil {
 			break
@@ -93,11 +149,10 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		if m.p == nil {
-			// Keys typed while the pair is certified act on it once shown.
-			if m.err == nil && len(m.early) < maxEarly {
-				m.early = append(m.early, msg)
-			}
-			return m, nil
+			return m, nil // the pair failed: only the root's keys act
+		}
+		if m.prompt != nil {
+			return m, m.promptKey(msg)
 		}
 		k := m.c.keys
 		switch {
@@ -121,16 +176,15 @@ func (m *comparer) update(msg tea.Msg) (*comparer, tea.Cmd) {
 			return m, m.openEvent()
 		case key.Matches(msg, k.StateDiff):
 			m.stateDiff = !m.stateDiff
+		case key.Matches(msg, m.c.checksKey(m.task)):
+			o := m.c.checksOverlay(m.width, m.task.ID, m.p.h, m.p.a)
+			return m, func() tea.Msg { return overlayMsg{o} }
 		case key.Matches(msg, k.Collateral) && m.p.collateral != nil:
 			return m, func() tea.Msg { return overlayMsg{m.collateralOverlay()} }
 		case key.Matches(msg, k.EditWitness):
-			return m, m.c.navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind, unsaved: m.unsaved})
+			return m, m.c.navigate(openEditorMsg{task: m.task, start: m.p.a.traj, kind: m.kind, unsaved: m.unsaved, h: m.h})
 		case key.Matches(msg, k.Save):
-			rec, err := pairRun(m.c.ws, m.p)
-			if err != nil {
-				return m, status(err.Error(), true)
-			}
-			return m, saveCmd(m.c.dbPath, rec)
+			m.savePrompt()
 		}
 	}
 	return m, nil
@@ -175,19 +229,27 @@ func (m *comparer) jumpToEvidence() bool {
 // the two logs, then vectors and scores (side by side on wide screens).
 type compareLayout struct {
 	framed          bool     // the verdict has a frame (tall screens) or a title line
+	title           string   // that title line: the verdict's first line joins it where it fits
 	verdict         []string // the verdict's lines, evidence included
 	logH            int
 	vectors, scores []string
-	side            bool // vectors beside scores
+	side            bool   // vectors beside scores
+	bottomTitle     string // the box's; on a short screen it carries the caveat
 	bottomH         int
 }
 
-// layout fits Compare into its height. The title, the verdict and its
-// evidence always show; on short screens the logs shrink first, then the
-// lines that repeat the verdict go (the vectors' evidence line, the
-// "not eligible" note), then the evidence's detail.
+// layout fits Compare into its height. The title, the verdict with its
+// evidence and detail, and the "not eligible" caveat always show; on
+// short screens the logs shrink to three rows a side, then the scores
+// take fewer lines (the benchmark's on one, the evaluators two to a
+// line), the verdict loses its frame, and the line under the vectors
+// that repeats the verdict's evidence goes.
 func (m *comparer) layout() compareLayout {
-	l := compareLayout{framed: m.height >= 30, side: m.width >= 110}
+	height := m.height
+	if m.prompt != nil {
+		height -= m.prompt.height()
+	}
+	l := compareLayout{framed: height >= 30, side: m.width >= 110, bottomTitle: "Vectors and scores"}
 	inner := m.width
 	if l.framed {
 		inner = m.width - 2
@@ -203,49 +265,74 @@ func (m *comparer) layout() compareLayout {
 	l.vectors, l.scores = m.c.vectorLines(m.p, vecW), m.c.scoreLines(m.p, scoreW, false)
 	compact := !m.p.h.breakdown()
 	vecExtra := m.p.verdict.Evidence != nil && m.p.verdict.Evidence.Predicate > 0
-	scoreExtra := !m.p.verdict.Eligible
-	vecExtraN, scoreExtraN := 0, 0
+	vecExtraN := 0
 	if vecExtra {
 		vecExtraN = len(m.c.evidenceLines(m.p, vecW))
 	}
-	if scoreExtra {
-		scoreExtraN = len(caveatLines(scoreW))
+	// The scores take fewer lines until the logs have five rows a side;
+	// the logs keep three before anything the verdict or the scores say
+	// is cut: below that the page is clipped, never the verdict.
+	const wantLog, minLog = 7, 5
+	// Unframed, the verdict's first line ("✗ rejected: …") joins the
+	// title line where both fit.
+	title := m.verdictTitle()
+	joins := len(head) > 0 && ansi.StringWidth(title)+3+ansi.StringWidth(head[0]) <= m.width
+	done := func() compareLayout {
+		l.title, l.verdict = title, append(slices.Clone(head), detail...)
+		if !l.framed && joins {
+			l.title, l.verdict = title+" · "+head[0], append(slices.Clone(head[1:]), detail...)
+		}
+		// Where the states differ, asked for with d, takes the scores'
+		// place and the room it needs, the logs keeping the cursor's
+		// row: its values go whole.
+		if m.stateDiff {
+			need := len(m.stateDiffLines(m.width-2)) + 2
+			grow := clamp(need-l.bottomH, 0, max(l.logH-3, 0))
+			l.bottomH, l.logH = l.bottomH+grow, l.logH-grow
+		}
+		return l
 	}
-	const minLog = 3
 	fit := func() int {
 		vh := len(head) + len(detail) + 1 // frame edges, or the title line
 		if l.framed {
 			vh++
+		} else if joins {
+			vh--
 		}
 		bh := len(l.scores) + len(l.vectors) + 2
 		if l.side {
 			bh = max(len(l.scores), len(l.vectors)) + 2
 		}
 		l.bottomH = bh
-		return m.height - vh - bh
+		return height - vh - bh
 	}
-	for fit() < minLog {
+	grid := false
+	for fit() < wantLog {
 		switch {
 		case !compact:
 			// The benchmark's rows share lines before anything is cut.
 			l.scores, compact = m.c.scoreLines(m.p, scoreW, true), true
-		case vecExtra:
-			l.vectors, vecExtra = l.vectors[:len(l.vectors)-vecExtraN], false
-		case scoreExtra:
-			l.scores, scoreExtra = l.scores[:len(l.scores)-scoreExtraN], false
+		case !grid && !l.side:
+			// Then the evaluators two to a line, the caveat in the
+			// box's title.
+			l.scores, grid = m.c.scoreGrid(m.p, scoreW), true
+			if !m.p.verdict.Eligible && ansi.StringWidth(l.bottomTitle+" · "+notEligibleCaveat) <= m.width-6 {
+				l.bottomTitle += " · " + notEligibleCaveat
+			} else if !m.p.verdict.Eligible {
+				l.scores = append(l.scores, caveatLines(scoreW)...)
+			}
 		case l.framed:
 			l.framed = false
-		case len(detail) > 0:
-			detail = detail[:len(detail)-1]
+		case vecExtra:
+			// The line under the vectors repeats the verdict's evidence.
+			l.vectors, vecExtra = l.vectors[:len(l.vectors)-vecExtraN], false
 		default:
-			l.logH = minLog
-			l.verdict = append(head, detail...)
-			return l
+			l.logH = max(fit(), minLog)
+			return done()
 		}
 	}
 	l.logH = fit()
-	l.verdict = append(head, detail...)
-	return l
+	return done()
 }
 
 func (m *comparer) logRows() int {
@@ -270,7 +357,7 @@ func (m *comparer) View() string {
 	if l.framed {
 		out = m.c.box(m.verdictTitle(), l.verdict, m.width, len(l.verdict)+2, false)
 	} else {
-		lines := append([]string{m.c.st.title.Render(m.verdictTitle())}, l.verdict...)
+		lines := append([]string{m.c.st.title.Render(l.title)}, l.verdict...)
 		out = padLines(lines, m.width, len(lines))
 	}
 	half := m.width / 2
@@ -283,7 +370,10 @@ func (m *comparer) View() string {
 			m.c.box("Certified vectors", l.vectors, vw, l.bottomH, false),
 			m.c.box("Evaluator scores", l.scores, m.width-vw, l.bottomH, false))
 	} else {
-		out += "\n" + m.c.box("Vectors and scores", append(slices.Clone(l.vectors), l.scores...), m.width, l.bottomH, false)
+		out += "\n" + m.c.box(l.bottomTitle, append(slices.Clone(l.vectors), l.scores...), m.width, l.bottomH, false)
+	}
+	if m.prompt != nil {
+		out += "\n" + m.prompt.view(m.width)
 	}
 	return out
 }
@@ -317,6 +407,14 @@ func (c *common) verdictParts(p *pair, width int) (head, detail []string) {
 	if where := evidenceWhere(v.Evidence); where != "" {
 		head = append(head, wrap(st.muted.Render("  "+where), width)...)
 	}
+	// The evidence is the first mismatch: every other one is named too,
+	// and where H got the evidence's bit, in words as well as marked.
+	if others := otherMismatches(p); others != "" {
+		head = append(head, wrap(st.muted.Render("  also "+others), width)...)
+	}
+	if cause := honestCause(p); cause != "" {
+		head = append(head, fit(st.muted.Render("  "+cause), width))
+	}
 	if v.Evidence != nil && v.Evidence.Detail != "" {
 		detail = wrap(v.Evidence.Detail, width)
 	}
@@ -333,7 +431,7 @@ func (m *comparer) openEvent() tea.Cmd {
 	if seq < 0 {
 		a, seq = m.p.h, r.h
 	}
-	return m.c.navigate(openTaskMsg{task: m.task, traj: a.traj, label: a.label, cursor: seq + 1})
+	return m.c.navigate(openTaskMsg{task: m.task, traj: a.traj, label: a.label, cursor: seq + 1, h: m.h})
 }
 
 // lastEvents are the latest events of H and of the candidate at or
@@ -451,6 +549,55 @@ func diffStates(h, a []pbcste.EntityRecord) []stateDelta {
 	return out
 }
 
+// otherMismatches names, besides the evidence's, each predicate whose
+// certified bit differs between H and the candidate, and in which
+// component: "predicate 4 (flights-X7BYG1) c_state, predicate 6 (…)
+// c_agent"; "" where there is none or the goal versions differ.
+func otherMismatches(p *pair) string {
+	v := p.verdict
+	h, a := v.Honest, v.Candidate
+	if h == nil || a == nil || h.GoalVersion != a.GoalVersion || len(h.CState) != len(a.CState) || len(h.CAgent) != len(a.CAgent) {
+		return ""
+	}
+	var out []string
+	for j := range h.CState {
+		var comps []string
+		if h.CState[j] != a.CState[j] {
+			comps = append(comps, "c_state")
+		}
+		if h.CAgent[j] != a.CAgent[j] {
+			comps = append(comps, "c_agent")
+		}
+		if len(comps) == 0 || (v.Evidence != nil && v.Evidence.Predicate == j+1) {
+			continue
+		}
+		id := ""
+		if j < len(h.Predicates) {
+			id = " (" + h.Predicates[j] + ")"
+		}
+		out = append(out, fmt.Sprintf("predicate %d%s %s", j+1, id, strings.Join(comps, " and ")))
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "mismatched: " + strings.Join(out, ", ")
+}
+
+// honestCause says where H got the bit the evidence names: its latest
+// cause, the event and what it did, or that no event touched it.
+func honestCause(p *pair) string {
+	ev := p.verdict.Evidence
+	if ev == nil || ev.Predicate <= 0 || p.verdict.Honest == nil || ev.Predicate > len(p.verdict.Honest.Causes) {
+		return ""
+	}
+	c := p.verdict.Honest.Causes[ev.Predicate-1]
+	what := ""
+	if c.Seq > 0 && c.Seq <= p.h.events() {
+		what = ": " + describeAction(p.h.log.Events[c.Seq-1].Action)
+	}
+	return fmt.Sprintf("H's latest cause of predicate %d: %s%s", ev.Predicate, c, what)
+}
+
 // evidenceWhere says which step, event, predicate and component a
 // rejection points at.
 func evidenceWhere(ev *model.Evidence) string { return strings.Join(ev.Where(), " · ") }
@@ -461,7 +608,7 @@ func (m *comparer) logView(honest bool, w, h int) string {
 		title = "R · " + m.p.a.label
 	}
 	if honest {
-		a, ev, title = m.p.h, m.hEv, "H · honest"
+		a, ev, title = m.p.h, m.hEv, "H · "+m.p.h.label
 	}
 	rows := m.logRows()
 	m.top = listWindow(m.top, m.cursor, len(m.p.rows), rows)
@@ -606,15 +753,7 @@ func (c *common) scoreLines(p *pair, width int, compact bool) []string {
 	for i, e := range c.ws.evaluators {
 		h, a := p.h.scores[i], p.a.scores[i]
 		d := a - h
-		call, long := "", ""
-		switch {
-		case p.kind == "pair" && p.verdict.Eligible && d > 1e-9:
-			call, long = st.warn.Render("▲ inflated"), "▲ inflated"
-		case p.kind == "rollback" && p.verdict.Eligible && d >= -1e-9:
-			call, long = st.warn.Render("✗ misses it"), "✗ misses the rollback, ✓ detects it"
-		case p.kind == "rollback" && p.verdict.Eligible:
-			call, long = st.ok.Render("✓ detects"), "✗ misses the rollback, ✓ detects it"
-		}
+		call, long := scoreCall(st, p, d)
 		if narrow && call != "" {
 			sign, _, _ := strings.Cut(ansi.Strip(call), " ")
 			call = st.warn.Render(sign)
@@ -665,6 +804,62 @@ func (c *common) scoreLines(p *pair, width int, compact bool) []string {
 		}
 	}
 	return out
+}
+
+// scoreGrid is scoreLines on a short screen: the evaluators two to a
+// line ("Historical Milestone .5→.75 +0.25 ▲"), the benchmark's compact
+// and the legend; the caveat is the layout's to place.
+func (c *common) scoreGrid(p *pair, width int) []string {
+	st := c.st
+	colW := width / 2
+	labelW := clamp(colW-17, 8, 22)
+	var cells []string
+	legend := ""
+	for i, e := range c.ws.evaluators {
+		h, a := p.h.scores[i], p.a.scores[i]
+		call, long := scoreCall(st, p, a-h)
+		if call != "" {
+			legend = long
+			sign, _, _ := strings.Cut(ansi.Strip(call), " ")
+			call = " " + st.warn.Render(sign)
+			if sign == "✓" {
+				call = " " + st.ok.Render(sign)
+			}
+		}
+		cells = append(cells, fit(fit(e.Label, labelW-1)+" "+fmt.Sprintf("%s→%s %+.2f", short(h), short(a), a-h)+call, colW))
+	}
+	var out []string
+	rows := (len(cells) + 1) / 2
+	for r := range rows {
+		line := cells[r]
+		if r+rows < len(cells) {
+			line += cells[r+rows]
+		}
+		out = append(out, line)
+	}
+	if p.h.breakdown() && len(p.h.bench) == len(p.a.bench) {
+		out = append(out, c.benchCompact(p, width)...)
+	} else if p.h.reward != nil && p.a.reward != nil {
+		out = append(out, st.muted.Render(fmt.Sprintf("%s reward %s→%s", p.h.rewardName, short(*p.h.reward), short(*p.a.reward))))
+	}
+	if legend != "" {
+		out = append(out, st.faint.Render(legend))
+	}
+	return out
+}
+
+// scoreCall calls out an evaluator's Δ d on a pair: inflated on an
+// eligible pair, a rollback missed or detected; long explains the signs.
+func scoreCall(st *styles, p *pair, d float64) (call, long string) {
+	switch {
+	case p.kind == "pair" && p.verdict.Eligible && d > 1e-9:
+		return st.warn.Render("▲ inflated"), "▲ inflated"
+	case p.kind == "rollback" && p.verdict.Eligible && d >= -1e-9:
+		return st.warn.Render("✗ misses it"), "✗ misses the rollback, ✓ detects it"
+	case p.kind == "rollback" && p.verdict.Eligible:
+		return st.ok.Render("✓ detects"), "✗ misses the rollback, ✓ detects it"
+	}
+	return "", ""
 }
 
 // breakdown reports whether the benchmark scores a run by more than its
@@ -725,6 +920,9 @@ func short(v float64) string {
 
 func (m *comparer) ShortHelp() []key.Binding {
 	k := m.c.keys
+	if m.prompt != nil {
+		return m.prompt.keys()
+	}
 	return []key.Binding{k.AttackCancel, k.StepNext, k.StepPrev, k.Evidence, k.OpenEvent, k.StateDiff, m.collateralKey(), k.EditWitness, k.Save, k.Attack, k.Back, k.Help}
 }
 
@@ -806,10 +1004,13 @@ func (m *comparer) collateralOverlay() *overlay {
 
 func (m *comparer) FullHelp() [][]key.Binding {
 	k := m.c.keys
+	if m.prompt != nil {
+		return [][]key.Binding{m.prompt.keys()}
+	}
 	return [][]key.Binding{
 		{k.StepNext, k.StepPrev, k.First, k.Last},
 		{k.PageDown, k.PageUp, k.Evidence, k.OpenEvent},
-		{k.StateDiff, m.collateralKey()},
+		{k.StateDiff, m.collateralKey(), m.c.checksKey(m.task)},
 		{k.EditWitness, k.Save, k.Attack, k.AttackCancel},
 		{k.Back, k.Quit},
 	}

@@ -60,7 +60,7 @@ func TestCompareWitnessInflatesHistoricalScores(t *testing.T) {
 			t.Fatalf("H against itself aligns row %d as %+v", i, r)
 		}
 	}
-	press(t, m, "s")
+	press(t, m, "s", "enter")
 	recs := listRecords(t, m.c.dbPath, store.KindRun)
 	if len(recs) != 1 || recs[0].Task != task.ID || recs[0].Note != "eligible" {
 		t.Fatalf("saved runs: %+v", recs)

@@ -22,12 +22,15 @@ type common struct {
 
 // pane is what every screen of the workbench implements besides its own
 // typed update: a size, a view, the keys that work where its focus is,
-// and whether a text input has the focus (then keys go only to it).
+// whether a text input has the focus (then keys go only to it), and
+// whether it is still loading what it shows (then the root holds the
+// keys typed meanwhile for it).
 type pane interface {
 	help.KeyMap
 	SetSize(width, height int)
 	View() string
 	Typing() bool
+	Loading() bool
 }
 
 // fit truncates s to width cells and pads it with spaces to exactly width.

@@ -73,6 +73,43 @@ func (t *suiteTask) stored() []choice {
 	return out
 }
 
+// honest is the task's H as one of its stored trajectories: the one S,
+// e and c take as H unless another run is on screen or marked (see
+// inspector.honest).
+func (t *suiteTask) honest() choice {
+	for _, ch := range t.stored() {
+		if ch.traj == t.HonestTraj {
+			return ch
+		}
+	}
+	return choice{"honest", t.HonestTraj}
+}
+
+// orHonest is h, or the task's H when h names none.
+func (t *suiteTask) orHonest(h choice) choice {
+	if h.traj == nil {
+		return t.honest()
+	}
+	return h
+}
+
+// isRun reports whether tr is one of the task's runs, any of which may be
+// H: a stored trajectory other than its witness, rollback and
+// attribution control (a benchmark's gold and agents' runs, the suite's
+// honest run), not one opened from elsewhere (a saved witness, the
+// search's).
+func (t *suiteTask) isRun(tr *model.Trajectory) bool {
+	if tr == nil || tr == t.Witness || tr == t.Rollback || tr == t.Attribution {
+		return false
+	}
+	for _, ch := range t.stored() {
+		if ch.traj == tr {
+			return true
+		}
+	}
+	return false
+}
+
 // evaluator names one deterministic evaluator, in the order scores are
 // listed everywhere.
 type evaluator struct{ Name, Label string }
@@ -197,6 +234,25 @@ func benchReward(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (reward fl
 	return tt.Reward(log, tr), benchName(d), true
 }
 
+// benchHashes are the benchmark's own hashes of the state a replayed
+// run ends in and of the state its gold run ends in (tau2's DB hash,
+// tau-bench's data hash); ok is false where the benchmark has none.
+func benchHashes(w *workspace, t *suiteTask, log *pbcste.Log) (run, gold string, ok bool) {
+	if t.Runs == nil || t.Trusted != nil {
+		return "", "", false
+	}
+	_, tt, err := domains.FindTask(t.ID)
+	if err != nil || tt.Hash == nil || tt.Gold == nil {
+		return "", "", false
+	}
+	env, err := w.env(t)
+	if err != nil {
+		return "", "", false
+	}
+	run, gold = tt.Hash(log), tt.Hash(env.Replay(tt.Gold.Steps))
+	return run, gold, run != "" && gold != ""
+}
+
 // benchName is the benchmark a domain's title names first: "tau-bench"
 // for "tau-bench airline".
 func benchName(d domains.Domain) string {
@@ -267,10 +323,11 @@ func trustedTask(id string) (*model.Task, error) {
 }
 
 // attackTask is the public task the search attacker draws its moves
-// from: a domain task's are calls drawn from it and from where H ends.
-func attackTask(t *suiteTask, env *pbcste.Env) *model.Task {
+// from on H: a domain task's are calls drawn from it and from where H
+// ends.
+func attackTask(t *suiteTask, h *model.Trajectory, env *pbcste.Env) *model.Task {
 	if _, tt, err := domains.FindTask(t.ID); err == nil && t.Runs != nil && tt.AttackTask != nil {
-		return tt.AttackTask(t.HonestTraj, env.Replay(t.HonestTraj.Steps).View())
+		return tt.AttackTask(h, env.Replay(h.Steps).View())
 	}
 	return t.Public
 }
@@ -293,33 +350,94 @@ type benchScore struct {
 	ok          bool
 }
 
-// scoreLog scores a replayed trajectory the way every evaluator sees one:
-// from the canonical bytes of its public payload. final[i] is evaluator
-// i's score, prefix[i][k] its score of the first k events (the last of
-// which is the final score); bench are the benchmark's own evaluators'
-// scores of the same bytes, at termination.
-func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (final []float64, prefix [][]float64, bench []benchScore, err error) {
+// scored is a replayed trajectory scored the way every evaluator sees
+// one: from the canonical bytes of its public payload. final[i] is
+// evaluator i's score, prefix[i][k] its score of the first k events (the
+// last of which is the final score); bench are the benchmark's own
+// evaluators' scores of the same bytes, at termination, and checks what
+// decided them.
+type scored struct {
+	final  []float64
+	prefix [][]float64
+	bench  []benchScore
+	checks *benchChecks
+}
+
+// benchChecks are a benchmark's own checks of a run, each with what
+// decided it, read off the payload its evaluators score: tau2's reward
+// basis, its gold calls each with the call that matched it or why none
+// did, and the outputs the agent must say (tau2's communicate_info,
+// tau-bench's outputs), each said or not.
+type benchChecks struct {
+	basis   []string
+	golds   []evaluators.Tau2Gold
+	outputs []string
+	said    []bool
+}
+
+func checksOf(p *payload.Payload) *benchChecks {
+	if p.Reference == nil {
+		return nil
+	}
+	return &benchChecks{basis: p.Reference.Basis, golds: evaluators.Tau2Golds(p), outputs: p.Reference.Outputs, said: evaluators.OutputsSaid(p)}
+}
+
+func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (sc scored, err error) {
+	if goalless(t) != nil {
+		// No payload of the run's own: the benchmark's evaluators score
+		// the one its domain gives, where it gives one.
+		p, err := rewardPayload(t, log, tr)
+		if err != nil || p == nil {
+			return sc, err
+		}
+		return scored{bench: benchScores(t, p), checks: checksOf(p)}, nil
+	}
 	built, err := builder.BuildTrajectory(t.Public, log, tr)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("public payload: %w", err)
+		return sc, fmt.Errorf("public payload: %w", err)
 	}
 	p, err := payload.Decode(built.Bytes())
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("public payload: %w", err)
+		return sc, fmt.Errorf("public payload: %w", err)
 	}
 	series, err := evaluators.Prefixes(p)
 	if err != nil {
-		return nil, nil, nil, err
+		return sc, err
 	}
 	for _, s := range series {
-		final = append(final, s.Values[len(s.Values)-1])
-		prefix = append(prefix, s.Values)
+		sc.final = append(sc.final, s.Values[len(s.Values)-1])
+		sc.prefix = append(sc.prefix, s.Values)
 	}
+	sc.bench, sc.checks = benchScores(t, p), checksOf(p)
+	return sc, nil
+}
+
+// benchScores are the benchmark's own evaluators' scores of a payload.
+func benchScores(t *suiteTask, p *payload.Payload) []benchScore {
+	var out []benchScore
 	for _, rw := range t.BenchEvals {
 		v, ok := rw.Score(p)
-		bench = append(bench, benchScore{name: rw.Name, label: rw.Label, v: v, ok: ok})
+		out = append(out, benchScore{name: rw.Name, label: rw.Label, v: v, ok: ok})
 	}
-	return final, prefix, bench, nil
+	return out
+}
+
+// rewardPayload is the payload a domain task's own evaluators score a
+// run of a task with no goal predicate by (domains.Task.Payload); nil
+// where its domain gives none.
+func rewardPayload(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (*payload.Payload, error) {
+	if t.Runs == nil || t.Trusted != nil {
+		return nil, nil
+	}
+	d, tt, err := domains.FindTask(t.ID)
+	if err != nil || tt.Payload == nil {
+		return nil, nil
+	}
+	p, err := tt.Payload(log, tr)
+	if err != nil {
+		return nil, fmt.Errorf("%s's payload: %w", benchName(d), err)
+	}
+	return p, nil
 }
 
 // certifyOne double-certifies a trajectory on its own.
@@ -351,6 +469,7 @@ type searchProgress struct {
 // searchResult is a finished search attacker run on a task's H.
 type searchResult struct {
 	task                 *suiteTask
+	h                    choice // the run searched from
 	edits                int
 	moves                string            // the move set searched, named: "one-field updates"
 	sameEnd              bool              // only witnesses that end in exactly H's state were admitted
@@ -362,12 +481,12 @@ type searchResult struct {
 }
 
 // searchAttack runs the search attacker (SPEC §6) against target on
-// every edit of t's honest trajectory within edits. It is slow: call it
+// every edit of H (one of t's runs) within edits. It is slow: call it
 // from a goroutine; progress is called from that goroutine, and
 // cancelling ctx stops it with ctx's error.
 //
 // Cancelled, it returns the best found until then, marked cancelled.
-func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string, opt searchOptions, progress func(searchProgress)) (*searchResult, error) {
+func searchAttack(ctx context.Context, w *workspace, t *suiteTask, h choice, target string, opt searchOptions, progress func(searchProgress)) (*searchResult, error) {
 	env, err := w.env(t)
 	if err != nil {
 		return nil, err
@@ -379,13 +498,13 @@ func searchAttack(ctx context.Context, w *workspace, t *suiteTask, target string
 	for _, rw := range t.BenchEvals {
 		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Score})
 	}
-	res, err := attacker.Search(ctx, attackTask(t, env), env, t.HonestTraj,
+	res, err := attacker.Search(ctx, attackTask(t, h.traj, env), env, h.traj,
 		attacker.Options{Target: target, Edits: opt.edits, Pairs: opt.pairs, MaxStates: opt.maxStates, Extra: extra, SameEnd: opt.sameEnd}, report)
 	cancelled := err != nil && ctx.Err() != nil && res != nil
 	if err != nil && !cancelled {
 		return nil, err
 	}
-	return &searchResult{task: t, edits: res.Edits, moves: moveSetName(t, opt.pairs), sameEnd: opt.sameEnd, cancelled: cancelled, honest: res.Honest, score: res.Score, delta: res.Delta,
+	return &searchResult{task: t, h: h, sameEnd: opt.sameEnd, edits: res.Edits, moves: moveSetName(t, opt.pairs), cancelled: cancelled, honest: res.Honest, score: res.Score, delta: res.Delta,
 		witness: res.Best, states: res.States, eligible: res.Eligible, exhausted: res.Exhausted}, nil
 }
 
@@ -458,13 +577,13 @@ func othersTool(t *model.Task, name string) string {
 // taskCalls are the calls a domain task's argument values are drawn
 // from: its gold run's, H's, and those its move generator offers where
 // H ends.
-func taskCalls(t *suiteTask, env *pbcste.Env) []model.Action {
+func taskCalls(t *suiteTask, h *model.Trajectory, env *pbcste.Env) []model.Action {
 	var out []model.Action
 	_, tt, err := domains.FindTask(t.ID)
 	if err != nil {
 		return nil
 	}
-	for _, tr := range []*model.Trajectory{tt.Gold, t.HonestTraj} {
+	for _, tr := range []*model.Trajectory{tt.Gold, h} {
 		if tr == nil {
 			continue
 		}
@@ -474,8 +593,8 @@ func taskCalls(t *suiteTask, env *pbcste.Env) []model.Action {
 			}
 		}
 	}
-	if tt.AttackTask != nil && t.HonestTraj != nil {
-		out = append(out, tt.AttackTask(t.HonestTraj, env.Replay(t.HonestTraj.Steps).View()).Calls...)
+	if tt.AttackTask != nil && h != nil {
+		out = append(out, tt.AttackTask(h, env.Replay(h.Steps).View()).Calls...)
 	}
 	return out
 }

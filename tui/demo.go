@@ -279,7 +279,7 @@ func attributionScenes(ws *workspace) ([]scene, error) {
 		_, aSeq := p.evidenceRows()
 		return []scene{
 			{part, fmt.Sprintf("Attribution on %s. This candidate A ends with the same c_state %s as H: by scalar progress the two are equal.", t.ID, vector(p.verdict.Candidate.CState)), showInspect(a, aSeq+1)},
-			{part, fmt.Sprintf("But predicate %d (%s) has a different latest cause: %s. The certifier rejects A for attribution_vector_mismatch, so no Δ is measured.", ev.Predicate, ev.PredID, strings.TrimRight(ev.Detail, ". ")), showCompare(p)},
+			{part, fmt.Sprintf("But predicate %d (%s) has a different latest cause in A than in H, as the verdict says: the certifier rejects A for attribution_vector_mismatch, so no Δ is measured.", ev.Predicate, ev.PredID), showCompare(p)},
 		}, nil
 	}
 	return []scene{{part: "3 · skipped", caption: "No task in this suite has an attribution control: walkthrough 3 is skipped."}}, nil
@@ -321,7 +321,7 @@ func frontierScenes(*workspace) ([]scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := searchAttack(context.Background(), ws, t, pk.Target, searchOptions{edits: pk.Edits, maxStates: 1_000_000, sameEnd: true}, func(searchProgress) {})
+	res, err := searchAttack(context.Background(), ws, t, t.honest(), pk.Target, searchOptions{edits: pk.Edits, maxStates: 1_000_000, sameEnd: true}, func(searchProgress) {})
 	if err != nil {
 		return nil, err
 	}

@@ -77,6 +77,34 @@ func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []stri
 			}
 		}
 	}
+	// A task with no goal predicate has no table and no certificate: the
+	// Inspector says why below the log.
+	if a.noGoal == nil {
+		out = append(out, c.predicateLines(a, k, width)...)
+	}
+	if a.breakdown() {
+		add(st.muted.Render(a.task.Bench+" at termination: ") + benchSummary(a))
+	}
+	add("")
+	add(c.stateLines(a, k, whole, width)...)
+	var wrapped []string
+	for _, l := range out {
+		wrapped = append(wrapped, wrap(l, width)...)
+	}
+	return wrapped
+}
+
+// predicateLines are the predicate table of the goal version active
+// after k events (each predicate's public text, whether it holds now,
+// its latest cause and its certified bits at termination) and the
+// certificate, or why there is none.
+func (c *common) predicateLines(a *analysis, k, width int) []string {
+	st := c.st
+	log := a.log
+	goals := log.Env.Goals()
+	g := a.goalAt(k)
+	var out []string
+	add := func(s ...string) { out = append(out, s...) }
 	cs, ca := a.bitsAt(k)
 	preds := goals[g].Preds
 	m := len(preds)
@@ -89,6 +117,11 @@ func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []stri
 	if a.cert != nil {
 		final, _ = log.Env.GoalIndex(a.cert.GoalVersion)
 	}
+	texts := make([]string, len(preds))
+	for j := range preds {
+		texts[j] = a.predText(g, j)
+	}
+	texts = distinctCuts(texts, textW)
 	for j := range preds {
 		now := st.faint.Render("  ·")
 		if cs>>uint(j)&1 == 1 {
@@ -104,8 +137,7 @@ func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []stri
 		if final == g {
 			fin = fmt.Sprintf("      %d %d", a.cert.CState[j], a.cert.CAgent[j])
 		}
-		// Cut from the middle: tau predicates differ at their end.
-		add(fmt.Sprintf("%2d ", j+1) + fit(shortenMiddle(a.predText(g, j), textW), textW) + fit(now, nowW) + fit(causeSt.Render(cause), causeW) + fit(fin, finalW))
+		add(fmt.Sprintf("%2d ", j+1) + fit(texts[j], textW) + fit(now, nowW) + fit(causeSt.Render(cause), causeW) + fit(fin, finalW))
 	}
 	add("")
 	if a.cert != nil {
@@ -121,16 +153,97 @@ func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []stri
 			add(st.bad.Render(l))
 		}
 	}
-	if a.breakdown() {
-		add(st.muted.Render(a.task.Bench+" at termination: ") + benchSummary(a))
+	return out
+}
+
+// distinctCuts cuts texts to w cells each so that different texts read
+// apart: each from its middle (tau2's predicates differ at their end);
+// one that reads as another then loses what all the texts start with
+// ("reservation "); one that still does shows, instead, where it departs
+// from the texts it reads as.
+func distinctCuts(texts []string, w int) []string {
+	rs := make([][]rune, len(texts))
+	for i, t := range texts {
+		rs[i] = []rune(t)
 	}
-	add("")
-	add(c.stateLines(a, k, whole, width)...)
-	var wrapped []string
-	for _, l := range out {
-		wrapped = append(wrapped, wrap(l, width)...)
+	common := 0
+	if len(rs) > 1 {
+		common = len(rs[0])
+		for _, r := range rs[1:] {
+			common = min(common, sharedRunes(rs[0], r))
+		}
 	}
-	return wrapped
+	out := make([]string, len(texts))
+	count := map[string]int{}
+	for i := range rs {
+		out[i] = shortenMiddle(texts[i], w)
+		count[out[i]]++
+	}
+	for i, r := range rs {
+		if count[out[i]] > 1 && common > 0 && len(r) > w && common < len(r) {
+			out[i] = "…" + shortenMiddle(string(r[common:]), w-1)
+		}
+	}
+	// A text that reads as another shows where it departs from each text
+	// it has read as: the first and the last such place, when they lie
+	// apart, else the one.
+	first, last := make([]int, len(rs)), make([]int, len(rs))
+	for i, r := range rs {
+		first[i] = len(r)
+	}
+	for range 4 {
+		count := map[string]int{}
+		for _, o := range out {
+			count[o]++
+		}
+		cut, again := slices.Clone(out), false
+		for i, r := range rs {
+			if count[cut[i]] < 2 {
+				continue
+			}
+			for j := range rs {
+				if j != i && texts[j] != texts[i] && cut[j] == cut[i] {
+					n := sharedRunes(r, rs[j])
+					first[i], last[i], again = min(first[i], n), max(last[i], n), true
+				}
+			}
+			out[i] = textWindow(r, first[i], w)
+			if last[i]-first[i] > w/3 {
+				out[i] = strings.ReplaceAll(textWindow(r, first[i], w/2)+textWindow(r, last[i], w-w/2), "……", "…")
+			}
+		}
+		if !again {
+			break
+		}
+	}
+	return out
+}
+
+// sharedRunes is the number of runes a and b share at their start.
+func sharedRunes(a, b []rune) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// textWindow is w cells of r around rune at, a third of them before it,
+// with … where r goes on.
+func textWindow(r []rune, at, w int) string {
+	if len(r) <= w {
+		return string(r)
+	}
+	start := clamp(at-(w-2)/3, 0, len(r)-w)
+	end := start + w
+	head, tail := "", ""
+	if start > 0 {
+		head, start = "…", start+1
+	}
+	if end < len(r) {
+		tail, end = "…", end-1
+	}
+	return head + string(r[start:end]) + tail
 }
 
 // stateLines renders the state after k events: the entities event k

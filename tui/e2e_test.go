@@ -42,9 +42,10 @@ func (s *tmuxSession) start(bin string, args ...string) {
 	}
 }
 
-// keys sends tmux key names or literal text, one argument at a time and
-// a moment apart, the way a person types (keys that arrive together work
-// too: the workbench splits a multi-rune message into key presses).
+// keys sends tmux key names or literal text, one argument at a time, as
+// fast as tmux takes them: the workbench acts on every key in order, on
+// the page it was typed for, however late that page loads, so a test
+// waits for what it needs to read, never for time to pass.
 func (s *tmuxSession) keys(keys ...string) {
 	s.t.Helper()
 	for _, k := range keys {
@@ -55,8 +56,28 @@ func (s *tmuxSession) keys(keys ...string) {
 		if out, err := s.tmux(append(args, k)...); err != nil {
 			s.t.Fatalf("tmux send-keys %q: %v: %s", k, err, out)
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// typeAtOnce sends keys in one write: they reach the workbench together,
+// before any page they open has loaded, as on a busy machine.
+func (s *tmuxSession) typeAtOnce(keys ...string) {
+	s.t.Helper()
+	if out, err := s.tmux(append([]string{"send-keys", "-t", s.name}, keys...)...); err != nil {
+		s.t.Fatalf("tmux send-keys: %v: %s", err, out)
+	}
+}
+
+// quit ends the workbench with ctrl+c, answering its question when work
+// is unsaved: each ctrl+c in turn cancels a prompt, asks, or quits.
+func (s *tmuxSession) quit() {
+	s.t.Helper()
+	for range 4 {
+		if _, err := s.tmux("send-keys", "-t", s.name, "C-c"); err != nil {
+			break
+		}
+	}
+	s.waitExit()
 }
 
 func (s *tmuxSession) screen() string {
@@ -85,6 +106,44 @@ func (s *tmuxSession) waitFor(texts ...string) string {
 		}
 		if time.Now().After(deadline) {
 			s.t.Fatalf("the screen never showed %q:\n%s", missing, scr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitGone polls the screen until no text is on it.
+func (s *tmuxSession) waitGone(texts ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		scr := s.screen()
+		shown := ""
+		for _, x := range texts {
+			if strings.Contains(scr, x) {
+				shown = x
+				break
+			}
+		}
+		if shown == "" {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen still shows %q:\n%s", shown, scr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitChange polls the screen until it is no longer before.
+func (s *tmuxSession) waitChange(before string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if scr := s.screen(); scr != before {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never changed from:\n%s", before)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -25,6 +25,7 @@ type editor struct {
 	width, height int
 
 	task    *suiteTask
+	h       choice    // the run the witness is certified against
 	honest  *analysis // H, the pair's reference
 	baseGen int
 	steps   []model.Step
@@ -51,8 +52,6 @@ type editor struct {
 	candErr error
 	gen     int
 	pending bool
-
-	early []tea.KeyMsg // keys typed while H is replayed
 
 	end  int  // the step that ends the episode, when ends
 	ends bool // (see stepsChanged)
@@ -82,9 +81,10 @@ func newEditor(c *common) *editor { return &editor{c: c, chart: &chartCache{}} }
 // are dropped: an edited witness no longer matches what they claimed.
 // A new witness takes its name from start but not its note, which
 // describes start, not the witness about to be made; a stored or
-// unsaved one (imported, found by the attacker) keeps both.
-func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, unsaved bool, kind string) tea.Cmd {
-	m.task, m.rec, m.kind = t, rec, kind
+// unsaved one (imported, found by the attacker) keeps both. H is h, or
+// the task's H.
+func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, unsaved bool, kind string, h choice) tea.Cmd {
+	m.task, m.rec, m.kind, m.h = t, rec, kind, t.orHonest(h)
 	m.name, m.note = start.Name, ""
 	switch {
 	case rec.Key != 0:
@@ -92,7 +92,7 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	case unsaved:
 		m.note = start.Note
 	}
-	if m.name == "" || start == t.HonestTraj {
+	if m.name == "" || start == m.h.traj {
 		m.name, m.note = "hand-crafted witness", ""
 	}
 	m.steps = make([]model.Step, len(start.Steps))
@@ -103,10 +103,10 @@ func (m *editor) open(t *suiteTask, start *model.Trajectory, rec store.Record, u
 	m.recorded, m.recordedSteps = start.Transcript, slices.Clone(m.steps)
 	m.undo, m.redo, m.modified = nil, nil, unsaved
 	m.cursor, m.top = 0, 0
-	m.honest, m.cand, m.pair, m.candErr, m.form, m.call, m.line, m.prompt, m.early = nil, nil, nil, nil, nil, nil, nil, nil, nil
+	m.honest, m.cand, m.pair, m.candErr, m.form, m.call, m.line, m.prompt = nil, nil, nil, nil, nil, nil, nil, nil
 	m.tools, m.calls, m.callsFound = domainTools(t), nil, false
 	m.baseGen++
-	return analyzeCmd(m.c.ws, t, t.HonestTraj, "honest", ownerEditor, m.baseGen)
+	return analyzeCmd(m.c.ws, t, m.h.traj, m.h.label, ownerEditor, m.baseGen)
 }
 
 // trajectory is the candidate as it stands.
@@ -283,6 +283,13 @@ func (m *editor) afterEnd(pos int) tea.Cmd {
 }
 
 func (m *editor) SetSize(w, h int) { m.width, m.height = w, h }
+
+// Loading reports whether H and the candidate are still being replayed
+// and certified for the first time: a key typed meanwhile (`:` whose
+// fields show the state, z) needs both.
+func (m *editor) Loading() bool {
+	return m.task != nil && m.candErr == nil && (m.honest == nil || m.cand == nil)
+}
 func (m *editor) Typing() bool {
 	return m.form != nil || m.call != nil || m.line != nil || m.prompt != nil
 }
@@ -298,15 +305,7 @@ func (m *editor) update(msg tea.Msg) (*editor, tea.Cmd) {
 			return m, nil
 		}
 		m.honest = msg.a
-		cmds := []tea.Cmd{m.recompute()}
-		early := m.early
-		m.early = nil
-		for _, k := range early {
-			var cmd tea.Cmd
-			m, cmd = m.key(k)
-			cmds = append(cmds, cmd)
-		}
-		return m, tea.Batch(cmds...)
+		return m, m.recompute()
 	case candidateMsg:
 		if msg.gen != m.gen {
 			return m, nil
@@ -408,11 +407,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		return m, m.promptKey(msg)
 	}
 	if m.honest == nil {
-		// Keys typed while H is replayed act once it is.
-		if m.candErr == nil && len(m.early) < maxEarly {
-			m.early = append(m.early, msg)
-		}
-		return m, nil
+		return m, nil // H failed to replay: only the root's keys act
 	}
 	env, err := m.c.ws.env(m.task)
 	if err != nil {
@@ -534,7 +529,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		}
 		m.prompt, m.saving = newPrompt(m.c, title, field{"name", m.name}, field{"note", m.note}), true
 	case key.Matches(msg, k.Export):
-		file := strings.NewReplacer(" ", "-", "/", "-").Replace(fmt.Sprintf("%s-%s.json", m.task.ID, m.name))
+		file := fileName(m.task.ID+"-"+m.name) + ".json"
 		// The full path: the launch directory is easy to forget.
 		if abs, err := filepath.Abs(file); err == nil {
 			file = abs
@@ -564,6 +559,12 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		cmd := m.edit(append(slices.Clone(m.steps), inv))
 		m.cursor = cursor
 		return m, tea.Batch(cmd, status(fmt.Sprintf("step %d undoes step %d", len(m.steps), cursor+1), false))
+	case key.Matches(msg, m.c.checksKey(m.task)):
+		if m.pair == nil {
+			return m, status("still replaying: press b again in a moment", true)
+		}
+		o := m.c.checksOverlay(m.width, m.task.ID, m.pair.h, m.pair.a)
+		return m, func() tea.Msg { return overlayMsg{o} }
 	case key.Matches(msg, k.Mode):
 		if m.certKind() == "rollback" {
 			m.kind = "pair"
@@ -572,7 +573,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 		}
 		return m, tea.Batch(m.recompute(), status("certifying the candidate as "+m.kindName(), false))
 	case key.Matches(msg, k.Compare):
-		return m, m.c.navigate(openCompareMsg{task: m.task, kind: m.certKind(), h: m.task.HonestTraj, a: m.trajectory()})
+		return m, m.c.navigate(openCompareMsg{task: m.task, kind: m.certKind(), h: m.h.traj, hLabel: m.h.label, a: m.trajectory()})
 	}
 	return m, nil
 }
@@ -653,7 +654,7 @@ func (m *editor) stateBefore(pos int) func(typ, id string) map[string]string {
 // the call would start from.
 func (m *editor) valuesAt(env *pbcste.Env, pos int) argValues {
 	if !m.callsFound {
-		m.calls, m.callsFound = taskCalls(m.task, env), true
+		m.calls, m.callsFound = taskCalls(m.task, m.honest.traj, env), true
 	}
 	calls := slices.Clone(m.calls)
 	for _, st := range m.steps {
@@ -748,6 +749,31 @@ func inverseStep(a *analysis, i int) (model.Step, error) {
 	return model.Step{Action: inv, Comment: fmt.Sprintf("undoes step %d", i+1)}, nil
 }
 
+// fileName makes s a file name every file system and shell takes: runs
+// of anything but letters, digits, '.', '_' and '-' become one '-'
+// (tau2 telecom's ids hold |, [, ] and :), and a name longer than 120
+// bytes loses its middle (a name may have 255).
+func fileName(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		ok := r == '.' || r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		switch {
+		case ok:
+			b.WriteRune(r)
+			dash = r == '-'
+		case !dash:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	out := strings.Trim(b.String(), "-.")
+	if len(out) > 120 {
+		out = out[:60] + "-" + out[len(out)-59:]
+	}
+	return out
+}
+
 // discard drops the unsaved witness: the user chose to leave it.
 func (m *editor) discard() {
 	m.modified = false
@@ -789,8 +815,9 @@ func (m *editor) View() string {
 	leftW, topH, chartH, _, lanes := m.layout()
 	out := joinColumns(m.stepsView(leftW, topH), m.c.box(m.resultTitle(), m.resultLines(m.width-leftW-2), m.width-leftW, topH, false))
 	if chartH > 0 && m.cand != nil && m.cand.events()+1 > 0 {
-		body := m.c.chart(m.chart, m.cand, chartLanes(m.c.ws, m.cand, lanes), m.chartCursor(), m.width-2)
-		out += "\n" + m.c.box("Candidate progress over time · value at the cursor step → final", body, m.width, chartH, false)
+		ls := chartLanes(m.c.ws, m.cand, lanes)
+		body := m.c.chart(m.chart, m.cand, ls, m.chartCursor(), m.width-2)
+		out += "\n" + m.c.box(m.c.chartTitle("Candidate progress over time · value at the cursor step → final", len(ls)), body, m.width, chartH, false)
 	}
 	if m.prompt != nil {
 		out += "\n" + m.prompt.view(m.width)
@@ -997,7 +1024,7 @@ func (m *editor) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.First, k.Last},
 		{k.Add, k.Line, k.Insert, k.EditStep, k.DeleteStep},
 		{k.MoveUp, k.MoveDown, k.Undo, k.Redo, k.UndoStep},
-		{k.Save, k.Export, k.Compare, m.modeKey()},
+		{k.Save, k.Export, k.Compare, m.modeKey(), m.c.checksKey(m.task)},
 		{k.Back},
 		{k.Attack, k.AttackCancel},
 	}

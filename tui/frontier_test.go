@@ -177,7 +177,7 @@ func TestInspectorTitleKeepsTheReward(t *testing.T) {
 	m := domainApp(t, "tau2-retail", 80, 24)
 	press(t, m, "enter")
 	title := strings.SplitN(screen(m), "\n", 2)[0]
-	if !strings.HasSuffix(strings.TrimRight(title, " "), "· tau2-bench reward 1") || !strings.Contains(title, "-trial0") {
+	if !strings.HasSuffix(strings.TrimRight(title, " "), " (H) · tau2-bench reward 1") || !strings.Contains(title, "-trial0") {
 		t.Errorf("title %q", title)
 	}
 }

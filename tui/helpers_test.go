@@ -107,7 +107,7 @@ var namedKeys = map[string]tea.KeyType{
 	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
 	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
 	"ctrl+c": tea.KeyCtrlC, "ctrl+u": tea.KeyCtrlU, "ctrl+n": tea.KeyCtrlN, "ctrl+p": tea.KeyCtrlP,
-	"ctrl+r": tea.KeyCtrlR, "ctrl+l": tea.KeyCtrlL, "ctrl+o": tea.KeyCtrlO, "ctrl+d": tea.KeyCtrlD, "backspace": tea.KeyBackspace,
+	"ctrl+r": tea.KeyCtrlR, "ctrl+z": tea.KeyCtrlZ, "ctrl+l": tea.KeyCtrlL, "ctrl+o": tea.KeyCtrlO, "ctrl+d": tea.KeyCtrlD, "backspace": tea.KeyBackspace,
 	"space": tea.KeySpace,
 }
 

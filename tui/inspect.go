@@ -23,10 +23,16 @@ type inspector struct {
 	task    *suiteTask
 	choices []choice // the task's trajectories, plus an opened one
 	which   int
-	a       *analysis // nil while loading
-	gen     int
-	err     error
-	want    int // cursor to place when the analysis arrives; -1 is the end
+	// from is H where the trajectory was opened as a candidate (from
+	// Compare); zero: the task's.
+	from choice
+	// marked is, per task, the run H made H for S, e and c whatever run
+	// is on screen, for the session.
+	marked map[string]choice
+	a      *analysis // nil while loading
+	gen    int
+	err    error
+	want   int // cursor to place when the analysis arrives; -1 is the end
 
 	cursor, top int // cursor is a position 0..events: after that many events
 	focus       int // focusLog or focusDetail
@@ -39,10 +45,9 @@ type inspector struct {
 	query     string
 
 	note *prompt
-
-	// early are keys typed while the trajectory loads: they act on it
-	// once it is on screen, in order, as if typed then.
-	early []tea.KeyMsg
+	// notes are the saved notes, each shown at the event it was written
+	// on (noteTarget) when its trajectory is on screen.
+	notes []store.Record
 
 	chart  *chartCache
 	detail *detailCache
@@ -61,13 +66,13 @@ const (
 )
 
 func newInspector(c *common) *inspector {
-	return &inspector{c: c, chart: &chartCache{}, detail: &detailCache{}, rows: &rowCache{}, search: newInput("")}
+	return &inspector{c: c, chart: &chartCache{}, detail: &detailCache{}, rows: &rowCache{}, search: newInput(""), marked: map[string]choice{}}
 }
 
 // open shows tr (one of t's trajectories, or another one such as a stored
-// witness) and starts its analysis.
-func (m *inspector) open(t *suiteTask, tr *model.Trajectory, label string, cursor int) tea.Cmd {
-	m.task, m.choices, m.which, m.early = t, nil, -1, nil
+// witness, read against H h) and starts its analysis.
+func (m *inspector) open(t *suiteTask, tr *model.Trajectory, label string, cursor int, h choice) tea.Cmd {
+	m.task, m.choices, m.which, m.from = t, nil, -1, h
 	for _, ch := range t.stored() {
 		if ch.traj == tr {
 			m.which = len(m.choices)
@@ -109,6 +114,31 @@ func (m *inspector) present(a *analysis, cursor int) {
 // current is the trajectory on screen.
 func (m *inspector) current() choice { return m.choices[m.which] }
 
+// honest is H for S, e and c: the run marked with H, else the run on
+// screen when it is one of the task's runs (t cycles them), else the H
+// it was opened against, else the task's.
+func (m *inspector) honest() choice {
+	if h, ok := m.marked[m.task.ID]; ok {
+		return h
+	}
+	if cur := m.current(); m.task.isRun(cur.traj) {
+		return cur
+	}
+	return m.task.orHonest(m.from)
+}
+
+// mark makes the run on screen H for S, e and c whatever run is on
+// screen; on the run already marked it takes the mark back.
+func (m *inspector) mark() tea.Cmd {
+	cur := m.current()
+	if h, ok := m.marked[m.task.ID]; ok && h.traj == cur.traj {
+		delete(m.marked, m.task.ID)
+		return status("no run is marked H: S, e and c take the run on screen as H", false)
+	}
+	m.marked[m.task.ID] = cur
+	return status(fmt.Sprintf("H is %s: S searches from it, e edits against it, c compares it with the run on screen (H here again unmarks it)", cur.label), false)
+}
+
 func (m *inspector) SetSize(w, h int) {
 	m.width, m.height = w, h
 	if m.a != nil {
@@ -117,6 +147,10 @@ func (m *inspector) SetSize(w, h int) {
 }
 
 func (m *inspector) Typing() bool { return m.searching || m.note != nil }
+
+// Loading reports whether the trajectory on screen is still being
+// replayed, certified and scored.
+func (m *inspector) Loading() bool { return m.task != nil && m.a == nil && m.err == nil }
 
 // layout splits the screen: log and detail side by side, the chart and
 // any prompt below.
@@ -131,6 +165,11 @@ func (m *inspector) layout() (logW, topH, chartH, promptH, lanes int) {
 	chartH = lanes + 3
 	if m.height-promptH < 14 {
 		chartH, lanes = 0, 0
+	}
+	// A run of a task with no goal has no progress to chart: in its
+	// place, why, and the benchmark's own scores.
+	if m.a != nil && m.a.noGoal != nil {
+		chartH, lanes = len(m.noGoalLines(m.width-2))+2, 0
 	}
 	topH = m.height - chartH - promptH
 	logW = clamp(m.width*2/5, 30, 64)
@@ -163,11 +202,11 @@ func (m *inspector) update(msg tea.Msg) (*inspector, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			m.err, m.early = msg.err, nil
+			m.err = msg.err
 			return m, nil
 		}
 		m.show(msg.a, m.want)
-		return m.replayEarly()
+		return m, nil
 	case searchMsg:
 		if msg.gen == m.gen && m.a != nil {
 			if msg.at < 0 {
@@ -246,10 +285,7 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		return m, nil
 	}
 	if m.a == nil {
-		if m.err == nil && len(m.early) < maxEarly {
-			m.early = append(m.early, msg)
-		}
-		return m, nil
+		return m, nil // the analysis failed: only the root's keys act
 	}
 	page := m.logRows()
 	if m.focus == focusDetail {
@@ -306,55 +342,44 @@ func (m *inspector) key(msg tea.KeyMsg) (*inspector, tea.Cmd) {
 		return m, m.compare("pair")
 	case key.Matches(msg, k.Rollback):
 		return m, m.compare("rollback")
+	case key.Matches(msg, k.MarkHonest):
+		return m, m.mark()
+	case key.Matches(msg, m.c.checksKey(m.task)):
+		o := m.c.checksOverlay(m.width, m.task.ID, m.a)
+		return m, func() tea.Msg { return overlayMsg{o} }
+	case key.Matches(msg, k.EditWitness) && m.a.noGoal != nil:
+		return m, status("no witness to craft: "+m.a.noGoal.Error(), true)
 	case key.Matches(msg, k.EditWitness):
 		tr, kind := m.current().traj, "pair"
 		if tr == m.task.Rollback {
 			kind = "rollback"
 		}
-		return m, m.c.navigate(openEditorMsg{task: m.task, start: tr, kind: kind})
+		return m, m.c.navigate(openEditorMsg{task: m.task, start: tr, kind: kind, h: m.honest()})
 	case key.Matches(msg, k.Annotate):
 		m.note = newPrompt(m.c, fmt.Sprintf("Note on %s · %s after event %d", m.task.ID, m.current().label, m.cursor), field{"note", ""})
 	}
 	return m, nil
 }
 
-// maxEarly bounds the keys kept while a trajectory loads.
-const maxEarly = 64
-
-// replayEarly plays the keys typed while the trajectory loaded. A key
-// that loads another trajectory (t) keeps the rest for that one.
-func (m *inspector) replayEarly() (*inspector, tea.Cmd) {
-	early := m.early
-	m.early = nil
-	var cmds []tea.Cmd
-	for i, k := range early {
-		if m.a == nil {
-			m.early = append(m.early, early[i:]...)
-			break
-		}
-		var cmd tea.Cmd
-		m, cmd = m.key(k)
-		cmds = append(cmds, cmd)
-	}
-	return m, tea.Batch(cmds...)
-}
-
-// compare opens H against the trajectory on screen, or the task's own
-// witness or rollback when the honest one is on screen.
+// compare opens H against the trajectory on screen, or against the
+// task's own witness or rollback when H is on screen.
 func (m *inspector) compare(kind string) tea.Cmd {
-	cur := m.current()
-	cand := cur.traj
-	if cand == m.task.HonestTraj || (kind == "rollback" && cur.label != "rollback" && m.task.Rollback != nil) {
-		cand = m.task.Witness
+	if m.a.noGoal != nil {
+		return status("no pair to compare: "+m.a.noGoal.Error(), true)
+	}
+	h, cur := m.honest(), m.current()
+	cand, label := cur.traj, cur.label
+	if cand == h.traj || (kind == "rollback" && cur.label != "rollback" && m.task.Rollback != nil) {
+		cand, label = m.task.Witness, ""
 		if kind == "rollback" {
 			cand = m.task.Rollback
 		}
 	}
 	if cand == nil {
 		what := map[string]string{"pair": "witness", "rollback": "rollback"}[kind]
-		return status(fmt.Sprintf("task %s has no %s trajectory: press e to craft one", m.task.ID, what), true)
+		return status(fmt.Sprintf("task %s has no %s for H %s: e crafts one, S searches for one, or H marks this run H and t shows another to compare", m.task.ID, what, h.label), true)
 	}
-	return m.c.navigate(openCompareMsg{task: m.task, kind: kind, h: m.task.HonestTraj, a: cand})
+	return m.c.navigate(openCompareMsg{task: m.task, kind: kind, h: h.traj, hLabel: h.label, a: cand, aLabel: label})
 }
 
 // reopenNote puts a note that could not be saved back into its prompt.
@@ -453,13 +478,26 @@ func (m *inspector) View() string {
 	logW, topH, chartH, _, lanes := m.layout()
 	detailW := m.width - logW
 	out := joinColumns(m.logView(logW, topH), m.detailView(detailW, topH))
-	if chartH > 0 {
+	if m.a.noGoal != nil {
+		out += "\n" + m.c.box("No goal predicate", m.noGoalLines(m.width-2), m.width, chartH, false)
+	} else if chartH > 0 {
 		ls := chartLanes(m.c.ws, m.a, lanes)
 		body := m.c.chart(m.chart, m.a, ls, m.cursor, m.width-2)
-		out += "\n" + m.c.box("Progress over time · value at cursor → final", body, m.width, chartH, false)
+		out += "\n" + m.c.box(m.c.chartTitle("Progress over time · value at cursor → final", len(ls)), body, m.width, chartH, false)
 	}
 	if m.note != nil {
 		out += "\n" + m.note.view(m.width)
+	}
+	return out
+}
+
+// noGoalLines say why a run of a task with no goal predicate has no
+// progress over time, and give the benchmark's own scores of it.
+func (m *inspector) noGoalLines(width int) []string {
+	st := m.c.st
+	out := wrap(st.muted.Render(m.a.noGoal.Error()+"; c, e and S say so too"), width)
+	if len(m.a.bench) > 0 {
+		out = append(out, wrap(m.a.task.Bench+" at termination: "+benchSummary(m.a), width)...)
 	}
 	return out
 }
@@ -468,13 +506,19 @@ func (m *inspector) logView(w, h int) string {
 	a := m.a
 	rows := m.logRows()
 	lines := make([]string, 0, rows+1)
+	noted := m.noted()
 	for k := m.top; k < min(m.top+rows, a.events()+1); k++ {
 		mark := markNone
 		if k == m.cursor {
 			mark = markCursor
 		}
 		if mark == markNone {
-			lines = append(lines, m.rows.row(m.c, a, k, w-2))
+			row := m.rows.row(m.c, a, k, w-2)
+			if noted[k] {
+				// The row's lead, a space, marks the note.
+				row = strings.Replace(row, " ", m.c.st.accent.Render("✎"), 1)
+			}
+			lines = append(lines, row)
 		} else {
 			lines = append(lines, m.c.eventRow(a, k, w-2, mark))
 		}
@@ -489,8 +533,41 @@ func (m *inspector) logView(w, h int) string {
 	return m.c.box(title, lines, w, h, m.focus == focusLog)
 }
 
+// notesAt are the notes written on the trajectory on screen after k
+// events.
+func (m *inspector) notesAt(k int) []store.Record {
+	var out []store.Record
+	for _, r := range m.notes {
+		if label, at, ok := noteTarget(r); ok && r.Task == m.task.ID && label == m.current().label && at == k {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// noted are the cursor positions of the trajectory on screen that have
+// a note.
+func (m *inspector) noted() map[int]bool {
+	out := map[int]bool{}
+	for _, r := range m.notes {
+		if label, at, ok := noteTarget(r); ok && r.Task == m.task.ID && label == m.current().label {
+			out[at] = true
+		}
+	}
+	return out
+}
+
 func (m *inspector) detailView(w, h int) string {
 	lines := m.detail.lines(m.c, m.a, m.cursor, w-2, m.whole, m.fullTurns)
+	// A note written here comes first, whole.
+	if notes := m.notesAt(m.cursor); len(notes) > 0 {
+		var head []string
+		for _, r := range notes {
+			head = append(head, m.c.st.accent.Render(fit(fmt.Sprintf("✎ note %d", r.Key), w-2)))
+			head = append(head, wrap(r.Note, w-2)...)
+		}
+		lines = append(append(head, ""), lines...)
+	}
 	top := clamp(m.detailTop, 0, max(len(lines)-(h-2), 0))
 	m.detailTop = top // scrolling past the end does not pile up
 	title := "Initial snapshot"
@@ -523,8 +600,8 @@ func (m *inspector) FullHelp() [][]key.Binding {
 		{k.StepNext, k.StepPrev, k.First, k.Last},
 		{k.ScrollDown, k.ScrollUp, k.PageDown, k.PageUp},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Tab},
-		{k.Switch, k.Compare, k.Rollback, k.EditWitness},
-		{k.WholeState, k.FullTurns, k.Annotate, k.Attack, k.AttackCancel},
+		{k.Switch, k.MarkHonest, k.Compare, k.Rollback, k.EditWitness},
+		{k.WholeState, k.FullTurns, m.c.checksKey(m.task), k.Annotate, k.Attack, k.AttackCancel},
 		{k.Back},
 		{k.Quit, k.Help},
 	}

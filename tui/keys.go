@@ -6,8 +6,8 @@ import "github.com/charmbracelet/bubbles/key"
 // Screens pick the bindings that apply to their focused pane for the
 // help bar, so the footer never lists a key that does nothing.
 type keyMap struct {
-	Quit, ForceQuit, Help, Back, Tab key.Binding
-	TaskInfo, Refresh                key.Binding
+	Quit, ForceQuit, Suspend, Help, Back, Tab key.Binding
+	TaskInfo, Refresh                         key.Binding
 
 	// Moving through a log or a list.
 	Up, Down, StepPrev, StepNext, ScrollUp, ScrollDown key.Binding
@@ -19,8 +19,8 @@ type keyMap struct {
 	Open, Import, ClearFilter, DeleteRecord key.Binding
 
 	// Inspector and compare.
-	Switch, Compare, Rollback, EditWitness, Annotate, Evidence, WholeState key.Binding
-	OpenEvent, StateDiff, FullTurns, Collateral                            key.Binding
+	Switch, MarkHonest, Compare, Rollback, EditWitness, Annotate, Evidence, WholeState key.Binding
+	OpenEvent, StateDiff, FullTurns, Collateral, Checks                                key.Binding
 
 	// Witness editor.
 	Add, Insert, EditStep, DeleteStep, MoveUp, MoveDown key.Binding
@@ -45,11 +45,13 @@ func newKeyMap() *keyMap {
 	return &keyMap{
 		Quit:      b([]string{"q"}, "q", "quit"),
 		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "cancel the prompt, else quit"),
-		Help:      b([]string{"?"}, "?", "all keys"),
-		TaskInfo:  b([]string{"I"}, "I", "the task in full"),
-		Refresh:   b([]string{"ctrl+l"}, "ctrl+l", "reload saved work"),
-		Back:      b([]string{"esc"}, "esc", "back"),
-		Tab:       b([]string{"tab", "shift+tab"}, "tab", "focus"),
+		// As in a shell: ctrl+z suspends, fg resumes. Undo is u.
+		Suspend:  b([]string{"ctrl+z"}, "ctrl+z", "suspend (fg resumes)"),
+		Help:     b([]string{"?"}, "?", "all keys"),
+		TaskInfo: b([]string{"I"}, "I", "the task in full"),
+		Refresh:  b([]string{"ctrl+l"}, "ctrl+l", "reload saved work"),
+		Back:     b([]string{"esc"}, "esc", "back"),
+		Tab:      b([]string{"tab", "shift+tab"}, "tab", "focus"),
 
 		Up:         b([]string{"up", "k"}, "↑/k", "up"),
 		Down:       b([]string{"down", "j"}, "↓/j", "down"),
@@ -74,6 +76,7 @@ func newKeyMap() *keyMap {
 		DeleteRecord: b([]string{"ctrl+d", "delete"}, "del", "delete record (asks)"),
 
 		Switch:      b([]string{"t"}, "t", "next trajectory of the task"),
+		MarkHonest:  b([]string{"H"}, "H", "make this run H"),
 		Compare:     b([]string{"c"}, "c", "compare H vs A"),
 		Rollback:    b([]string{"r"}, "r", "compare H vs R"),
 		EditWitness: b([]string{"e"}, "e", "witness editor"),
@@ -84,6 +87,7 @@ func newKeyMap() *keyMap {
 		OpenEvent:   b([]string{"enter"}, "enter", "open the event"),
 		StateDiff:   b([]string{"d"}, "d", "state diff H vs A"),
 		Collateral:  b([]string{"x"}, "x", "collateral: cells A ends with apart from H"),
+		Checks:      b([]string{"b"}, "b", "gold actions, reward basis"),
 
 		Add:        b([]string{"a"}, "a", "add step"),
 		Insert:     b([]string{"i"}, "i", "insert step before"),
@@ -91,7 +95,7 @@ func newKeyMap() *keyMap {
 		DeleteStep: b([]string{"d", "x"}, "d", "delete"),
 		MoveUp:     b([]string{"K", "shift+up"}, "K", "move step up"),
 		MoveDown:   b([]string{"J", "shift+down"}, "J", "move step down"),
-		Undo:       b([]string{"u", "ctrl+z"}, "u", "undo"),
+		Undo:       b([]string{"u"}, "u", "undo"),
 		Redo:       b([]string{"ctrl+r", "U"}, "ctrl+r", "redo"),
 		Save:       b([]string{"s", "ctrl+s"}, "s", "save"),
 		Export:     b([]string{"E"}, "E", "export JSON"),

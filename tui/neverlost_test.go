@@ -73,7 +73,7 @@ func TestCompareAsksBeforeDroppingTheSearchWitness(t *testing.T) {
 	if quit := press(t, m, "x", "q"); quit {
 		t.Fatal("q dropped the search's witness")
 	}
-	press(t, m, "esc", "s")
+	press(t, m, "esc", "s", "enter")
 	if m.compare.unsaved {
 		t.Fatalf("s did not save the witness as a run: %s", m.status)
 	}

@@ -53,7 +53,7 @@ func (o *overlay) view(c *common, width, height int) string {
 func (m *workbench) helpOverlay() *overlay {
 	k := m.c.keys
 	groups := m.keyHelp().FullHelp()
-	global := []key.Binding{k.Quit, k.ForceQuit, k.Help, k.TaskInfo, k.Refresh}
+	global := []key.Binding{k.Quit, k.ForceQuit, k.Suspend, k.Help, k.TaskInfo, k.Refresh}
 	groups = append(groups, global)
 	var binds []key.Binding
 	seen := map[string]bool{}

@@ -116,13 +116,26 @@ type recordID struct {
 func idOf(r store.Record) recordID { return recordID{r.Kind, r.Key} }
 
 // recordSummary is what the Saved list says about a witness or a run:
-// its verdict against H and its Δ on Historical Milestone.
+// its verdict against H and its largest Δ, on the evaluator it names (a
+// witness found against tau2's ACTION inflates that, not Historical
+// Milestone); Historical Milestone's where none rose.
 type recordSummary struct {
 	short    string // "✓ eligible", "✓ rollback", "✗ rejected"
 	verdict  string // "eligible", "certified strict rollback", "rejected: <reason>"
 	eligible bool
 	delta    float64
+	deltaOf  string // the evaluator's label
 	hasDelta bool
+}
+
+// largestDelta sets the summary's Δ: the largest of the evaluators',
+// given by label, Historical Milestone's (first) where none is above it.
+func (s *recordSummary) largestDelta(labels []string, deltas []float64) {
+	for i, d := range deltas {
+		if i == 0 || d > s.delta+1e-9 {
+			s.delta, s.deltaOf, s.hasDelta = d, labels[i], true
+		}
+	}
 }
 
 type summariesMsg struct {
@@ -219,8 +232,8 @@ func summarizeOnce(ws *workspace, honest map[string]*analysis, done map[[sha256.
 // summarize adds a record's summary to msg; tr is a witness's trajectory.
 func summarize(ws *workspace, honest map[string]*analysis, r store.Record, tr *model.Trajectory, msg *summariesMsg) {
 	t := ws.task(r.Task)
-	if t == nil {
-		return
+	if t == nil || goalless(t) != nil {
+		return // no task here, or no goal to certify against
 	}
 	var p *pair
 	switch r.Kind {
@@ -251,20 +264,44 @@ func summarize(ws *workspace, honest map[string]*analysis, r store.Record, tr *m
 			return
 		}
 		sum := summaryOf(body.Kind, body.Verdict)
+		var labels []string
+		var deltas []float64
 		for _, sc := range body.Scores {
 			if sc.Name == "historical_milestone" {
-				sum.delta, sum.hasDelta = sc.Delta, true
+				labels, deltas = append([]string{sc.Label}, labels...), append([]float64{sc.Delta}, deltas...)
+			} else {
+				labels, deltas = append(labels, sc.Label), append(deltas, sc.Delta)
 			}
 		}
+		sum.largestDelta(labels, deltas)
 		msg.sums[idOf(r)] = sum
 		return
 	default:
 		return
 	}
 	sum := summaryOf(p.kind, p.verdict)
-	if hm := scoreIndex(ws, "historical_milestone"); hm >= 0 {
-		sum.delta, sum.hasDelta = p.a.scores[hm]-p.h.scores[hm], true
+	// Historical Milestone first: its Δ stands where none is larger.
+	var labels []string
+	var deltas []float64
+	order := []int{scoreIndex(ws, "historical_milestone")}
+	for i := range ws.evaluators {
+		if i != order[0] {
+			order = append(order, i)
+		}
 	}
+	for _, i := range order {
+		if i >= 0 {
+			labels, deltas = append(labels, ws.evaluators[i].Label), append(deltas, p.a.scores[i]-p.h.scores[i])
+		}
+	}
+	// The benchmark's own evaluators too: a witness may be found against
+	// its ACTION check.
+	for k, hb := range p.h.bench {
+		if k < len(p.a.bench) && hb.ok && p.a.bench[k].ok {
+			labels, deltas = append(labels, hb.label), append(deltas, p.a.bench[k].v-hb.v)
+		}
+	}
+	sum.largestDelta(labels, deltas)
 	msg.sums[idOf(r)] = sum
 }
 

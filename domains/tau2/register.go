@@ -309,28 +309,32 @@ func Termination(sim *Simulation) string {
 // rule the tau2_reward evaluator reads off the public payload (0 for a
 // run tau2 ended itself, which its trajectory says).
 func PayloadReward(t *model.Task, log *pbcste.Log, tr *model.Trajectory) float64 {
-	if vacant(t) {
-		// A payload needs a goal predicate, and the task has none (its
-		// gold run changes nothing). tau2's reward reads the payload's
-		// reference, events and transcript, never its goals: it is read
-		// off the payload of the same run on the task with one predicate
-		// that always holds, on both sides.
-		env, err := vacuousEnv(log.Env.Task)
-		if err != nil {
-			return 0
-		}
-		t, log = withGoal(t), env.Replay(tr.Steps)
-	}
-	p, err := builder.BuildTrajectory(t, log, tr)
-	if err != nil {
-		return 0
-	}
-	dec, err := payload.Decode(p.Bytes())
+	dec, err := RewardPayload(t, log, tr)
 	if err != nil {
 		return 0
 	}
 	s, _ := evaluators.Tau2(dec)
 	return s.Reward
+}
+
+// RewardPayload is the public payload tau2's evaluators score a run by.
+// A payload needs a goal predicate; on a task that has none (its gold
+// run changes nothing) it is the payload of the same run on the task
+// with one predicate that always holds, on both sides: tau2's evaluators
+// read the payload's reference, events and transcript, never its goals.
+func RewardPayload(t *model.Task, log *pbcste.Log, tr *model.Trajectory) (*payload.Payload, error) {
+	if vacant(t) {
+		env, err := vacuousEnv(log.Env.Task)
+		if err != nil {
+			return nil, err
+		}
+		t, log = withGoal(t), env.Replay(tr.Steps)
+	}
+	p, err := builder.BuildTrajectory(t, log, tr) // the run's termination too
+	if err != nil {
+		return nil, err
+	}
+	return payload.Decode(p.Bytes())
 }
 
 // vacuousEnvs holds, per trusted task with no predicate, its
@@ -387,6 +391,9 @@ func (r *registry) task(d *Derived) *domains.Task {
 	t := &domains.Task{ID: d.ID, Title: d.Task.Title, Family: r.dom.Title, Summary: summary, Model: d.Task, Gold: d.Gold, Env: d.Env,
 		Hash:   func(log *pbcste.Log) string { return r.w.Hash(log.View(), log.NetChanges()) },
 		Reward: func(log *pbcste.Log, tr *model.Trajectory) float64 { return PayloadReward(d.Task, log, tr) },
+		Payload: func(log *pbcste.Log, tr *model.Trajectory) (*payload.Payload, error) {
+			return RewardPayload(d.Task, log, tr)
+		},
 
 		// The gold calls are kept, the agent's replies are not: only a
 		// task scored on the database alone is held to the whole reward.

@@ -129,12 +129,15 @@ func (d *Domain) Authors() []model.Actor {
 }
 
 // Side puts the phone's records (the device, its APN, VPN and apps, the
-// surroundings and a pending payment request: tau2's user database) on
-// the user's side, whoever holds the tools: in solo mode the agent calls
-// the phone's tools, but the phone is still the user's.
+// surroundings and a pending payment request: tau2's user database) on a
+// side of their own: the user's phone, or in solo mode, where there is
+// no user and the agent calls the phone's tools, the phone.
 func (d *Domain) Side(entityType string) string {
 	switch entityType {
 	case TypePhone, TypeAPN, TypeVPN, TypeApp, TypeSurroundings, TypePayment:
+		if d.Solo {
+			return "the phone (no user: the agent's)"
+		}
 		return "the user's phone"
 	}
 	return ""

@@ -7,6 +7,7 @@ import (
 
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -152,6 +153,9 @@ func (r *registry) task(d *Domain, t *Task) *domains.Task {
 			return h.String()
 		},
 		Reward: func(log *pbcste.Log, tr *model.Trajectory) float64 { return tau2.PayloadReward(t.Task, log, tr) },
+		Payload: func(log *pbcste.Log, tr *model.Trajectory) (*payload.Payload, error) {
+			return tau2.RewardPayload(t.Task, log, tr)
+		},
 		AttackTask: func(_ *model.Trajectory, _ model.StateView) *model.Task {
 			out := *t.Task
 			out.Calls = t.AgentMoves()
