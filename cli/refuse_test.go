@@ -338,7 +338,7 @@ func TestBenchRunsCheckedFirst(t *testing.T) {
 func TestBenchOutputsAllOrNothing(t *testing.T) {
 	dir := t.TempDir()
 	w, l := filepath.Join(dir, "w"), filepath.Join(dir, "l.json")
-	blocked := filepath.Join(w, "gpt-4o-t04-trial2.json")
+	blocked := filepath.Join(w, "gpt-4o-t04-trial2.historical_milestone.json")
 	if err := os.MkdirAll(blocked, 0o755); err != nil {
 		t.Fatal(err)
 	}

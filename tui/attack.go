@@ -355,11 +355,15 @@ func (p *attackPanel) lines(width int) []string {
 func (p *attackPanel) resultLines(width int) []string {
 	st, r := p.c.st, p.res
 	label := p.targets()[p.target].Label
-	// Every result names its bound: the move set, the edits and, with
-	// --same-end, the end state.
+	// Every result names its bound: the move set, the edits and, where
+	// witnesses may end elsewhere (a real domain's task) or were held to
+	// H's end, the end state it admitted.
 	within := fmt.Sprintf("%s within %d edits", r.moves, r.edits)
-	if r.sameEnd {
+	switch {
+	case r.sameEnd:
 		within += " ending in H's state"
+	case onDomain(r.task):
+		within += " ending anywhere"
 	}
 	var head, bound string
 	switch {

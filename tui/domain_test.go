@@ -55,14 +55,14 @@ func TestTauDomain(t *testing.T) {
 	// A real domain's search admits only witnesses that end in H's
 	// state unless asked for any end, and says which it admitted.
 	press(t, m, "S")
-	mustSee(t, m, "‹ ending in H's state ›", "(--any-end)")
+	mustSee(t, m, "‹ only those ending in H's state ›", "--any-end")
 	press(t, m, "enter")
 	mustSee(t, m, "Search attacker · TAU-A04 · done", "the certified worst case over the task's tool calls within 2 edits ending in H's state")
 	if res := m.attack.res; res == nil || res.witness == nil || !res.sameEnd || len(res.witness.Steps) <= len(m.c.ws.task("TAU-A04").HonestTraj.Steps)-2 {
 		t.Fatalf("the search on a real run found no witness: %+v", res)
 	}
-	press(t, m, "esc", "S", "shift+tab", "right")
-	mustSee(t, m, "‹ ending anywhere ›")
+	press(t, m, "esc", "esc", "S", "tab", "tab", "right") // esc asks before dropping the witness; esc again drops it
+	mustSee(t, m, "‹ any end state ›")
 	press(t, m, "enter")
 	mustSee(t, m, "Search attacker · TAU-A04 · done", "within 2 edits ending anywhere")
 	if res := m.attack.res; res == nil || res.sameEnd {
