@@ -3,8 +3,12 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/store"
 )
 
 // TestEndToEndIssue30At80x24 walks, in tmux at 80×24, each item of the
@@ -225,5 +229,98 @@ func (s *tmuxSession) scrollUntil(texts ...string) string {
 		}
 		s.keys("j")
 		scr = s.waitChange(scr)
+	}
+}
+
+// seedStore puts records into a new store at db, as another process
+// would before the workbench opens it.
+func seedStore(t *testing.T, db string, recs ...store.Record) {
+	t.Helper()
+	s, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, r := range recs {
+		if _, err := s.Put(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// completesAction is a witness of tau2 airline's T2A-20: its H, the
+// first failed run, with the gold call it left out made as gold makes
+// it, so that tau2's ACTION check rises from 0 to 1.
+func completesAction(t *testing.T) store.Record {
+	t.Helper()
+	tasks, err := loadDomain("tau2-airline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := newWorkspace(tasks)
+	task := ws.task("T2A-20")
+	h, err := analyze(ws, task, task.HonestTraj, "honest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &model.Trajectory{Task: task.ID, Steps: slices.Clone(task.HonestTraj.Steps)}
+	for _, g := range h.checks.golds {
+		if g.Event == 0 {
+			a.Steps = append(a.Steps, model.Step{Index: len(a.Steps), Action: model.Action{Op: model.OpCall, Tool: g.Ref.Tool, Args: g.Ref.Args}})
+		}
+	}
+	if len(a.Steps) == len(task.HonestTraj.Steps) {
+		t.Fatal("H matches every gold action of T2A-20")
+	}
+	return store.Record{Kind: store.KindWitness, Task: task.ID, Name: "completes ACTION", Body: model.EncodeTrajectory(a), Created: 1}
+}
+
+// TestEndToEndSavedListIssue30At80x24 walks, in tmux at 80×24, the two
+// items of issue 30 about the Saved list: a witness's largest Δ with its
+// evaluator's name, the benchmark's own included, and the list scoped
+// to the open domain, counting the others with where they open.
+func TestEndToEndSavedListIssue30At80x24(t *testing.T) {
+	bin, _ := buildBinary(t)
+	const telecom = "T2T-[mobile_data_issue]data_saver_mode_on|user_abroad_roaming_enabled_off[PERSONA:Easy]"
+	for i, tc := range []struct {
+		name string
+		seed func(t *testing.T) []store.Record
+		walk func(t *testing.T, s *tmuxSession, bin, db string)
+	}{
+		{"a witness that completes tau2's ACTION is listed with ACTION's Δ", func(t *testing.T) []store.Record {
+			return []store.Record{completesAction(t)}
+		}, func(t *testing.T, s *tmuxSession, bin, db string) {
+			s.start(bin, "--db", db, "workbench", "--domain", "tau2-airline")
+			s.waitFor("Saved · 1", "completes ACTION", "✓ +1.00")
+			s.keys("Tab")
+			s.waitFor("eligible · Δ tau2 ACTION +1.00")
+		}},
+		{"the list holds the open tasks' records and counts the others with where they open", func(t *testing.T) []store.Record {
+			return []store.Record{
+				{Kind: store.KindNote, Task: "T2A-20", Name: "airline note", Note: "on tau2 airline", Created: 1},
+				{Kind: store.KindNote, Task: telecom, Name: "telecom note", Note: "on tau2 telecom", Created: 2},
+				{Kind: store.KindNote, Task: devTask, Name: "suite note", Note: "on the suite", Created: 3},
+			}
+		}, func(t *testing.T, s *tmuxSession, bin, db string) {
+			s.start(bin, "--db", db, "workbench", "--domain", "tau2-airline")
+			scr := s.waitFor("Saved · 1", "airline note", "+ 2 saved for tasks not open here", "(--domain tau2-telecom 1, the", "suite or a task file 1)")
+			if strings.Contains(scr, "telecom note") || strings.Contains(scr, "suite note") {
+				t.Fatalf("the Saved list on tau2 airline lists another's records:\n%s", scr)
+			}
+			s.quit()
+			s.start(bin, "--db", db, "workbench")
+			scr = s.waitFor("Saved · 1", "suite note", "+ 2 saved for tasks not open here", "tau2-airline 1", "tau2-telecom 1)")
+			if strings.Contains(scr, "airline note") || strings.Contains(scr, "telecom note") {
+				t.Fatalf("the Saved list on the suite lists a domain's records:\n%s", scr)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "e2e.db")
+			seedStore(t, db, tc.seed(t)...)
+			s := newSession(t, fmt.Sprintf("e2e30saved-%d", i), 80, 24)
+			tc.walk(t, s, bin, db)
+			s.quit()
+		})
 	}
 }
