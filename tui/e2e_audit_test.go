@@ -154,11 +154,11 @@ func TestEndToEndIssue22At80x24(t *testing.T) {
 			s.keys("f")
 			s.waitFor("has been processed back to your credit")
 			s.keys("e")
-			s.waitFor("Witness editor", "c_agent [1 1 1 1 1 0 0 0 0 0 0 0]", "tau-bench reward")
+			s.waitFor("Witness editor", "c_agent [1 1 1 1 1 0 0 0 0 0 0 0]", "tau-bench · reward")
 			s.keys("j", "j", "j", "j", "d")
 			s.waitFor("✗ rejected: state_vector_mismatch")
 			s.keys("c")
-			s.waitFor("c_state[1] (flights-JG7FMM) is 0 for the candidate and 1 for the honest", "trajectory; latest cause in the candidate: initial (no event touched it)", "tau-bench reward")
+			s.waitFor("c_state[1] (flights-JG7FMM) is 0 for the candidate and 1 for the honest", "trajectory; latest cause in the candidate: initial (no event touched it)", "tau-bench · reward")
 			s.keys("d")
 			s.waitFor("reservation JG7FMM · flights", `"price":1859}`)
 		}},

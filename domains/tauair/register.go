@@ -104,7 +104,7 @@ func (airline) Tools() []domains.Tool {
 // Rewards is tau-bench's reward, from the public payload, then the
 // field's evaluators (domains.FieldRewards).
 func (airline) Rewards() []domains.Reward {
-	return append([]domains.Reward{{Name: evaluators.OutcomeName, Label: "Benchmark reward", Score: evaluators.Outcome}}, domains.FieldRewards()...)
+	return append([]domains.Reward{{Name: evaluators.OutcomeName, Label: "tau-bench reward", Score: evaluators.Outcome}}, domains.FieldRewards()...)
 }
 
 // Export writes the corpus' runs in tau-bench's run format.
