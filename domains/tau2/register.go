@@ -84,6 +84,10 @@ type Domain struct {
 	Attack   Attacker // nil: no move generator
 	// Showcase is the run parthack demo walks through; nil: none.
 	Showcase *domains.Showcase
+	// Counts are how many tasks and runs its shipped run files hold
+	// (domains.Counter), stated so that listing the domains reads none
+	// of them.
+	Counts domains.Counts
 }
 
 // Register adds a tau2 world to parthack's registry; the tau2 Results
@@ -114,6 +118,8 @@ func (r *registry) Owns(id string) bool { return strings.HasPrefix(id, r.dom.Pre
 func (r *registry) Format() string      { return "tau2" }
 
 func (r *registry) Showcase() *domains.Showcase { return r.dom.Showcase }
+
+func (r *registry) Counts() domains.Counts { return r.dom.Counts }
 
 // world makes the world once.
 func (r *registry) world() (World, error) {
