@@ -71,15 +71,11 @@ func newDomainListCmd(e *env) *cobra.Command {
 			}
 			var rows []row
 			for _, d := range domains.All() {
-				ts, err := d.Tasks()
+				n, err := domains.CountsOf(d)
 				if err != nil {
 					return fmt.Errorf("%s: %w", d.Name(), err)
 				}
-				rs, err := d.Runs()
-				if err != nil {
-					return fmt.Errorf("%s: %w", d.Name(), err)
-				}
-				rows = append(rows, row{d.Name(), d.Title(), len(ts), len(rs)})
+				rows = append(rows, row{d.Name(), d.Title(), n.Tasks, n.Runs})
 			}
 			if asJSON {
 				return writeJSON(e.stdout, rows)

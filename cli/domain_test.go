@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -477,5 +479,35 @@ func TestAttackSaysWhereTheWitnessEnds(t *testing.T) {
 	code, out, _ = run(t, "attack", "--task", "PH-D01", "--edits", "1")
 	if code != 0 || strings.Contains(out, "end state") {
 		t.Fatalf("the suite's attack speaks of end states:\n%s", out)
+	}
+}
+
+// TestDomainListLoadsNoRun: domain list, in a process of its own, prints
+// every domain's tasks and runs (the goldens) from the counts each
+// domain states, deriving no task and reading no run file: its peak RSS
+// is a bare command's (tasks, the suite's list) give or take 16 MB,
+// where loading every shipped run to count them took 120 MB more.
+func TestDomainListLoadsNoRun(t *testing.T) {
+	_, _, _, bare := runChild(t, "tasks")
+	for _, c := range []struct {
+		golden string
+		args   []string
+	}{
+		{"domain-list", []string{"domain", "list"}},
+		{"domain-list-json", []string{"domain", "list", "--json"}},
+	} {
+		code, out, errs, rss := runChild(t, c.args...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		_, text, _ := run(t, c.args...)
+		golden(t, c.golden, text)
+		if sum := sha256.Sum256([]byte(text)); out.sum() != hex.EncodeToString(sum[:]) {
+			t.Errorf("%v prints another text in a process of its own", c.args)
+		}
+		t.Logf("%v: peak RSS %d MB; tasks %d MB", c.args, rss>>20, bare>>20)
+		if rss > bare+16<<20 && !raceEnabled {
+			t.Errorf("%v: peak RSS %d MB, tasks' %d MB: it loads what it does not print", c.args, rss>>20, bare>>20)
+		}
 	}
 }

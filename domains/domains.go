@@ -144,6 +144,35 @@ type Exporter interface {
 	Export() (format string, runs int, file []byte, err error)
 }
 
+// Counts are how many tasks and runs a domain ships.
+type Counts struct{ Tasks, Runs int }
+
+// A Counter is a domain that states how many tasks and runs it ships, so
+// that a listing of the domains derives no task and reads no run file:
+// the counts are facts about the files the domain embeds, stated beside
+// its registration, and domains/all's TestCounts holds every Counter's to
+// len(Tasks()) and len(Runs()).
+type Counter interface {
+	Counts() Counts
+}
+
+// CountsOf is how many tasks and runs a domain ships: a Counter's counts,
+// else its tasks and runs loaded and counted.
+func CountsOf(d Domain) (Counts, error) {
+	if c, ok := d.(Counter); ok {
+		return c.Counts(), nil
+	}
+	ts, err := d.Tasks()
+	if err != nil {
+		return Counts{}, err
+	}
+	rs, err := d.Runs()
+	if err != nil {
+		return Counts{}, err
+	}
+	return Counts{Tasks: len(ts), Runs: len(rs)}, nil
+}
+
 // Showcase is a run of a domain worth walking through (parthack demo): a
 // failed run whose benchmark evaluator Target a witness within Edits
 // edits that ends in exactly the run's state inflates.

@@ -10,7 +10,9 @@
 # --steps) on a 1,000,000-step file, interleaved run by run so that each
 # sees the machine as certify does, `parthack bench --domain` for
 # tau-airline and the three tau2 domains,
-# `parthack bench` and `parthack bench --edits 3`.
+# `parthack bench` and `parthack bench --edits 3`, and two commands that
+# need no run: `parthack domain list` and `parthack domain tasks` of the
+# tau2 domains.
 # Usage: scripts/bench.sh [go test -bench pattern]   (default: all)
 # A pattern no benchmark matches (NoSuchBenchmark) times the whole
 # commands only; SKIP_TAU_BENCH=1 (the domain benches) and SKIP_EDITS3=1
@@ -59,6 +61,12 @@ wall() { # wall time and peak RSS of a command, count times: median [min–max]
 	done | summarize
 }
 echo "== wall time, $count runs each"
+# Commands that need no run: domain list prints the counts each domain
+# states, a tau2 domain's tasks are read from its run files' heads.
+wall domain-list "$bin/parthack" domain list
+for d in tau2-airline tau2-retail tau2-telecom; do
+	wall "domain-tasks-$d" "$bin/parthack" domain tasks --domain "$d"
+done
 wall import-200-tau-runs "$bin/parthack" import tau-bench "$bin/gpt-4o-airline.json" --dry-run
 # tau2: the seven airline and retail Results files (3,396 calls) and the
 # three telecom ones (1,530), each run certified and held to what tau2

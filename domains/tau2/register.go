@@ -1,6 +1,8 @@
 package tau2
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,23 +34,6 @@ type Reader interface {
 	// Conformer holds a file to what tau2 recorded, run by run: check
 	// replays one of its simulations, report states what they showed.
 	Conformer(res *Results) (check func(*Simulation) error, report func() *domains.Conformance, err error)
-}
-
-// RunsOf is every run of a file read whole, and its tasks.
-func RunsOf(r Reader, res *Results) ([]*domains.Run, []*domains.Task, error) {
-	run, tasks, err := r.Runner(res)
-	if err != nil {
-		return nil, nil, err
-	}
-	var runs []*domains.Run
-	for _, sim := range res.Simulations {
-		rn, err := run(sim)
-		if err != nil {
-			return nil, nil, err
-		}
-		runs = append(runs, rn)
-	}
-	return runs, tasks, nil
 }
 
 // registered are the tau2 domains' readers, by tau2's domain name
@@ -84,12 +69,17 @@ type Domain struct {
 	Attack   Attacker // nil: no move generator
 	// Showcase is the run parthack demo walks through; nil: none.
 	Showcase *domains.Showcase
+	// Counts are how many tasks and runs its shipped run files hold
+	// (domains.Counter), stated so that listing the domains reads none
+	// of them.
+	Counts domains.Counts
 }
 
 // Register adds a tau2 world to parthack's registry; the tau2 Results
 // format is registered with the first one.
 func Register(dom Domain) {
 	r := &registry{dom: dom}
+	r.shipped = NewShipped(dom.Tau2Name, r)
 	domains.Register(r)
 	RegisterReader(dom.Tau2Name, r)
 }
@@ -97,15 +87,12 @@ func Register(dom Domain) {
 // registry is one tau2 world as a registered domain: its tasks are those
 // the shipped run files embed, its runs theirs.
 type registry struct {
-	dom Domain
+	dom     Domain
+	shipped *Shipped
 
-	once      sync.Once
 	worldOnce sync.Once
 	w         World
 	werr      error
-	tasks     []*domains.Task
-	runs      []*domains.Run
-	err       error
 }
 
 func (r *registry) Name() string        { return r.dom.Name }
@@ -115,54 +102,122 @@ func (r *registry) Format() string      { return "tau2" }
 
 func (r *registry) Showcase() *domains.Showcase { return r.dom.Showcase }
 
+func (r *registry) Counts() domains.Counts { return r.dom.Counts }
+
 // world makes the world once.
 func (r *registry) world() (World, error) {
 	r.worldOnce.Do(func() { r.w, r.werr = r.dom.World() })
 	return r.w, r.werr
 }
 
-func (r *registry) Tasks() ([]*domains.Task, error) { r.once.Do(r.load); return r.tasks, r.err }
-func (r *registry) Runs() ([]*domains.Run, error)   { r.once.Do(r.load); return r.runs, r.err }
+func (r *registry) Tasks() ([]*domains.Task, error) { return r.shipped.Tasks() }
+func (r *registry) Runs() ([]*domains.Run, error)   { return r.shipped.Runs() }
 
-// load reads the shipped run files: every run, and each task the first
-// time a file embeds it (files in name order).
-func (r *registry) load() {
-	if _, r.err = r.world(); r.err != nil {
-		return
-	}
-	r.tasks, r.runs, r.err = Shipped(r.dom.Tau2Name, r)
+// Shipped is a domain's shipped run files (in name order) read through
+// its reader in two passes, each made once: the files' heads (info and
+// tasks, which tau2 writes before the simulations) for the tasks, and
+// only when the runs are asked for, the simulations, each made a run by
+// the runner its file's head gave, so that a run's task is one Tasks
+// has. A command that needs the tasks alone reads no simulation.
+type Shipped struct {
+	tau2Name string
+	reader   Reader
+
+	headsOnce sync.Once
+	runners   []shippedFile
+	tasks     []*domains.Task
+	headsErr  error
+
+	runsOnce sync.Once
+	runs     []*domains.Run
+	runsErr  error
 }
 
-// Shipped reads a domain's shipped run files through its reader: every
-// run, and each task the first time a file embeds it (files in name
-// order), tasks with numeric ids in their order.
-func Shipped(tau2Name string, r Reader) ([]*domains.Task, []*domains.Run, error) {
+// shippedFile is a shipped run file with the runner its head gave.
+type shippedFile struct {
+	name string
+	run  func(*Simulation) (*domains.Run, error)
+}
+
+// NewShipped is a domain's shipped run files, tau2's domain name
+// ("retail") naming them, none read yet.
+func NewShipped(tau2Name string, r Reader) *Shipped { return &Shipped{tau2Name: tau2Name, reader: r} }
+
+// Tasks are each task the first time a file embeds it, those with
+// numeric ids in their order.
+func (s *Shipped) Tasks() ([]*domains.Task, error) {
+	s.headsOnce.Do(s.readHeads)
+	return s.tasks, s.headsErr
+}
+
+// Runs are every file's runs, in order.
+func (s *Shipped) Runs() ([]*domains.Run, error) {
+	if _, err := s.Tasks(); err != nil {
+		return nil, err
+	}
+	s.runsOnce.Do(s.readRuns)
+	return s.runs, s.runsErr
+}
+
+// errHeadRead stops reading a file once its head is read.
+var errHeadRead = errors.New("the file's head is read")
+
+func (s *Shipped) readHeads() {
 	seen := map[string]bool{}
-	var tasks []*domains.Task
-	var runs []*domains.Run
-	for _, name := range RunFiles(tau2Name) {
-		src, err := RunFile(name)
-		if err != nil {
-			return nil, nil, err
+	for _, name := range RunFiles(s.tau2Name) {
+		var f shippedFile
+		var tasks []*domains.Task
+		err := streamShipped(name, func(res *Results) error {
+			var err error
+			if f.run, tasks, err = s.reader.Runner(res); err != nil {
+				return err
+			}
+			return errHeadRead
+		}, func(*Simulation) error { return nil })
+		if !errors.Is(err, errHeadRead) {
+			s.headsErr = err
+			return
 		}
-		res, err := Decode(name, src)
-		if err != nil {
-			return nil, nil, err
-		}
-		rs, ts, err := RunsOf(r, res)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, t := range ts {
+		f.name = name
+		s.runners = append(s.runners, f)
+		for _, t := range tasks {
 			if !seen[t.ID] {
 				seen[t.ID] = true
-				tasks = append(tasks, t)
+				s.tasks = append(s.tasks, t)
 			}
 		}
-		runs = append(runs, rs...)
 	}
-	slices.SortStableFunc(tasks, func(a, b *domains.Task) int { return compareIDs(a.ID, b.ID) })
-	return tasks, runs, nil
+	slices.SortStableFunc(s.tasks, func(a, b *domains.Task) int { return compareIDs(a.ID, b.ID) })
+}
+
+func (s *Shipped) readRuns() {
+	for _, f := range s.runners {
+		err := streamShipped(f.name, func(*Results) error { return nil }, func(sim *Simulation) error {
+			rn, err := f.run(sim)
+			if err == nil {
+				s.runs = append(s.runs, rn)
+			}
+			return err
+		})
+		if err != nil {
+			s.runs, s.runsErr = nil, err
+			return
+		}
+	}
+}
+
+// streamShipped reads a shipped run file with StreamResults, unpacked as
+// it is read, so that reading its head unpacks little more than that.
+func streamShipped(name string, head func(*Results) error, each func(*Simulation) error) error {
+	src, err := RunFile(name)
+	if err != nil {
+		return err
+	}
+	z, err := gzip.NewReader(bytes.NewReader(src))
+	if err != nil {
+		return &Error{File: name, Message: err.Error()}
+	}
+	return StreamResults(name, z, head, each)
 }
 
 // compareIDs orders task ids by their tau2 id where both are numbers

@@ -104,12 +104,16 @@ func TestRunsStreamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, _, err := RunsOf(fake, res)
+	run, _, err := fake.Runner(res)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var whole []string
-	for i, r := range runs {
+	for i, sim := range res.Simulations {
+		r, err := run(sim)
+		if err != nil {
+			t.Fatal(err)
+		}
 		whole = append(whole, fmt.Sprint(i, " ", r.Name))
 	}
 	if want := []string{"0 1/s0/0", "1 1/s1/1"}; !slices.Equal(whole, want) {

@@ -64,6 +64,10 @@ var registryRuns = sync.OnceValues(func() ([]*domains.Run, error) {
 // Runs are the corpus' 200 GPT-4o runs.
 func (airline) Runs() ([]*domains.Run, error) { return registryRuns() }
 
+// Counts are how many tasks and runs the corpus holds (see
+// domains.Counter): a gold run for each task, and the GPT-4o runs.
+func (airline) Counts() domains.Counts { return domains.Counts{Tasks: 50, Runs: 200} }
+
 func registryRun(r *Run, name string) *domains.Run {
 	return &domains.Run{Domain: DomainName, Name: name, Short: fmt.Sprintf("trial%d", r.Trial), Task: TaskID(r.TaskID), Model: "gpt-4o",
 		Reward: r.Reward, Trajectory: r.Trajectory, EvaluatorInput: r.EvaluatorInput}

@@ -1,12 +1,14 @@
 package airline
 
 import (
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
 )
 
 func init() {
 	tau2.Register(tau2.Domain{Name: DomainName, Tau2Name: "airline", Title: "tau2-bench airline", Prefix: "T2A",
+		Counts: domains.Counts{Tasks: 50, Runs: 220},
 		World: func() (tau2.World, error) {
 			db, err := Load()
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 
 func init() {
 	tau2.Register(tau2.Domain{Name: DomainName, Tau2Name: "retail", Title: "tau2-bench retail", Prefix: "T2R",
+		Counts: domains.Counts{Tasks: 114, Runs: 154},
 		World: func() (tau2.World, error) {
 			db, err := Shipped()
 			if err != nil {

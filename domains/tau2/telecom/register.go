@@ -14,6 +14,7 @@ import (
 
 func init() {
 	r := &registry{checkers: map[bool]*Checker{}}
+	r.shipped = tau2.NewShipped("telecom", r)
 	domains.Register(r)
 	tau2.RegisterReader("telecom", r)
 }
@@ -24,11 +25,7 @@ func init() {
 type registry struct {
 	mu       sync.Mutex
 	checkers map[bool]*Checker // by solo
-
-	once  sync.Once
-	tasks []*domains.Task
-	runs  []*domains.Run
-	err   error
+	shipped  *tau2.Shipped
 }
 
 func (r *registry) Name() string        { return DomainName }
@@ -36,8 +33,12 @@ func (r *registry) Title() string       { return "tau2-bench telecom" }
 func (r *registry) Owns(id string) bool { return strings.HasPrefix(id, "T2T-") }
 func (r *registry) Format() string      { return "tau2" }
 
-func (r *registry) Tasks() ([]*domains.Task, error) { r.once.Do(r.load); return r.tasks, r.err }
-func (r *registry) Runs() ([]*domains.Run, error)   { r.once.Do(r.load); return r.runs, r.err }
+// Counts are how many tasks and runs the shipped files hold (see
+// domains.Counter): three files, with a user and in no-user mode.
+func (r *registry) Counts() domains.Counts { return domains.Counts{Tasks: 100, Runs: 100} }
+
+func (r *registry) Tasks() ([]*domains.Task, error) { return r.shipped.Tasks() }
+func (r *registry) Runs() ([]*domains.Run, error)   { return r.shipped.Runs() }
 
 // Tools are the agent's tools and the user's, for editors.
 func (r *registry) Tools() []domains.Tool { return describe() }
@@ -59,9 +60,6 @@ func (r *registry) checker(solo bool) (*Checker, error) {
 	r.checkers[solo] = c
 	return c, nil
 }
-
-// load reads the shipped run files.
-func (r *registry) load() { r.tasks, r.runs, r.err = tau2.Shipped("telecom", r) }
 
 // Runner turns a Results file's simulations into runs: every call a step
 // of its requestor (the user's calls the user's), in the file's mode.
