@@ -23,11 +23,7 @@ var recordedKeys = []string{"timestamp", "start_time", "end_time", "duration", "
 // least of all.
 func EvaluatorInput(res *Results, sim *Simulation, t *Task, env func() (*pbcste.Env, error)) func(*model.Trajectory) ([]byte, error) {
 	return func(a *model.Trajectory) ([]byte, error) {
-		e, err := env()
-		if err != nil {
-			return nil, err
-		}
-		w, err := Witness(res, sim, t, e, a)
+		w, err := witnessIn(res, sim, t, env, a)
 		if err != nil {
 			return nil, err
 		}

@@ -306,11 +306,7 @@ func (r *registry) Runner(res *Results) (func(*Simulation) (*domains.Run, error)
 // (Witness), indented JSON.
 func Recorder(res *Results, sim *Simulation, t *Task, env func() (*pbcste.Env, error)) func(*model.Trajectory) ([]byte, error) {
 	return func(a *model.Trajectory) ([]byte, error) {
-		e, err := env()
-		if err != nil {
-			return nil, err
-		}
-		w, err := Witness(res, sim, t, e, a)
+		w, err := witnessIn(res, sim, t, env, a)
 		if err != nil {
 			return nil, err
 		}

@@ -85,6 +85,15 @@ func Witness(res *Results, sim *Simulation, task *Task, env *pbcste.Env, a *mode
 		TaskID: task.ID, TerminationReason: sim.TerminationReason, Messages: msgs}, nil
 }
 
+// witnessIn is Witness in the environment env compiles.
+func witnessIn(res *Results, sim *Simulation, t *Task, env func() (*pbcste.Env, error), a *model.Trajectory) (*WitnessRecord, error) {
+	e, err := env()
+	if err != nil {
+		return nil, err
+	}
+	return Witness(res, sim, t, e, a)
+}
+
 // hCall is one call of H's simulation: the message that makes it, its
 // place among that message's calls, and its recorded result.
 type hCall struct {
@@ -218,67 +227,31 @@ func witnessMessages(sim *Simulation, a *model.Trajectory, output func(step int)
 }
 
 // align pairs each step of a with the call of H it keeps (-1: inserted),
-// the longest common subsequence of the two by tool, arguments and
-// actor, earliest calls of H first.
+// as model.Kept aligns a witness with H; every call of the user's in H
+// must be kept, as a witness authors the agent's calls only.
 func align(calls []hCall, steps []model.Step) ([]int, error) {
-	n, m := len(calls), len(steps)
-	same := func(h, s int) bool {
-		st := &steps[s]
-		if st.Op != model.OpCall || st.Tool != calls[h].call.Name {
-			return false
+	h := make([]model.Step, len(calls))
+	for i, c := range calls {
+		h[i] = model.Step{Action: model.Action{Op: model.OpCall, Tool: c.call.Name}}
+		if v, err := model.FromJSON(c.call.Arguments); err == nil {
+			h[i].Args = v
+		} else {
+			h[i].Op = "" // arguments no step can have: kept by none
 		}
-		actor := model.ActorAgent
-		if calls[h].call.Requestor == "user" {
-			actor = model.ActorUser
-		}
-		if a := st.Actor; a != "" && a != actor || a == "" && actor != model.ActorAgent {
-			return false
-		}
-		v, err := model.FromJSON(calls[h].call.Arguments)
-		return err == nil && v.Equal(st.Args)
-	}
-	// lcs[i][j]: the longest common subsequence of calls[i:] and steps[j:].
-	lcs := make([][]int32, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			switch {
-			case same(i, j):
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			case lcs[i+1][j] >= lcs[i][j+1]:
-				lcs[i][j] = lcs[i+1][j]
-			default:
-				lcs[i][j] = lcs[i][j+1]
-			}
+		if c.call.Requestor == "user" {
+			h[i].Actor = model.ActorUser
 		}
 	}
-	kept := make([]int, m)
-	i, j := 0, 0
-	for j < m {
-		switch {
-		case i < n && same(i, j) && lcs[i][j] == lcs[i+1][j+1]+1:
-			kept[j] = i
-			i++
-			j++
-		case i < n && lcs[i+1][j] >= lcs[i][j+1]:
-			i++
-		default:
-			kept[j] = -1
-			j++
-		}
-	}
-	// Every user call of H must be kept: a witness authors the agent's only.
+	kept := model.Kept(h, steps)
 	user := map[int]bool{}
-	for _, h := range kept {
-		if h >= 0 {
-			user[h] = true
+	for _, k := range kept {
+		if k >= 0 {
+			user[k] = true
 		}
 	}
-	for h, c := range calls {
-		if c.call.Requestor == "user" && !user[h] {
-			return nil, fmt.Errorf("H's call %d (%s) is the user's and the trajectory drops or changes it", h+1, c.call.Name)
+	for i, c := range calls {
+		if c.call.Requestor == "user" && !user[i] {
+			return nil, fmt.Errorf("H's call %d (%s) is the user's and the trajectory drops or changes it", i+1, c.call.Name)
 		}
 	}
 	return kept, nil

@@ -64,11 +64,17 @@ func (r *Run) Traj(t *Task, a *model.Trajectory) ([]Message, error) {
 		blocks = append(blocks, b)
 		j = b.end
 	}
-	kept := alignCalls(len(calls), a.Steps, func(h, s int) bool {
-		tc := r.Messages[calls[h].msg].ToolCalls[calls[h].k]
-		v, err := model.FromJSON([]byte(tc.Function.Arguments))
-		return err == nil && a.Steps[s].Op == model.OpCall && a.Steps[s].Tool == tc.Function.Name && v.Equal(a.Steps[s].Args)
-	})
+	h := make([]model.Step, len(calls))
+	for i, c := range calls {
+		tc := r.Messages[c.msg].ToolCalls[c.k]
+		h[i] = model.Step{Action: model.Action{Op: model.OpCall, Tool: tc.Function.Name}}
+		if v, err := model.FromJSON([]byte(tc.Function.Arguments)); err == nil {
+			h[i].Args = v
+		} else {
+			h[i].Op = "" // arguments no step can have: kept by none
+		}
+	}
+	kept := model.Kept(h, a.Steps)
 	agentTurnAfter := func(bi int) bool {
 		if bi >= len(blocks)-1 {
 			return false
@@ -157,41 +163,4 @@ func (r *Run) Traj(t *Task, a *model.Trajectory) ([]Message, error) {
 		}
 	}
 	return out, nil
-}
-
-// alignCalls pairs each step with the recorded call it keeps (-1:
-// inserted): the longest common subsequence of the two, earliest calls
-// first.
-func alignCalls(n int, steps []model.Step, same func(h, s int) bool) []int {
-	m := len(steps)
-	lcs := make([][]int32, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			switch {
-			case same(i, j):
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			default:
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	kept := make([]int, m)
-	i, j := 0, 0
-	for j < m {
-		switch {
-		case i < n && same(i, j) && lcs[i][j] == lcs[i+1][j+1]+1:
-			kept[j] = i
-			i++
-			j++
-		case i < n && lcs[i+1][j] >= lcs[i][j+1]:
-			i++
-		default:
-			kept[j] = -1
-			j++
-		}
-	}
-	return kept
 }
