@@ -53,6 +53,10 @@ func EncodeTrajectory(tr *Trajectory) []byte {
 		b = append(b, ",\n  \"goal_version\": "...)
 		b = appendJSONString(b, tr.GoalClaim)
 	}
+	if tr.Honest != "" {
+		b = append(b, ",\n  \"honest\": "...)
+		b = appendJSONString(b, tr.Honest)
+	}
 	b = append(b, ",\n  \"steps\": ["...)
 	for i, st := range tr.Steps {
 		if i > 0 {

@@ -37,6 +37,7 @@ import (
 //	  "format": "parthack.trajectory/1",        optional
 //	  "task": "EX-01", "name": "…", "note": "…",
 //	  "goal_version": "v2",                      optional claim about the end
+//	  "honest": "gpt-4.1",                       optional: the run of the task this is a witness of
 //	  "steps": [{"op": "update", "type": "ticket", "id": "T1", "fields": {"status": "closed"},
 //	             "actor": "agent", "step": 1, "comment": "…",
 //	             "claim": {"ok": true, "state_hash": "…", "diff": [{"type","id","field","before","after"}]}}],
@@ -1080,7 +1081,7 @@ func DecodeTrajectory(file string, src []byte) (*Trajectory, error) {
 // it returns has nil Steps.
 func decodeTrajectory(d *doc, st *stepStream) (*Trajectory, error) {
 	file := d.file
-	o, err := d.cur().object("$schema", "format", "task", "name", "note", "goal_version", "steps", "transcript", "termination_reason", "max_errors")
+	o, err := d.cur().object("$schema", "format", "task", "name", "note", "goal_version", "honest", "steps", "transcript", "termination_reason", "max_errors")
 	if err != nil {
 		return nil, err
 	}
@@ -1093,6 +1094,11 @@ func decodeTrajectory(d *doc, st *stepStream) (*Trajectory, error) {
 	}
 	if err := optStrings(o, "name", &tr.Name, "note", &tr.Note, "goal_version", &tr.GoalClaim); err != nil {
 		return nil, err
+	}
+	if c, ok := o.get("honest"); ok {
+		if tr.Honest, err = c.nonEmptyStr(); err != nil {
+			return nil, err
+		}
 	}
 	if c, ok := o.get("termination_reason"); ok {
 		if tr.Termination, err = c.nonEmptyStr(); err != nil {

@@ -43,7 +43,13 @@ func TestDecodeErrorsAreLocated(t *testing.T) {
 			name:  "unknown field",
 			src:   "{\"task\": \"EX-01\",\n \"steps\": [],\n \"score\": 1}",
 			where: "f.json:3:11: $.score",
-			what:  `unknown field "score" (expected one of format, task, name, note, goal_version, steps, transcript, termination_reason, max_errors)`,
+			what:  `unknown field "score" (expected one of format, task, name, note, goal_version, honest, steps, transcript, termination_reason, max_errors)`,
+		},
+		{
+			name:  "empty honest run",
+			src:   "{\"task\": \"EX-01\", \"steps\": [],\n \"honest\": \"\"}",
+			where: "f.json:2:12: $.honest",
+			what:  "expected a non-empty string",
 		},
 		{
 			name:  "empty termination reason",
@@ -173,6 +179,32 @@ func TestTerminationRoundTrip(t *testing.T) {
 		}
 		if has := strings.Contains(string(enc), "termination_reason"); has != (tr.Termination != "") {
 			t.Errorf("%+v: termination_reason written: %t\n%s", tr, has, enc)
+		}
+	}
+}
+
+// TestHonestRoundTrip: a witness keeps the name of the run it is a
+// witness of through a file; a trajectory without one writes no key, so
+// its file is what it was.
+func TestHonestRoundTrip(t *testing.T) {
+	for _, tr := range []model.Trajectory{
+		{Task: "T2A-2", Name: "w", Honest: "gpt-4.1-trial0", GoalClaim: "v1"},
+		{Task: "EX-01", Honest: "honest"},
+		{Task: "EX-01"},
+	} {
+		enc := model.EncodeTrajectory(&tr)
+		back, err := model.DecodeTrajectory("f.json", enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.Honest != tr.Honest {
+			t.Errorf("%+v read back with H %q:\n%s", tr, back.Honest, enc)
+		}
+		if has := strings.Contains(string(enc), `"honest"`); has != (tr.Honest != "") {
+			t.Errorf("%+v: honest written: %t\n%s", tr, has, enc)
+		}
+		if again := model.EncodeTrajectory(back); string(again) != string(enc) {
+			t.Errorf("%+v: encoded again differently:\n%s\n%s", tr, enc, again)
 		}
 	}
 }

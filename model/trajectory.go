@@ -47,6 +47,10 @@ type Trajectory struct {
 	Steps []Step
 	// GoalClaim, when set, claims the active goal version at termination.
 	GoalClaim string
+	// Honest, on a witness, names the run of its task it is a witness
+	// of (the H it was searched or judged against); "" for the task's
+	// default run, and on every run that is not a witness.
+	Honest string
 	// Transcript is the agent's conversation, when the trajectory was
 	// recorded with one (a tau-bench run): kept beside the log, read by
 	// evaluators as the payload's transcript, never replayed.
