@@ -405,7 +405,11 @@ func (m *workbench) routeNav(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status, m.statusErr = episodeImportError(msg.traj.File, err).Error(), true
 			return m, nil
 		}
-		return m, m.c.navigate(openEditorMsg{task: t, start: msg.traj, unsaved: true})
+		h, note := t.witnessOf(msg.traj)
+		if note != "" {
+			return m, tea.Batch(m.c.navigate(openEditorMsg{task: t, start: msg.traj, unsaved: true, h: h}), status(note, true))
+		}
+		return m, m.c.navigate(openEditorMsg{task: t, start: msg.traj, unsaved: true, h: h})
 	case exportedMsg:
 		if msg.err != nil {
 			m.status, m.statusErr = msg.err.Error(), true

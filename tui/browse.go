@@ -372,7 +372,11 @@ func (b *browser) open() tea.Cmd {
 		if err != nil {
 			return status(err.Error(), true)
 		}
-		return b.c.navigate(openEditorMsg{task: t, start: tr, rec: r})
+		h, note := t.witnessOf(tr)
+		if note != "" {
+			return tea.Batch(b.c.navigate(openEditorMsg{task: t, start: tr, rec: r, h: h}), status(note, true))
+		}
+		return b.c.navigate(openEditorMsg{task: t, start: tr, rec: r, h: h})
 	case store.KindRun:
 		kind, h, a, err := DecodeRun(r)
 		if err != nil {
@@ -512,8 +516,13 @@ func (b *browser) info(w int) []string {
 	st := b.c.st
 	var out []string
 	if r, ok := b.record(); ok && b.focus == focusRecords {
-		out = append(out, st.bold.Render(r.Name), st.muted.Render(fmt.Sprintf("task %s · saved #%d", orNone(r.Task), r.Created)))
-		if sum, ok := b.sums[idOf(r)]; ok && sum.verdict != "" {
+		head := fmt.Sprintf("task %s · saved #%d", orNone(r.Task), r.Created)
+		sum, ok := b.sums[idOf(r)]
+		if ok && sum.h != "" {
+			head += " · vs H " + sum.h
+		}
+		out = append(out, st.bold.Render(r.Name), st.muted.Render(head))
+		if ok && sum.verdict != "" {
 			line := sum.verdict
 			if sum.hasDelta {
 				line += fmt.Sprintf(" · Δ %s %+.2f", sum.deltaOf, sum.delta)

@@ -85,6 +85,22 @@ func (t *suiteTask) honest() choice {
 	return choice{"honest", t.HonestTraj}
 }
 
+// witnessOf is H for a saved or imported witness: the run of the task
+// its honest member names, else the task's H; note says why, when the
+// member names a run the task does not have ("" otherwise).
+func (t *suiteTask) witnessOf(w *model.Trajectory) (h choice, note string) {
+	if w.Honest == "" {
+		return t.honest(), ""
+	}
+	for _, ch := range t.stored() {
+		if ch.label == w.Honest {
+			return ch, ""
+		}
+	}
+	h = t.honest()
+	return h, fmt.Sprintf("%s is a witness of %s, which %s has no run of: H is the task's, %s", orDefault(w.Name, "the witness"), w.Honest, t.ID, h.label)
+}
+
 // orHonest is h, or the task's H when h names none.
 func (t *suiteTask) orHonest(h choice) choice {
 	if h.traj == nil {

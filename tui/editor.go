@@ -122,6 +122,20 @@ func (m *editor) trajectory() *model.Trajectory {
 	return tr
 }
 
+// witness is the candidate as saved or exported: it names the run of
+// the task it is a witness of, so that reopened, listed or certified it
+// is judged against that H. H opened from elsewhere (a saved run's) is
+// no run of the task and goes unnamed.
+func (m *editor) witness() *model.Trajectory {
+	tr := m.trajectory()
+	for _, ch := range m.task.stored() {
+		if ch.traj == m.h.traj && ch.label == m.h.label {
+			tr.Honest = ch.label
+		}
+	}
+	return tr
+}
+
 // keepsConversation reports whether the steps are still those the
 // recorded conversation was held with: then the candidate is the run
 // itself, conversation and all (tau-bench's reward reads its replies).
@@ -589,13 +603,13 @@ func (m *editor) promptKey(msg tea.KeyMsg) tea.Cmd {
 		if m.name == "" {
 			m.name = "hand-crafted witness"
 		}
-		tr := m.trajectory()
+		tr := m.witness()
 		return saveCmd(m.c.dbPath, store.Record{Kind: store.KindWitness, Key: m.rec.Key, Task: m.task.ID, Name: m.name, Note: m.note,
 			Body: model.EncodeTrajectory(tr), Created: m.rec.Created})
 	case done:
 		file := strings.TrimSpace(m.prompt.value(0))
 		m.prompt = nil
-		tr, note := m.trajectory(), ""
+		tr, note := m.witness(), ""
 		switch {
 		case m.keepsConversation():
 			note = " with the run's conversation"

@@ -126,6 +126,7 @@ type recordSummary struct {
 	delta    float64
 	deltaOf  string // the evaluator's label
 	hasDelta bool
+	h        string // a witness's H: the run it was judged against
 }
 
 // largestDelta sets the summary's Δ: the largest of the evaluators',
@@ -151,10 +152,11 @@ type summariesMsg struct {
 // record.
 var summaryBatch = 150 * time.Millisecond
 
-// summarizeCmd certifies every saved witness against its task's H (as a
-// pair, or as a strict rollback when that is what it is) and reads each
-// saved run's verdict, in the background, a batch at a time: each
-// message carries the command that summarizes the records after it.
+// summarizeCmd certifies every saved witness against its H (the run of
+// its task it names, else the task's; as a pair, or as a strict rollback
+// when that is what it is) and reads each saved run's verdict, in the
+// background, a batch at a time: each message carries the command that
+// summarizes the records after it.
 func summarizeCmd(ws *workspace, path string, recs []store.Record, gen int) tea.Cmd {
 	honest := map[string]*analysis{}
 	// A store often holds one run many times over (an import renamed
@@ -203,7 +205,7 @@ type summarized struct {
 }
 
 // summarizeOnce is summarize, remembered for each witness's steps: the
-// key is the task and the steps, as a name or a note (an import's run
+// key is the task, H and the steps, as a name or a note (an import's run
 // index) changes no verdict.
 func summarizeOnce(ws *workspace, honest map[string]*analysis, done map[[sha256.Size]byte]summarized, r store.Record, msg *summariesMsg) {
 	if r.Kind != store.KindWitness {
@@ -216,7 +218,7 @@ func summarizeOnce(ws *workspace, honest map[string]*analysis, done map[[sha256.
 	}
 	id := idOf(r)
 	msg.steps[id] = len(tr.Steps)
-	k := sha256.Sum256(append(append([]byte(r.Task), 0), model.EncodeTrajectory(&model.Trajectory{Task: tr.Task, Steps: tr.Steps})...))
+	k := sha256.Sum256(append(append([]byte(r.Task), 0), model.EncodeTrajectory(&model.Trajectory{Task: tr.Task, Honest: tr.Honest, Steps: tr.Steps})...))
 	if d, seen := done[k]; seen {
 		if d.ok {
 			msg.sums[id] = d.summary
@@ -236,15 +238,24 @@ func summarize(ws *workspace, honest map[string]*analysis, r store.Record, tr *m
 		return // no task here, or no goal to certify against
 	}
 	var p *pair
+	var hName string
 	switch r.Kind {
 	case store.KindWitness:
 		var err error
-		h := honest[t.ID]
+		// The run it is a witness of, where the task has it.
+		hc, note := t.witnessOf(tr)
+		if tr.Honest != "" {
+			hName = hc.label
+		}
+		if note != "" {
+			hName += " (the task's: it has no run " + tr.Honest + ")"
+		}
+		h := honest[t.ID+"\x00"+hc.label]
 		if h == nil {
-			if h, err = analyze(ws, t, t.HonestTraj, "honest"); err != nil {
+			if h, err = analyze(ws, t, hc.traj, hc.label); err != nil {
 				return
 			}
-			honest[t.ID] = h
+			honest[t.ID+"\x00"+hc.label] = h
 		}
 		a, err := analyze(ws, t, tr, r.Name)
 		if err != nil {
@@ -280,6 +291,7 @@ func summarize(ws *workspace, honest map[string]*analysis, r store.Record, tr *m
 		return
 	}
 	sum := summaryOf(p.kind, p.verdict)
+	sum.h = hName
 	// Historical Milestone first: its Δ stands where none is larger.
 	var labels []string
 	var deltas []float64
