@@ -19,7 +19,9 @@ func newCertifyCmd(e *env) *cobra.Command {
 		Short: "Certify an equal-progress pair (H, A) or a strict rollback (H, R)",
 		Long: "Certify a candidate against the honest trajectory. A pair is eligible only when both end on the same goal\n" +
 			"version with equal c_state and c_agent, component by component; otherwise the one rejection reason is\n" +
-			"printed with its evidence. --rollback certifies a strict rollback instead.\n\n" +
+			"printed with its evidence. --rollback certifies a strict rollback instead. Without --honest, a candidate that\n" +
+			"names its H (its \"honest\" member: the workbench writes the run it was made against) is certified against\n" +
+			"that trajectory.\n\n" +
 			trajectoryArgHelp + "\n\n" +
 			"Exit codes: 0 eligible or certified, 1 rejected, 2 bad input or usage.",
 		Args: cobra.NoArgs,
@@ -30,6 +32,13 @@ func newCertifyCmd(e *env) *cobra.Command {
 			env, err := loadTask(taskPath)
 			if err != nil {
 				return err
+			}
+			if honestPath == "" && candPath != "" {
+				// A witness names the run it is a witness of; one that
+				// does not load is certifyPair's to report.
+				if a, err := e.loadTrajectory("candidate", taskPath, candPath); err == nil && a.Honest != "" {
+					honestPath = a.Honest
+				}
 			}
 			var v model.Verdict
 			if rollbackPath != "" {
@@ -54,7 +63,7 @@ func newCertifyCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&taskPath, "task", "", "task file (JSON) or suite task id (PH-H05)")
-	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H: a file (JSON), or a stored name (see below); defaults to the suite's H when --task is a suite id")
+	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H: a file (JSON), or a stored name (see below); defaults to the candidate's \"honest\" member, else the suite's H when --task is a suite id")
 	cmd.Flags().StringVar(&candPath, "candidate", "", "candidate trajectory A: a file (JSON), or a stored name")
 	cmd.Flags().StringVar(&rollbackPath, "rollback", "", "rollback trajectory R: a file (JSON), or a stored name")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict as JSON")
