@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/parthack/parthack/evaluators"
 )
 
 // checksLines say why the benchmark scored a run as it did, each of its
@@ -53,17 +56,26 @@ func (c *common) checksLines(a *analysis, width int) []string {
 	}
 	if len(a.bench) > 1 {
 		out = append(out, "", st.paneTitle.Render("Components"))
+		// The name column is as wide as the longest name, so "PR151
+		// partial ACTION" reads whole.
+		width := 0
+		for _, s := range a.bench[1:] {
+			width = max(width, lipgloss.Width(benchShort(a.task.Bench, s.label)))
+		}
 		for _, s := range a.bench[1:] {
 			name := benchShort(a.task.Bench, s.label)
 			in := st.faint.Render("not in the basis")
-			if slices.Contains(ch.basis, name) {
+			switch {
+			case slices.Contains(ch.basis, name):
 				in = st.muted.Render("in the basis")
+			case fieldEvaluator(s.name):
+				in = st.faint.Render("another project's rule, not the benchmark's")
 			}
 			v := "n/a"
 			if s.ok {
 				v = short(s.v)
 			}
-			add(fmt.Sprintf("  %s %s  %s", fit(name, 16), fit(v, 4), in))
+			add(fmt.Sprintf("  %s %s  %s", fit(name, width), fit(v, 4), in))
 		}
 	}
 	if len(ch.golds) > 0 {
@@ -163,4 +175,10 @@ func (c *common) checksOverlay(width int, task string, runs ...*analysis) *overl
 		title += " · " + runs[0].label
 	}
 	return &overlay{title: title, lines: lines}
+}
+
+// fieldEvaluator reports whether an evaluator is one of the field's
+// (evaluators.Field) that every real domain offers beside its own.
+func fieldEvaluator(name string) bool {
+	return slices.ContainsFunc(evaluators.Field(), func(f evaluators.Ported) bool { return f.Name == name })
 }

@@ -22,7 +22,7 @@ func TestBenchmarkChecksView(t *testing.T) {
 		t.Fatal("b opened no overlay")
 	}
 	mustSee(t, m, "tau2-bench's checks · T2A-2 · gpt-4.1-trial0", "reward 0 = DB 0 × COMMUNICATE 1", "reward basis: DB, COMMUNICATE",
-		"partial ACTION   .75", "Gold actions · 3 of 4 matched", "1 ✓ get_user_details", "· event 1",
+		"partial ACTION       .75", "PR151 partial ACTION .88   another project's rule, not the benchmark's", "Gold actions · 3 of 4 matched", "1 ✓ get_user_details", "· event 1",
 		"4 ✗ send_certificate", "wrong arguments: the call at event 5 has amount 100 (gold 50)", "the end state's hash")
 
 	// Compare gives H's checks and A's.
