@@ -228,3 +228,58 @@ func outcomeText(o Outcome) string {
 	}
 	return o.Text
 }
+
+// Misplaced is a witness step that has no place in its H's recorded
+// conversation: Step (from 0) and, when it falls between two calls of one
+// message, that message's block (Inside); else Before, the block it would
+// have to precede (-1: none, it comes after the run's last turn).
+type Misplaced struct {
+	Step, Inside, Before int
+}
+
+// PlaceInserted places the steps of a witness that keep no call of H's
+// recorded conversation (kept, as Kept gives it) among the blocks of that
+// conversation (a message and the tool results answering its calls):
+// blockOf is the block of each of H's calls, blocks their number, and
+// turnAfter whether the agent has the turn after a block. Each run of
+// inserted steps goes after the first block, from the one of the kept
+// call before it, where the agent has the turn and that comes before
+// the kept call after it. at maps a block to the steps placed after it,
+// in order; a step with no such place is returned as misplaced.
+func PlaceInserted(kept, blockOf []int, blocks int, turnAfter func(block int) bool) (at map[int][]int, misplaced *Misplaced) {
+	at = map[int][]int{}
+	prev := -1 // the block of the last kept call before step s
+	for s := 0; s < len(kept); {
+		if kept[s] >= 0 {
+			prev = blockOf[kept[s]]
+			s++
+			continue
+		}
+		q := s
+		for q < len(kept) && kept[q] < 0 {
+			q++
+		}
+		last := blocks - 1 // the last block after which the run may go
+		if q < len(kept) {
+			last = blockOf[kept[q]] - 1
+			if prev == blockOf[kept[q]] {
+				return nil, &Misplaced{Step: s, Inside: prev, Before: -1}
+			}
+		}
+		bi := max(prev, 0)
+		for bi <= last && !turnAfter(bi) {
+			bi++
+		}
+		if bi > last {
+			before := -1
+			if q < len(kept) {
+				before = last + 1
+			}
+			return nil, &Misplaced{Step: s, Inside: -1, Before: before}
+		}
+		for ; s < q; s++ {
+			at[bi] = append(at[bi], s)
+		}
+	}
+	return at, nil
+}

@@ -147,44 +147,21 @@ func witnessMessages(sim *Simulation, a *model.Trajectory, output func(step int)
 		m := sim.Messages[blocks[bi].first]
 		return m.Role == "assistant" && len(m.ToolCalls) > 0 || m.Role == "user" && len(m.ToolCalls) == 0
 	}
-	// at[bi]: the steps of a inserted after block bi, in order.
-	at := map[int][]int{}
-	prev := -1 // the block of the last kept call before step s
-	for s := 0; s < len(a.Steps); {
-		if kept[s] >= 0 {
-			prev = blockOf[kept[s]]
-			s++
-			continue
+	for s, k := range kept {
+		if st := &a.Steps[s]; k < 0 && st.Actor != "" && st.Actor != model.ActorAgent {
+			return nil, fmt.Errorf("call %d (%s) is the %s's and not H's: a witness inserts the agent's calls only", s+1, st.Tool, st.Actor)
 		}
-		q := s
-		for q < len(a.Steps) && kept[q] < 0 {
-			q++
+	}
+	at, bad := model.PlaceInserted(kept, blockOf, len(blocks), agentTurnAfter)
+	if bad != nil {
+		st := &a.Steps[bad.Step]
+		switch {
+		case bad.Inside >= 0:
+			return nil, fmt.Errorf("call %d (%s) is inserted between the calls of messages[%d]: tau2's agent cannot act inside one message", bad.Step+1, st.Tool, blocks[bad.Inside].first)
+		case bad.Before >= 0:
+			return nil, fmt.Errorf("call %d (%s) is inserted before messages[%d] with no turn of the agent's in between: tau2's agent cannot act there", bad.Step+1, st.Tool, blocks[bad.Before].first)
 		}
-		last := len(blocks) - 1 // the last block after which the run may go
-		if q < len(a.Steps) {
-			last = blockOf[kept[q]] - 1
-		}
-		from := max(prev, 0)
-		if prev >= 0 && q < len(a.Steps) && prev == blockOf[kept[q]] {
-			return nil, fmt.Errorf("call %d (%s) is inserted between the calls of messages[%d]: tau2's agent cannot act inside one message", s+1, a.Steps[s].Tool, blocks[prev].first)
-		}
-		bi := from
-		for bi <= last && !agentTurnAfter(bi) {
-			bi++
-		}
-		if bi > last {
-			where := "after the run's last turn of the agent's"
-			if q < len(a.Steps) {
-				where = fmt.Sprintf("before messages[%d] with no turn of the agent's in between", blocks[last+1].first)
-			}
-			return nil, fmt.Errorf("call %d (%s) is inserted %s: tau2's agent cannot act there", s+1, a.Steps[s].Tool, where)
-		}
-		for ; s < q; s++ {
-			if st := &a.Steps[s]; st.Actor != "" && st.Actor != model.ActorAgent {
-				return nil, fmt.Errorf("call %d (%s) is the %s's and not H's: a witness inserts the agent's calls only", s+1, st.Tool, st.Actor)
-			}
-			at[bi] = append(at[bi], s)
-		}
+		return nil, fmt.Errorf("call %d (%s) is inserted after the run's last turn of the agent's: tau2's agent cannot act there", bad.Step+1, st.Tool)
 	}
 	keptAt := make([]bool, len(calls))
 	for _, h := range kept {

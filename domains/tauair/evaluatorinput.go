@@ -51,11 +51,11 @@ func (r *Run) Traj(t *Task, a *model.Trajectory) ([]Message, error) {
 	var calls []call
 	type block struct{ first, end int }
 	var blocks []block
-	blockOf := map[int]int{} // call → block
+	var blockOf []int // call → block
 	for j := 0; j < len(r.Messages); {
 		b := block{first: j, end: j + 1}
 		for k := range r.Messages[j].ToolCalls {
-			blockOf[len(calls)] = len(blocks)
+			blockOf = append(blockOf, len(blocks))
 			calls = append(calls, call{j, k})
 		}
 		for b.end < len(r.Messages) && r.Messages[b.end].Role == "tool" && len(r.Messages[j].ToolCalls) > 0 {
@@ -82,32 +82,9 @@ func (r *Run) Traj(t *Task, a *model.Trajectory) ([]Message, error) {
 		m := r.Messages[blocks[bi].first]
 		return len(m.ToolCalls) > 0 || m.Role == "user"
 	}
-	at := map[int][]int{} // block → the steps of a inserted after it
-	prev := -1
-	for s := 0; s < len(a.Steps); {
-		if kept[s] >= 0 {
-			prev = blockOf[kept[s]]
-			s++
-			continue
-		}
-		q := s
-		for q < len(a.Steps) && kept[q] < 0 {
-			q++
-		}
-		last := len(blocks) - 1
-		if q < len(a.Steps) {
-			last = blockOf[kept[q]] - 1
-		}
-		bi := max(prev, 0)
-		for bi <= last && !agentTurnAfter(bi) {
-			bi++
-		}
-		if bi > last {
-			return nil, fmt.Errorf("call %d (%s) is inserted where tau-bench's agent has no turn", s+1, a.Steps[s].Tool)
-		}
-		for ; s < q; s++ {
-			at[bi] = append(at[bi], s)
-		}
+	at, bad := model.PlaceInserted(kept, blockOf, len(blocks), agentTurnAfter)
+	if bad != nil {
+		return nil, fmt.Errorf("call %d (%s) is inserted where tau-bench's agent has no turn", bad.Step+1, a.Steps[bad.Step].Tool)
 	}
 	keptCall := map[[2]int]bool{}
 	for _, h := range kept {
