@@ -735,7 +735,7 @@ func moves(t *model.Task, pairs bool) []model.Action {
 		}
 	}
 	for _, c := range t.Calls {
-		if c.Op == model.OpCall && t.Allowlist.AllowsTool(c.Tool) && (t.Domain == nil || !t.Domain.EndsEpisode(c.Tool)) {
+		if c.Op == model.OpCall && model.MayCall(t, c.Tool) && (t.Domain == nil || !t.Domain.EndsEpisode(c.Tool)) {
 			out = append(out, c)
 		}
 	}

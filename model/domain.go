@@ -36,6 +36,24 @@ type Authoring interface {
 	CallAs(v StateView, actor Actor, tool string, args Value) (writes []Action, output, failure string)
 }
 
+// Open is a domain whose benchmark runs whatever name the agent calls
+// (BFCL evaluates each call as Python source): a call of a name outside
+// the allowlist is a call the domain fails with the benchmark's own
+// error text ("name 'x' is not defined"), not an illegal step.
+type Open interface {
+	OpenTools() bool
+}
+
+// MayCall reports whether the agent may call a tool in a task: the
+// allowlist names it, or the task's domain is Open.
+func MayCall(t *Task, tool string) bool {
+	if t.Allowlist.AllowsTool(tool) {
+		return true
+	}
+	o, ok := t.Domain.(Open)
+	return ok && o.OpenTools()
+}
+
 // Sided is a domain whose state lies on more than one side (tau2
 // telecom's: the agent's database and the user's phone). Side names the
 // side an entity type lies on, for people ("the user's phone"); "" is

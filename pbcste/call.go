@@ -48,7 +48,7 @@ func (s *State) call(a *model.Action, diff []Change, actor model.Actor) (out []C
 	switch {
 	case env.Task.Domain == nil:
 		return diff, "", fmt.Sprintf("task %s has no tools: call needs a domain task", env.Task.ID), agent
-	case agent && !env.Task.Allowlist.AllowsTool(a.Tool):
+	case agent && !model.MayCall(env.Task, a.Tool):
 		return diff, "", fmt.Sprintf("tool %q is not allowlisted for task %s", a.Tool, env.Task.ID), true
 	}
 	var writes []model.Action

@@ -60,7 +60,6 @@ func newRules(task *model.Task, sc *schema) *rules {
 // type the agent may not touch or an op it may not use on that type (the
 // per-type form), or a field it may not write. "" when the step is legal.
 func (r *rules) illegal(st *model.Step) string {
-	al := &r.task.Allowlist
 	op := opIndex(st.Op)
 	switch {
 	case !r.mayAuthor(st.Actor):
@@ -71,7 +70,7 @@ func (r *rules) illegal(st *model.Step) string {
 		return fmt.Sprintf("call %s: the task has no tools", st.Tool)
 	case st.Op == model.OpCall && st.Actor != "" && st.Actor != model.ActorAgent:
 		return "" // another actor's tools are the domain's to refuse, as a failed call
-	case st.Op == model.OpCall && !al.AllowsTool(st.Tool):
+	case st.Op == model.OpCall && !model.MayCall(r.task, st.Tool):
 		return fmt.Sprintf("tool %q is not in the allowlist", st.Tool)
 	case st.Op == model.OpCall:
 		return ""
