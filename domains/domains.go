@@ -8,6 +8,7 @@
 package domains
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -236,6 +237,20 @@ type Conformance struct {
 	// component an LLM judge decides), for the runs it concerns.
 	Notes         []string       `json:"notes,omitempty"`
 	Disagreements []Disagreement `json:"disagreements"`
+	// Report, for a format whose benchmark records more than these
+	// counts say (BFCL's turn-start snapshots and its verdicts), is the
+	// format's own document of the file: the conformance's JSON is it.
+	Report any `json:"-"`
+}
+
+// MarshalJSON writes the format's own report where it has one, else the
+// counts.
+func (c *Conformance) MarshalJSON() ([]byte, error) {
+	if c.Report != nil {
+		return json.Marshal(c.Report)
+	}
+	type counts Conformance
+	return json.Marshal((*counts)(c))
 }
 
 // Check counts one kind of recorded check (db_match, action checks…) and

@@ -27,6 +27,14 @@ type Conversation interface {
 	MaxErrors(h *Trajectory) int
 }
 
+// A StepLimited conversation also ends a run at a number of the agent's
+// steps within one of its turns (BFCL force-quits an entry past 20 steps
+// of one turn): StepLimit says why a witness a of h (kept: Kept's
+// alignment) passes it, "" where it does not.
+type StepLimited interface {
+	StepLimit(h *Trajectory, a []Step, kept []int) string
+}
+
 // ConversationOf is the task's domain as a Conversation, if it is one.
 func ConversationOf(t *Task) (Conversation, bool) {
 	if t == nil || t.Domain == nil {
@@ -201,6 +209,11 @@ func CheckWitness(t *Task, h *Trajectory, a []Step, kept []int, hOut, aOut []Out
 	c, ok := ConversationOf(t)
 	if !ok {
 		return nil
+	}
+	if sl, ok := c.(StepLimited); ok {
+		if why := sl.StepLimit(h, a, kept); why != "" {
+			return illegal(0, why)
+		}
 	}
 	limit, failed := c.MaxErrors(h), 0
 	for j := range a {
