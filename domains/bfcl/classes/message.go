@@ -585,16 +585,27 @@ func msgAppend(container, v pyval.Value) error {
 	return nil
 }
 
-// msgIncrement is self.<name> += 1.
+// msgIncrement is self.<name> += 1: a list's += is extend (which an
+// int fails), and the operator an error names is "+=".
 func msgIncrement(self *Instance, name string) error {
 	v, _ := self.Get(name)
+	if l, ok := v.(*pyval.List); ok {
+		return l.Extend(int64(1))
+	}
 	n, err := pyval.Add(v, int64(1))
+	if e, ok := err.(*pyval.Exception); ok && strings.HasPrefix(e.Msg, msgPlusError) {
+		return pyval.TypeError("unsupported operand type(s) for +=:" + strings.TrimPrefix(e.Msg, msgPlusError))
+	}
 	if err != nil {
 		return err
 	}
 	self.Set(name, n)
 	return nil
 }
+
+// msgPlusError is how pyval.Add's TypeError for unsupported operands
+// begins.
+const msgPlusError = "unsupported operand type(s) for +:"
 
 // msgLower is v.lower().
 func msgLower(v pyval.Value) (string, error) {
