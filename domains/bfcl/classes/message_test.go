@@ -200,7 +200,8 @@ func TestMessageAPIStateRoundTrips(t *testing.T) {
 
 // TestMessageAPIIDSetOrder checks the set's iteration order against
 // CPython's for ints that collide in a small table and grow it (repr of
-// the set after adding them in this order, from python3 -c).
+// the set after adding them in this order, and of its deep copy, from
+// python3 -c).
 func TestMessageAPIIDSetOrder(t *testing.T) {
 	for _, tc := range []struct {
 		add  []int64
@@ -219,6 +220,15 @@ func TestMessageAPIIDSetOrder(t *testing.T) {
 		if got := s.Repr(); got != tc.want {
 			t.Errorf("adding %v: %s, want %s", tc.add, got, tc.want)
 		}
+	}
+	// copy.deepcopy rebuilds a set from its iteration order, which can
+	// lay the copy out in another order.
+	s := &msgIDSet{}
+	s.add(81871)
+	s.add(40431)
+	c := pyval.DeepCopy(s)
+	if s.Repr() != "{40431, 81871}" || pyval.Repr(c) != "{81871, 40431}" || !pyval.Equal(s, c) {
+		t.Errorf("set %s deep-copied as %s, want {40431, 81871} and {81871, 40431}, equal", s.Repr(), pyval.Repr(c))
 	}
 }
 
