@@ -58,6 +58,20 @@ func msgtReadLines(t *testing.T, path string) [][]byte {
 	return lines
 }
 
+// msgtSequences reads a file of testdata/msg, one sequence a line.
+func msgtSequences(t *testing.T, name string) []msgtSequence {
+	t.Helper()
+	var seqs []msgtSequence
+	for i, line := range msgtReadLines(t, filepath.Join("testdata", "msg", name)) {
+		var s msgtSequence
+		if err := json.Unmarshal(line, &s); err != nil {
+			t.Fatalf("%s:%d: %v", name, i+1, err)
+		}
+		seqs = append(seqs, s)
+	}
+	return seqs
+}
+
 func msgtSession(t *testing.T, config []byte, classes []string, tag string) *Session {
 	t.Helper()
 	cfg, err := pyval.Loads(config)
@@ -119,14 +133,7 @@ func msgtReplay(t *testing.T, seqs []msgtSequence) (calls, results, states int) 
 // entries involving MessageAPI, TwitterAPI or TicketAPI (base,
 // miss_func, miss_param).
 func TestMessageTwitterTicketGold(t *testing.T) {
-	var seqs []msgtSequence
-	for _, line := range msgtReadLines(t, filepath.Join("testdata", "msg", "gold.json.gz")) {
-		var s msgtSequence
-		if err := json.Unmarshal(line, &s); err != nil {
-			t.Fatal(err)
-		}
-		seqs = append(seqs, s)
-	}
+	seqs := msgtSequences(t, "gold.json.gz")
 	calls, results, states := msgtReplay(t, seqs)
 	if calls != 528 {
 		t.Errorf("%d gold calls, want 528", calls)
@@ -138,14 +145,7 @@ func TestMessageTwitterTicketGold(t *testing.T) {
 // calls. The last sequence mentions into post_tweet's shared default
 // lists; they are emptied again after it, as gen.py empties Python's.
 func TestMessageTwitterTicketEdge(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "msg", "edge.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var seqs []msgtSequence
-	if err := json.Unmarshal(b, &seqs); err != nil {
-		t.Fatal(err)
-	}
+	seqs := msgtSequences(t, "edge.json.gz")
 	defer func() { postingDefaultTags.Items, postingDefaultMentions.Items = nil, nil }()
 	calls, results, states := msgtReplay(t, seqs)
 	t.Logf("edge: %d sequences, %d calls, %d results and %d states equal Python's", len(seqs), calls, results, states)

@@ -20,7 +20,7 @@ Writes, next to this file:
                 replayed call, sha256 of the result and of the state (the run
                 files state no licence, so the test reads the calls from
                 ../shared and only these digests are kept here).
-  edge.json     (c) hand-made wrong-typed and edge calls.
+  edge.json.gz  (c) hand-made wrong-typed and edge calls.
 """
 import copy
 import gzip
@@ -160,10 +160,15 @@ def gen_gold(ents):
                 out.append({"turn": t, "call": call, "class": c, "result": res, "state": st})
         calls += len(out)
         rows.append({"id": eid, "classes": cl, "config": config, "calls": out})
-    with gzip.GzipFile(os.path.join(HERE, "gold.json.gz"), "wb", mtime=0) as f:
-        for row in rows:
-            f.write((json.dumps(row, ensure_ascii=False, sort_keys=False) + "\n").encode())
+    write_lines("gold.json.gz", rows)
     return len(rows), calls
+
+
+def write_lines(name, rows):
+    """Writes one JSON object a line, gzipped, the same bytes each run."""
+    with gzip.GzipFile(os.path.join(HERE, name), "wb", mtime=0) as f:
+        for row in rows:
+            f.write((json.dumps(row, ensure_ascii=False) + "\n").encode())
 
 
 def sha(s):
@@ -563,9 +568,7 @@ def gen_edge():
         rows.append({"id": name, "classes": cl, "config": config, "calls": out})
     for default in CLASSES["TwitterAPI"].post_tweet.__defaults__:
         default.clear()
-    with open(os.path.join(HERE, "edge.json"), "w") as f:
-        json.dump(rows, f, indent=1, ensure_ascii=False)
-        f.write("\n")
+    write_lines("edge.json.gz", rows)
     return len(rows), calls
 
 
