@@ -341,6 +341,95 @@ def bind_cases():
             out.append({"method": m, "args": args, "error": str(e)})
     return out
 
+# BFCL's own executor (multi_turn_utils.py from ../shared, when present)
+# on toy classes the Go test mirrors: Alpha and Beta stateful, Gamma
+# stateless, "echo" in both Alpha and Beta (the later involved wins).
+TOY = """
+class Alpha:
+    def __init__(self):
+        self.items = []
+        self._hidden = 0
+    def _load_scenario(self, scenario, long_context=False):
+        self.items = scenario.get("items", [])
+        self.name = scenario.get("name", "alpha")
+    def ls(self, a=False):
+        return {"items": self.items, "a": a}
+    def cd(self, folder):
+        self.items.append(folder)
+        self._hidden += 1
+    def echo(self, content, file_name=None):
+        return "alpha:" + content
+    def kill(self):
+        return "killed"
+    def boom(self, x):
+        return 1 / x
+    def lst(self):
+        return [1, "a", None, 2.50]
+    def num(self, x):
+        return x * 2
+    def obj(self):
+        return {"c": complex(1, 2)}
+    def keys(self):
+        return {1: "int key", 2.5: "float key", None: True}
+
+class Beta:
+    def _load_scenario(self, scenario, long_context=False):
+        self.log = []
+    def echo(self, content, file_name=None):
+        self.log.append(content)
+        return "beta:" + content
+    def mv(self, source, destination):
+        return {"result": f"'{source}' moved to '{destination}'"}
+
+class Gamma:
+    def __init__(self):
+        self._d = "x"
+    def add(self, a, b):
+        return {"result": a + b}
+"""
+
+EXEC_RUNS = [
+    ["ls()", "ls(a=True)", "cd(folder='x')", "ls()", "echo(content='hi ls (x) cd(y)')", "mv(source='a', destination='b')",
+     "mv('a')", "mv(source='a', destination='b', x=1)", "kill()", "remove(x=1)", "nope(1)", "boom(x=0)", "boom(x='s')",
+     "lst()", "num(x=2.5)", "num(x='ab')", "num(x=[1])", "cd(folder='y')", "obj()", "keys()", "add(a=1, b=2)", "add(a=1, b='x')",
+     "ls(a=True", "ls(a=undefined)", "ls(a=-1)", "ls(a=[1, {'k': None}])", "echo(content='x', file_name=None)",
+     "ls(a=1e16)", "ls(a='\\u00e9 caf\\xe9')", "ls(1, 2)", "ls(a=1)(2)", "ls", "Alpha.ls()", "ls(a=(1, 2))",
+     "cd(folder=cd(folder='nested'))", "mv(source='a', destination=nope)", "ls(a=-0.0)", "ls(a=10**20)",
+     "echo(content='quote \\' and \\\"')", "cd (folder='spaced')"],
+    ["ls()", "echo(content='second batch')"],
+]
+
+def executor_runs():
+    here = os.path.dirname(os.path.abspath(__file__))
+    src = os.path.join(here, "../../../../../../shared/realworld/bfcl/source/multi_turn_utils.py")
+    if not os.path.exists(src):
+        src = "/work/shared/realworld/bfcl/source/multi_turn_utils.py"
+    if not os.path.exists(src):
+        return None
+    import types, importlib.util
+    toy = types.ModuleType("toyclasses")
+    exec(TOY, toy.__dict__)
+    sys.modules["toyclasses"] = toy
+    cfg = types.ModuleType("bfcl_eval.constants.executable_backend_config")
+    cfg.CLASS_FILE_PATH_MAPPING = {"Alpha": "toyclasses", "Beta": "toyclasses", "Gamma": "toyclasses"}
+    cfg.STATELESS_CLASSES = ["Gamma"]
+    for name in ["bfcl_eval", "bfcl_eval.constants"]:
+        sys.modules[name] = types.ModuleType(name)
+    sys.modules["bfcl_eval.constants.executable_backend_config"] = cfg
+    spec = importlib.util.spec_from_file_location("multi_turn_utils", src)
+    mtu = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mtu)
+    initial = {"Alpha": {"items": ["init"], "name": "first"}, "Beta": {}}
+    involved = ["Alpha", "Beta", "Gamma"]
+    out = []
+    instances = None
+    for calls in EXEC_RUNS:
+        results, instances = mtu.execute_multi_turn_func_call(calls, initial, involved, "M-1.x", "multi_turn_base_0")
+        out.append({"calls": calls, "results": results})
+    state = {name: repr(vars(inst)) for name, inst in instances.items()}
+    return {"initial": tag(initial), "involved": involved, "model": "M-1.x", "entry": "multi_turn_base_0",
+            "runs": out, "state": state, "initial_after": tag(initial)}
+
 def main():
     cases = {
         "python": sys.version.split()[0],
@@ -348,6 +437,7 @@ def main():
         "format": format_cases(), "loads": loads_cases(), "dict": dict_cases(), "strings": str_cases(),
         "strformat": strformat_cases(), "random": random_cases(), "deepcopy": deepcopy_case(),
         "executor": executor_cases(), "bind": bind_cases(),
+        "executor_runs": executor_runs(),
     }
     here = os.path.dirname(os.path.abspath(__file__))
     # One case a line, so a regenerated file diffs case by case.
