@@ -280,7 +280,7 @@ func (lx *lexer) number() error {
 
 func (lx *lexer) pushNumber(v pyval.Value, start int) error {
 	if lx.i < len(lx.s) {
-		if r, _ := utf8.DecodeRuneInString(lx.s[lx.i:]); isIdentChar(r) || r == '.' {
+		if r, _ := utf8.DecodeRuneInString(lx.s[lx.i:]); isIdentChar(r) {
 			return syntaxError("invalid decimal literal", lx.line)
 		}
 	}
