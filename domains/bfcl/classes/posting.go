@@ -7,10 +7,23 @@ import (
 )
 
 // postingDefaultTags and postingDefaultMentions are post_tweet's default
-// lists. Python evaluates a default once, so every tweet posted without
-// tags (mentions) holds this one list, in every instance of the process,
-// and mention() into such a tweet extends it for all of them, as in BFCL.
+// lists, told apart from a list the caller passed. Python evaluates a
+// default once, so in BFCL every tweet posted without tags (mentions)
+// holds one list of the whole process, and mention() into such a tweet
+// extends it for all of them, in every later entry too. The port gives
+// each such tweet a list of its own (postingPost): results then depend on
+// the entry alone, and sessions may run side by side. It differs from
+// BFCL only after a mention() into a tweet posted without mentions, which
+// no gold call and no call of the real runs makes.
 var postingDefaultTags, postingDefaultMentions = pyval.NewList(), pyval.NewList()
+
+// postingOwn is a default list replaced by an empty one of the tweet's own.
+func postingOwn(v, def pyval.Value) pyval.Value {
+	if l, ok := v.(*pyval.List); ok && l == def {
+		return pyval.NewList()
+	}
+	return v
+}
 
 // TwitterAPI is BFCL's posting_api.py: tweets, retweets, comments and a
 // following list behind a username and password.
@@ -133,8 +146,8 @@ func postingPost(self *Instance, args []pyval.Value) (pyval.Value, error) {
 		pyval.Item{Key: "id", Value: counter},
 		pyval.Item{Key: "username", Value: username},
 		pyval.Item{Key: "content", Value: args[0]},
-		pyval.Item{Key: "tags", Value: args[1]},
-		pyval.Item{Key: "mentions", Value: args[2]},
+		pyval.Item{Key: "tags", Value: postingOwn(args[1], postingDefaultTags)},
+		pyval.Item{Key: "mentions", Value: postingOwn(args[2], postingDefaultMentions)},
 	)
 	if err := pyval.SetItem(postingTweets(self), counter, tweet); err != nil {
 		return nil, err
