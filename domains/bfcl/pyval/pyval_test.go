@@ -79,6 +79,10 @@ type cases struct {
 		Int         outcome  `json:"int"`
 		Float       outcome  `json:"float"`
 	} `json:"strings"`
+	Slice []struct {
+		V, Start, Stop, Step string
+		outcome
+	} `json:"slice"`
 	StrFormat []struct {
 		Fmt string `json:"fmt"`
 		outcome
@@ -503,5 +507,15 @@ func TestSumIsPython312(t *testing.T) {
 		if got := pyval.Repr(math.Sqrt(variance.(float64))); got != tc.want {
 			t.Errorf("%s: standard deviation %s, want %s", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestSlice(t *testing.T) {
+	c := load(t)
+	for _, tc := range c.Slice {
+		v := value(t, tc.V)
+		lo, hi, st := value(t, tc.Start), value(t, tc.Stop), value(t, tc.Step)
+		got, err := pyval.Slice(v, lo, hi, st)
+		check(t, pyval.Repr(v)+"["+pyval.Repr(lo)+":"+pyval.Repr(hi)+":"+pyval.Repr(st)+"]", tc.outcome, got, err)
 	}
 }
