@@ -248,6 +248,21 @@ def strformat_cases():
             out.append({"fmt": f, **err(e)})
     return out
 
+SLICES = [("[0, 1, 2, 3, 4]", "-2", "None", "None"), ("[0, 1, 2, 3, 4]", "None", "None", "-1"),
+          ("'abcdé'", "1", "-1", "None"), ("'abcdé'", "None", "None", "-2"), ("(1, 2, 3)", "-10", "10", "None"),
+          ("[0, 1, 2, 3, 4]", "4", "0", "-2"), ("[0, 1, 2]", "-0", "None", "None"), ("[0, 1, 2]", "1.0", "None", "None"),
+          ("[0, 1, 2]", "'1'", "None", "None"), ("[0, 1, 2]", "None", "None", "0"), ("5", "1", "None", "None"),
+          ("[0, 1, 2]", "2**70", "None", "None"), ("[0, 1, 2]", "-(2**70)", "None", "-1"), ("[0, 1, 2]", "True", "None", "None"),
+          ("[0, 1, 2, 3]", "-3", "None", "None"), ("[]", "-1", "None", "None")]
+
+def slice_cases():
+    out = []
+    for v, a, b, c in SLICES:
+        val, lo, hi, st = eval(v), eval(a), eval(b), eval(c)
+        out.append({"v": tag(val), "start": tag(lo), "stop": tag(hi), "step": tag(st),
+                    **res(lambda: val[lo:hi:st])})
+    return out
+
 def random_cases():
     out = []
     ranges = [(10000, 99999), (100000, 999999), (100000000000, 999999999999), (1, 6), (0, 2**40),
@@ -435,7 +450,7 @@ def main():
         "python": sys.version.split()[0],
         "values": value_cases(), "binary": binary_cases(), "unary": unary_cases(), "round": round_cases(),
         "format": format_cases(), "loads": loads_cases(), "dict": dict_cases(), "strings": str_cases(),
-        "strformat": strformat_cases(), "random": random_cases(), "deepcopy": deepcopy_case(),
+        "strformat": strformat_cases(), "slice": slice_cases(), "random": random_cases(), "deepcopy": deepcopy_case(),
         "executor": executor_cases(), "bind": bind_cases(),
         "executor_runs": executor_runs(),
     }
