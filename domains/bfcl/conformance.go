@@ -140,10 +140,11 @@ func (rep *Report) replay(e *Entry, res *Result) error {
 			if step.Empty() {
 				continue
 			}
-			results := s.Execute(step.Decoded)
-			for i, got := range results {
+			for i, call := range step.Decoded {
+				faults := len(s.Faults)
+				got := s.Execute([]string{call})[0]
 				if i >= len(step.Results) {
-					break
+					continue
 				}
 				rep.Calls++
 				want := step.Results[i]
@@ -151,7 +152,7 @@ func (rep *Report) replay(e *Entry, res *Result) error {
 					rep.CallsEqual++
 					continue
 				}
-				cause := "the state before the call equals the logged one: the port's " + classOf(s, step.Decoded[i]) + " answers otherwise"
+				cause := callCause(s, call, want, faults)
 				if last != "" {
 					cause = "follows " + last
 				}
@@ -162,6 +163,27 @@ func (rep *Report) replay(e *Entry, res *Result) error {
 	}
 	snap(len(res.Turns)-1, res.Final, "end")
 	return nil
+}
+
+// callCause is why the port answers a call otherwise than the log, the
+// state before it being the logged one: the port panicked, or its parser
+// and Python's disagree on the call's syntax, or the class answers
+// otherwise.
+func callCause(s *classes.Session, call, want string, faults int) string {
+	if len(s.Faults) > faults {
+		return "the port panicked: " + s.Faults[len(s.Faults)-1]
+	}
+	pySyntax := strings.HasPrefix(want, "Error during execution: ") && strings.Contains(want, " (<string>, line ")
+	if _, err := classes.ParseCall(call); err != nil {
+		if pySyntax {
+			return "the call is not valid Python (BFCL's eval raised SyntaxError): the port's parser words the error otherwise"
+		}
+		return "the port's parser refuses a call Python's eval ran: " + err.Error()
+	}
+	if pySyntax {
+		return "Python's eval refused the call's syntax; the port's parser accepts it"
+	}
+	return "the state before the call equals the logged one: the port's " + classOf(s, call) + " answers otherwise"
 }
 
 func decodeText(calls []string, err string) string {

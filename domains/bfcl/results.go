@@ -230,6 +230,8 @@ func decodeStep(c jc, text string) (Step, error) {
 		s.Text, s.IsText = c.n.s, true
 		if c.n.s != "" {
 			s.DecodeError = "'str' object has no attribute 'items'"
+		} else {
+			s.Decoded = []string{}
 		}
 		return s, nil
 	default:
