@@ -40,7 +40,10 @@ func init() {
 				d.Set("count", count(self))
 				return d, nil
 			}},
-			"get": {Body: func(self *classes.Instance, _ []pyval.Value) (pyval.Value, error) { called(self); return count(self), nil }},
+			"get": {Body: func(self *classes.Instance, _ []pyval.Value) (pyval.Value, error) {
+				called(self)
+				return count(self), nil
+			}},
 			"reset": {Body: func(self *classes.Instance, _ []pyval.Value) (pyval.Value, error) {
 				called(self)
 				self.Set("count", int64(0))
