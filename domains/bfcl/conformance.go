@@ -1,0 +1,329 @@
+package bfcl
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/parthack/parthack/domains/bfcl/classes"
+	"github.com/parthack/parthack/domains/bfcl/pyval"
+)
+
+// Report is how a BFCL result file conforms to parthack's port: every
+// call's recorded result and every logged snapshot replayed and compared,
+// every entry's verdict recomputed by the port of BFCL's checker.
+type Report struct {
+	File     string `json:"file"`
+	Category string `json:"category"`
+	Entries  int    `json:"entries"`
+	// Calls are the calls whose result the log records; CallsEqual those
+	// the port answers with the same string.
+	Calls      int `json:"calls"`
+	CallsEqual int `json:"calls_equal"`
+	// Snapshots are the logged instance states (one per stateful class,
+	// at each turn's start and after the last); SnapshotsEqual those the
+	// port's replay holds then.
+	Snapshots      int `json:"snapshots"`
+	SnapshotsEqual int `json:"snapshots_equal"`
+	// Valid counts the entries the port's checker passes; InvalidIDs are
+	// the others, in file order.
+	Valid      int      `json:"valid"`
+	InvalidIDs []string `json:"invalid_ids"`
+	// Disagreements are the things the port computes otherwise than the
+	// file records, each with its measured cause.
+	Disagreements []Disagreement `json:"disagreements,omitempty"`
+	// Verdicts are the port's verdicts, in file order.
+	Verdicts []EntryVerdict `json:"-"`
+}
+
+// EntryVerdict is the port's verdict of one entry of a file.
+type EntryVerdict struct {
+	ID string
+	Verdict
+}
+
+// Disagreement is one thing the port computes otherwise than BFCL did.
+type Disagreement struct {
+	ID   string `json:"id"`
+	Turn int    `json:"turn"`           // from 0
+	Step int    `json:"step,omitempty"` // from 0, for a call or its decoding
+	Call int    `json:"call,omitempty"` // from 0, within the step
+	// What is "call", "decode", "snapshot" or "verdict".
+	What  string `json:"what"`
+	Got   string `json:"got"`  // the port's
+	Want  string `json:"want"` // the file's
+	Cause string `json:"cause"`
+}
+
+// Conform reads a BFCL result file (StreamResults) and replays every
+// entry through the port: the logged decoding of each step against the
+// port's, each call's result as BFCL's executor strings it against the
+// logged one, and each logged snapshot against the port's instances then,
+// made JSON as BFCL logs them; it recomputes each entry's verdict. Entries
+// must be BFCL multi-turn entries parthack ships, all of one category.
+// The instances are named as BFCL's inference names them for a model
+// named "" (see Checker); a name shows only in a call whose string
+// literal holds a method's name followed by "(".
+func Conform(file string, r io.Reader) (*Report, error) {
+	rep := &Report{File: file, InvalidIDs: []string{}}
+	seen := map[string]bool{}
+	err := StreamResults(file, r, func(res *Result) error {
+		e, err := EntryByID(res.ID)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", file, res.Line, err)
+		}
+		if rep.Category == "" {
+			rep.Category = res.Category
+		} else if res.Category != rep.Category {
+			return fmt.Errorf("%s:%d: entry %s is of category %s, the file's first of %s (BFCL writes one file a category)", file, res.Line, res.ID, res.Category, rep.Category)
+		}
+		if seen[res.ID] {
+			return fmt.Errorf("%s:%d: entry %s appears twice", file, res.Line, res.ID)
+		}
+		seen[res.ID] = true
+		rep.Entries++
+		if res.Logged {
+			if err := rep.replay(e, res); err != nil {
+				return fmt.Errorf("%s:%d: %w", file, res.Line, err)
+			}
+		}
+		v := Checker{}.Score(e, res)
+		rep.Verdicts = append(rep.Verdicts, EntryVerdict{ID: res.ID, Verdict: v})
+		if v.Valid {
+			rep.Valid++
+		} else {
+			rep.InvalidIDs = append(rep.InvalidIDs, res.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// replay runs an entry's logged steps on the port's instances as BFCL's
+// inference ran them, comparing as it goes.
+func (rep *Report) replay(e *Entry, res *Result) error {
+	s, err := classes.NewSession(e.InitialConfig, e.InvolvedClasses, "", e.ID)
+	if err != nil {
+		return err
+	}
+	// last is the latest difference met so far, the cause the later ones
+	// follow from until the states agree again.
+	last := ""
+	snap := func(t int, logged []Snapshot, when string) {
+		if logged == nil {
+			return
+		}
+		if d := rep.snapshots(s, logged); d != "" {
+			cause := "no call result differed before it: the port's state diverges without a visible result"
+			if last != "" {
+				cause = "follows " + last
+			}
+			rep.Disagreements = append(rep.Disagreements, Disagreement{ID: e.ID, Turn: t, What: "snapshot", Got: d, Want: "the logged state " + when, Cause: cause})
+			last = fmt.Sprintf("the state at turn %d's %s", t, when)
+		} else {
+			last = ""
+		}
+	}
+	for t, turn := range res.Turns {
+		snap(t, turn.Start, "start")
+		for k, step := range turn.Steps {
+			if step.LoggedDecoded != nil || step.LoggedDecodeError != "" {
+				got, want := decodeText(step.Decoded, step.DecodeError), decodeText(step.LoggedDecoded, step.LoggedDecodeError)
+				if got != want {
+					rep.Disagreements = append(rep.Disagreements, Disagreement{ID: e.ID, Turn: t, Step: k, What: "decode", Got: got, Want: want,
+						Cause: "the port decodes the step otherwise than BFCL's handler logged"})
+				}
+			}
+			if step.Empty() {
+				continue
+			}
+			for i, call := range step.Decoded {
+				faults := len(s.Faults)
+				got := s.Execute([]string{call})[0]
+				if i >= len(step.Results) {
+					continue
+				}
+				rep.Calls++
+				want := step.Results[i]
+				if got == want {
+					rep.CallsEqual++
+					continue
+				}
+				cause := callCause(s, call, want, faults)
+				if last != "" {
+					cause = "follows " + last
+				}
+				rep.Disagreements = append(rep.Disagreements, Disagreement{ID: e.ID, Turn: t, Step: k, Call: i, What: "call", Got: got, Want: want, Cause: cause})
+				last = fmt.Sprintf("the result of turn %d step %d call %d", t, k, i)
+			}
+		}
+	}
+	snap(len(res.Turns)-1, res.Final, "end")
+	return nil
+}
+
+// callCause is why the port answers a call otherwise than the log, the
+// state before it being the logged one: the port panicked, or its parser
+// and Python's disagree on the call's syntax, or the class answers
+// otherwise.
+func callCause(s *classes.Session, call, want string, faults int) string {
+	if len(s.Faults) > faults {
+		return "the port panicked: " + s.Faults[len(s.Faults)-1]
+	}
+	pySyntax := strings.HasPrefix(want, "Error during execution: ") && strings.Contains(want, " (<string>, line ")
+	if _, err := classes.ParseCall(call); err != nil {
+		if pySyntax {
+			return "the call is not valid Python (BFCL's eval raised SyntaxError): the port's parser words the error otherwise"
+		}
+		return "the port's parser refuses a call Python's eval ran: " + err.Error()
+	}
+	if pySyntax {
+		return "Python's eval refused the call's syntax; the port's parser accepts it"
+	}
+	return "the state before the call equals the logged one: the port's " + classOf(s, call) + " answers otherwise"
+}
+
+func decodeText(calls []string, err string) string {
+	if err != "" {
+		return "error: " + err
+	}
+	return "[" + strings.Join(calls, ", ") + "]"
+}
+
+// classOf names the class (and method) a call string runs, for causes.
+func classOf(s *classes.Session, call string) string {
+	name, _, _ := strings.Cut(call, "(")
+	for _, in := range s.Instances {
+		if _, ok := in.Class.Methods[name]; ok {
+			return in.Class.Name + "." + name
+		}
+	}
+	return name
+}
+
+// snapshots compares the logged snapshots with the port's instances,
+// counting them; "" when all are equal, else what differs.
+func (rep *Report) snapshots(s *classes.Session, logged []Snapshot) string {
+	var ports []classes.ClassState
+	for _, st := range s.Snapshot() {
+		if in, _ := s.Instance(st.Class); !in.Class.Stateless {
+			ports = append(ports, st)
+		}
+	}
+	var diffs []string
+	for i, l := range logged {
+		rep.Snapshots++
+		if i >= len(ports) || ports[i].Class != l.Class {
+			diffs = append(diffs, fmt.Sprintf("snapshot %d is of %s, the port has no such stateful instance there", i, l.Class))
+			continue
+		}
+		want, err := pyval.Dumps(l.Content)
+		if err != nil {
+			diffs = append(diffs, fmt.Sprintf("%s: %v", l.Class, err))
+			continue
+		}
+		if got := logged2(ports[i]); got == want {
+			rep.SnapshotsEqual++
+		} else {
+			diffs = append(diffs, fmt.Sprintf("%s: %s", l.Class, attrDiff(ports[i], l.Content)))
+		}
+	}
+	if len(logged) != len(ports) {
+		diffs = append(diffs, fmt.Sprintf("the log has %d stateful instances, the port %d", len(logged), len(ports)))
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// logged2 is an instance's public state as BFCL logs it, as JSON text:
+// vars(instance) less names starting with "_", each value through
+// make_json_serializable (a value json.dumps refuses becomes its str()),
+// then json.dumps.
+func logged2(st classes.ClassState) string {
+	d := pyval.NewDict()
+	for _, a := range st.Attrs {
+		d.Set(a.Name, serializable(a.Value))
+	}
+	out, err := pyval.Dumps(d)
+	if err != nil {
+		return "unserializable: " + err.Error()
+	}
+	return out
+}
+
+// serializable is BFCL's make_json_serializable.
+func serializable(v pyval.Value) pyval.Value {
+	switch x := v.(type) {
+	case *pyval.Dict:
+		d := pyval.NewDict()
+		for _, it := range x.Items() {
+			d.Set(it.Key, serializable(it.Value))
+		}
+		return d
+	case *pyval.List:
+		l := pyval.NewList()
+		for _, it := range x.Items {
+			l.Items = append(l.Items, serializable(it))
+		}
+		return l
+	}
+	if _, err := pyval.Dumps(v); err != nil {
+		return pyval.Str(v)
+	}
+	return v
+}
+
+// attrDiff names the attributes whose logged form differs.
+func attrDiff(st classes.ClassState, logged *pyval.Dict) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, a := range st.Attrs {
+		seen[a.Name] = true
+		got, _ := pyval.Dumps(serializable(a.Value))
+		w, ok := logged.Get(a.Name)
+		if !ok {
+			names = append(names, a.Name+" (not logged)")
+			continue
+		}
+		if want, _ := pyval.Dumps(w); got != want {
+			names = append(names, fmt.Sprintf("%s is %s, logged %s", a.Name, clip(got), clip(pyval.Repr(w))))
+		}
+	}
+	for _, k := range logged.Keys() {
+		if name, _ := k.(string); !seen[name] {
+			names = append(names, name+" (logged, not in the port)")
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func clip(s string) string {
+	if len(s) > 120 {
+		return s[:120] + "…"
+	}
+	return s
+}
+
+// AgainstScores compares the report's verdicts with a BFCL score file
+// of the same run: an entry the file lists must be invalid with the
+// same error type, any other valid.
+func (rep *Report) AgainstScores(s *Scores) []Disagreement {
+	var out []Disagreement
+	for _, v := range rep.Verdicts {
+		want := "valid"
+		if se, ok := s.ByID(v.ID); ok {
+			want = se.ErrorType
+		}
+		got := "valid"
+		if !v.Valid {
+			got = v.ErrorType
+		}
+		if got != want {
+			out = append(out, Disagreement{ID: v.ID, Turn: v.Turn, What: "verdict", Got: got, Want: want,
+				Cause: "the port's checker decides otherwise than BFCL's score file"})
+		}
+	}
+	return out
+}

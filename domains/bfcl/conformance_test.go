@@ -1,0 +1,124 @@
+package bfcl
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/parthack/parthack/domains/bfcl/classes"
+)
+
+// runFiles are the six real result files under dir/runs, sorted.
+func runFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	fs, err := filepath.Glob(filepath.Join(dir, "runs", "*_result.json.gz"))
+	if err != nil || len(fs) != 6 {
+		t.Fatalf("%s/runs: %d result files, want 6 (%v)", dir, len(fs), err)
+	}
+	return fs
+}
+
+var runKeyRe = regexp.MustCompile(`(gpt-oss-\d+b)-.*multi_turn_(\w+?)_result`)
+
+// runKey names a run file by model and category: "gpt-oss-120b-base".
+func runKey(f string) string {
+	m := runKeyRe.FindStringSubmatch(filepath.Base(f))
+	if m == nil {
+		return f
+	}
+	return m[1] + "-" + m[2]
+}
+
+// requireClasses skips a test that replays real runs in a build without
+// every class BFCL's entries involve (the ports live in their own files).
+func requireClasses(t *testing.T) {
+	t.Helper()
+	var missing []string
+	for class := range funcDocFiles {
+		if _, ok := classes.Lookup(class); !ok {
+			missing = append(missing, class)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		t.Skipf("classes not ported in this build: %s", strings.Join(missing, ", "))
+	}
+}
+
+// TestConformRealRuns replays the six real runs through the port: each
+// file's counts, its disagreements with their causes, and every verdict
+// BFCL's score file gives.
+func TestConformRealRuns(t *testing.T) {
+	dir := sharedBFCL(t)
+	requireClasses(t)
+	type counts struct{ entries, calls, callsEqual, snapshots, snapshotsEqual, valid int }
+	want := map[string]counts{
+		"gpt-oss-120b-base":       {200, 1447, 1447, 1470, 1470, 100},
+		"gpt-oss-120b-miss_func":  {200, 1545, 1544, 1692, 1692, 91},
+		"gpt-oss-120b-miss_param": {200, 1595, 1594, 1772, 1772, 83},
+		"gpt-oss-20b-base":        {200, 1550, 1550, 1414, 1414, 95},
+		"gpt-oss-20b-miss_func":   {200, 1412, 1412, 1624, 1624, 82},
+		"gpt-oss-20b-miss_param":  {200, 1609, 1609, 1688, 1688, 83},
+	}
+	// The disagreements, each "id turn step what: cause".
+	wantDiffs := map[string][]string{
+		"gpt-oss-120b-miss_func":  {"multi_turn_miss_func_52 1 2 call: the call is not valid Python (BFCL's eval raised SyntaxError): the port's parser words the error otherwise"},
+		"gpt-oss-120b-miss_param": {"multi_turn_miss_param_97 4 4 call: the call is not valid Python (BFCL's eval raised SyntaxError): the port's parser words the error otherwise"},
+	}
+	for _, f := range runFiles(t, dir) {
+		key := runKey(f)
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Conform(f, fh)
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := counts{rep.Entries, rep.Calls, rep.CallsEqual, rep.Snapshots, rep.SnapshotsEqual, rep.Valid}
+		if got != want[key] {
+			t.Errorf("%s: entries, calls, equal, snapshots, equal, valid %v; want %v", key, got, want[key])
+		}
+		if m := runKeyRe.FindStringSubmatch(f); rep.Category != "multi_turn_"+m[2] {
+			t.Errorf("%s: category %s", key, rep.Category)
+		}
+		var diffs []string
+		for _, d := range rep.Disagreements {
+			diffs = append(diffs, fmt.Sprintf("%s %d %d %s: %s", d.ID, d.Turn, d.Step, d.What, d.Cause))
+		}
+		if !reflect.DeepEqual(diffs, wantDiffs[key]) {
+			t.Errorf("%s: disagreements\n%s\nwant\n%s", key, strings.Join(diffs, "\n"), strings.Join(wantDiffs[key], "\n"))
+		}
+		sf := strings.Replace(f, "_result", "_score", 1)
+		sh, err := os.Open(sf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := ReadScores(sf, sh)
+		sh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range rep.AgainstScores(s) {
+			t.Errorf("%s: %s: the port's verdict %s, BFCL's %s", key, d.ID, d.Got, d.Want)
+		}
+		var failed []string
+		for _, e := range s.Failed {
+			failed = append(failed, e.ID)
+		}
+		if !reflect.DeepEqual(rep.InvalidIDs, failed) {
+			t.Errorf("%s: invalid ids differ from the score file's", key)
+		}
+		for _, v := range rep.Verdicts {
+			if e, ok := s.ByID(v.ID); ok && e.ErrorMessage != v.ErrorMessage {
+				t.Errorf("%s: %s: message %q, BFCL's %q", key, v.ID, v.ErrorMessage, e.ErrorMessage)
+			}
+		}
+	}
+}

@@ -1,0 +1,231 @@
+"""Score BFCL multi-turn result files with BFCL's own Python checker and
+compare each entry's verdict with parthack's.
+
+Usage: bfcl_differential.py [--sum312] BFCL_SOURCE DATA_DIR PARTHACK_VERDICTS FILE...
+
+BFCL_SOURCE holds BFCL's multi_turn_checker.py, multi_turn_utils.py and
+func_source_code/ (the eight classes); DATA_DIR holds the questions and
+possible_answer/ as BFCL ships them (gzipped or not), parthack's
+domains/bfcl/data. PARTHACK_VERDICTS is what `go run ./scripts/bfclverdicts
+FILE...` printed: one JSON object a line, {"file", "line", "id", "valid",
+"error_type"}, an entry known by its file and line (a folder of witnesses
+may hold several of one entry). Each FILE is a result file in BFCL's own format (one entry a
+line, gzipped or not), or a folder whose *_result.json[.gz] and *.jsonl
+files are read in name order: a witness written as a BFCL result entry is
+scored the same way.
+
+Each entry is scored as BFCL's eval_runner does (_evaluate_single_multi_turn_entry,
+gorilla 8db0b7ca, re-stated below): a result that is not a list is
+multi_turn:inference_error, fewer turns than the gold's is
+multi_turn:force_terminated, each step is decoded as its FC handlers do
+(convert_to_function_call) and dropped when empty or undecodable, then
+BFCL's multi_turn_checker decides. Each entry is checked under a model name
+of its own, since BFCL keeps instances in its module's globals by model
+name and entry id.
+
+BFCL's modules import bfcl_eval paths; they are stubbed to the folder given.
+--sum312 gives math_api.py Python 3.12's compensated float sum() (the runs'
+Python; this one may be older). Prints the counts per file and every
+disagreement; exits 1 on any.
+"""
+import gzip
+import importlib.util
+import json
+import math
+import os
+import sys
+import types
+
+
+def load_bfcl(src, sum312):
+    def package(name, path=None):
+        m = types.ModuleType(name)
+        m.__path__ = [path] if path else []
+        sys.modules[name] = m
+        return m
+
+    package("bfcl_eval")
+    package("bfcl_eval.constants")
+    package("bfcl_eval.eval_checker")
+    package("bfcl_eval.eval_checker.multi_turn_eval", src)
+    package("bfcl_eval.eval_checker.multi_turn_eval.func_source_code",
+            os.path.join(src, "func_source_code"))
+    prefix = "bfcl_eval.eval_checker.multi_turn_eval.func_source_code"
+    cfg = types.ModuleType("bfcl_eval.constants.executable_backend_config")
+    # executable_backend_config at gorilla 8db0b7ca, the multi-turn classes.
+    cfg.CLASS_FILE_PATH_MAPPING = {
+        "GorillaFileSystem": f"{prefix}.gorilla_file_system",
+        "MathAPI": f"{prefix}.math_api",
+        "MessageAPI": f"{prefix}.message_api",
+        "TwitterAPI": f"{prefix}.posting_api",
+        "TicketAPI": f"{prefix}.ticket_api",
+        "TradingBot": f"{prefix}.trading_bot",
+        "TravelAPI": f"{prefix}.travel_booking",
+        "VehicleControlAPI": f"{prefix}.vehicle_control",
+    }
+    cfg.STATELESS_CLASSES = ["MathAPI"]
+    sys.modules[cfg.__name__] = cfg
+
+    def module(name, path):
+        spec = importlib.util.spec_from_file_location(name, path)
+        m = importlib.util.module_from_spec(spec)
+        sys.modules[name] = m
+        spec.loader.exec_module(m)
+        return m
+
+    utils = module("bfcl_eval.eval_checker.multi_turn_eval.multi_turn_utils",
+                   os.path.join(src, "multi_turn_utils.py"))
+    checker = module("bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker",
+                     os.path.join(src, "multi_turn_checker.py"))
+    if sum312:
+        math_api = importlib.import_module(f"{prefix}.math_api")
+        math_api.sum = sum312_builtin
+    return utils, checker
+
+
+def sum312_builtin(iterable, start=0):
+    """Python 3.12's sum() (bltinmodule.c builtin_sum_impl): once the
+    running sum is a float, floats are added with Neumaier's compensation
+    and ints that fit a C long as floats; anything else is added plainly
+    from then on."""
+    items = iter(iterable)
+    result = start
+    if type(result) is not float:
+        for item in items:
+            result = result + item
+            if type(result) is float:
+                break
+        else:
+            return result
+        if type(result) is not float:
+            return result
+    f, c = result, 0.0
+    for item in items:
+        if type(item) is float:
+            t = f + item
+            c += (f - t) + item if abs(f) >= abs(item) else (item - t) + f
+            f = t
+        elif isinstance(item, int) and -2**63 <= item < 2**63:
+            f += float(item)
+        else:
+            if c and math.isfinite(c):
+                f += c
+            result = f + item
+            for item in items:
+                result = result + item
+            return result
+    if c and math.isfinite(c):
+        f += c
+    return f
+
+
+def read_lines(path):
+    opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            yield json.loads(line)
+
+
+def load_data(data_dir):
+    prompts, answers = {}, {}
+    for cat in ("base", "miss_func", "miss_param"):
+        for folder, into in ((data_dir, prompts), (os.path.join(data_dir, "possible_answer"), answers)):
+            name = f"BFCL_v4_multi_turn_{cat}.json"
+            path = os.path.join(folder, name)
+            if not os.path.exists(path):
+                path += ".gz"
+            for e in read_lines(path):
+                into[e["id"]] = e
+    return prompts, answers
+
+
+def convert_to_function_call(function_call_list):
+    # bfcl_eval/model_handler/utils.py at gorilla 8db0b7ca.
+    if type(function_call_list) == dict:
+        function_call_list = [function_call_list]
+    execution_list = []
+    for function_call in function_call_list:
+        for key, value in function_call.items():
+            if type(value) == str:
+                value = json.loads(value)
+            execution_list.append(
+                f"{key}({','.join([f'{k}={repr(v)}' for k,v in value.items()])})"
+            )
+    return execution_list
+
+
+def evaluate(utils, checker, entry, prompt, answer, model_name):
+    # eval_runner._evaluate_single_multi_turn_entry at gorilla 8db0b7ca.
+    result = entry["result"]
+    gold = answer["ground_truth"]
+    if type(result) != list:
+        return {"valid": False, "error_type": "multi_turn:inference_error"}
+    if len(result) != len(gold):
+        return {"valid": False, "error_type": "multi_turn:force_terminated"}
+    decoded = []
+    for turn in result:
+        steps = []
+        for step in turn:
+            try:
+                d = convert_to_function_call(step)
+                if utils.is_empty_execute_response(d):
+                    continue
+                steps.append(d)
+            except Exception:
+                continue
+        decoded.append(steps)
+    out = checker.multi_turn_checker(decoded, gold, json.loads(json.dumps(prompt)),
+                                     prompt["id"].rsplit("_", 1)[0], model_name)
+    return {"valid": out["valid"], "error_type": out.get("error_type", "")}
+
+
+def result_files(args):
+    for a in args:
+        if os.path.isdir(a):
+            for n in sorted(os.listdir(a)):
+                if n.endswith(("_result.json", "_result.json.gz", ".jsonl")):
+                    yield os.path.join(a, n)
+        else:
+            yield a
+
+
+def main():
+    args = sys.argv[1:]
+    sum312 = "--sum312" in args
+    args = [a for a in args if a != "--sum312"]
+    if len(args) < 4:
+        sys.exit(__doc__)
+    src, data_dir, verdicts_path, files = args[0], args[1], args[2], args[3:]
+    utils, checker = load_bfcl(src, sum312)
+    prompts, answers = load_data(data_dir)
+    theirs = {}
+    for line in open(verdicts_path, encoding="utf-8"):
+        v = json.loads(line)
+        theirs[(v["file"], v["line"])] = v
+    disagreements, n = 0, 0
+    for path in result_files(files):
+        counts = {"entries": 0, "valid": 0, "agree": 0}
+        for line, entry in enumerate(read_lines(path), 1):
+            n += 1
+            eid = entry["id"]
+            mine = evaluate(utils, checker, entry, prompts[eid], answers[eid], f"differential_{n}")
+            counts["entries"] += 1
+            counts["valid"] += mine["valid"]
+            other = theirs.get((path, line))
+            if other is None or other["id"] != eid:
+                print(f"{path}:{line}: {eid}: parthack gave no verdict")
+                disagreements += 1
+            elif (other["valid"], other["error_type"]) != (mine["valid"], mine["error_type"]):
+                print(f"{path}:{line}: {eid}: BFCL valid={mine['valid']} {mine['error_type']!r}, "
+                      f"parthack valid={other['valid']} {other['error_type']!r}")
+                disagreements += 1
+            else:
+                counts["agree"] += 1
+        print(f"{path}: {counts['entries']} entries, BFCL valid {counts['valid']}, "
+              f"parthack agrees on {counts['agree']}")
+    print(f"{n} entries, {disagreements} disagreements")
+    sys.exit(1 if disagreements else 0)
+
+
+if __name__ == "__main__":
+    main()
