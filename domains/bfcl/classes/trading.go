@@ -2,9 +2,7 @@ package classes
 
 import (
 	"regexp"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/parthack/parthack/domains/bfcl/pyval"
 )
@@ -15,11 +13,13 @@ import (
 // Time: CURRENT_TIME is the naive datetime(2024, 9, 1, 10, 30), and a
 // deposit's or withdrawal's timestamp is datetime.fromtimestamp of a
 // random draw between CURRENT_TIME.timestamp() and a day later, both read
-// in the local time zone. The port takes that zone to be UTC. The printed
-// timestamp is the same in every zone whose clock does not change in that
-// day (the zone's offset cancels); the real runs' recorded timestamps
-// (the seed's first draw, "2024-09-02 05:40:15") agree with it, and BFCL's
-// Python replays them all under TZ=UTC.
+// in the local time zone. The port reads both in UTC. The zone's offset
+// cancels unless its clock changes within that day, and no zone of the
+// tz database does (2024-09-01 10:30 to 09-02 10:30): BFCL's Python
+// writes the same timestamps under TZ=UTC, America/Los_Angeles,
+// Asia/Kolkata and Pacific/Chatham, and the real runs' recorded ones
+// (the seed's first draw, "2024-09-02 05:40:15") agree.
+// get_transaction_history compares naive datetimes, with no zone.
 func init() {
 	Register(&Class{
 		Name: "TradingBot",
@@ -145,7 +145,7 @@ func tradingLoad(self *Instance, scenario *pyval.Dict) error {
 	for _, it := range od.Items() {
 		k := it.Key
 		if s, ok := k.(string); ok && pyval.IsDigit(s) {
-			if k, err = tradeInt(s); err != nil {
+			if k, err = pyval.ToInt(s); err != nil {
 				return err
 			}
 		}
@@ -694,7 +694,7 @@ func tradeStrptime(v pyval.Value, format string) (time.Time, error) {
 	}
 	var f [6]int
 	for i := 0; 2*i+2 < len(m); i++ {
-		n, err := tradeInt(s[m[2*i+2]:m[2*i+3]])
+		n, err := pyval.ToInt(s[m[2*i+2]:m[2*i+3]])
 		if err != nil {
 			return time.Time{}, err
 		}
@@ -711,34 +711,4 @@ func tradeStrptime(v pyval.Value, format string) (time.Time, error) {
 		return time.Time{}, pyval.ValueError("second must be in 0..59")
 	}
 	return time.Date(year, time.Month(month), day, f[3], f[4], f[5], 0, time.UTC), nil
-}
-
-// tradeInt is int(s) for a str, whose digits Python reads in any script
-// (int("２０２４") is 2024): each decimal digit (Unicode Nd) is read as
-// its ASCII digit before pyval.ToInt parses the text, which keeps
-// Python's ValueError, naming s, for anything else.
-func tradeInt(s string) (pyval.Value, error) {
-	ascii := strings.Map(func(r rune) rune {
-		if r < 0x80 || !unicode.Is(unicode.Nd, r) {
-			return r
-		}
-		// Nd digits come in runs of ten, zero first, and the table's
-		// ranges are unions of such runs.
-		for _, rg := range unicode.Nd.R16 {
-			if r >= rune(rg.Lo) && r <= rune(rg.Hi) {
-				return '0' + (r-rune(rg.Lo))%10
-			}
-		}
-		for _, rg := range unicode.Nd.R32 {
-			if r >= rune(rg.Lo) && r <= rune(rg.Hi) {
-				return '0' + (r-rune(rg.Lo))%10
-			}
-		}
-		return r
-	}, s)
-	n, err := pyval.ToInt(ascii)
-	if err != nil {
-		return pyval.ToInt(s)
-	}
-	return n, nil
 }

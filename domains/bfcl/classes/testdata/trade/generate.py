@@ -291,6 +291,15 @@ def edge():
             "get_transaction_history()", "get_account_info()", "get_watchlist()", "add_to_watchlist(stock='ZETA')",
         ]),
     ]
+    # multi_turn_base_0's orders: "order_type" is a key whose value is a str.
+    odd_orders = {"orders": {"12345": {"symbol": "AAPL", "price": 210.65, "num_shares": 10, "status": "Completed"},
+                             "order_type": "Buy"}, "authenticated": True, "watch_list": ["NVDA", 1, True, "NVDA"]}
+    tb.append((odd_orders, [
+        "get_order_details(order_id='order_type')", "cancel_order(order_id='order_type')",
+        "cancel_order(order_id=12345)", "get_order_history()",
+        "remove_stock_from_watchlist(symbol=True)", "remove_stock_from_watchlist(symbol='NVDA')", "get_watchlist()",
+        "place_order(order_type='Sell', symbol='NVDA', price=1.0, amount=1)", "get_order_details(order_id=12446)",
+    ]))
     vc = [
         ({}, [
             "startEngine(ignitionMode='START')", "startEngine(ignitionMode='STOP')",
@@ -363,6 +372,7 @@ def edge():
             "adjustClimateControl(20, 'celsius', 10, 'cool')", "adjustClimateControl(20, 'celsius', 10, 'cool', 5)",
             "adjustClimateControl(unit='fahrenheit')", "adjustClimateControl(fanSpeed=10, temperature=50)",
             "releaseBrakePedal(True)", "setCruiseControl(60, True)",
+            "lockDoors(unlock=True, door=[['driver']])", "lockDoors(unlock=True, door={'driver': 1, 'x': 2})",
         ]),
         ({"fuelLevel": 49.5, "batteryVoltage": 12, "engineState": "running", "remainingUnlockedDoors": 0,
           "doorStatus": {"driver": "locked", "passenger": "unlocked", "trunk": "locked"},
