@@ -6,7 +6,9 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -153,6 +155,46 @@ func tradeShared(t *testing.T) string {
 		t.Skipf("BFCL's real runs are not at %s (set BFCL_SHARED to shared/realworld/bfcl)", dir)
 	}
 	return dir
+}
+
+// TestTradeTestdataIsBFCLs runs testdata/trade/generate.py, BFCL's own
+// classes and executor, where python3 and BFCL's source are present, and
+// holds the committed expectations to what it writes now.
+func TestTradeTestdataIsBFCLs(t *testing.T) {
+	dir := tradeShared(t)
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	out := t.TempDir()
+	cmd := exec.Command(py, filepath.Join("testdata", "trade", "generate.py"), dir, out)
+	cmd.Env = append(os.Environ(), "TZ=UTC")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("generate.py: %v\n%s", err, msg)
+	}
+	for _, name := range []string{"gold.jsonl.gz", "edge.jsonl.gz"} {
+		if want, got := tradeGunzip(t, filepath.Join(out, name)), tradeGunzip(t, filepath.Join("testdata", "trade", name)); !bytes.Equal(got, want) {
+			t.Errorf("testdata/trade/%s is not what generate.py writes now: run it (see its doc)", name)
+		}
+	}
+}
+
+func tradeGunzip(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func tradeGzipLines(t *testing.T, path string, each func(line []byte)) {
