@@ -38,7 +38,10 @@ type Class struct {
 	// Load is _load_scenario(scenario, long_context=False), scenario being
 	// a deep copy of initial_config[Name] ({} when absent).
 	Load func(self *Instance, scenario *pyval.Dict) error
-	// Methods are the public methods, by name.
+	// Methods are the public methods, by name: every method
+	// inspect.getmembers(instance, inspect.ismethod) lists without a
+	// leading "_", tools or not (BFCL's executor maps a call's name to
+	// the instance through them), static methods aside (not ismethod).
 	Methods map[string]*Method
 }
 

@@ -40,7 +40,8 @@ type Item struct {
 type Object interface {
 	// ClassName is type(x).__name__.
 	ClassName() string
-	// Repr is repr(x); Str is str(x) where the class defines __str__.
+	// Repr is repr(x); a class defining __str__ also implements
+	// StrObject.
 	Repr() string
 	// Equal is x == other (the class's __eq__, else identity).
 	Equal(other Value) bool
@@ -61,17 +62,41 @@ type Exception struct {
 
 func (e *Exception) Error() string { return e.Msg }
 
-// Dict is a Python dict: insertion-ordered, its keys compared as Python
-// compares them (1, 1.0 and True are one key).
-type Dict struct {
-	items []Item
+// StrObject is an Object whose class defines __str__.
+type StrObject interface {
+	Object
+	Str() string
 }
 
-// NewDict makes an empty dict.
-func NewDict() *Dict { return &Dict{} }
+// HashObject is an Object whose class defines __hash__ by value (Decimal,
+// mpf): objects equal under Equal give equal HashKeys. Other objects hash
+// by identity, as Python's default __hash__ does.
+type HashObject interface {
+	Object
+	HashKey() string
+}
 
-// Len is len(d).
-func (d *Dict) Len() int { return len(d.items) }
+// UnhashableObject is an Object whose class sets __hash__ to None.
+type UnhashableObject interface {
+	Object
+	Unhashable()
+}
 
-// Items are the dict's items in order; callers must not modify the slice.
-func (d *Dict) Items() []Item { return d.items }
+// OrderedObject is an Object defining the rich comparisons: Compare
+// returns ok false where the class returns NotImplemented.
+type OrderedObject interface {
+	Object
+	Compare(op string, other Value) (result bool, ok bool, err error)
+}
+
+// NumberObject is an Object with arithmetic (Decimal, mpf): BinaryOp is
+// the operator method for op ("+", "-", "*", "/", "//", "%", "**") with
+// the object as left operand, or the reflected one (__radd__) when
+// reflected; ok false is NotImplemented. Unary is "-" (__neg__) or "abs".
+// Float is float(x), where the class defines __float__.
+type NumberObject interface {
+	Object
+	BinaryOp(op string, other Value, reflected bool) (result Value, ok bool, err error)
+	Unary(op string) (Value, error)
+	Float() (float64, error)
+}

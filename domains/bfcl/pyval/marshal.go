@@ -1,0 +1,260 @@
+package pyval
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Marshal encodes v as tagged JSON that Unmarshal reads back to an equal
+// value of the same types: None null, bool true/false, an int as a JSON
+// integer (past int64 {"int":"digits"}), a float {"float":"repr"} (so
+// -0.0, nan and inf survive), a str a JSON string, a list an array, a
+// tuple {"tuple":[...]}, a dict {"dict":[[k,v],...]} in order, an object
+// {"object":ClassName,"state":MarshalState}. The same value always gives
+// the same bytes. Shared references are not kept: a list reached twice
+// is written twice and read back as two lists.
+func Marshal(v Value) ([]byte, error) {
+	var b bytes.Buffer
+	if err := marshal(&b, v, 0); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func marshal(b *bytes.Buffer, v Value, depth int) error {
+	if depth > maxDepth {
+		return fmt.Errorf("pyval: Marshal: nesting deeper than %d (a cycle?)", maxDepth)
+	}
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case int:
+		b.WriteString(strconv.Itoa(x))
+	case *big.Int:
+		if x.IsInt64() {
+			b.WriteString(x.String())
+		} else {
+			fmt.Fprintf(b, `{"int":"%s"}`, x.String())
+		}
+	case float64:
+		fmt.Fprintf(b, `{"float":"%s"}`, FloatRepr(x))
+	case string:
+		if !utf8.ValidString(x) {
+			return fmt.Errorf("pyval: Marshal: a str holds bytes that are not UTF-8")
+		}
+		var sb strings.Builder
+		writeJSONString(&sb, x)
+		b.WriteString(sb.String())
+	case *List:
+		return marshalSeq(b, "", x.Items, depth)
+	case Tuple:
+		return marshalSeq(b, "tuple", x, depth)
+	case *Dict:
+		b.WriteString(`{"dict":[`)
+		for i, it := range x.items {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('[')
+			if err := marshal(b, it.Key, depth+1); err != nil {
+				return err
+			}
+			b.WriteByte(',')
+			if err := marshal(b, it.Value, depth+1); err != nil {
+				return err
+			}
+			b.WriteByte(']')
+		}
+		b.WriteString("]}")
+	case Object:
+		state, err := x.MarshalState()
+		if err != nil {
+			return fmt.Errorf("pyval: Marshal %s: %w", x.ClassName(), err)
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, state); err != nil {
+			return fmt.Errorf("pyval: Marshal %s: its state is no JSON: %w", x.ClassName(), err)
+		}
+		var name strings.Builder
+		writeJSONString(&name, x.ClassName())
+		fmt.Fprintf(b, `{"object":%s,"state":%s}`, name.String(), compact.String())
+	default:
+		return fmt.Errorf("pyval: Marshal: %T is no Python value", v)
+	}
+	return nil
+}
+
+func marshalSeq(b *bytes.Buffer, tag string, items []Value, depth int) error {
+	if tag != "" {
+		fmt.Fprintf(b, `{"%s":`, tag)
+	}
+	b.WriteByte('[')
+	for i, e := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := marshal(b, e, depth+1); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(']')
+	if tag != "" {
+		b.WriteByte('}')
+	}
+	return nil
+}
+
+// objectDecoders are RegisterObject's decoders, by class name.
+var objectDecoders = map[string]func([]byte) (Object, error){}
+
+// RegisterObject makes Unmarshal decode objects of className with decode,
+// which gets the object's MarshalState bytes.
+func RegisterObject(className string, decode func([]byte) (Object, error)) {
+	objectDecoders[className] = decode
+}
+
+// Unmarshal reads what Marshal wrote; an error names the JSON path
+// where the input is not such an encoding.
+func Unmarshal(data []byte) (Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("pyval: Unmarshal: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("pyval: Unmarshal: data after the value")
+	}
+	return unmarshal(raw, "$")
+}
+
+func unmarshal(raw any, path string) (Value, error) {
+	switch x := raw.(type) {
+	case nil:
+		return nil, nil
+	case bool:
+		return x, nil
+	case json.Number:
+		n, err := strconv.ParseInt(string(x), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("pyval: Unmarshal %s: %s is no int64 (ints past it are {\"int\":...}, floats {\"float\":...})", path, x)
+		}
+		return n, nil
+	case string:
+		return x, nil
+	case []any:
+		l := &List{Items: make([]Value, len(x))}
+		for i, e := range x {
+			v, err := unmarshal(e, fmt.Sprintf("%s[%d]", path, i))
+			if err != nil {
+				return nil, err
+			}
+			l.Items[i] = v
+		}
+		return l, nil
+	case map[string]any:
+		return unmarshalTagged(x, path)
+	}
+	return nil, fmt.Errorf("pyval: Unmarshal %s: unexpected %T", path, raw)
+}
+
+func unmarshalTagged(m map[string]any, path string) (Value, error) {
+	switch {
+	case len(m) == 1 && m["int"] != nil:
+		s, _ := m["int"].(string)
+		b, ok := new(big.Int).SetString(s, 10)
+		if !ok {
+			return nil, fmt.Errorf("pyval: Unmarshal %s.int: %q is no integer", path, s)
+		}
+		return normInt(b), nil
+	case len(m) == 1 && m["float"] != nil:
+		s, _ := m["float"].(string)
+		f, err := parseFloatRepr(s)
+		if err != nil {
+			return nil, fmt.Errorf("pyval: Unmarshal %s.float: %w", path, err)
+		}
+		return f, nil
+	case len(m) == 1 && m["tuple"] != nil:
+		items, ok := m["tuple"].([]any)
+		if !ok {
+			return nil, fmt.Errorf("pyval: Unmarshal %s.tuple: want an array", path)
+		}
+		t := make(Tuple, len(items))
+		for i, e := range items {
+			v, err := unmarshal(e, fmt.Sprintf("%s.tuple[%d]", path, i))
+			if err != nil {
+				return nil, err
+			}
+			t[i] = v
+		}
+		return t, nil
+	case len(m) == 1 && m["dict"] != nil:
+		pairs, ok := m["dict"].([]any)
+		if !ok {
+			return nil, fmt.Errorf("pyval: Unmarshal %s.dict: want an array of [key, value]", path)
+		}
+		d := NewDict()
+		for i, p := range pairs {
+			kv, ok := p.([]any)
+			at := fmt.Sprintf("%s.dict[%d]", path, i)
+			if !ok || len(kv) != 2 {
+				return nil, fmt.Errorf("pyval: Unmarshal %s: want [key, value]", at)
+			}
+			k, err := unmarshal(kv[0], at+"[0]")
+			if err != nil {
+				return nil, err
+			}
+			v, err := unmarshal(kv[1], at+"[1]")
+			if err != nil {
+				return nil, err
+			}
+			if err := d.SetItem(k, v); err != nil {
+				return nil, fmt.Errorf("pyval: Unmarshal %s[0]: %v", at, err)
+			}
+		}
+		return d, nil
+	case len(m) == 2 && m["object"] != nil && m["state"] != nil:
+		name, _ := m["object"].(string)
+		decode, ok := objectDecoders[name]
+		if !ok {
+			return nil, fmt.Errorf("pyval: Unmarshal %s: no decoder registered for class %q", path, name)
+		}
+		state, err := json.Marshal(m["state"])
+		if err != nil {
+			return nil, fmt.Errorf("pyval: Unmarshal %s.state: %w", path, err)
+		}
+		o, err := decode(state)
+		if err != nil {
+			return nil, fmt.Errorf("pyval: Unmarshal %s (%s): %w", path, name, err)
+		}
+		return o, nil
+	}
+	return nil, fmt.Errorf("pyval: Unmarshal %s: an object must be one of {\"int\"}, {\"float\"}, {\"tuple\"}, {\"dict\"}, {\"object\",\"state\"}", path)
+}
+
+// parseFloatRepr reads a float's repr back ("nan", "inf", "-0.0", "1e+16").
+func parseFloatRepr(s string) (float64, error) {
+	switch s {
+	case "nan":
+		return math.NaN(), nil
+	case "inf":
+		return math.Inf(1), nil
+	case "-inf":
+		return math.Inf(-1), nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is no float repr", s)
+	}
+	return f, nil
+}
