@@ -320,7 +320,7 @@ MATH_EDGES = [
 
 def write(path, lines):
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    data = "".join(json.dumps(l, ensure_ascii=False, sort_keys=True) + "\n" for l in lines)
+    data = "".join(json.dumps(l, ensure_ascii=False) + "\n" for l in lines)
     with open(path, "wb") as f:
         # mtime 0 and no name: the same lines give the same bytes.
         with gzip.GzipFile(fileobj=f, mode="wb", filename="", mtime=0) as g:
