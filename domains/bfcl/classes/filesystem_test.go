@@ -1,0 +1,190 @@
+package classes
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parthack/parthack/domains/bfcl/pyval"
+)
+
+// replayStep is one call of a generated sequence and what BFCL's own
+// Python gave for it (testdata/fs/generate.py).
+type replayStep struct {
+	Call   string            `json:"call"`
+	Result string            `json:"result"`
+	State  map[string]string `json:"state"`
+}
+
+type replaySeq struct {
+	ID            string          `json:"id"`
+	InitialConfig json.RawMessage `json:"initial_config"`
+	Calls         []replayStep    `json:"calls"`
+}
+
+func readSeqs(t *testing.T, path string) []replaySeq {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var out []replaySeq
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 1<<26)
+	for line := 1; sc.Scan(); line++ {
+		var s replaySeq
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatalf("%s:%d: %v", path, line, err)
+		}
+		out = append(out, s)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return out
+}
+
+// publicState is what the generator writes after a call: repr of each
+// public attribute of the class's instance.
+func publicState(s *Session, class string) map[string]string {
+	for _, st := range s.Snapshot() {
+		if st.Class == class {
+			out := map[string]string{}
+			for _, a := range st.Attrs {
+				out[a.Name] = pyval.Repr(a.Value)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// replayFile runs every sequence of a generated file through the port's
+// executor, one call at a time, and compares each result string and
+// each state with Python's; it returns how many of each were equal.
+func replayFile(t *testing.T, class, path string) (results, states, calls int) {
+	t.Helper()
+	for _, seq := range readSeqs(t, path) {
+		cfg := pyval.NewDict()
+		if len(seq.InitialConfig) > 0 {
+			v, err := pyval.Loads(seq.InitialConfig)
+			if err != nil {
+				t.Fatalf("%s %s: initial_config: %v", path, seq.ID, err)
+			}
+			cfg.Set(class, v)
+		}
+		sess, err := NewSession(cfg, []string{class}, "gen", seq.ID)
+		if err != nil {
+			t.Fatalf("%s %s: %v", path, seq.ID, err)
+		}
+		for i, step := range seq.Calls {
+			calls++
+			got := sess.Execute([]string{step.Call})[0]
+			if got == step.Result {
+				results++
+			} else {
+				t.Errorf("%s %s #%d %s:\n got  %s\n want %s", filepath.Base(path), seq.ID, i, step.Call, got, step.Result)
+			}
+			if step.State == nil {
+				continue
+			}
+			gotState := publicState(sess, class)
+			equal := len(gotState) == len(step.State)
+			for k, want := range step.State {
+				if gotState[k] != want {
+					equal = false
+					t.Errorf("%s %s #%d %s: %s:\n got  %s\n want %s", filepath.Base(path), seq.ID, i, step.Call, k, gotState[k], want)
+				}
+			}
+			if equal {
+				states++
+			}
+		}
+		if len(sess.Faults) > 0 {
+			t.Errorf("%s %s: port panics: %v", path, seq.ID, sess.Faults)
+		}
+	}
+	return results, states, calls
+}
+
+// TestFileSystemGold replays every gold call of every entry involving
+// GorillaFileSystem (the three categories) and the hand-made edge calls,
+// against BFCL's own results and states.
+func TestFileSystemGold(t *testing.T) {
+	for _, name := range []string{"gold", "edge"} {
+		t.Run(name, func(t *testing.T) {
+			results, states, calls := replayFile(t, "GorillaFileSystem", filepath.Join("testdata", "fs", name+".jsonl.gz"))
+			t.Logf("%d calls: %d results and %d states equal Python's", calls, results, states)
+			if calls == 0 {
+				t.Fatal("no calls replayed")
+			}
+		})
+	}
+}
+
+// TestFileSystemMarshal: a session's file system, marshalled attribute by
+// attribute and read back, behaves as the original does: the current
+// directory is the same object as the one inside root (an mkdir there
+// shows in root), and a directory moved with mv keeps sharing its
+// contents with the children's old parent.
+func TestFileSystemMarshal(t *testing.T) {
+	cfg, err := pyval.Loads([]byte(`{"GorillaFileSystem": {"root": {"w": {"type": "directory", "contents": {
+		"a": {"type": "directory", "contents": {"b": {"type": "directory", "contents": {"f": {"type": "file", "content": "x"}}}}}}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup := []string{"cd(folder='a')", "cd(folder='b')", "cd(folder='..')", "cd(folder='..')",
+		"mv(source='a', destination='a2')", "cd(folder='a2')", "cd(folder='b')", "cd(folder='..')"}
+	after := []string{"pwd()", "mkdir(dir_name='new')", "ls()", "cd(folder='..')", "find()", "cd(folder='a2')", "ls()", "cd(folder='b')", "echo(content='y', file_name='f')", "cd(folder='/')", "find()"}
+	for _, by := range []string{"marshal", "clone"} {
+		t.Run(by, func(t *testing.T) {
+			orig, err := NewSession(cfg.(*pyval.Dict), []string{"GorillaFileSystem"}, "m", "e")
+			if err != nil {
+				t.Fatal(err)
+			}
+			orig.Execute(setup)
+			var copied *Session
+			if by == "clone" {
+				copied = orig.Clone()
+			} else {
+				if copied, err = NewSession(cfg.(*pyval.Dict), []string{"GorillaFileSystem"}, "m", "e"); err != nil {
+					t.Fatal(err)
+				}
+				var attrs []Attr
+				for _, a := range orig.Instances[0].Attrs {
+					data, err := pyval.Marshal(a.Value)
+					if err != nil {
+						t.Fatalf("Marshal %s: %v", a.Name, err)
+					}
+					v, err := pyval.Unmarshal(data)
+					if err != nil {
+						t.Fatalf("Unmarshal %s: %v", a.Name, err)
+					}
+					again, _ := pyval.Marshal(v)
+					if string(again) != string(data) {
+						t.Errorf("%s: Marshal after Unmarshal differs:\n%s\n%s", a.Name, again, data)
+					}
+					attrs = append(attrs, Attr{Name: a.Name, Value: v})
+				}
+				copied.Instances[0].Attrs = attrs
+			}
+			want := orig.Execute(after)
+			got := copied.Execute(after)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("after %s:\n got  %q\n want %q", by, got, want)
+			}
+			if g, w := publicState(copied, "GorillaFileSystem"), publicState(orig, "GorillaFileSystem"); g["root"] != w["root"] {
+				t.Errorf("root after %s:\n got  %s\n want %s", by, g["root"], w["root"])
+			}
+		})
+	}
+}
