@@ -64,7 +64,11 @@ type Disagreement struct {
 // The instances are named as BFCL's inference names them for a model
 // named "" (see Checker); a name shows only in a call whose string
 // literal holds a method's name followed by "(".
-func Conform(file string, r io.Reader) (*Report, error) {
+func Conform(file string, r io.Reader) (*Report, error) { return ConformEach(file, r, nil) }
+
+// ConformEach is Conform handing each entry, once held to the file, to
+// each (nil: none), as an import certifies each run it conforms.
+func ConformEach(file string, r io.Reader, each func(*Result) error) (*Report, error) {
 	rep := &Report{File: file, InvalidIDs: []string{}}
 	seen := map[string]bool{}
 	err := StreamResults(file, r, func(res *Result) error {
@@ -93,6 +97,9 @@ func Conform(file string, r io.Reader) (*Report, error) {
 			rep.Valid++
 		} else {
 			rep.InvalidIDs = append(rep.InvalidIDs, res.ID)
+		}
+		if each != nil {
+			return each(res)
 		}
 		return nil
 	})

@@ -1,0 +1,138 @@
+// Package bfcl is the Berkeley Function Calling Leaderboard's multi-turn
+// categories (v4: base, miss_func, miss_param) as a parthack domain:
+// BFCL's eight classes ported call by call (classes, over pyval's Python
+// values), each entry a task whose goal is revised at every user turn,
+// its result files read as runs, and its official checker ported as
+// evaluators. BFCL's data ship inside the package under its Apache-2.0
+// licence (data/LICENSE, data/NOTICE); its runs carry no licence and
+// ship with no domain: bench and import read the user's own files.
+package bfcl
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/parthack/parthack/domains"
+	"github.com/parthack/parthack/domains/bfcl/classes"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+// DomainName is the domain's id.
+const DomainName = "bfcl-multi-turn"
+
+func init() {
+	domains.Register(domain{})
+}
+
+// domain is BFCL multi-turn as the registry knows it.
+type domain struct{}
+
+func (domain) Name() string  { return DomainName }
+func (domain) Title() string { return "BFCL multi-turn (v4)" }
+
+// Owns: BFCL's own ids, multi_turn_base_0.
+func (domain) Owns(id string) bool { return strings.HasPrefix(id, "multi_turn_") }
+
+func (domain) Format() string { return FormatName }
+
+// Counts: the 600 entries; no run ships (BFCL's runs carry no licence).
+func (domain) Counts() domains.Counts { return domains.Counts{Tasks: 600} }
+
+func (domain) Runs() ([]*domains.Run, error) { return nil, nil }
+
+func (domain) Rewards() []domains.Reward { return Rewards() }
+
+// derived holds every entry's task, derived once.
+var derived = sync.OnceValues(func() ([]*Task, error) {
+	es, err := Entries()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Task, len(es))
+	for i, e := range es {
+		if out[i], err = Derive(e); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+})
+
+// TaskByID is an entry's derived task.
+func TaskByID(id string) (*Task, bool) {
+	ts, err := derived()
+	if err != nil {
+		return nil, false
+	}
+	i := slices.IndexFunc(ts, func(t *Task) bool { return t.Entry.ID == id })
+	if i < 0 {
+		return nil, false
+	}
+	return ts[i], true
+}
+
+var registryTasks = sync.OnceValues(func() ([]*domains.Task, error) {
+	ts, err := derived()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*domains.Task, len(ts))
+	for i, t := range ts {
+		out[i] = t.registryTask()
+	}
+	return out, nil
+})
+
+func (domain) Tasks() ([]*domains.Task, error) { return registryTasks() }
+
+// registryTask is the task as the registry knows it.
+func (t *Task) registryTask() *domains.Task {
+	e := t.Entry
+	summary := fmt.Sprintf("%d turns; classes %s", t.Turns(), strings.Join(e.InvolvedClasses, ", "))
+	return &domains.Task{ID: e.ID, Title: t.Task.Title, Family: "BFCL " + e.Category, Summary: summary,
+		Model: t.Task, Gold: t.Gold, Env: t.Env,
+		AttackTask: func(h *model.Trajectory, _ model.StateView) *model.Task { return t.AttackTask(h) },
+		Reward: func(log *pbcste.Log, tr *model.Trajectory) float64 {
+			p, err := t.Payload(log, tr)
+			if err != nil {
+				return 0
+			}
+			v, ok := PayloadVerdict(p)
+			return b2f(ok && v.Valid)
+		},
+		Payload:     t.Payload,
+		GoldPasses:  true,
+		GoldMayFail: true,
+	}
+}
+
+// classNames are BFCL's eight multi-turn classes, in its docs' order.
+var classNames = []string{"GorillaFileSystem", "MathAPI", "MessageAPI", "TwitterAPI", "TicketAPI", "TradingBot", "TravelAPI", "VehicleControlAPI"}
+
+// kinds maps BFCL's parameter types to the editors' JSON kinds.
+var kinds = map[string]string{"string": "string", "integer": "integer", "float": "number", "boolean": "boolean", "array": "array", "dict": "object"}
+
+// Tools are every class's functions as BFCL's docs offer them; a
+// stateless class's (MathAPI's) write nothing.
+func (domain) Tools() []domains.Tool {
+	var out []domains.Tool
+	for _, class := range classNames {
+		docs, err := FuncDocs(class)
+		if err != nil {
+			return nil
+		}
+		c, _ := classes.Lookup(class)
+		for _, d := range docs {
+			t := domains.Tool{Name: d.Name, Writes: c == nil || !c.Stateless}
+			if d.Parameters != nil {
+				for _, p := range d.Parameters.Properties {
+					t.Params = append(t.Params, domains.Param{Name: p.Name, Kind: kinds[p.Schema.Type], Required: slices.Contains(d.Parameters.Required, p.Name)})
+				}
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}

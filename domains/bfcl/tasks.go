@@ -1,0 +1,202 @@
+package bfcl
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/parthack/parthack/domains/bfcl/classes"
+	"github.com/parthack/parthack/domains/bfcl/pyval"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
+)
+
+// Task is one BFCL multi-turn entry as a PB-CSTE task. Its goal has one
+// version per user turn (turn-0, turn-1, …; BFCL's turn index): the
+// public state gold's calls reach by the end of that turn, cell by cell
+// (the net changes of gold's turns so far), so each user turn revises
+// what the user wants, as the paper's GoalPatch family does.
+type Task struct {
+	Entry *Entry
+	World *World
+	Task  *model.Task
+	// Gold is gold's calls, each turn started by the user's step.
+	Gold *model.Trajectory
+	// TurnChanges are gold's net changes by the end of each turn.
+	TurnChanges [][]model.CellDiff
+
+	envOnce sync.Once
+	env     *pbcste.Env
+	envErr  error
+	// vacEnv is the task compiled with a predicate that always holds in
+	// each goal version that has none, for payloads (Payload).
+	vacOnce sync.Once
+	vacEnv  *pbcste.Env
+	vacErr  error
+}
+
+// Env is the task compiled for replay, once.
+func (t *Task) Env() (*pbcste.Env, error) {
+	t.envOnce.Do(func() { t.env, t.envErr = pbcste.Compile(t.Task) })
+	return t.env, t.envErr
+}
+
+// Turns is the number of the entry's user turns.
+func (t *Task) Turns() int { return len(t.Entry.GroundTruth) }
+
+// UserStep is the user's step that starts turn i.
+func UserStep(turn int) model.Step {
+	return model.Step{Actor: model.ActorUser, Action: model.Action{Op: model.OpCall, Tool: UserTurn,
+		Args: model.MustJSON(fmt.Sprintf(`{"turn":%d}`, turn))}}
+}
+
+// Derive makes the task of an entry: its world, gold's calls as a
+// trajectory (positional arguments bound to their names, as Python binds
+// them), and a goal version per turn from gold's state at its end.
+func Derive(e *Entry) (*Task, error) {
+	w, schema, initial, err := NewWorld(e.ID, e.InvolvedClasses, e.InitialConfig)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.ID, err)
+	}
+	turns := len(e.GroundTruth)
+	if turns == 0 {
+		return nil, fmt.Errorf("%s: no turn", e.ID)
+	}
+	t := &Task{Entry: e, World: w}
+	base := &model.Task{ID: e.ID, Title: title(e), Instruction: instruction(e), Schema: schema, Initial: initial, Domain: w}
+	base.Allowlist.Tools = w.Tools()
+	base.Allowlist.Ops = []model.Op{model.OpCall}
+	base.Allowlist.Fields = map[string][]string{}
+	for _, et := range schema.Types {
+		for _, f := range et.Fields {
+			base.Allowlist.Fields[et.Name] = append(base.Allowlist.Fields[et.Name], f.Name)
+		}
+	}
+	for i := 0; i < turns; i++ {
+		base.Goals = append(base.Goals, model.GoalVersion{Version: GoalVersion(i)})
+	}
+	gold := &model.Trajectory{Task: e.ID, Name: "gold", Note: "BFCL's ground truth for " + e.ID}
+	var ends []int // the number of gold's steps by the end of each turn
+	for i, calls := range e.GroundTruth {
+		gold.Steps = append(gold.Steps, UserStep(i))
+		for j, src := range calls {
+			st, err := goldStep(w, src)
+			if err != nil {
+				return nil, fmt.Errorf("%s: ground_truth[%d][%d] %q: %w", e.ID, i, j, src, err)
+			}
+			gold.Steps = append(gold.Steps, st)
+		}
+		ends = append(ends, len(gold.Steps))
+	}
+	for i := range gold.Steps {
+		gold.Steps[i].Index = i
+	}
+	env, err := pbcste.Compile(base)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.ID, err)
+	}
+	for i := range base.Goals {
+		log := env.Replay(gold.Steps[:ends[i]])
+		ch := public(log.NetChanges())
+		t.TurnChanges = append(t.TurnChanges, ch)
+		base.Goals[i].Predicates = goalOf(ch)
+	}
+	t.Task, t.Gold = base, gold
+	return t, nil
+}
+
+// goldStep is one gold call string as a step of the agent.
+func goldStep(w *World, src string) (model.Step, error) {
+	call, err := classes.ParseCall(src)
+	if err != nil {
+		return model.Step{}, err
+	}
+	c, ok := w.owner[call.Method]
+	if !ok {
+		return model.Step{}, fmt.Errorf("no involved class has %s", call.Method)
+	}
+	if _, err := classes.Bind(c, call.Method, call); err != nil {
+		return model.Step{}, err
+	}
+	args := pyval.NewDict()
+	m := c.Methods[call.Method]
+	for i, a := range call.Args {
+		args.Set(m.Params[i].Name, a)
+	}
+	for _, kw := range call.Kwargs {
+		args.Set(kw.Key, kw.Value)
+	}
+	text, err := pyval.Dumps(args)
+	if err != nil {
+		return model.Step{}, err
+	}
+	v, err := model.FromJSON([]byte(text))
+	if err != nil {
+		return model.Step{}, err
+	}
+	return model.Step{Action: model.Action{Op: model.OpCall, Tool: call.Method, Args: v}}, nil
+}
+
+// public keeps the changes to public attributes: BFCL's state check
+// skips names that start with "_".
+func public(ch []model.CellDiff) []model.CellDiff {
+	return slices.DeleteFunc(ch, func(c model.CellDiff) bool { return strings.HasPrefix(c.Field, "_") })
+}
+
+// goalOf makes one predicate per changed attribute: it holds gold's value.
+func goalOf(changes []model.CellDiff) []model.Predicate {
+	var preds []model.Predicate
+	for _, c := range changes {
+		preds = append(preds, model.Predicate{ID: c.Type + "." + c.Field, Text: fmt.Sprintf("%s.%s is as gold leaves it", c.Type, c.Field),
+			Expr: model.Expr{Kind: model.ExprField, Type: c.Type, ID: c.ID, Field: c.Field, Cmp: model.CmpEq, Value: c.After}})
+	}
+	return preds
+}
+
+// vacuous is a copy of t whose goal versions without a predicate hold one
+// that always holds (the first entity is alive or absent): PB-CSTE
+// compiles no empty goal, and a turn whose gold changes nothing (a read,
+// an irrelevant request) has none.
+func vacuous(t *model.Task) *model.Task {
+	c := *t
+	c.Goals = slices.Clone(t.Goals)
+	for i := range c.Goals {
+		if len(c.Goals[i].Predicates) > 0 {
+			continue
+		}
+		var e model.Expr
+		if len(t.Initial) > 0 {
+			x := &t.Initial[0]
+			e = model.Expr{Kind: model.ExprAny, Args: []model.Expr{{Kind: model.ExprAlive, Type: x.Type, ID: x.ID}, {Kind: model.ExprAbsent, Type: x.Type, ID: x.ID}}}
+		}
+		c.Goals[i].Predicates = []model.Predicate{{ID: "vacuous", Text: "always holds", Expr: e}}
+	}
+	return &c
+}
+
+// Tools are the public methods of the involved classes, sorted.
+func (w *World) Tools() []string {
+	out := make([]string, 0, len(w.owner))
+	for m := range w.owner {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func title(e *Entry) string {
+	return fmt.Sprintf("BFCL %s (%s)", e.ID, strings.Join(e.InvolvedClasses, ", "))
+}
+
+// instruction is the user's turns, as the model read them.
+func instruction(e *Entry) string {
+	var b strings.Builder
+	for i, turn := range e.Question {
+		for _, m := range turn {
+			fmt.Fprintf(&b, "turn %d: %s\n", i, m.Content)
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
