@@ -140,9 +140,9 @@ func goldStep(w *World, src string) (model.Step, error) {
 }
 
 // public keeps the changes to public attributes: BFCL's state check
-// skips names that start with "_".
+// skips names that start with "_" (and the goal version is no attribute).
 func public(ch []model.CellDiff) []model.CellDiff {
-	return slices.DeleteFunc(ch, func(c model.CellDiff) bool { return strings.HasPrefix(c.Field, "_") })
+	return slices.DeleteFunc(ch, func(c model.CellDiff) bool { return c.Type == "" || strings.HasPrefix(c.Field, "_") })
 }
 
 // goalOf makes one predicate per changed attribute: it holds gold's value.
