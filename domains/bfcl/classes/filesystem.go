@@ -249,13 +249,13 @@ func (d *fsDir) DeepCopy(memo map[any]pyval.Value) pyval.Value {
 // links included; a file system whose root and current directory were
 // marshalled apart is joined again by fsDirs.
 type fsGraphState struct {
-	Self  int            `json:"self"`
+	Self  int           `json:"self"`
 	Nodes []fsNodeState `json:"nodes"`
 	Dicts [][]fsEntry   `json:"dicts"`
 }
 
 type fsNodeState struct {
-	File   *fsFileState      `json:"file,omitempty"`
+	File   *fsFileState    `json:"file,omitempty"`
 	Name   json.RawMessage `json:"name,omitempty"` // a directory's
 	Parent *int            `json:"parent,omitempty"`
 	Dict   int             `json:"dict"`
@@ -1271,8 +1271,12 @@ func fsMoveOrCopy(self *Instance, args []pyval.Value, move bool) (pyval.Value, e
 	return fsResult("result", fmt.Sprintf("'%s' %s to '%s/%s'", fsStr(source), done, fsStr(dest), fsStr(source))), nil
 }
 
-func fsMv(self *Instance, args []pyval.Value) (pyval.Value, error) { return fsMoveOrCopy(self, args, true) }
-func fsCp(self *Instance, args []pyval.Value) (pyval.Value, error) { return fsMoveOrCopy(self, args, false) }
+func fsMv(self *Instance, args []pyval.Value) (pyval.Value, error) {
+	return fsMoveOrCopy(self, args, true)
+}
+func fsCp(self *Instance, args []pyval.Value) (pyval.Value, error) {
+	return fsMoveOrCopy(self, args, false)
+}
 
 func fsRm(self *Instance, args []pyval.Value) (pyval.Value, error) {
 	_, cur, err := fsDirs(self)

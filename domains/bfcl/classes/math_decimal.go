@@ -17,17 +17,22 @@ import (
 // follows the General Decimal Arithmetic rules CPython's libmpdec and
 // _pydecimal implement, step for step as _pydecimal.Decimal.sqrt does.
 
-// decimalNum is a finite Decimal (-1)^neg · coeff · 10^exp, or +Infinity.
+// decimalNum is a finite Decimal (-1)^neg · coeff · 10^exp, an
+// Infinity or a NaN.
 type decimalNum struct {
 	neg   bool
 	coeff *big.Int // ≥ 0
 	exp   int
 	inf   bool
+	nan   bool
 }
 
 // decimalFromFloat is Decimal(x): the float's exact binary value.
 func decimalFromFloat(x float64) decimalNum {
 	neg := math.Signbit(x)
+	if math.IsNaN(x) {
+		return decimalNum{neg: neg, nan: true}
+	}
 	if math.IsInf(x, 0) {
 		return decimalNum{neg: neg, inf: true}
 	}
@@ -47,7 +52,7 @@ func (d decimalNum) digits() string { return d.coeff.String() }
 
 // sqrt is d.sqrt() in a context of precision prec (d ≥ 0 or -0).
 func (d decimalNum) sqrt(prec int) decimalNum {
-	if d.inf {
+	if d.inf || d.nan {
 		return d
 	}
 	if d.coeff.Sign() == 0 {
@@ -153,6 +158,9 @@ func (d decimalNum) String() string {
 	if d.inf {
 		return sign + "Infinity"
 	}
+	if d.nan {
+		return sign + "NaN"
+	}
 	digits := d.digits()
 	left := d.exp + len(digits)
 	dot := 1
@@ -201,6 +209,9 @@ func (v *decimalValue) Str() string       { return v.d.String() }
 func (v *decimalValue) Equal(other pyval.Value) bool {
 	o, ok := other.(*decimalValue)
 	if !ok {
+		return false
+	}
+	if v.d.nan || o.d.nan {
 		return false
 	}
 	if v.d.inf || o.d.inf {

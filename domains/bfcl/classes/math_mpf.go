@@ -21,10 +21,12 @@ import (
 // rounds to nearest, so the two differ only where log(x) lies within
 // about 2^-(prec+17) of a rounding midpoint (a chance of about 1 in
 // 100,000 per call). Every logarithm in BFCL's data and runs is equal.
-// Strings are read as decimal literals (rounded exactly; mpmath rounds
-// approximately past 10^±400), "inf" and "nan"; mpmath also reads
-// fractions, complex literals and underscores, which give its "cannot
-// create mpf" error here.
+// Strings are read as mpmath reads them (decimal literals, fractions,
+// "inf", "nan"), but for literals with underscores or complex ones
+// ("2+3j"), which give mpmath's "cannot create mpf" error here, and
+// exponents past ±400, which this port rounds exactly where mpmath's
+// rounding is approximate. A complex argument (no JSON argument is one)
+// gives that error too.
 
 // mpfKind tells mpmath's special values apart.
 type mpfKind uint8
@@ -107,7 +109,7 @@ func mpfRound(f *big.Float, prec uint, mode big.RoundingMode) mpfNum {
 // mpfMul is mpf_mul without a precision: exact.
 func mpfMul(s, t mpfNum) mpfNum {
 	if s.kind == mpfFinite && t.kind == mpfFinite {
-		return mpfNum{kind: mpfFinite, f: mpNewFloat(s.f.MinPrec() + t.f.MinPrec() + 1).Mul(s.f, t.f)}
+		return mpfNum{kind: mpfFinite, f: mpNewFloat(s.f.MinPrec()+t.f.MinPrec()+1).Mul(s.f, t.f)}
 	}
 	if !mpfSpecial(s) && !mpfSpecial(t) {
 		return mpfZeroV
@@ -220,14 +222,9 @@ func mpfLog(x mpfNum, prec uint) mpfNum {
 		m.SetMantExp(m, 1)
 		exp--
 	}
-	// log(m) = 2·atanh((m-1)/(m+1)), |(m-1)/(m+1)| < 0.18
-	one := mpNewFloat(wp).SetInt64(1)
-	num := mpNewFloat(wp).Sub(m, one)
-	den := mpNewFloat(wp).Add(m, one)
-	r := mpAtanh(mpNewFloat(wp).Quo(num, den), wp)
-	r.SetMantExp(r, 1)
+	r := mpLnSeries(m, wp)
 	if exp != 0 {
-		l2 := mpLn2(wp)
+		l2 := mpLnSeries(mpNewFloat(wp).SetInt64(2), wp)
 		r.Add(r, l2.Mul(l2, mpNewFloat(wp).SetInt64(int64(exp))))
 	}
 	return mpfRound(r, prec, big.ToNearestEven)
@@ -261,11 +258,31 @@ func mpAtanh(s *big.Float, wp uint) *big.Float {
 	}
 }
 
-// mpLn2 is log(2) = 2·atanh(1/3) to wp bits.
-func mpLn2(wp uint) *big.Float {
-	third := mpNewFloat(wp).Quo(mpNewFloat(wp).SetInt64(1), mpNewFloat(wp).SetInt64(3))
-	r := mpAtanh(third, wp)
-	return r.SetMantExp(r, 1)
+// mpLnSeries is log(m) of m > 0 to wp bits: k square roots bring m
+// near 1 (k about sqrt(wp)/2, fewer where m is near 1 already), then
+// log(m) = 2^(k+1)·atanh((m-1)/(m+1)). The roots cost k bits of the
+// result's relative precision, and m near 1 the bits of |m-1| below 1:
+// both are added as guard bits.
+func mpLnSeries(m *big.Float, wp uint) *big.Float {
+	one := big.NewFloat(1)
+	d := new(big.Float).Sub(m, one)
+	if d.Sign() == 0 {
+		return mpNewFloat(wp)
+	}
+	e := d.MantExp(nil)
+	k := 0
+	if wp > 400 {
+		k = max(0, int(math.Sqrt(float64(wp))/2)+min(e, 0))
+	}
+	hp := wp + uint(k) + uint(max(0, -e)) + 16
+	x := mpNewFloat(hp).Set(m)
+	for i := 0; i < k; i++ {
+		x.Sqrt(x)
+	}
+	num := mpNewFloat(hp).Sub(x, one)
+	den := mpNewFloat(hp).Add(x, one)
+	r := mpAtanh(mpNewFloat(hp).Quo(num, den), hp)
+	return r.SetMantExp(r, k+1)
 }
 
 // mpfPi is mpf_pi(prec, round_nearest): floor(pi·2^(prec+20)) rounded
@@ -442,31 +459,52 @@ func mpfDigitsExp(f *big.Float, dps int) (string, string, int) {
 	return sign, digits, len(digits) - fixdps - 1
 }
 
-// mpfFromString is mpmath's from_str(s, prec, round_nearest) for a
-// decimal literal, "inf" or "nan"; ok false where mpmath raises
-// "cannot create mpf from …" (or reads what this port does not).
-func mpfFromString(s string, prec uint) (mpfNum, bool) {
+// mpfFromString is mpmath's from_str(s, prec, round_nearest): "inf",
+// "+inf", "-inf", "nan", a fraction "p/q" of ints, or a decimal literal.
+// ok false where mpmath's convert gives up (its "cannot create mpf"
+// error); zeroDiv where from_str raises ZeroDivisionError (q is 0).
+func mpfFromString(s string, prec uint) (v mpfNum, ok, zeroDiv bool) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	switch t {
 	case "inf", "+inf":
-		return mpfNum{kind: mpfInf}, true
+		return mpfNum{kind: mpfInf}, true, false
 	case "-inf":
-		return mpfNum{kind: mpfNInf}, true
+		return mpfNum{kind: mpfNInf}, true, false
 	case "nan":
-		return mpfNaNV, true
+		return mpfNaNV, true, false
+	}
+	if p, q, found := strings.Cut(t, "/"); found {
+		pi, err1 := pyval.ToInt(strings.TrimRight(p, "l"))
+		qi, err2 := pyval.ToInt(strings.TrimRight(q, "l"))
+		if err1 != nil || err2 != nil || strings.Contains(q, "/") {
+			return mpfNum{}, false, false
+		}
+		r, ok := mpfDiv(mpfFromInt(mpBig(pi)), mpfFromInt(mpBig(qi)), prec)
+		return r, ok, !ok
 	}
 	t = strings.TrimRight(t, "l")
 	if !mpDecimalLiteral(t) {
-		return mpfNum{}, false
+		return mpfNum{}, false, false
 	}
 	r, ok := new(big.Rat).SetString(t)
 	if !ok {
-		return mpfNum{}, false
+		return mpfNum{}, false, false
 	}
 	if r.Sign() == 0 {
-		return mpfZeroV, true
+		return mpfZeroV, true, false
 	}
-	return mpfNum{kind: mpfFinite, f: new(big.Float).SetMode(big.ToNearestEven).SetPrec(prec).SetRat(r)}, true
+	return mpfNum{kind: mpfFinite, f: new(big.Float).SetMode(big.ToNearestEven).SetPrec(prec).SetRat(r)}, true, false
+}
+
+// mpBig is an int value (int64 or *big.Int) as a *big.Int.
+func mpBig(v pyval.Value) *big.Int {
+	switch x := v.(type) {
+	case int64:
+		return big.NewInt(x)
+	case *big.Int:
+		return x
+	}
+	return new(big.Int)
 }
 
 // mpDecimalLiteral is [+-]digits[.digits][e[+-]digits] with a digit

@@ -22,7 +22,9 @@ object a line, gzipped, per class and source:
         entry's initial_config (calls of other classes left out: they
         never touch this class's state)
     testdata/fs/edge.jsonl.gz, testdata/math/edge.jsonl.gz   hand-made
-        calls: wrong types, missing paths, "..", names with "/"
+        calls: wrong types, missing paths, "..", names with "/", shared
+        contents after mv and cp; for MathAPI also 600 seeded logarithm
+        and square_root calls (the parts ported from mpmath and decimal)
 
 Each line: {"id", "initial_config" (the class's part), "calls": [{"call",
 "result" (the executor's string), "state" (repr of every public attribute
@@ -304,7 +306,21 @@ MATH_EDGES = [
         "logarithm(value=0, base=10, precision=5)", "logarithm(value='a', base=10, precision=5)",
         "logarithm(value=10, base=10, precision='x')", "logarithm(value=100, base=10, precision=0)",
         "logarithm(value=100, base=10, precision=1)", "logarithm(value=123.456, base=7.5, precision=20)",
-        "logarithm(value=1e-300, base=10, precision=12)", "logarithm(value=10**50, base=3, precision=25)",
+        "logarithm(value=1e-300, base=10, precision=12)", "logarithm(value='100', base=10, precision=5)",
+        "logarithm(value=' 2.5e3 ', base='10', precision=8)", "logarithm(value='inf', base=10, precision=5)",
+        "logarithm(value='-inf', base=10, precision=5)", "logarithm(value='nan', base=10, precision=5)",
+        "logarithm(value='1/3', base=2, precision=20)", "logarithm(value='1/0', base=2, precision=20)",
+        "logarithm(value='1/2/3', base=2, precision=20)", "logarithm(value='0x10', base=2, precision=5)",
+        "logarithm(value='.5', base='5.', precision=5)", "logarithm(value=None, base=10, precision=5)",
+        "logarithm(value=[10], base=10, precision=5)", "logarithm(value=True, base=2, precision=5)",
+        "logarithm(value=10, base=10, precision=None)", "logarithm(value=10, base=10, precision=2.7)",
+        "logarithm(value=10, base=10, precision='7')", "logarithm(value=10, base=10, precision=-3)",
+        "logarithm(value=10, base=10, precision=10**400)", "logarithm(value=-8, base=-2, precision=10)",
+        "logarithm(value=8, base=-2, precision=10)", "logarithm(value=-8, base=2, precision=10)",
+        "logarithm(value=-1, base=-1, precision=10)", "logarithm(value=0, base=-2, precision=10)",
+        "logarithm(value=1e999, base=10, precision=5)", "logarithm(value=2, base=0, precision=5)",
+        "logarithm(value=0, base=0, precision=5)", "logarithm(value=2, base=1e999, precision=5)",
+        "logarithm(value=10, base=10, precision=300)", "logarithm(value=10**50, base=3, precision=25)",
         "square_root(number=16, precision=10)", "square_root(number=2, precision=5)",
         "square_root(number=-1, precision=5)", "square_root(number='a', precision=5)",
         "square_root(number=2.0, precision=0)", "square_root(number=2, precision='x')",
@@ -316,6 +332,30 @@ MATH_EDGES = [
         "square_root(number=1e-7, precision=3)", "square_root(number=50, precision=1)",
     ]),
 ]
+
+
+def random_math_calls():
+    """Seeded logarithm and square_root calls over ints, floats and
+    precisions (the parts ported from mpmath and decimal)."""
+    import random
+    rnd = random.Random(20251127)
+
+    def number():
+        k = rnd.random()
+        if k < 0.3:
+            return repr(rnd.randint(1, 10 ** rnd.randint(1, 30)))
+        if k < 0.7:
+            return repr(rnd.uniform(0, 10 ** rnd.randint(-6, 9)))
+        return rnd.choice(["2", "8", "0.5", "1024", "10", "1e-300", "1.0000001", "0.9999999", "-5", "-0.5", "7"])
+
+    calls = []
+    for _ in range(300):
+        calls.append("logarithm(value=%s, base=%s, precision=%d)" % (
+            number(), number(), rnd.choice([1, 2, 4, 5, 10, 15, 16, 20, 30, 50, rnd.randint(0, 80)])))
+    for _ in range(300):
+        calls.append("square_root(number=%s, precision=%d)" % (
+            number().lstrip("-"), rnd.choice([1, 2, 3, 5, 10, 15, 28, 30, 50, rnd.randint(1, 80)])))
+    return calls
 
 
 def write(path, lines):
@@ -410,7 +450,8 @@ def main():
     write(os.path.join(HERE, "edge.jsonl.gz"),
           [sequence(utils, "GorillaFileSystem", i, cfg, calls) for i, cfg, calls in FS_EDGES])
     write(os.path.join(HERE, "..", "math", "edge.jsonl.gz"),
-          [sequence(utils, "MathAPI", i, None, calls) for i, calls in MATH_EDGES])
+          [sequence(utils, "MathAPI", i, None, calls) for i, calls in MATH_EDGES] +
+          [sequence(utils, "MathAPI", "math_random", None, random_math_calls())])
 
 
 if __name__ == "__main__":
