@@ -442,11 +442,44 @@ type evaluator struct {
 	s *Session // nil: literals only (ParseCall)
 }
 
-// literal evaluates a node that must be a literal.
+// literal evaluates a node that must be a literal, as ast.literal_eval
+// takes them: constants, lists, tuples, dicts, a sign on a number.
 func (ev *evaluator) literal(n node) (pyval.Value, error) {
-	switch n.(type) {
-	case nName, nAttr, nCall, nSubscript:
-		return nil, fmt.Errorf("argument is no literal")
+	ok := true
+	var walk func(n node)
+	walk = func(n node) {
+		switch x := n.(type) {
+		case nConst:
+		case nList:
+			for _, e := range x.elts {
+				walk(e)
+			}
+		case nTuple:
+			for _, e := range x.elts {
+				walk(e)
+			}
+		case nDict:
+			for i := range x.keys {
+				walk(x.keys[i])
+				walk(x.vals[i])
+			}
+		case nUnary:
+			c, isConst := x.x.(nConst)
+			if !isConst || (x.op != "-" && x.op != "+") {
+				ok = false
+				return
+			}
+			switch c.v.(type) {
+			case string, bool, nil, pyval.Tuple:
+				ok = false
+			}
+		default:
+			ok = false
+		}
+	}
+	walk(n)
+	if !ok {
+		return nil, fmt.Errorf("an argument is no literal")
 	}
 	return ev.eval(n)
 }

@@ -148,11 +148,7 @@ func repeat(seq, n Value) (Value, error) {
 	}
 	k, ok := small(n)
 	if !ok {
-		if bigOf(n).Sign() < 0 {
-			k = 0
-		} else {
-			return nil, OverflowError("cannot fit 'int' into an index-sized integer")
-		}
+		return nil, OverflowError("cannot fit 'int' into an index-sized integer")
 	}
 	if k < 0 {
 		k = 0
@@ -194,6 +190,9 @@ func TrueDiv(a, b Value) (Value, error) {
 		y := bigOf(b)
 		if y.Sign() == 0 {
 			return nil, ZeroDivisionError("division by zero")
+		}
+		if x := bigOf(a); x.Sign() == 0 {
+			return math.Copysign(0, float64(y.Sign())), nil
 		}
 		if x, ok := small(a); ok && x > -(1<<53) && x < 1<<53 {
 			if z, ok := small(b); ok && z > -(1<<53) && z < 1<<53 {
@@ -274,6 +273,9 @@ func Mod(a, b Value) (Value, error) {
 	if r, ok, err := objectOp("%", a, b); ok {
 		return r, err
 	}
+	if s, ok := a.(string); ok {
+		return PercentFormat(s, b)
+	}
 	return nil, unsupported("%", a, b)
 }
 
@@ -311,9 +313,9 @@ func floatDivMod(vx, wx float64) (float64, float64) {
 }
 
 // Pow is a ** b. An int to a non-negative int power is exact; a float
-// power is correctly rounded for integral exponents and Go's math.Pow
-// otherwise; a negative float to a fractional power is a Complex, as in
-// Python 3.
+// power is correctly rounded (as glibc's pow, which CPython calls, is
+// in all but rare cases); a negative float to a fractional power is a
+// Complex, as in Python 3.
 func Pow(a, b Value) (Value, error) {
 	ka, kb := numKind(a), numKind(b)
 	switch {
@@ -424,11 +426,14 @@ func floatPow(iv, iw float64) (Value, error) {
 	return r, nil
 }
 
-// powRounded is x**y for x > 0: correctly rounded for an integral y of
-// moderate size (as the C library's pow is), math.Pow otherwise.
+// powRounded is x**y for x > 0, correctly rounded as the C library's
+// pow (nearly always) is.
 func powRounded(x, y float64) float64 {
-	if y != math.Trunc(y) || math.Abs(y) > 4096 {
+	if math.IsInf(x, 0) || math.IsInf(y, 0) || math.IsNaN(x) || math.IsNaN(y) {
 		return math.Pow(x, y)
+	}
+	if y != math.Trunc(y) || math.Abs(y) > 4096 {
+		return powFloat(x, y)
 	}
 	n := int64(math.Abs(y))
 	prec := uint(53*n + 64)

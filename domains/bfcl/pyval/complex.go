@@ -3,6 +3,7 @@ package pyval
 import (
 	"encoding/json"
 	"math"
+	"strings"
 )
 
 // Complex is a Python complex, the result of a negative float raised to
@@ -12,17 +13,23 @@ type Complex struct{ Re, Im float64 }
 // ClassName is "complex".
 func (c Complex) ClassName() string { return "complex" }
 
-// Repr is repr(c): "(1.7319121124709868e-16+2.8284271247461903j)", or
-// "2j" when the real part is +0.
+// Repr is repr(c): "(1.7319121124709868e-16+2.8284271247461903j)",
+// "(1+1j)", or "2j" when the real part is +0.
 func (c Complex) Repr() string {
-	im := FloatRepr(c.Im)
+	im := complexPart(c.Im)
 	if c.Re == 0 && !math.Signbit(c.Re) {
 		return im + "j"
 	}
-	if c.Im >= 0 || math.IsNaN(c.Im) && !math.Signbit(c.Im) {
+	if !math.Signbit(c.Im) || math.IsNaN(c.Im) {
 		im = "+" + im
 	}
-	return "(" + FloatRepr(c.Re) + im + "j)"
+	return "(" + complexPart(c.Re) + im + "j)"
+}
+
+// complexPart is a complex component's repr: a float's without the ".0"
+// of an integral value.
+func complexPart(x float64) string {
+	return strings.TrimSuffix(FloatRepr(x), ".0")
 }
 
 // Equal is c == other.
@@ -87,14 +94,20 @@ func complexPow(a, b Complex) (Value, error) {
 		return Complex{}, nil
 	}
 	vabs := math.Hypot(a.Re, a.Im)
-	l := math.Pow(vabs, b.Re)
+	if a.Im != 0 && a.Re != 0 {
+		// hypot correctly rounded, as glibc's is.
+		h := newBig().Add(newBig().Mul(bigOfFloat(a.Re), bigOfFloat(a.Re)), newBig().Mul(bigOfFloat(a.Im), bigOfFloat(a.Im)))
+		vabs = toFloat64(h.Sqrt(h))
+	}
+	l := powRounded(vabs, b.Re)
 	at := math.Atan2(a.Im, a.Re)
 	phase := at * b.Re
 	if b.Im != 0 {
 		l /= math.Exp(at * b.Im)
 		phase += b.Im * math.Log(vabs)
 	}
-	r := Complex{Re: l * math.Cos(phase), Im: l * math.Sin(phase)}
+	sin, cos := sinCos(phase)
+	r := Complex{Re: l * cos, Im: l * sin}
 	if math.IsInf(r.Re, 0) || math.IsInf(r.Im, 0) {
 		return nil, OverflowError("complex exponentiation")
 	}

@@ -34,7 +34,7 @@ func ToFloat(v Value) (float64, error) {
 
 // parsePyFloat parses a float literal as float(str) accepts it.
 func parsePyFloat(s string) (float64, bool) {
-	t := strings.TrimFunc(s, unicode.IsSpace)
+	t := asciiDigits(strings.TrimFunc(s, IsSpace))
 	body := strings.TrimLeft(t, "+-")
 	if len(t)-len(body) > 1 {
 		return 0, false
@@ -103,7 +103,7 @@ func ToInt(v Value) (Value, error) {
 	case float64:
 		return floatToInt(x)
 	case string:
-		t := strings.TrimFunc(x, unicode.IsSpace)
+		t := asciiDigits(strings.TrimFunc(x, IsSpace))
 		clean, ok := dropUnderscores(t)
 		body := strings.TrimLeft(clean, "+-")
 		if !ok || body == "" || len(clean)-len(body) > 1 || strings.HasPrefix(body, "_") {
@@ -211,7 +211,7 @@ func Round(number, ndigits Value) (Value, error) {
 			n = -400
 		}
 		r := RoundFloat(x, int(n))
-		if math.IsInf(r, 0) {
+		if math.IsInf(r, 0) && !math.IsInf(x, 0) {
 			return nil, OverflowError("rounded value too large to represent")
 		}
 		return r, nil
@@ -240,4 +240,33 @@ func Round(number, ndigits Value) (Value, error) {
 		return normInt(q.Mul(q, scale)), nil
 	}
 	return nil, TypeError(fmt.Sprintf("type %s doesn't define __round__ method", TypeName(number)))
+}
+
+// asciiDigits replaces Unicode decimal digits (category Nd: '١', '٣')
+// by ASCII ones, as int() and float() read them.
+func asciiDigits(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 0x80 && unicode.IsDigit(r) {
+			// Nd digits come in runs of whole sets of ten, zero first.
+			start := r
+			for unicode.IsDigit(start - 1) {
+				start--
+			}
+			b.WriteByte(byte('0' + (r-start)%10))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -158,7 +158,7 @@ func formatInt(v Value, fs formatSpec) (string, error) {
 			return "", err
 		}
 		return formatFloat(f, fs, "int")
-	case 0, 'd', 'n':
+	case 0, 'd', 'n', 'x', 'X', 'o', 'b', 'c':
 	default:
 		return "", unknownCode(fs.typ, "int")
 	}
@@ -167,7 +167,35 @@ func formatInt(v Value, fs formatSpec) (string, error) {
 	}
 	b := bigOf(v)
 	neg := b.Sign() < 0
-	digits := new(big.Int).Abs(b).String()
+	abs := new(big.Int).Abs(b)
+	var digits, prefix string
+	switch fs.typ {
+	case 'x', 'X':
+		digits, prefix = abs.Text(16), "0x"
+	case 'o':
+		digits, prefix = abs.Text(8), "0o"
+	case 'b':
+		digits, prefix = abs.Text(2), "0b"
+	case 'c':
+		if fs.sign != 0 {
+			return "", ValueError("Sign not allowed with integer format specifier 'c'")
+		}
+		if !b.IsInt64() || b.Int64() < 0 || b.Int64() > 0x10ffff {
+			return "", OverflowError("%c arg not in range(0x110000)")
+		}
+		return pad("", string(rune(b.Int64())), fs), nil
+	default:
+		digits = abs.String()
+	}
+	if fs.typ == 'X' {
+		digits, prefix = strings.ToUpper(digits), "0X"
+	}
+	if fs.alt && prefix != "" {
+		if fs.align == '=' {
+			return pad(signOf(neg, fs.sign)+prefix, digits, fs), nil
+		}
+		digits = prefix + digits
+	}
 	if fs.grouping != 0 {
 		digits = group(digits, fs.grouping)
 	}

@@ -248,7 +248,10 @@ func StrFormat(s string, kwargs *Dict) (string, error) {
 		case c == '{':
 			end := strings.IndexByte(s[i:], '}')
 			if end < 0 {
-				return "", ValueError("Single '{' encountered in format string")
+				if i+1 == len(s) {
+					return "", ValueError("Single '{' encountered in format string")
+				}
+				return "", ValueError("expected '}' before end of string")
 			}
 			field := s[i+1 : i+end]
 			i += end + 1
