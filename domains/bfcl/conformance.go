@@ -74,21 +74,21 @@ func ConformEach(file string, r io.Reader, each func(*Result) error) (*Report, e
 	err := StreamResults(file, r, func(res *Result) error {
 		e, err := EntryByID(res.ID)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", file, res.Line, err)
+			return res.Errorf("%v", err)
 		}
 		if rep.Category == "" {
 			rep.Category = res.Category
 		} else if res.Category != rep.Category {
-			return fmt.Errorf("%s:%d: entry %s is of category %s, the file's first of %s (BFCL writes one file a category)", file, res.Line, res.ID, res.Category, rep.Category)
+			return res.Errorf("expected an entry of %s, the category of the file's first (BFCL writes one file a category), got %s", rep.Category, res.ID)
 		}
 		if seen[res.ID] {
-			return fmt.Errorf("%s:%d: entry %s appears twice", file, res.Line, res.ID)
+			return res.Errorf("entry %s appears twice", res.ID)
 		}
 		seen[res.ID] = true
 		rep.Entries++
 		if res.Logged {
 			if err := rep.replay(e, res); err != nil {
-				return fmt.Errorf("%s:%d: %w", file, res.Line, err)
+				return res.Errorf("%v", err)
 			}
 		}
 		v := Checker{}.Score(e, res)

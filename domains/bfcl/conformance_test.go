@@ -122,3 +122,23 @@ func TestConformRealRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestConformErrors: a file whose entries are not one category's shipped
+// entries, each once, is refused at the entry's id.
+func TestConformErrors(t *testing.T) {
+	e0 := `{"id": "multi_turn_base_0", "result": "Error during inference: x"}`
+	for _, c := range []struct{ src, want string }{
+		{`{"id": "multi_turn_base_300", "result": []}`, `f.json:1:8: $.id: bfcl: no multi-turn entry "multi_turn_base_300" (ids are multi_turn_base_N, multi_turn_miss_func_N, multi_turn_miss_param_N, N from 0 to 199)`},
+		{e0 + "\n" + `{"id": "multi_turn_miss_func_0", "result": "Error during inference: x"}`, `f.json:2:8: $.id: expected an entry of multi_turn_base, the category of the file's first (BFCL writes one file a category), got multi_turn_miss_func_0`},
+		{e0 + "\n" + e0, `f.json:2:8: $.id: entry multi_turn_base_0 appears twice`},
+	} {
+		_, err := Conform("f.json", strings.NewReader(c.src))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%.50s…:\n got %v\nwant %s", c.src, err, c.want)
+		}
+	}
+	rep, err := Conform("f.json", strings.NewReader(e0))
+	if err != nil || rep.Entries != 1 || rep.Valid != 0 || !reflect.DeepEqual(rep.InvalidIDs, []string{"multi_turn_base_0"}) || rep.Verdicts[0].ErrorType != ErrInferenceError {
+		t.Errorf("an inference error: %v %+v", err, rep)
+	}
+}

@@ -37,7 +37,12 @@ type Result struct {
 	// Final is the state snapshot the log records after the last turn run
 	// (nil when it records none).
 	Final []Snapshot
+	id    jc // the id's value, to place errors about the entry
 }
+
+// Errorf is an error about the entry, placed at its id: the file, line,
+// column and JSON path ($.id).
+func (r *Result) Errorf(format string, args ...any) error { return r.id.fail(format, args...) }
 
 // Turn is one user turn of a result.
 type Turn struct {
@@ -169,6 +174,7 @@ func decodeResult(c jc, text string) (*Result, error) {
 	if res.ID, err = o.needStr("id"); err != nil {
 		return nil, err
 	}
+	res.id = o.at("id")
 	if i := strings.LastIndexByte(res.ID, '_'); i > 0 {
 		res.Category = res.ID[:i]
 	}

@@ -43,7 +43,7 @@ func main() {
 		err = bfcl.StreamResults(path, f, func(r *bfcl.Result) error {
 			e, err := bfcl.EntryByID(r.ID)
 			if err != nil {
-				return fmt.Errorf("%s:%d: %w", path, r.Line, err)
+				return r.Errorf("%v", err)
 			}
 			v := bfcl.Checker{}.Score(e, r)
 			return enc.Encode(verdict{File: path, Line: r.Line, ID: r.ID, Valid: v.Valid, ErrorType: v.ErrorType, Turn: v.Turn})
