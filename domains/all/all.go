@@ -4,6 +4,7 @@
 package all
 
 import (
+	_ "github.com/parthack/parthack/domains/bfcl"         // BFCL multi-turn
 	_ "github.com/parthack/parthack/domains/tau2/airline" // tau2-bench airline
 	_ "github.com/parthack/parthack/domains/tau2/retail"  // tau2-bench retail
 	_ "github.com/parthack/parthack/domains/tau2/telecom" // tau2-bench telecom

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/parthack/parthack/domains/bfcl/classes"
 	"github.com/parthack/parthack/domains/bfcl/pyval"
@@ -33,7 +35,15 @@ type World struct {
 	attrs map[string][]string
 	// owner maps a method name to the class BFCL's executor runs it on.
 	owner map[string]*classes.Class
+	// read holds attributes already decoded, by their cell's text: a
+	// call takes a deep copy (cheaper than decoding again, and the call
+	// may change it in place). At most maxRead are kept.
+	read     sync.Map // string → pyval.Value
+	readSize atomic.Int64
 }
+
+// maxRead bounds the decoded attributes a world keeps.
+const maxRead = 4096
 
 // executorModel is the model name the world's instances are named after
 // in the call text BFCL evaluates (InstanceName); no result shows it.
@@ -91,6 +101,22 @@ func cell(v pyval.Value) (model.Value, error) {
 // Value reads an attribute back from its cell.
 func Value(v model.Value) (pyval.Value, error) { return pyval.Unmarshal([]byte(v.AsString())) }
 
+// value reads an attribute back from its cell, a copy of its own.
+func (w *World) value(f model.Value) (pyval.Value, error) {
+	if x, ok := w.read.Load(f.AsString()); ok {
+		return pyval.DeepCopy(x), nil
+	}
+	x, err := Value(f)
+	if err != nil {
+		return nil, err
+	}
+	if w.readSize.Load() < maxRead {
+		w.readSize.Add(1)
+		w.read.Store(f.AsString(), pyval.DeepCopy(x))
+	}
+	return x, nil
+}
+
 // Name is the domain's id.
 func (w *World) Name() string { return DomainName }
 
@@ -131,7 +157,7 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		in.Attrs = in.Attrs[:0]
 		for _, name := range w.attrs[c.Name] {
 			f, _ := v.Field(c.Name, c.Name, name)
-			x, err := Value(f)
+			x, err := w.value(f)
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, name, err)
 			}

@@ -17,20 +17,13 @@ import (
 
 // sharedBFCL finds shared/realworld/bfcl in a folder above the test's
 // (the staged data, absent outside the workbench: tests skip then).
-func sharedBFCL(t *testing.T) string {
+func sharedBFCLOrSkip(t *testing.T) string {
 	t.Helper()
-	dir, _ := filepath.Abs(".")
-	for {
-		p := filepath.Join(dir, "shared", "realworld", "bfcl")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("shared/realworld/bfcl is absent: BFCL's data and runs are not staged here")
-		}
-		dir = parent
+	p := sharedBFCL(t)
+	if p == "" {
+		t.Skip("shared/realworld/bfcl is absent: BFCL's data and runs are not staged here")
 	}
+	return p
 }
 
 // realCalls gathers every gold call and every decoded model call of the
@@ -133,7 +126,7 @@ func realCalls(t *testing.T, root string) ([]string, map[string]string) {
 // logged a SyntaxError or NameError (Python 3.12's texts), the executor
 // gives that result.
 func TestRealCalls(t *testing.T) {
-	root := sharedBFCL(t)
+	root := sharedBFCLOrSkip(t)
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not installed")
