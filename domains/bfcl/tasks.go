@@ -103,6 +103,16 @@ func Derive(e *Entry) (*Task, error) {
 		t.TurnChanges = append(t.TurnChanges, ch)
 		base.Goals[i].Predicates = goalOf(ch)
 	}
+	// The reference the field's evaluators read (domains.FieldRewards):
+	// gold's net changes by its last turn, and its calls as the actions
+	// a run should make (every argument compared).
+	ref := &model.Reference{Changes: t.TurnChanges[turns-1], Outputs: []string{}}
+	for i := range gold.Steps {
+		if st := &gold.Steps[i]; st.Actor != model.ActorUser {
+			ref.Actions = append(ref.Actions, model.RefCall{Requestor: "assistant", Tool: st.Tool, Args: st.Args, AllArgs: true})
+		}
+	}
+	base.Reference = ref
 	t.Task, t.Gold = base, gold
 	return t, nil
 }
