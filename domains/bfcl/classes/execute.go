@@ -197,7 +197,11 @@ func InstanceName(modelName, entryID, class string) string {
 var instanceNameRe = regexp.MustCompile(`[-./]`)
 
 // Session is one entry's instances as BFCL's executor holds them across
-// the turns of one run (its globals()).
+// the turns of one run (its globals()). What BFCL's eval would reach
+// beyond the instances (Python's builtins, the executor module's own
+// globals: "float('inf')", "len(x)") is a NameError here; set literals,
+// comprehensions, lambdas, f-strings, bytes and starred arguments are a
+// clear error; none occurs among the staged runs' 1,812 distinct calls.
 type Session struct {
 	// Instances are the involved classes' instances, in involved_classes
 	// order (a class listed twice is one instance).
