@@ -31,6 +31,8 @@ type cases struct {
 		Truth    bool    `json:"truth"`
 		Hashable bool    `json:"hashable"`
 		Dumps    outcome `json:"dumps"`
+		Unicode  outcome `json:"dumps_unicode"`
+		Serial   string  `json:"serializable"`
 	} `json:"values"`
 	Binary []struct {
 		A, B, Op string
@@ -182,17 +184,26 @@ func TestValues(t *testing.T) {
 		if g := pyval.Hashable(v); g != tc.Hashable {
 			t.Errorf("hashable(%s) = %v, want %v", tc.Src, g, tc.Hashable)
 		}
-		got, err := pyval.Dumps(v)
-		if tc.Dumps.Error != "" {
-			if err == nil || errText(err) != tc.Dumps.Error {
-				t.Errorf("json.dumps(%s) = %q, %v; want error %q", tc.Src, got, err, tc.Dumps.Error)
+		for _, d := range []struct {
+			name string
+			fn   func(pyval.Value) (string, error)
+			want outcome
+		}{{"json.dumps", pyval.Dumps, tc.Dumps}, {"json.dumps(ensure_ascii=False)", pyval.DumpsUnicode, tc.Unicode}} {
+			got, err := d.fn(v)
+			if d.want.Error != "" {
+				if err == nil || errText(err) != d.want.Error {
+					t.Errorf("%s(%s) = %q, %v; want error %q", d.name, tc.Src, got, err, d.want.Error)
+				}
+				continue
 			}
-		} else {
 			var want string
-			json.Unmarshal(tc.Dumps.Value, &want)
+			json.Unmarshal(d.want.Value, &want)
 			if err != nil || got != want {
-				t.Errorf("json.dumps(%s) = %q, %v; want %q", tc.Src, got, err, want)
+				t.Errorf("%s(%s) = %q, %v; want %q", d.name, tc.Src, got, err, want)
 			}
+		}
+		if g := marshal(t, pyval.MakeJSONSerializable(v)); g != tc.Serial {
+			t.Errorf("make_json_serializable(%s) = %s, want %s", tc.Src, g, tc.Serial)
 		}
 	}
 }

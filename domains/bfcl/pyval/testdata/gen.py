@@ -57,8 +57,23 @@ VALUES = [
     "{'a': 1, 'b': [1, 2]}", "{1: 'int', 2.5: 'float', True: 'bool', None: 'none', (1, 2): 'tuple'}",
     "{'nested': {'x': {'y': [1.0, -0.0]}}}", "{'f': float('nan'), 'i': float('inf')}",
     "{'\\u00e9': '\\u00e9'}", "[1e16, 1e-5, 12.0]", "{0.5: 1}", "{float('inf'): 1}",
-    "complex(0, 2)", "complex(1.5, -2)", "{'c': complex(1, 1)}",
+    "complex(0, 2)", "complex(1.5, -2)", "{'c': complex(1, 1)}", "[(1, complex(1, 1)), {'k': [complex(2, 0)]}]",
+    "{'t': ('caf\\xe9', '\\x7f\\x1f')}",
 ]
+
+def make_json_serializable(value):
+    """BFCL's (bfcl_eval/utils.py, gorilla 013a2a4e), as its result files
+    are written."""
+    if isinstance(value, dict):
+        return {k: make_json_serializable(v) for k, v in value.items()}
+    elif isinstance(value, list):
+        return [make_json_serializable(item) for item in value]
+    else:
+        try:
+            json.dumps(value, ensure_ascii=False)
+            return value
+        except (TypeError, ValueError):
+            return str(value)
 
 def value_cases():
     out = []
@@ -71,6 +86,8 @@ def value_cases():
         except TypeError:
             c["hashable"] = False
         c["dumps"] = sres(lambda: json.dumps(v))
+        c["dumps_unicode"] = sres(lambda: json.dumps(v, ensure_ascii=False))
+        c["serializable"] = tag(make_json_serializable(v))
         out.append(c)
     return out
 
