@@ -357,18 +357,26 @@ func (s *Session) executeOne(call string) (result string) {
 }
 
 // ResultString is how BFCL's executor turns a call's return value into
-// its result string.
+// its result string: where str() itself raises (an int of more than 4300
+// digits), the result is that error's, as the conversion happens inside
+// the executor's try.
 func ResultString(v pyval.Value) string {
+	var s string
+	var err error
 	switch x := v.(type) {
 	case string:
 		return x
 	case *pyval.Dict:
-		if js, err := pyval.Dumps(x); err == nil {
-			return js
+		if s, err = pyval.Dumps(x); err != nil {
+			s, err = pyval.StrErr(x)
 		}
-		return pyval.Str(x)
+	default:
+		s, err = pyval.StrErr(v)
 	}
-	return pyval.Str(v)
+	if err != nil {
+		return "Error during execution: " + errText(err)
+	}
+	return s
 }
 
 func errText(err error) string {

@@ -37,26 +37,36 @@ func DumpsUnicode(v Value) (string, error) {
 // writes a result file: dicts and lists walked, any other value kept
 // where json.dumps takes it and replaced by str(value) where it does not
 // (a tuple holding an object becomes one string; keys are kept as they
-// are). A state_info snapshot's values reach the file this way.
-func MakeJSONSerializable(v Value) Value {
+// are). A state_info snapshot's values reach the file this way. The
+// error is str()'s, for an int past 4300 digits, where BFCL's writer
+// fails.
+func MakeJSONSerializable(v Value) (Value, error) {
 	switch x := v.(type) {
 	case *Dict:
 		d := NewDict()
 		for _, it := range x.items {
-			d.Set(it.Key, MakeJSONSerializable(it.Value))
+			e, err := MakeJSONSerializable(it.Value)
+			if err != nil {
+				return nil, err
+			}
+			d.Set(it.Key, e)
 		}
-		return d
+		return d, nil
 	case *List:
 		l := &List{Items: make([]Value, len(x.Items))}
 		for i, e := range x.Items {
-			l.Items[i] = MakeJSONSerializable(e)
+			c, err := MakeJSONSerializable(e)
+			if err != nil {
+				return nil, err
+			}
+			l.Items[i] = c
 		}
-		return l
+		return l, nil
 	}
 	if _, err := DumpsUnicode(v); err != nil {
-		return Str(v)
+		return StrErr(v)
 	}
-	return v
+	return v, nil
 }
 
 // maxDepth stands for Python's recursion limit on nesting.
@@ -75,7 +85,12 @@ func dump(b *strings.Builder, v Value, depth int, ascii bool) error {
 		} else {
 			b.WriteString("false")
 		}
-	case int64, int, *big.Int:
+	case int64, int:
+		writeRepr(b, x)
+	case *big.Int:
+		if tooManyDigits(x) {
+			return intDigitsError
+		}
 		writeRepr(b, x)
 	case float64:
 		b.WriteString(jsonFloat(x))
@@ -156,8 +171,10 @@ func jsonKey(k Value) (string, error) {
 		return "false", nil
 	case nil:
 		return "null", nil
-	case int64, int, *big.Int:
+	case int64, int:
 		return Repr(x), nil
+	case *big.Int:
+		return ReprErr(x)
 	}
 	return "", TypeError(fmt.Sprintf("keys must be str, int, float, bool or None, not %s", TypeName(k)))
 }
