@@ -169,7 +169,7 @@ func (lx *lexer) next() error {
 	case r == '\'' || r == '"':
 		return lx.str("")
 	}
-	for _, op := range []string{"**", "//", "==", "!=", "<=", ">=", "->", ":="} {
+	for _, op := range []string{"...", "**", "//", "==", "!=", "<=", ">=", "->", ":="} {
 		if strings.HasPrefix(lx.s[lx.i:], op) {
 			lx.toks = append(lx.toks, token{kind: tOp, text: op, line: lx.line})
 			lx.i += len(op)
@@ -177,8 +177,18 @@ func (lx *lexer) next() error {
 		}
 	}
 	c := lx.s[lx.i]
-	if strings.IndexByte("()[]{},:.=+-*/%<>~&|^@;", c) < 0 {
+	if r >= utf8.RuneSelf {
+		if !pyval.IsPrintable(r) {
+			return syntaxError(fmt.Sprintf("invalid non-printable character U+%04X", r), lx.line)
+		}
 		return syntaxError(fmt.Sprintf("invalid character '%c' (U+%04X)", r, r), lx.line)
+	}
+	if strings.IndexByte("()[]{},:.=+-*/%<>~&|^@;", c) < 0 {
+		// Python's tokenizer passes "?", "$", "!" and "`" on as error
+		// tokens, which the parser then reports where it meets them.
+		lx.toks = append(lx.toks, token{kind: tOp, text: string(c), line: lx.line})
+		lx.i++
+		return nil
 	}
 	switch c {
 	case '(', '[', '{':
@@ -280,7 +290,7 @@ func (lx *lexer) number() error {
 
 func (lx *lexer) pushNumber(v pyval.Value, start int) error {
 	if lx.i < len(lx.s) {
-		if r, _ := utf8.DecodeRuneInString(lx.s[lx.i:]); isIdentChar(r) || r == '.' {
+		if r, _ := utf8.DecodeRuneInString(lx.s[lx.i:]); isIdentChar(r) {
 			return syntaxError("invalid decimal literal", lx.line)
 		}
 	}
@@ -671,22 +681,11 @@ func (ps *parser) atom() (node, error) {
 	case tNumber, tString:
 		ps.p++
 		return nConst{v: t.val}, nil
-	case tName:
-		ps.p++
-		switch t.text {
-		case "True":
-			return nConst{v: true}, nil
-		case "False":
-			return nConst{v: false}, nil
-		case "None":
-			return nConst{v: nil}, nil
-		}
-		if pyKeywords[t.text] {
-			return nil, syntaxError("invalid syntax", t.line)
-		}
-		return nName{id: t.text}, nil
 	case tOp:
 		switch t.text {
+		case "...":
+			ps.p++
+			return nConst{v: Ellipsis}, nil
 		case "(":
 			ps.p++
 			if ps.isOp(")") {
@@ -722,6 +721,20 @@ func (ps *parser) atom() (node, error) {
 		case "{":
 			return ps.dictOrSet()
 		}
+	case tName:
+		ps.p++
+		switch t.text {
+		case "True":
+			return nConst{v: true}, nil
+		case "False":
+			return nConst{v: false}, nil
+		case "None":
+			return nConst{v: nil}, nil
+		}
+		if pyKeywords[t.text] {
+			return nil, syntaxError("invalid syntax", t.line)
+		}
+		return nName{id: t.text}, nil
 	}
 	return nil, ps.unexpected()
 }
@@ -778,4 +791,20 @@ func (ps *parser) dictOrSet() (node, error) {
 			return nil, err
 		}
 	}
+}
+
+// Ellipsis is Python's Ellipsis ("..."), a constant ast.literal_eval
+// takes.
+var Ellipsis pyval.Value = ellipsis{}
+
+type ellipsis struct{}
+
+func (ellipsis) ClassName() string                        { return "ellipsis" }
+func (ellipsis) Repr() string                             { return "Ellipsis" }
+func (ellipsis) Equal(other pyval.Value) bool             { return other == Ellipsis }
+func (ellipsis) DeepCopy(map[any]pyval.Value) pyval.Value { return Ellipsis }
+func (ellipsis) MarshalState() ([]byte, error)            { return []byte("null"), nil }
+
+func init() {
+	pyval.RegisterObject("ellipsis", func([]byte) (pyval.Object, error) { return ellipsis{}, nil })
 }

@@ -285,3 +285,114 @@ func Sorted(iterable Value) (*List, error) {
 	l := &List{Items: items}
 	return l, l.Sort(false)
 }
+
+// IsInt is isinstance(v, int) (True and False included, as Python's
+// bool is an int).
+func IsInt(v Value) bool { return isInt(v) }
+
+// IsNumber is isinstance(v, (int, float)).
+func IsNumber(v Value) bool { return numKind(v) != 0 }
+
+// Slice is v[start:stop:step] for a str, list or tuple; nil bounds are
+// None. TypeError "slice indices must be integers or None or have an
+// __index__ method", ValueError "slice step cannot be zero", and "'int'
+// object is not subscriptable" as Python gives them.
+func Slice(v, start, stop, step Value) (Value, error) {
+	var n int
+	switch x := v.(type) {
+	case string:
+		n = utf8.RuneCountInString(x)
+	case *List:
+		n = len(x.Items)
+	case Tuple:
+		n = len(x)
+	default:
+		return nil, TypeError(fmt.Sprintf("'%s' object is not subscriptable", TypeName(v)))
+	}
+	idx := func(b Value) (int64, bool, error) {
+		if b == nil {
+			return 0, false, nil
+		}
+		if !isInt(b) {
+			return 0, false, TypeError("slice indices must be integers or None or have an __index__ method")
+		}
+		if i, ok := small(b); ok {
+			return i, true, nil
+		}
+		if bigOf(b).Sign() < 0 {
+			return math.MinInt64, true, nil
+		}
+		return math.MaxInt64, true, nil
+	}
+	st, haveStep, err := idx(step)
+	if err != nil {
+		return nil, err
+	}
+	if !haveStep {
+		st = 1
+	}
+	if st == 0 {
+		return nil, ValueError("slice step cannot be zero")
+	}
+	lo, haveLo, err := idx(start)
+	if err != nil {
+		return nil, err
+	}
+	hi, haveHi, err := idx(stop)
+	if err != nil {
+		return nil, err
+	}
+	ln := int64(n)
+	adjust := func(i int64, have bool, def int64) int64 {
+		if !have {
+			return def
+		}
+		if i < 0 {
+			i += ln
+			if i < 0 {
+				if st < 0 {
+					return -1
+				}
+				return 0
+			}
+		} else if i >= ln {
+			if st < 0 {
+				return ln - 1
+			}
+			return ln
+		}
+		return i
+	}
+	var picks []int
+	if st > 0 {
+		for i := adjust(lo, haveLo, 0); i < adjust(hi, haveHi, ln); i += st {
+			picks = append(picks, int(i))
+		}
+	} else {
+		for i := adjust(lo, haveLo, ln-1); i > adjust(hi, haveHi, -1); i += st {
+			picks = append(picks, int(i))
+		}
+	}
+	switch x := v.(type) {
+	case string:
+		rs := []rune(x)
+		out := make([]rune, len(picks))
+		for k, i := range picks {
+			out[k] = rs[i]
+		}
+		return string(out), nil
+	case *List:
+		out := make([]Value, len(picks))
+		for k, i := range picks {
+			out[k] = x.Items[i]
+		}
+		return &List{Items: out}, nil
+	default:
+		t := v.(Tuple)
+		out := make(Tuple, len(picks))
+		for k, i := range picks {
+			out[k] = t[i]
+		}
+		return out, nil
+	}
+}

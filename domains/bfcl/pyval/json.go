@@ -16,16 +16,53 @@ import (
 // value gives TypeError "Object of type X is not JSON serializable".
 func Dumps(v Value) (string, error) {
 	var b strings.Builder
-	if err := dump(&b, v, 0); err != nil {
+	if err := dump(&b, v, 0, true); err != nil {
 		return "", err
 	}
 	return b.String(), nil
 }
 
+// DumpsUnicode is json.dumps(v, ensure_ascii=False): characters past
+// ASCII written as themselves, as BFCL writes its result files.
+func DumpsUnicode(v Value) (string, error) {
+	var b strings.Builder
+	if err := dump(&b, v, 0, false); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// MakeJSONSerializable is BFCL's make_json_serializable
+// (bfcl_eval/utils.py, gorilla 013a2a4e), applied to each entry before it
+// writes a result file: dicts and lists walked, any other value kept
+// where json.dumps takes it and replaced by str(value) where it does not
+// (a tuple holding an object becomes one string; keys are kept as they
+// are). A state_info snapshot's values reach the file this way.
+func MakeJSONSerializable(v Value) Value {
+	switch x := v.(type) {
+	case *Dict:
+		d := NewDict()
+		for _, it := range x.items {
+			d.Set(it.Key, MakeJSONSerializable(it.Value))
+		}
+		return d
+	case *List:
+		l := &List{Items: make([]Value, len(x.Items))}
+		for i, e := range x.Items {
+			l.Items[i] = MakeJSONSerializable(e)
+		}
+		return l
+	}
+	if _, err := DumpsUnicode(v); err != nil {
+		return Str(v)
+	}
+	return v
+}
+
 // maxDepth stands for Python's recursion limit on nesting.
 const maxDepth = 990
 
-func dump(b *strings.Builder, v Value, depth int) error {
+func dump(b *strings.Builder, v Value, depth int, ascii bool) error {
 	if depth > maxDepth {
 		return Errorf("RecursionError", "maximum recursion depth exceeded while encoding a JSON object")
 	}
@@ -43,11 +80,11 @@ func dump(b *strings.Builder, v Value, depth int) error {
 	case float64:
 		b.WriteString(jsonFloat(x))
 	case string:
-		writeJSONString(b, x)
+		writeJSONString(b, x, ascii)
 	case *List:
-		return dumpSeq(b, x.Items, depth)
+		return dumpSeq(b, x.Items, depth, ascii)
 	case Tuple:
-		return dumpSeq(b, x, depth)
+		return dumpSeq(b, x, depth, ascii)
 	case *Dict:
 		if x.Len() == 0 {
 			b.WriteString("{}")
@@ -62,9 +99,9 @@ func dump(b *strings.Builder, v Value, depth int) error {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeJSONString(b, k)
+			writeJSONString(b, k, ascii)
 			b.WriteString(": ")
-			if err := dump(b, it.Value, depth+1); err != nil {
+			if err := dump(b, it.Value, depth+1, ascii); err != nil {
 				return err
 			}
 		}
@@ -75,7 +112,7 @@ func dump(b *strings.Builder, v Value, depth int) error {
 	return nil
 }
 
-func dumpSeq(b *strings.Builder, items []Value, depth int) error {
+func dumpSeq(b *strings.Builder, items []Value, depth int, ascii bool) error {
 	if len(items) == 0 {
 		b.WriteString("[]")
 		return nil
@@ -85,7 +122,7 @@ func dumpSeq(b *strings.Builder, items []Value, depth int) error {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if err := dump(b, e, depth+1); err != nil {
+		if err := dump(b, e, depth+1, ascii); err != nil {
 			return err
 		}
 	}
@@ -125,8 +162,9 @@ func jsonKey(k Value) (string, error) {
 	return "", TypeError(fmt.Sprintf("keys must be str, int, float, bool or None, not %s", TypeName(k)))
 }
 
-// writeJSONString writes s as json.dumps does with ensure_ascii.
-func writeJSONString(b *strings.Builder, s string) {
+// writeJSONString writes s as json.dumps does, with ensure_ascii or
+// without.
+func writeJSONString(b *strings.Builder, s string, ascii bool) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -153,7 +191,11 @@ func writeJSONString(b *strings.Builder, s string) {
 			b.WriteString(`\f`)
 		default:
 			switch {
-			case r < 0x20 || (r > 0x7e && r <= 0xffff):
+			case r < 0x20:
+				fmt.Fprintf(b, "\\u%04x", r)
+			case !ascii && r > 0x7e:
+				b.WriteRune(r)
+			case r > 0x7e && r <= 0xffff:
 				fmt.Fprintf(b, "\\u%04x", r)
 			case r > 0xffff:
 				r1, r2 := utf16.EncodeRune(r)

@@ -53,7 +53,7 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 			return fmt.Errorf("pyval: Marshal: a str holds bytes that are not UTF-8")
 		}
 		var sb strings.Builder
-		writeJSONString(&sb, x)
+		writeJSONString(&sb, x, true)
 		b.WriteString(sb.String())
 	case *List:
 		return marshalSeq(b, "", x.Items, depth)
@@ -86,7 +86,7 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 			return fmt.Errorf("pyval: Marshal %s: its state is no JSON: %w", x.ClassName(), err)
 		}
 		var name strings.Builder
-		writeJSONString(&name, x.ClassName())
+		writeJSONString(&name, x.ClassName(), true)
 		fmt.Fprintf(b, `{"object":%s,"state":%s}`, name.String(), compact.String())
 	default:
 		return fmt.Errorf("pyval: Marshal: %T is no Python value", v)
@@ -124,11 +124,11 @@ func RegisterObject(className string, decode func([]byte) (Object, error)) {
 }
 
 // Unmarshal reads what Marshal wrote; an error names the JSON path
-// where the input is not such an encoding.
+// where the input is not such an encoding. An object's decoder gets its
+// state's bytes as written.
 func Unmarshal(data []byte) (Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var raw any
+	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
 		return nil, fmt.Errorf("pyval: Unmarshal: %w", err)
 	}
@@ -138,23 +138,31 @@ func Unmarshal(data []byte) (Value, error) {
 	return unmarshal(raw, "$")
 }
 
-func unmarshal(raw any, path string) (Value, error) {
-	switch x := raw.(type) {
-	case nil:
+func unmarshal(raw json.RawMessage, path string) (Value, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, fmt.Errorf("pyval: Unmarshal %s: no value", path)
+	}
+	switch raw[0] {
+	case 'n':
 		return nil, nil
-	case bool:
-		return x, nil
-	case json.Number:
-		n, err := strconv.ParseInt(string(x), 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("pyval: Unmarshal %s: %s is no int64 (ints past it are {\"int\":...}, floats {\"float\":...})", path, x)
+	case 't':
+		return true, nil
+	case 'f':
+		return false, nil
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("pyval: Unmarshal %s: %w", path, err)
 		}
-		return n, nil
-	case string:
-		return x, nil
-	case []any:
-		l := &List{Items: make([]Value, len(x))}
-		for i, e := range x {
+		return s, nil
+	case '[':
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, fmt.Errorf("pyval: Unmarshal %s: %w", path, err)
+		}
+		l := &List{Items: make([]Value, len(items))}
+		for i, e := range items {
 			v, err := unmarshal(e, fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
@@ -162,31 +170,52 @@ func unmarshal(raw any, path string) (Value, error) {
 			l.Items[i] = v
 		}
 		return l, nil
-	case map[string]any:
-		return unmarshalTagged(x, path)
+	case '{':
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("pyval: Unmarshal %s: %w", path, err)
+		}
+		return unmarshalTagged(m, path)
 	}
-	return nil, fmt.Errorf("pyval: Unmarshal %s: unexpected %T", path, raw)
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("pyval: Unmarshal %s: %s is no int64 (ints past it are {\"int\":...}, floats {\"float\":...})", path, raw)
+	}
+	return n, nil
 }
 
-func unmarshalTagged(m map[string]any, path string) (Value, error) {
+func unmarshalTagged(m map[string]json.RawMessage, path string) (Value, error) {
+	str := func(key string) (string, error) {
+		var s string
+		if err := json.Unmarshal(m[key], &s); err != nil {
+			return "", fmt.Errorf("pyval: Unmarshal %s.%s: want a string", path, key)
+		}
+		return s, nil
+	}
 	switch {
 	case len(m) == 1 && m["int"] != nil:
-		s, _ := m["int"].(string)
+		s, err := str("int")
+		if err != nil {
+			return nil, err
+		}
 		b, ok := new(big.Int).SetString(s, 10)
 		if !ok {
 			return nil, fmt.Errorf("pyval: Unmarshal %s.int: %q is no integer", path, s)
 		}
 		return normInt(b), nil
 	case len(m) == 1 && m["float"] != nil:
-		s, _ := m["float"].(string)
+		s, err := str("float")
+		if err != nil {
+			return nil, err
+		}
 		f, err := parseFloatRepr(s)
 		if err != nil {
 			return nil, fmt.Errorf("pyval: Unmarshal %s.float: %w", path, err)
 		}
 		return f, nil
 	case len(m) == 1 && m["tuple"] != nil:
-		items, ok := m["tuple"].([]any)
-		if !ok {
+		var items []json.RawMessage
+		if err := json.Unmarshal(m["tuple"], &items); err != nil {
 			return nil, fmt.Errorf("pyval: Unmarshal %s.tuple: want an array", path)
 		}
 		t := make(Tuple, len(items))
@@ -199,15 +228,14 @@ func unmarshalTagged(m map[string]any, path string) (Value, error) {
 		}
 		return t, nil
 	case len(m) == 1 && m["dict"] != nil:
-		pairs, ok := m["dict"].([]any)
-		if !ok {
+		var pairs [][]json.RawMessage
+		if err := json.Unmarshal(m["dict"], &pairs); err != nil {
 			return nil, fmt.Errorf("pyval: Unmarshal %s.dict: want an array of [key, value]", path)
 		}
 		d := NewDict()
-		for i, p := range pairs {
-			kv, ok := p.([]any)
+		for i, kv := range pairs {
 			at := fmt.Sprintf("%s.dict[%d]", path, i)
-			if !ok || len(kv) != 2 {
+			if len(kv) != 2 {
 				return nil, fmt.Errorf("pyval: Unmarshal %s: want [key, value]", at)
 			}
 			k, err := unmarshal(kv[0], at+"[0]")
@@ -224,16 +252,15 @@ func unmarshalTagged(m map[string]any, path string) (Value, error) {
 		}
 		return d, nil
 	case len(m) == 2 && m["object"] != nil && m["state"] != nil:
-		name, _ := m["object"].(string)
+		name, err := str("object")
+		if err != nil {
+			return nil, err
+		}
 		decode, ok := objectDecoders[name]
 		if !ok {
 			return nil, fmt.Errorf("pyval: Unmarshal %s: no decoder registered for class %q", path, name)
 		}
-		state, err := json.Marshal(m["state"])
-		if err != nil {
-			return nil, fmt.Errorf("pyval: Unmarshal %s.state: %w", path, err)
-		}
-		o, err := decode(state)
+		o, err := decode(m["state"])
 		if err != nil {
 			return nil, fmt.Errorf("pyval: Unmarshal %s (%s): %w", path, name, err)
 		}

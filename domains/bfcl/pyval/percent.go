@@ -41,7 +41,6 @@ func PercentFormat(format string, args Value) (string, error) {
 			b.WriteRune(rs[i])
 			continue
 		}
-		start := i
 		i++
 		if i >= len(rs) {
 			return "", ValueError("incomplete format")
@@ -137,7 +136,6 @@ func PercentFormat(format string, args Value) (string, error) {
 			return "", err
 		}
 		b.WriteString(out)
-		_ = start
 	}
 	if argidx < arglen && mapping == nil || arglen < 0 && argidx == -2 && mapping == nil {
 		return "", TypeError("not all arguments converted during string formatting")

@@ -2,6 +2,7 @@ package pyval_test
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -30,6 +31,8 @@ type cases struct {
 		Truth    bool    `json:"truth"`
 		Hashable bool    `json:"hashable"`
 		Dumps    outcome `json:"dumps"`
+		Unicode  outcome `json:"dumps_unicode"`
+		Serial   string  `json:"serializable"`
 	} `json:"values"`
 	Binary []struct {
 		A, B, Op string
@@ -78,6 +81,10 @@ type cases struct {
 		Int         outcome  `json:"int"`
 		Float       outcome  `json:"float"`
 	} `json:"strings"`
+	Slice []struct {
+		V, Start, Stop, Step string
+		outcome
+	} `json:"slice"`
 	StrFormat []struct {
 		Fmt string `json:"fmt"`
 		outcome
@@ -177,17 +184,26 @@ func TestValues(t *testing.T) {
 		if g := pyval.Hashable(v); g != tc.Hashable {
 			t.Errorf("hashable(%s) = %v, want %v", tc.Src, g, tc.Hashable)
 		}
-		got, err := pyval.Dumps(v)
-		if tc.Dumps.Error != "" {
-			if err == nil || errText(err) != tc.Dumps.Error {
-				t.Errorf("json.dumps(%s) = %q, %v; want error %q", tc.Src, got, err, tc.Dumps.Error)
+		for _, d := range []struct {
+			name string
+			fn   func(pyval.Value) (string, error)
+			want outcome
+		}{{"json.dumps", pyval.Dumps, tc.Dumps}, {"json.dumps(ensure_ascii=False)", pyval.DumpsUnicode, tc.Unicode}} {
+			got, err := d.fn(v)
+			if d.want.Error != "" {
+				if err == nil || errText(err) != d.want.Error {
+					t.Errorf("%s(%s) = %q, %v; want error %q", d.name, tc.Src, got, err, d.want.Error)
+				}
+				continue
 			}
-		} else {
 			var want string
-			json.Unmarshal(tc.Dumps.Value, &want)
+			json.Unmarshal(d.want.Value, &want)
 			if err != nil || got != want {
-				t.Errorf("json.dumps(%s) = %q, %v; want %q", tc.Src, got, err, want)
+				t.Errorf("%s(%s) = %q, %v; want %q", d.name, tc.Src, got, err, want)
 			}
+		}
+		if g := marshal(t, pyval.MakeJSONSerializable(v)); g != tc.Serial {
+			t.Errorf("make_json_serializable(%s) = %s, want %s", tc.Src, g, tc.Serial)
 		}
 	}
 }
@@ -469,5 +485,48 @@ func TestMarshalErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Unmarshal(%s) = %v, want an error containing %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// TestSumIsPython312 recomputes MathAPI.standard_deviation([100, 95, 85,
+// 90, 88, 92]): gpt-oss-120b's BFCL run (multi_turn_base_47, turn 5)
+// logged {"result": 4.853406592853679}, Python 3.12's compensated sum;
+// Python 3.11's plain sum gives 4.85340659285368.
+func TestSumIsPython312(t *testing.T) {
+	nums := pyval.NewList(int64(100), int64(95), int64(85), int64(90), int64(88), int64(92))
+	for _, tc := range []struct {
+		name string
+		sum  func(pyval.Value) (pyval.Value, error)
+		want string
+	}{{"Sum", pyval.Sum, "4.853406592853679"}, {"SumPlain", pyval.SumPlain, "4.85340659285368"}} {
+		total, err := tc.sum(nums)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mean, _ := pyval.TrueDiv(total, int64(6))
+		sq := pyval.NewList()
+		for _, x := range nums.Items {
+			d, _ := pyval.Sub(x, mean)
+			p, _ := pyval.Pow(d, int64(2))
+			sq.Append(p)
+		}
+		v, err := tc.sum(sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		variance, _ := pyval.TrueDiv(v, int64(6))
+		if got := pyval.Repr(math.Sqrt(variance.(float64))); got != tc.want {
+			t.Errorf("%s: standard deviation %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSlice(t *testing.T) {
+	c := load(t)
+	for _, tc := range c.Slice {
+		v := value(t, tc.V)
+		lo, hi, st := value(t, tc.Start), value(t, tc.Stop), value(t, tc.Step)
+		got, err := pyval.Slice(v, lo, hi, st)
+		check(t, pyval.Repr(v)+"["+pyval.Repr(lo)+":"+pyval.Repr(hi)+":"+pyval.Repr(st)+"]", tc.outcome, got, err)
 	}
 }

@@ -16,9 +16,9 @@ type Random struct {
 }
 
 // NewRandom is random.Random(seed) for an int seed (its absolute value's
-// 32-bit words fed to init_by_array, least significant first) or a str
-// seed (version 2: the UTF-8 bytes followed by their SHA-512, read as a
-// big-endian int).
+// 32-bit words fed to init_by_array, least significant first), a float
+// seed (its hash), or a str seed (version 2: the UTF-8 bytes followed by
+// their SHA-512, read as a big-endian int).
 func NewRandom(seed Value) (*Random, error) {
 	var n *big.Int
 	switch x := seed.(type) {
@@ -26,7 +26,13 @@ func NewRandom(seed Value) (*Random, error) {
 		sum := sha512.Sum512([]byte(x))
 		n = new(big.Int).SetBytes(append([]byte(x), sum[:]...))
 	case float64:
-		return nil, TypeError("pyval: random.Random seeded with a float is not supported")
+		if math.IsNaN(x) {
+			return nil, ValueError("pyval: random.Random(nan) seeds from the object's address, which a port cannot reproduce")
+		}
+		// CPython seeds from hash(x) read as an unsigned 64-bit integer.
+		n = new(big.Int).SetUint64(uint64(hashFloat(x)))
+	case bool:
+		n = bigOf(x)
 	default:
 		if !isInt(seed) {
 			return nil, TypeError("The only supported seed types are: None,\nint, float, str, bytes, and bytearray.")
@@ -186,4 +192,44 @@ func init() {
 		copy(r.mt[:], st.MT)
 		return r, nil
 	})
+}
+
+// hashFloat is CPython's _Py_HashDouble for a float that is no NaN.
+func hashFloat(v float64) int64 {
+	const bits = 61
+	const modulus = uint64(1)<<bits - 1
+	if math.IsInf(v, 1) {
+		return 314159
+	}
+	if math.IsInf(v, -1) {
+		return -314159
+	}
+	m, e := math.Frexp(v)
+	sign := int64(1)
+	if m < 0 {
+		sign, m = -1, -m
+	}
+	var x uint64
+	for m != 0 {
+		x = ((x << 28) & modulus) | x>>(bits-28)
+		m *= 268435456.0
+		e -= 28
+		y := uint64(m)
+		m -= float64(y)
+		x += y
+		if x >= modulus {
+			x -= modulus
+		}
+	}
+	if e >= 0 {
+		e %= bits
+	} else {
+		e = bits - 1 - ((-1 - e) % bits)
+	}
+	x = ((x << uint(e)) & modulus) | x>>(bits-uint(e))
+	h := int64(x) * sign
+	if h == -1 {
+		h = -2
+	}
+	return h
 }

@@ -219,7 +219,7 @@ func StrRepr(s string) string {
 			fmt.Fprintf(&b, "\\x%02x", r)
 		case r < 0x7f:
 			b.WriteRune(r)
-		case isPrintable(r):
+		case IsPrintable(r):
 			b.WriteRune(r)
 		case r <= 0xff:
 			fmt.Fprintf(&b, "\\x%02x", r)
@@ -233,9 +233,9 @@ func StrRepr(s string) string {
 	return b.String()
 }
 
-// isPrintable is Python's str.isprintable for one character: not in the
+// IsPrintable is Python's str.isprintable for one character: not in the
 // categories Cc, Cf, Cs, Co, Cn, Zl, Zp, Zs (space aside).
-func isPrintable(r rune) bool {
+func IsPrintable(r rune) bool {
 	if r == ' ' {
 		return true
 	}

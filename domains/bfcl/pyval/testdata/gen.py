@@ -57,8 +57,23 @@ VALUES = [
     "{'a': 1, 'b': [1, 2]}", "{1: 'int', 2.5: 'float', True: 'bool', None: 'none', (1, 2): 'tuple'}",
     "{'nested': {'x': {'y': [1.0, -0.0]}}}", "{'f': float('nan'), 'i': float('inf')}",
     "{'\\u00e9': '\\u00e9'}", "[1e16, 1e-5, 12.0]", "{0.5: 1}", "{float('inf'): 1}",
-    "complex(0, 2)", "complex(1.5, -2)", "{'c': complex(1, 1)}",
+    "complex(0, 2)", "complex(1.5, -2)", "{'c': complex(1, 1)}", "[(1, complex(1, 1)), {'k': [complex(2, 0)]}]",
+    "{'t': ('caf\\xe9', '\\x7f\\x1f')}",
 ]
+
+def make_json_serializable(value):
+    """BFCL's (bfcl_eval/utils.py, gorilla 013a2a4e), as its result files
+    are written."""
+    if isinstance(value, dict):
+        return {k: make_json_serializable(v) for k, v in value.items()}
+    elif isinstance(value, list):
+        return [make_json_serializable(item) for item in value]
+    else:
+        try:
+            json.dumps(value, ensure_ascii=False)
+            return value
+        except (TypeError, ValueError):
+            return str(value)
 
 def value_cases():
     out = []
@@ -71,6 +86,8 @@ def value_cases():
         except TypeError:
             c["hashable"] = False
         c["dumps"] = sres(lambda: json.dumps(v))
+        c["dumps_unicode"] = sres(lambda: json.dumps(v, ensure_ascii=False))
+        c["serializable"] = tag(make_json_serializable(v))
         out.append(c)
     return out
 
@@ -248,11 +265,26 @@ def strformat_cases():
             out.append({"fmt": f, **err(e)})
     return out
 
+SLICES = [("[0, 1, 2, 3, 4]", "-2", "None", "None"), ("[0, 1, 2, 3, 4]", "None", "None", "-1"),
+          ("'abcdé'", "1", "-1", "None"), ("'abcdé'", "None", "None", "-2"), ("(1, 2, 3)", "-10", "10", "None"),
+          ("[0, 1, 2, 3, 4]", "4", "0", "-2"), ("[0, 1, 2]", "-0", "None", "None"), ("[0, 1, 2]", "1.0", "None", "None"),
+          ("[0, 1, 2]", "'1'", "None", "None"), ("[0, 1, 2]", "None", "None", "0"), ("5", "1", "None", "None"),
+          ("[0, 1, 2]", "2**70", "None", "None"), ("[0, 1, 2]", "-(2**70)", "None", "-1"), ("[0, 1, 2]", "True", "None", "None"),
+          ("[0, 1, 2, 3]", "-3", "None", "None"), ("[]", "-1", "None", "None")]
+
+def slice_cases():
+    out = []
+    for v, a, b, c in SLICES:
+        val, lo, hi, st = eval(v), eval(a), eval(b), eval(c)
+        out.append({"v": tag(val), "start": tag(lo), "stop": tag(hi), "step": tag(st),
+                    **res(lambda: val[lo:hi:st])})
+    return out
+
 def random_cases():
     out = []
     ranges = [(10000, 99999), (100000, 999999), (100000000000, 999999999999), (1, 6), (0, 2**40),
               (1672531200, 1704067199), (5, 5)]
-    for seed in [200191, 141053, 1053520, 0, -5, 2**80 + 3, "seed-str"]:
+    for seed in [200191, 141053, 1053520, 0, -5, 2**80 + 3, "seed-str", 2.5, -3.75, 1e300, 7.0, True]:
         r = random.Random(seed)
         draws = []
         for i in range(1000):
@@ -341,13 +373,103 @@ def bind_cases():
             out.append({"method": m, "args": args, "error": str(e)})
     return out
 
+# BFCL's own executor (multi_turn_utils.py from ../shared, when present)
+# on toy classes the Go test mirrors: Alpha and Beta stateful, Gamma
+# stateless, "echo" in both Alpha and Beta (the later involved wins).
+TOY = """
+class Alpha:
+    def __init__(self):
+        self.items = []
+        self._hidden = 0
+    def _load_scenario(self, scenario, long_context=False):
+        self.items = scenario.get("items", [])
+        self.name = scenario.get("name", "alpha")
+    def ls(self, a=False):
+        return {"items": self.items, "a": a}
+    def cd(self, folder):
+        self.items.append(folder)
+        self._hidden += 1
+    def echo(self, content, file_name=None):
+        return "alpha:" + content
+    def kill(self):
+        return "killed"
+    def boom(self, x):
+        return 1 / x
+    def lst(self):
+        return [1, "a", None, 2.50]
+    def num(self, x):
+        return x * 2
+    def obj(self):
+        return {"c": complex(1, 2)}
+    def keys(self):
+        return {1: "int key", 2.5: "float key", None: True}
+
+class Beta:
+    def _load_scenario(self, scenario, long_context=False):
+        self.log = []
+    def echo(self, content, file_name=None):
+        self.log.append(content)
+        return "beta:" + content
+    def mv(self, source, destination):
+        return {"result": f"'{source}' moved to '{destination}'"}
+
+class Gamma:
+    def __init__(self):
+        self._d = "x"
+    def add(self, a, b):
+        return {"result": a + b}
+"""
+
+EXEC_RUNS = [
+    ["ls()", "ls(a=True)", "cd(folder='x')", "ls()", "echo(content='hi ls (x) cd(y)')", "mv(source='a', destination='b')",
+     "mv('a')", "mv(source='a', destination='b', x=1)", "kill()", "remove(x=1)", "nope(1)", "boom(x=0)", "boom(x='s')",
+     "lst()", "num(x=2.5)", "num(x='ab')", "num(x=[1])", "cd(folder='y')", "obj()", "keys()", "add(a=1, b=2)", "add(a=1, b='x')",
+     "ls(a=True", "ls(a=undefined)", "ls(a=-1)", "ls(a=[1, {'k': None}])", "echo(content='x', file_name=None)",
+     "ls(a=1e16)", "ls(a='\\u00e9 caf\\xe9')", "ls(1, 2)", "ls(a=1)(2)", "ls", "Alpha.ls()", "ls(a=(1, 2))",
+     "cd(folder=cd(folder='nested'))", "mv(source='a', destination=nope)", "ls(a=-0.0)", "ls(a=10**20)",
+     "echo(content='quote \\' and \\\"')", "cd (folder='spaced')"],
+    ["ls()", "echo(content='second batch')"],
+]
+
+def executor_runs():
+    here = os.path.dirname(os.path.abspath(__file__))
+    src = os.path.join(here, "../../../../../../shared/realworld/bfcl/source/multi_turn_utils.py")
+    if not os.path.exists(src):
+        src = "/work/shared/realworld/bfcl/source/multi_turn_utils.py"
+    if not os.path.exists(src):
+        return None
+    import types, importlib.util
+    toy = types.ModuleType("toyclasses")
+    exec(TOY, toy.__dict__)
+    sys.modules["toyclasses"] = toy
+    cfg = types.ModuleType("bfcl_eval.constants.executable_backend_config")
+    cfg.CLASS_FILE_PATH_MAPPING = {"Alpha": "toyclasses", "Beta": "toyclasses", "Gamma": "toyclasses"}
+    cfg.STATELESS_CLASSES = ["Gamma"]
+    for name in ["bfcl_eval", "bfcl_eval.constants"]:
+        sys.modules[name] = types.ModuleType(name)
+    sys.modules["bfcl_eval.constants.executable_backend_config"] = cfg
+    spec = importlib.util.spec_from_file_location("multi_turn_utils", src)
+    mtu = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mtu)
+    initial = {"Alpha": {"items": ["init"], "name": "first"}, "Beta": {}}
+    involved = ["Alpha", "Beta", "Gamma"]
+    out = []
+    instances = None
+    for calls in EXEC_RUNS:
+        results, instances = mtu.execute_multi_turn_func_call(calls, initial, involved, "M-1.x", "multi_turn_base_0")
+        out.append({"calls": calls, "results": results})
+    state = {name: repr(vars(inst)) for name, inst in instances.items()}
+    return {"initial": tag(initial), "involved": involved, "model": "M-1.x", "entry": "multi_turn_base_0",
+            "runs": out, "state": state, "initial_after": tag(initial)}
+
 def main():
     cases = {
         "python": sys.version.split()[0],
         "values": value_cases(), "binary": binary_cases(), "unary": unary_cases(), "round": round_cases(),
         "format": format_cases(), "loads": loads_cases(), "dict": dict_cases(), "strings": str_cases(),
-        "strformat": strformat_cases(), "random": random_cases(), "deepcopy": deepcopy_case(),
+        "strformat": strformat_cases(), "slice": slice_cases(), "random": random_cases(), "deepcopy": deepcopy_case(),
         "executor": executor_cases(), "bind": bind_cases(),
+        "executor_runs": executor_runs(),
     }
     here = os.path.dirname(os.path.abspath(__file__))
     # One case a line, so a regenerated file diffs case by case.

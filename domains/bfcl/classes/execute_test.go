@@ -1,0 +1,297 @@
+package classes
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/parthack/parthack/domains/bfcl/pyval"
+)
+
+// The expected values are CPython's and BFCL's own executor's, written by
+// ../pyval/testdata/gen.py into ../pyval/testdata/cases.json (regenerate
+// with `python3 domains/bfcl/pyval/testdata/gen.py`; its executor runs
+// need /work/shared/realworld/bfcl/source).
+
+type executorCases struct {
+	Executor struct {
+		Process []struct{ Call, Processed string } `json:"process"`
+		Syntax  []struct {
+			Src   string  `json:"src"`
+			Error *string `json:"error"`
+		} `json:"syntax"`
+		Literals []struct {
+			Src    string `json:"src"`
+			Method string `json:"method"`
+			Args   string `json:"args"`
+			Kwargs string `json:"kwargs"`
+		} `json:"literals"`
+	} `json:"executor"`
+	Bind []struct {
+		Method, Args string
+		Error        *string
+	} `json:"bind"`
+	Runs *struct {
+		Initial  string   `json:"initial"`
+		Involved []string `json:"involved"`
+		Model    string   `json:"model"`
+		Entry    string   `json:"entry"`
+		Runs     []struct {
+			Calls   []string `json:"calls"`
+			Results []string `json:"results"`
+		} `json:"runs"`
+		State        map[string]string `json:"state"`
+		InitialAfter string            `json:"initial_after"`
+	} `json:"executor_runs"`
+}
+
+func loadCases(t *testing.T) *executorCases {
+	t.Helper()
+	data, err := os.ReadFile("../pyval/testdata/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c executorCases
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
+}
+
+func mustMarshal(t *testing.T, v pyval.Value) string {
+	t.Helper()
+	b, err := pyval.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestProcessMethodCalls(t *testing.T) {
+	s := &Session{names: []string{"M_e_A_instance", "M_e_B_instance"},
+		methods: map[string]int{"ls": 0, "cd": 0, "echo": 1, "mv": 1}}
+	for _, tc := range loadCases(t).Executor.Process {
+		if got := s.processMethodCalls(tc.Call); got != tc.Processed {
+			t.Errorf("_process_method_calls(%q) = %q, want %q", tc.Call, got, tc.Processed)
+		}
+	}
+}
+
+func TestSyntaxErrors(t *testing.T) {
+	for _, tc := range loadCases(t).Executor.Syntax {
+		_, err := parseExpr(tc.Src)
+		switch {
+		case tc.Error == nil && err != nil:
+			t.Errorf("parse(%q): %v, want no error", tc.Src, err)
+		case tc.Error != nil && (err == nil || errText(err) != *tc.Error):
+			t.Errorf("parse(%q) error %v, want %q", tc.Src, err, *tc.Error)
+		}
+	}
+}
+
+func TestParseCall(t *testing.T) {
+	for _, tc := range loadCases(t).Executor.Literals {
+		c, err := ParseCall(tc.Src)
+		if tc.Method == "" {
+			if err == nil {
+				t.Errorf("ParseCall(%q) = %+v, want an error (ast.literal_eval refuses it)", tc.Src, c)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseCall(%q): %v", tc.Src, err)
+			continue
+		}
+		if c.Method != tc.Method {
+			t.Errorf("ParseCall(%q).Method = %q, want %q", tc.Src, c.Method, tc.Method)
+		}
+		if g := mustMarshal(t, pyval.NewList(c.Args...)); g != tc.Args {
+			t.Errorf("ParseCall(%q).Args = %s, want %s", tc.Src, g, tc.Args)
+		}
+		kws := pyval.NewList()
+		for _, kw := range c.Kwargs {
+			kws.Append(pyval.Tuple{kw.Key, kw.Value})
+		}
+		if g := mustMarshal(t, kws); g != tc.Kwargs {
+			t.Errorf("ParseCall(%q).Kwargs = %s, want %s", tc.Src, g, tc.Kwargs)
+		}
+	}
+	for _, src := range []string{"f(x=g())", "f(x=y)", "3", "f(x=1"} {
+		if _, err := ParseCall(src); err == nil {
+			t.Errorf("ParseCall(%q) took what is no call of literals", src)
+		}
+	}
+}
+
+func TestBind(t *testing.T) {
+	noop := func(*Instance, []pyval.Value) (pyval.Value, error) { return nil, nil }
+	c := &Class{Name: "TicketAPI", Methods: map[string]*Method{
+		"create_ticket":    {Params: []Param{{Name: "title"}, {Name: "description", Default: "", HasDefault: true}, {Name: "priority", Default: int64(1), HasDefault: true}}, Body: noop},
+		"close_ticket":     {Params: []Param{{Name: "ticket_id"}}, Body: noop},
+		"get_user_tickets": {Body: noop},
+		"three":            {Params: []Param{{Name: "a"}, {Name: "b"}, {Name: "c"}}, Body: noop},
+		"edit":             {Params: []Param{{Name: "ticket_id"}, {Name: "updates"}}, Body: noop},
+	}}
+	for _, tc := range loadCases(t).Bind {
+		call, err := ParseCall(tc.Method + tc.Args)
+		if err != nil {
+			t.Fatalf("ParseCall(%s%s): %v", tc.Method, tc.Args, err)
+		}
+		args, err := Bind(c, tc.Method, call)
+		switch {
+		case tc.Error == nil && err != nil:
+			t.Errorf("%s%s: %v, want no error", tc.Method, tc.Args, err)
+		case tc.Error != nil && (err == nil || errText(err) != *tc.Error):
+			t.Errorf("%s%s: error %v, want %q", tc.Method, tc.Args, err, *tc.Error)
+		case tc.Error == nil && len(args) != len(c.Methods[tc.Method].Params):
+			t.Errorf("%s%s bound %d arguments, want %d", tc.Method, tc.Args, len(args), len(c.Methods[tc.Method].Params))
+		}
+	}
+}
+
+// toyClasses mirror gen.py's TOY classes, which BFCL's own executor ran;
+// they share the registry with the real classes, under names none of
+// those has.
+func toyClasses() []*Class {
+	attr := func(in *Instance, name string) pyval.Value { v, _ := in.Get(name); return v }
+	alpha := &Class{Name: "Alpha",
+		Init: func(in *Instance) {
+			in.Set("items", pyval.NewList())
+			in.Set("_hidden", int64(0))
+		},
+		Load: func(in *Instance, sc *pyval.Dict) error {
+			in.Set("items", orDefault(sc, "items", pyval.NewList()))
+			in.Set("name", orDefault(sc, "name", "alpha"))
+			return nil
+		},
+		Methods: map[string]*Method{
+			"ls": {Params: []Param{{Name: "a", Default: false, HasDefault: true}}, Body: func(in *Instance, a []pyval.Value) (pyval.Value, error) {
+				return pyval.DictOf(pyval.Item{Key: "items", Value: attr(in, "items")}, pyval.Item{Key: "a", Value: a[0]}), nil
+			}},
+			"cd": {Params: []Param{{Name: "folder"}}, Body: func(in *Instance, a []pyval.Value) (pyval.Value, error) {
+				attr(in, "items").(*pyval.List).Append(a[0])
+				h, err := pyval.Add(attr(in, "_hidden"), int64(1))
+				in.Set("_hidden", h)
+				return nil, err
+			}},
+			"echo": {Params: []Param{{Name: "content"}, {Name: "file_name", HasDefault: true}}, Body: func(in *Instance, a []pyval.Value) (pyval.Value, error) {
+				return pyval.Add("alpha:", a[0])
+			}},
+			"kill": {Body: func(*Instance, []pyval.Value) (pyval.Value, error) { return "killed", nil }},
+			"boom": {Params: []Param{{Name: "x"}}, Body: func(in *Instance, a []pyval.Value) (pyval.Value, error) {
+				return pyval.TrueDiv(int64(1), a[0])
+			}},
+			"lst": {Body: func(*Instance, []pyval.Value) (pyval.Value, error) {
+				return pyval.NewList(int64(1), "a", nil, 2.5), nil
+			}},
+			"num": {Params: []Param{{Name: "x"}}, Body: func(in *Instance, a []pyval.Value) (pyval.Value, error) {
+				return pyval.Mul(a[0], int64(2))
+			}},
+			"obj": {Body: func(*Instance, []pyval.Value) (pyval.Value, error) {
+				return pyval.DictOf(pyval.Item{Key: "c", Value: pyval.Complex{Re: 1, Im: 2}}), nil
+			}},
+			"keys": {Body: func(*Instance, []pyval.Value) (pyval.Value, error) {
+				return pyval.DictOf(pyval.Item{Key: int64(1), Value: "int key"}, pyval.Item{Key: 2.5, Value: "float key"}, pyval.Item{Key: nil, Value: true}), nil
+			}},
+		}}
+	beta := &Class{Name: "Beta",
+		Load: func(in *Instance, sc *pyval.Dict) error { in.Set("log", pyval.NewList()); return nil },
+		Methods: map[string]*Method{
+			"echo": {Params: []Param{{Name: "content"}, {Name: "file_name", HasDefault: true}}, Body: func(in *Instance, a []pyval.Value) (pyval.Value, error) {
+				attr(in, "log").(*pyval.List).Append(a[0])
+				return pyval.Add("beta:", a[0])
+			}},
+			"mv": {Params: []Param{{Name: "source"}, {Name: "destination"}}, Body: func(in *Instance, a []pyval.Value) (pyval.Value, error) {
+				msg, err := pyval.Format(a[0], "")
+				if err != nil {
+					return nil, err
+				}
+				dst, err := pyval.Format(a[1], "")
+				if err != nil {
+					return nil, err
+				}
+				return pyval.DictOf(pyval.Item{Key: "result", Value: "'" + msg + "' moved to '" + dst + "'"}), nil
+			}},
+		}}
+	gamma := &Class{Name: "Gamma", Stateless: true,
+		Init: func(in *Instance) { in.Set("_d", "x") },
+		Load: func(*Instance, *pyval.Dict) error { panic("a stateless class is never loaded") },
+		Methods: map[string]*Method{
+			"add": {Params: []Param{{Name: "a"}, {Name: "b"}}, Body: func(in *Instance, a []pyval.Value) (pyval.Value, error) {
+				r, err := pyval.Add(a[0], a[1])
+				if err != nil {
+					return nil, err
+				}
+				return pyval.DictOf(pyval.Item{Key: "result", Value: r}), nil
+			}},
+		}}
+	return []*Class{alpha, beta, gamma}
+}
+
+func orDefault(d *pyval.Dict, k string, def pyval.Value) pyval.Value {
+	if v, ok := d.Get(k); ok {
+		return v
+	}
+	return def
+}
+
+func TestExecuteMatchesBFCL(t *testing.T) {
+	c := loadCases(t)
+	if c.Runs == nil {
+		t.Skip("cases.json was generated without BFCL's multi_turn_utils.py (../shared absent)")
+	}
+	for _, tc := range toyClasses() {
+		Register(tc)
+	}
+	cfg := mustValue(t, c.Runs.Initial).(*pyval.Dict)
+	s, err := NewSession(cfg, c.Runs.Involved, c.Runs.Model, c.Runs.Entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clone *Session
+	for r, run := range c.Runs.Runs {
+		got := s.Execute(run.Calls)
+		for i := range run.Calls {
+			if got[i] != run.Results[i] {
+				t.Errorf("run %d: %s = %q, want %q", r, run.Calls[i], got[i], run.Results[i])
+			}
+		}
+		if r == 0 {
+			clone = s.Clone()
+		}
+	}
+	if len(s.Faults) > 0 {
+		t.Errorf("faults: %v", s.Faults)
+	}
+	for i, n := range c.Runs.Involved {
+		d := pyval.NewDict()
+		for _, a := range s.Instances[i].Attrs {
+			d.Set(a.Name, a.Value)
+		}
+		if g := pyval.Repr(d); g != c.Runs.State[n] {
+			t.Errorf("vars(%s) = %s, want %s", n, g, c.Runs.State[n])
+		}
+	}
+	if g := mustMarshal(t, cfg); g != c.Runs.InitialAfter {
+		t.Errorf("initial_config changed by the run: %s", g)
+	}
+	// The clone taken after the first batch did not see the second.
+	beta, _ := clone.Instance("Beta")
+	log, _ := beta.Get("log")
+	if n := log.(*pyval.List).Len(); n != 3 {
+		t.Errorf("the clone's Beta.log has %d entries, want 3 (its own history)", n)
+	}
+	snap := s.Snapshot()
+	if len(snap) != 3 || len(snap[0].Attrs) != 2 || snap[0].Attrs[0].Name != "items" || snap[0].Attrs[1].Name != "name" || len(snap[2].Attrs) != 0 {
+		t.Errorf("Snapshot = %+v, want public attributes only", snap)
+	}
+}
+
+func mustValue(t *testing.T, tagged string) pyval.Value {
+	t.Helper()
+	v, err := pyval.Unmarshal([]byte(tagged))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
