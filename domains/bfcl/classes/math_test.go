@@ -11,7 +11,7 @@ import (
 func TestMathGold(t *testing.T) {
 	for _, name := range []string{"gold", "edge"} {
 		t.Run(name, func(t *testing.T) {
-			results, _, calls := replayFile(t, "MathAPI", filepath.Join("testdata", "math", name+".jsonl.gz"))
+			results, _, calls := fsReplayFile(t, "MathAPI", filepath.Join("testdata", "math", name+".jsonl.gz"))
 			t.Logf("%d calls: %d results equal Python's", calls, results)
 			if calls == 0 {
 				t.Fatal("no calls replayed")
