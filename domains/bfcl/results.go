@@ -115,10 +115,6 @@ func (r *Result) ModelTurns() [][][]string {
 	return out
 }
 
-// maxSteps is BFCL's MAXIMUM_STEP_LIMIT: a turn's 21st step with calls
-// force-quits the entry.
-const maxSteps = 20
-
 // StreamResults reads a BFCL result file from r, gzipped or not (told by
 // the gzip magic bytes; every member's checksum is verified), one entry a
 // line, handing each entry to each in file order: only the entry being
