@@ -8,8 +8,8 @@ func_source_code/ (the eight classes); DATA_DIR holds the questions and
 possible_answer/ as BFCL ships them (gzipped or not), parthack's
 domains/bfcl/data. PARTHACK_VERDICTS is what `go run ./scripts/bfclverdicts
 FILE...` printed: one JSON object a line, {"file", "line", "id", "valid",
-"error_type"}, an entry known by its file and line (a folder of witnesses
-may hold several of one entry). Each FILE is a result file in BFCL's own format (one entry a
+"error_type", "error_message", "turns"}, an entry known by its file and
+line (a folder of witnesses may hold several of one entry). Each FILE is a result file in BFCL's own format (one entry a
 line, gzipped or not), or a folder whose *_result.json[.gz] and *.jsonl
 files are read in name order: a witness written as a BFCL result entry is
 scored the same way.
@@ -19,9 +19,13 @@ gorilla 8db0b7ca, re-stated below): a result that is not a list is
 multi_turn:inference_error, fewer turns than the gold's is
 multi_turn:force_terminated, each step is decoded as its FC handlers do
 (convert_to_function_call) and dropped when empty or undecodable, then
-BFCL's multi_turn_checker decides. Each entry is checked under a model name
-of its own, since BFCL keeps instances in its module's globals by model
-name and entry id.
+BFCL's multi_turn_checker decides: valid, error_type and error_message must
+agree. Every turn's checks must agree too (the state check, whether the
+model made no call, how many gold results are found), computed past the
+first failure with BFCL's own execution, state_checker and
+_is_subsequence_unordered, as partial-credit evaluators read them. Each
+entry is checked under model names of its own, since BFCL keeps instances
+in its module's globals by model name and entry id.
 
 BFCL's modules import bfcl_eval paths; they are stubbed to the folder given.
 --sum312 gives math_api.py Python 3.12's compensated float sum() (the runs'
@@ -154,14 +158,8 @@ def convert_to_function_call(function_call_list):
     return execution_list
 
 
-def evaluate(utils, checker, entry, prompt, answer, model_name):
-    # eval_runner._evaluate_single_multi_turn_entry at gorilla 8db0b7ca.
-    result = entry["result"]
-    gold = answer["ground_truth"]
-    if type(result) != list:
-        return {"valid": False, "error_type": "multi_turn:inference_error"}
-    if len(result) != len(gold):
-        return {"valid": False, "error_type": "multi_turn:force_terminated"}
+def decode(utils, result):
+    # eval_runner: each step decoded, empty or undecodable steps dropped.
     decoded = []
     for turn in result:
         steps = []
@@ -174,9 +172,48 @@ def evaluate(utils, checker, entry, prompt, answer, model_name):
             except Exception:
                 continue
         decoded.append(steps)
-    out = checker.multi_turn_checker(decoded, gold, json.loads(json.dumps(prompt)),
+    return decoded
+
+
+def evaluate(utils, checker, entry, prompt, answer, model_name):
+    # eval_runner._evaluate_single_multi_turn_entry at gorilla 8db0b7ca.
+    result = entry["result"]
+    gold = answer["ground_truth"]
+    if type(result) != list:
+        return {"valid": False, "error_type": "multi_turn:inference_error",
+                "error_message": "Error during inference phase. Model did not output a list of model responses."}
+    if len(result) != len(gold):
+        return {"valid": False, "error_type": "multi_turn:force_terminated",
+                "error_message": f"Model was force-terminated during inference phase. The length of the model result turns ({len(result)}) does not match the length of the ground truth turns ({len(gold)})."}
+    out = checker.multi_turn_checker(decode(utils, result), gold, json.loads(json.dumps(prompt)),
                                      prompt["id"].rsplit("_", 1)[0], model_name)
-    return {"valid": out["valid"], "error_type": out.get("error_type", "")}
+    return {"valid": out["valid"], "error_type": out.get("error_type", ""), "error_message": out.get("error_message", "")}
+
+
+def turns(utils, checker, entry, prompt, answer, model_name):
+    """Every turn's checks as multi_turn_checker makes them, past the first
+    that fails: BFCL's own execution, state_checker and
+    _is_subsequence_unordered; a turn the run never reached has no calls."""
+    result = entry["result"]
+    decoded = decode(utils, result) if type(result) == list else []
+    cfg, classes, eid = prompt["initial_config"], prompt["involved_classes"], prompt["id"]
+    every, out = [], []
+    for t, gold_calls in enumerate(answer["ground_truth"]):
+        steps = decoded[t] if t < len(decoded) else []
+        _, model_instances = utils.execute_multi_turn_func_call(
+            [], cfg, classes, model_name, eid, is_evaL_run=True)
+        for step in steps:
+            results, model_instances = utils.execute_multi_turn_func_call(
+                step, cfg, classes, model_name, eid, is_evaL_run=True)
+            every.extend(results)
+        gold_results, gold_instances = utils.execute_multi_turn_func_call(
+            gold_calls, cfg, classes, model_name + "_ground_truth", eid, is_evaL_run=True)
+        _, missing = checker._is_subsequence_unordered(gold_results, every)
+        out.append({"checked": len(gold_calls) > 0,
+                    "empty": not steps or utils.is_empty_execute_response(steps),
+                    "state_equal": checker.state_checker(model_instances, gold_instances)["valid"],
+                    "found": len(gold_results) - len(missing), "gold": len(gold_results)})
+    return out
 
 
 def result_files(args):
@@ -209,15 +246,20 @@ def main():
             n += 1
             eid = entry["id"]
             mine = evaluate(utils, checker, entry, prompts[eid], answers[eid], f"differential_{n}")
+            mine["turns"] = turns(utils, checker, entry, prompts[eid], answers[eid], f"differential_{n}_turns")
             counts["entries"] += 1
             counts["valid"] += mine["valid"]
             other = theirs.get((path, line))
             if other is None or other["id"] != eid:
                 print(f"{path}:{line}: {eid}: parthack gave no verdict")
                 disagreements += 1
-            elif (other["valid"], other["error_type"]) != (mine["valid"], mine["error_type"]):
-                print(f"{path}:{line}: {eid}: BFCL valid={mine['valid']} {mine['error_type']!r}, "
-                      f"parthack valid={other['valid']} {other['error_type']!r}")
+                continue
+            said = False
+            for key in ("valid", "error_type", "error_message", "turns"):
+                if other[key] != mine[key]:
+                    print(f"{path}:{line}: {eid}: {key}: BFCL {mine[key]!r}, parthack {other[key]!r}")
+                    said = True
+            if said:
                 disagreements += 1
             else:
                 counts["agree"] += 1

@@ -148,7 +148,7 @@ func (c Checker) Check(e *Entry, modelTurns [][][]string) Verdict {
 		}
 		tc.GoldResults = gold.Execute(goldCalls)
 		tc.Empty = len(steps) == 0 || len(steps) == 1 && len(steps[0]) == 0
-		tc.StateDiffers = stateDiffers(model, gold)
+		tc.StateDiffers = StateDiffers(model, gold)
 		tc.StateEqual = len(tc.StateDiffers) == 0
 		tc.Missing = unmatched(tc.GoldResults, all)
 		tc.Found = len(tc.GoldResults) - len(tc.Missing)
@@ -184,10 +184,12 @@ func (c Checker) broken(v Verdict, err error) Verdict {
 	return v
 }
 
-// stateDiffers is BFCL's state check: for each gold instance, in
-// involved order, its public attributes (in its own order) compared with
-// the model instance's by Python's !=.
-func stateDiffers(model, gold *classes.Session) []StateDiff {
+// StateDiffers is BFCL's state check (state_checker): for each instance
+// of gold, in involved order, its public attributes (in its own order)
+// compared with model's instance of the class by Python's !=; nil when
+// every instance is equal. Any two runs of one entry compare so (a
+// witness's turn end with H's).
+func StateDiffers(model, gold *classes.Session) []StateDiff {
 	var out []StateDiff
 	for _, g := range gold.Snapshot() {
 		m, _ := model.Instance(g.Class)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parthack/parthack/domains/bfcl/classes"
 	"github.com/parthack/parthack/domains/bfcl/pyval"
@@ -119,23 +120,26 @@ func (rep *Report) replay(e *Entry, res *Result) error {
 	// last is the latest difference met so far, the cause the later ones
 	// follow from until the states agree again.
 	last := ""
-	snap := func(t int, logged []Snapshot, when string) {
+	// A snapshot is placed at the turn it starts: the end state after
+	// the last turn at the turn that would follow.
+	snap := func(t int, logged []Snapshot) {
 		if logged == nil {
 			return
 		}
-		if d := rep.snapshots(s, logged); d != "" {
-			cause := "no call result differed before it: the port's state diverges without a visible result"
-			if last != "" {
-				cause = "follows " + last
-			}
-			rep.Disagreements = append(rep.Disagreements, Disagreement{ID: e.ID, Turn: t, What: "snapshot", Got: d, Want: "the logged state " + when, Cause: cause})
-			last = fmt.Sprintf("the state at turn %d's %s", t, when)
-		} else {
+		got, want := rep.snapshots(s, logged)
+		if got == "" && want == "" {
 			last = ""
+			return
 		}
+		cause := "no call result differed before it: the port's state diverges without a visible result"
+		if last != "" {
+			cause = "follows " + last
+		}
+		rep.Disagreements = append(rep.Disagreements, Disagreement{ID: e.ID, Turn: t, What: "snapshot", Got: got, Want: want, Cause: cause})
+		last = fmt.Sprintf("the state at turn %d's start", t)
 	}
 	for t, turn := range res.Turns {
-		snap(t, turn.Start, "start")
+		snap(t, turn.Start)
 		for k, step := range turn.Steps {
 			if step.LoggedDecoded != nil || step.LoggedDecodeError != "" {
 				got, want := decodeText(step.Decoded, step.DecodeError), decodeText(step.LoggedDecoded, step.LoggedDecodeError)
@@ -168,7 +172,7 @@ func (rep *Report) replay(e *Entry, res *Result) error {
 			}
 		}
 	}
-	snap(len(res.Turns)-1, res.Final, "end")
+	snap(len(res.Turns), res.Final)
 	return nil
 }
 
@@ -212,48 +216,78 @@ func classOf(s *classes.Session, call string) string {
 }
 
 // snapshots compares the logged snapshots with the port's instances,
-// counting them; "" when all are equal, else what differs.
-func (rep *Report) snapshots(s *classes.Session, logged []Snapshot) string {
+// counting them; when some differ, what the port holds and what the log
+// does, attribute by attribute ("" and "" when all are equal).
+func (rep *Report) snapshots(s *classes.Session, logged []Snapshot) (got, want string) {
 	var ports []classes.ClassState
 	for _, st := range s.Snapshot() {
 		if in, _ := s.Instance(st.Class); !in.Class.Stateless {
 			ports = append(ports, st)
 		}
 	}
-	var diffs []string
+	var gots, wants []string
 	for i, l := range logged {
 		rep.Snapshots++
 		if i >= len(ports) || ports[i].Class != l.Class {
-			diffs = append(diffs, fmt.Sprintf("snapshot %d is of %s, the port has no such stateful instance there", i, l.Class))
+			gots = append(gots, fmt.Sprintf("no stateful instance %d of %s", i, l.Class))
+			wants = append(wants, fmt.Sprintf("%s's state", l.Class))
 			continue
 		}
-		want, err := pyval.Dumps(l.Content)
-		if err != nil {
-			diffs = append(diffs, fmt.Sprintf("%s: %v", l.Class, err))
-			continue
-		}
-		if got := logged2(ports[i]); got == want {
+		g, w := loggedState(ports[i]), dumps(l.Content)
+		if g == w {
 			rep.SnapshotsEqual++
-		} else {
-			diffs = append(diffs, fmt.Sprintf("%s: %s", l.Class, attrDiff(ports[i], l.Content)))
+			continue
+		}
+		for _, a := range ports[i].Attrs {
+			v, ok := l.Content.Get(a.Name)
+			ga, wa := dumps(serializable(a.Value)), "not logged"
+			if ok {
+				wa = dumps(v)
+			}
+			if ga != wa {
+				gots = append(gots, fmt.Sprintf("%s.%s = %s", l.Class, a.Name, clip(ga)))
+				wants = append(wants, fmt.Sprintf("%s.%s = %s", l.Class, a.Name, clip(wa)))
+			}
+		}
+		for _, k := range l.Content.Items() {
+			if name, _ := k.Key.(string); !hasAttr(ports[i], name) {
+				gots = append(gots, fmt.Sprintf("%s.%s not held", l.Class, name))
+				wants = append(wants, fmt.Sprintf("%s.%s = %s", l.Class, name, clip(dumps(k.Value))))
+			}
 		}
 	}
 	if len(logged) != len(ports) {
-		diffs = append(diffs, fmt.Sprintf("the log has %d stateful instances, the port %d", len(logged), len(ports)))
+		gots = append(gots, fmt.Sprintf("%d stateful instances", len(ports)))
+		wants = append(wants, fmt.Sprintf("%d logged", len(logged)))
 	}
-	return strings.Join(diffs, "; ")
+	return strings.Join(gots, "; "), strings.Join(wants, "; ")
 }
 
-// logged2 is an instance's public state as BFCL logs it, as JSON text:
-// vars(instance) less names starting with "_", each value through
-// make_json_serializable (a value json.dumps refuses becomes its str()),
-// then json.dumps.
-func logged2(st classes.ClassState) string {
+func hasAttr(st classes.ClassState, name string) bool {
+	for _, a := range st.Attrs {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// loggedState is an instance's public state as BFCL logs it, as JSON
+// text: vars(instance) less names starting with "_", each value through
+// make_json_serializable, then json.dumps.
+func loggedState(st classes.ClassState) string {
 	d := pyval.NewDict()
 	for _, a := range st.Attrs {
 		d.Set(a.Name, serializable(a.Value))
 	}
-	out, err := pyval.Dumps(d)
+	return dumps(d)
+}
+
+// dumps is json.dumps of a value make_json_serializable made, or of one
+// json.loads gave: neither can fail but for nesting past Python's limit,
+// whose error is then the text compared.
+func dumps(v pyval.Value) string {
+	out, err := pyval.Dumps(v)
 	if err != nil {
 		return "unserializable: " + err.Error()
 	}
@@ -282,33 +316,13 @@ func serializable(v pyval.Value) pyval.Value {
 	return v
 }
 
-// attrDiff names the attributes whose logged form differs.
-func attrDiff(st classes.ClassState, logged *pyval.Dict) string {
-	var names []string
-	seen := map[string]bool{}
-	for _, a := range st.Attrs {
-		seen[a.Name] = true
-		got, _ := pyval.Dumps(serializable(a.Value))
-		w, ok := logged.Get(a.Name)
-		if !ok {
-			names = append(names, a.Name+" (not logged)")
-			continue
-		}
-		if want, _ := pyval.Dumps(w); got != want {
-			names = append(names, fmt.Sprintf("%s is %s, logged %s", a.Name, clip(got), clip(pyval.Repr(w))))
-		}
-	}
-	for _, k := range logged.Keys() {
-		if name, _ := k.(string); !seen[name] {
-			names = append(names, name+" (logged, not in the port)")
-		}
-	}
-	return strings.Join(names, ", ")
-}
-
 func clip(s string) string {
 	if len(s) > 120 {
-		return s[:120] + "…"
+		cut := 120
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return s[:cut] + "…"
 	}
 	return s
 }

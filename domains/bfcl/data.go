@@ -518,11 +518,10 @@ type jsonError struct {
 const maxJSONDepth = 500
 
 type jparser struct {
-	src      string
-	strict   bool // refuse a key that repeats (a file parthack reads)
-	segs     []string
-	depth    int
-	failPath string
+	src    string
+	strict bool // refuse a key that repeats (a file parthack reads)
+	segs   []string
+	depth  int
 }
 
 func (p *jparser) fail(off int, msg string) *jsonError {

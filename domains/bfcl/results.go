@@ -15,10 +15,12 @@ import (
 )
 
 // Result is one entry of a BFCL result file (BFCL_v4_<category>_result.json,
-// one JSON object a line), as BFCL's FC handlers write it: per turn, per
-// step, the model's calls as `[{"func": "<json args>"}]`, and an
-// inference_log with the state of every involved instance at each turn's
-// start, each step's decoding and each call's result.
+// one JSON object a line), as BFCL's FC handlers write it (gorilla
+// 8db0b7ca, bfcl_eval/model_handler/base_handler.py,
+// inference_multi_turn_FC): per turn, per step, the model's calls as
+// `[{"func": "<json args>"}]`, and an inference_log with the state of
+// every involved instance at each turn's start, each step's decoding and
+// each call's result.
 type Result struct {
 	ID       string
 	Category string // the id less its last "_N"
@@ -112,10 +114,6 @@ func (r *Result) ModelTurns() [][][]string {
 	}
 	return out
 }
-
-// maxSteps is BFCL's MAXIMUM_STEP_LIMIT: a turn's 21st step with calls
-// force-quits the entry.
-const maxSteps = 20
 
 // StreamResults reads a BFCL result file from r, gzipped or not (told by
 // the gzip magic bytes; every member's checksum is verified), one entry a
@@ -218,7 +216,8 @@ func decodeResult(c jc, text string) (*Result, error) {
 }
 
 // decodeStep reads one step of result and decodes it as BFCL's FC
-// handlers' decode_execute does (convert_to_function_call): a dict is one
+// handlers' decode_execute does (convert_to_function_call,
+// bfcl_eval/model_handler/utils.py at gorilla 8db0b7ca): a dict is one
 // step of calls; a list's items must each be a dict; each key is a
 // function, its value the arguments, a JSON text json.loads reads when
 // it is a string; each call becomes `name(k=repr(v),...)`. Python's

@@ -58,6 +58,9 @@ func TestDecodeStep(t *testing.T) {
 		if s.Empty() != (len(c.decoded) == 0) {
 			t.Errorf("%s: Empty() %v", c.step, s.Empty())
 		}
+		if text := strings.HasPrefix(c.step, `"`); s.IsText != text || text && `"`+s.Text+`"` != c.step {
+			t.Errorf("%s: text %v %q", c.step, s.IsText, s.Text)
+		}
 	}
 }
 
@@ -133,8 +136,10 @@ func TestStreamResultsErrors(t *testing.T) {
 	badRole := replace(`{"role": "tool"`, `{"role": "user"`)
 	twoStates := replace(`{"begin_of_turn_query"`, `[], {"begin_of_turn_query"`)
 	badState := replace(`"role": "state_info", "class_name": "GorillaFileSystem", "content": {"long_context": false, "root": "<Directory: w>"}`, `"role": "state_info", "class_name": "GorillaFileSystem", "content": "x"`)
+	deep := `{"id": "multi_turn_base_0", "result": [[[{"f": "` + strings.Repeat("[", 501) + `"}]]]}`
 	for _, c := range []struct{ src, want string }{
 		{resultLine + "\n{\"id\": \n", `r.json:2:8: $.id: malformed JSON: Expecting value`},
+		{deep, `r.json:1:` + at(deep, `"[[`) + `: $.result[0][0][0].f: the arguments are nested deeper than 500 levels (parthack's bound)`},
 		{notList, `r.json:1:` + at(notList, "5") + `: $.result: expected a list of turns, or the text of an inference error, got the number 5`},
 		{badTurn, `r.json:1:` + at(badTurn, "{\"a\"") + `: $.result[0]: expected a list, got an object`},
 		{noID, `r.json:1:1: $: missing "id"`},

@@ -1,7 +1,8 @@
 // Command bfclverdicts prints parthack's verdict of every entry of BFCL
 // result files, one JSON object a line ({"file", "line", "id", "valid",
-// "error_type", "turn"}), for scripts/bfcl-differential.sh to hold to
-// BFCL's own checker. Each argument is a result file in BFCL's format
+// "error_type", "error_message", "turns"}, each turn's checks {"checked",
+// "empty", "state_equal", "found", "gold"}), for
+// scripts/bfcl-differential.sh to hold to BFCL's own checker. Each argument is a result file in BFCL's format
 // (gzipped or not) or a folder whose *_result.json[.gz] and *.jsonl files
 // are read in name order; a file's path is written as the script's Python
 // joins it.
@@ -19,12 +20,22 @@ import (
 )
 
 type verdict struct {
-	File      string `json:"file"`
-	Line      int    `json:"line"`
-	ID        string `json:"id"`
-	Valid     bool   `json:"valid"`
-	ErrorType string `json:"error_type"`
-	Turn      int    `json:"turn"`
+	File         string `json:"file"`
+	Line         int    `json:"line"`
+	ID           string `json:"id"`
+	Valid        bool   `json:"valid"`
+	ErrorType    string `json:"error_type"`
+	ErrorMessage string `json:"error_message"`
+	Turns        []turn `json:"turns"`
+}
+
+// turn is one turn's checks, past the verdict's first failure.
+type turn struct {
+	Checked    bool `json:"checked"`
+	Empty      bool `json:"empty"`
+	StateEqual bool `json:"state_equal"`
+	Found      int  `json:"found"`
+	Gold       int  `json:"gold"`
 }
 
 func main() {
@@ -46,7 +57,11 @@ func main() {
 				return r.Errorf("%v", err)
 			}
 			v := bfcl.Checker{}.Score(e, r)
-			return enc.Encode(verdict{File: path, Line: r.Line, ID: r.ID, Valid: v.Valid, ErrorType: v.ErrorType, Turn: v.Turn})
+			out := verdict{File: path, Line: r.Line, ID: r.ID, Valid: v.Valid, ErrorType: v.ErrorType, ErrorMessage: v.ErrorMessage, Turns: []turn{}}
+			for _, t := range v.Turns {
+				out.Turns = append(out.Turns, turn{t.Checked, t.Empty, t.StateEqual, t.Found, len(t.GoldResults)})
+			}
+			return enc.Encode(out)
 		})
 		f.Close()
 		if err != nil {

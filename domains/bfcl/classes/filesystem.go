@@ -3,7 +3,6 @@ package classes
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -1090,38 +1089,19 @@ func fsTail(self *Instance, args []pyval.Value) (pyval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	start, err := fsSliceStart(neg, n)
+	items := make([]pyval.Value, len(content))
+	for i, l := range content {
+		items[i] = l
+	}
+	last, err := pyval.Slice(pyval.NewList(items...), neg, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	return fsResult("last_lines", strings.Join(content[start:], "\n")), nil
-}
-
-// fsSliceStart is the start index Python takes from seq[i:] for a
-// sequence of length n.
-func fsSliceStart(i pyval.Value, n int64) (int64, error) {
-	var v int64
-	switch x := i.(type) {
-	case bool:
-		if x {
-			v = 1
-		}
-	case int64:
-		v = x
-	case int:
-		v = int64(x)
-	case *big.Int:
-		if x.Sign() < 0 {
-			return 0, nil
-		}
-		return n, nil
-	default:
-		return 0, pyval.TypeError("slice indices must be integers or None or have an __index__ method")
+	joined, err := pyval.Join("\n", last)
+	if err != nil {
+		return nil, err
 	}
-	if v < 0 {
-		v = max(v+n, 0)
-	}
-	return min(v, n), nil
+	return fsResult("last_lines", joined), nil
 }
 
 func fsDiff(self *Instance, args []pyval.Value) (pyval.Value, error) {

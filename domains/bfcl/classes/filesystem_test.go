@@ -12,21 +12,21 @@ import (
 	"github.com/parthack/parthack/domains/bfcl/pyval"
 )
 
-// replayStep is one call of a generated sequence and what BFCL's own
+// fsReplayStep is one call of a generated sequence and what BFCL's own
 // Python gave for it (testdata/fs/generate.py).
-type replayStep struct {
+type fsReplayStep struct {
 	Call   string            `json:"call"`
 	Result string            `json:"result"`
 	State  map[string]string `json:"state"`
 }
 
-type replaySeq struct {
+type fsReplaySeq struct {
 	ID            string          `json:"id"`
 	InitialConfig json.RawMessage `json:"initial_config"`
-	Calls         []replayStep    `json:"calls"`
+	Calls         []fsReplayStep  `json:"calls"`
 }
 
-func readSeqs(t *testing.T, path string) []replaySeq {
+func fsReadSeqs(t *testing.T, path string) []fsReplaySeq {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -37,11 +37,11 @@ func readSeqs(t *testing.T, path string) []replaySeq {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	var out []replaySeq
+	var out []fsReplaySeq
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(nil, 1<<26)
 	for line := 1; sc.Scan(); line++ {
-		var s replaySeq
+		var s fsReplaySeq
 		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
 			t.Fatalf("%s:%d: %v", path, line, err)
 		}
@@ -53,9 +53,9 @@ func readSeqs(t *testing.T, path string) []replaySeq {
 	return out
 }
 
-// publicState is what the generator writes after a call: repr of each
+// fsPublicState is what the generator writes after a call: repr of each
 // public attribute of the class's instance.
-func publicState(s *Session, class string) map[string]string {
+func fsPublicState(s *Session, class string) map[string]string {
 	for _, st := range s.Snapshot() {
 		if st.Class == class {
 			out := map[string]string{}
@@ -68,12 +68,12 @@ func publicState(s *Session, class string) map[string]string {
 	return nil
 }
 
-// replayFile runs every sequence of a generated file through the port's
+// fsReplayFile runs every sequence of a generated file through the port's
 // executor, one call at a time, and compares each result string and
 // each state with Python's; it returns how many of each were equal.
-func replayFile(t *testing.T, class, path string) (results, states, calls int) {
+func fsReplayFile(t *testing.T, class, path string) (results, states, calls int) {
 	t.Helper()
-	for _, seq := range readSeqs(t, path) {
+	for _, seq := range fsReadSeqs(t, path) {
 		cfg := pyval.NewDict()
 		if len(seq.InitialConfig) > 0 {
 			v, err := pyval.Loads(seq.InitialConfig)
@@ -97,7 +97,7 @@ func replayFile(t *testing.T, class, path string) (results, states, calls int) {
 			if step.State == nil {
 				continue
 			}
-			gotState := publicState(sess, class)
+			gotState := fsPublicState(sess, class)
 			equal := len(gotState) == len(step.State)
 			for k, want := range step.State {
 				if gotState[k] != want {
@@ -122,7 +122,7 @@ func replayFile(t *testing.T, class, path string) (results, states, calls int) {
 func TestFileSystemGold(t *testing.T) {
 	for _, name := range []string{"gold", "edge"} {
 		t.Run(name, func(t *testing.T) {
-			results, states, calls := replayFile(t, "GorillaFileSystem", filepath.Join("testdata", "fs", name+".jsonl.gz"))
+			results, states, calls := fsReplayFile(t, "GorillaFileSystem", filepath.Join("testdata", "fs", name+".jsonl.gz"))
 			t.Logf("%d calls: %d results and %d states equal Python's", calls, results, states)
 			if calls == 0 {
 				t.Fatal("no calls replayed")
@@ -182,7 +182,7 @@ func TestFileSystemMarshal(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("after %s:\n got  %q\n want %q", by, got, want)
 			}
-			if g, w := publicState(copied, "GorillaFileSystem"), publicState(orig, "GorillaFileSystem"); g["root"] != w["root"] {
+			if g, w := fsPublicState(copied, "GorillaFileSystem"), fsPublicState(orig, "GorillaFileSystem"); g["root"] != w["root"] {
 				t.Errorf("root after %s:\n got  %s\n want %s", by, g["root"], w["root"])
 			}
 		})

@@ -69,15 +69,6 @@ func caught(v pyval.Value, err error, msg string) (pyval.Value, error) {
 	return mathResult(v), nil
 }
 
-// isNumber is isinstance(v, (int, float)) (bool is an int).
-func isNumber(v pyval.Value) bool {
-	switch v.(type) {
-	case bool, int, int64, *big.Int, float64:
-		return true
-	}
-	return false
-}
-
 func mathBinary(op func(a, b pyval.Value) (pyval.Value, error), msg string) func(*Instance, []pyval.Value) (pyval.Value, error) {
 	return func(_ *Instance, args []pyval.Value) (pyval.Value, error) {
 		v, err := op(args[0], args[1])
@@ -98,7 +89,7 @@ func mathReduce(op func(pyval.Value) (pyval.Value, error), empty string) func(*I
 }
 
 func mathMultiply(_ *Instance, args []pyval.Value) (pyval.Value, error) {
-	if !isNumber(args[0]) || !isNumber(args[1]) {
+	if !pyval.IsNumber(args[0]) || !pyval.IsNumber(args[1]) {
 		return mathError("Both inputs must be numbers"), nil
 	}
 	v, err := pyval.Mul(args[0], args[1])
@@ -220,7 +211,7 @@ func mathSIUnitConversion(_ *Instance, args []pyval.Value) (pyval.Value, error) 
 		}
 		fromMeters.Set(it.Key, inv)
 	}
-	if !isNumber(value) {
+	if !pyval.IsNumber(value) {
 		return mathError("Value must be a number"), nil
 	}
 	in, err := pyval.In(unitIn, toMeters)
@@ -267,7 +258,7 @@ var imperialFactors = map[string]float64{
 
 func mathImperialSIConversion(_ *Instance, args []pyval.Value) (pyval.Value, error) {
 	value, unitIn, unitOut := args[0], args[1], args[2]
-	if !isNumber(value) {
+	if !pyval.IsNumber(value) {
 		return mathError("Value must be a number"), nil
 	}
 	if pyval.Equal(unitIn, unitOut) {

@@ -1,6 +1,8 @@
 package classes
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -220,6 +222,53 @@ func (v *decimalValue) Equal(other pyval.Value) bool {
 	return v.d.rat().Cmp(o.d.rat()) == 0
 }
 func (v *decimalValue) DeepCopy(map[any]pyval.Value) pyval.Value { return v }
+
+// MarshalState is str(d), which decimalParse reads back exactly.
 func (v *decimalValue) MarshalState() ([]byte, error) {
 	return []byte(strconv.Quote(v.d.String())), nil
+}
+
+// decimalParse reads what String writes: [-](Infinity|NaN|digits[.digits][E±n]).
+func decimalParse(s string) (decimalNum, bool) {
+	var d decimalNum
+	if strings.HasPrefix(s, "-") {
+		d.neg, s = true, s[1:]
+	}
+	switch s {
+	case "Infinity":
+		d.inf = true
+		return d, true
+	case "NaN":
+		d.nan = true
+		return d, true
+	}
+	mant, exp := s, 0
+	if i := strings.IndexByte(s, 'E'); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return d, false
+		}
+		mant, exp = s[:i], e
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	c, ok := new(big.Int).SetString(whole+frac, 10)
+	if !ok || c.Sign() < 0 || whole == "" {
+		return d, false
+	}
+	d.coeff, d.exp = c, exp-len(frac)
+	return d, true
+}
+
+func init() {
+	pyval.RegisterObject("Decimal", func(data []byte) (pyval.Object, error) {
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return nil, fmt.Errorf("Decimal: %w", err)
+		}
+		d, ok := decimalParse(s)
+		if !ok {
+			return nil, fmt.Errorf("Decimal: %q is no decimal", s)
+		}
+		return &decimalValue{d}, nil
+	})
 }

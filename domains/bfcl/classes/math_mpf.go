@@ -1,6 +1,8 @@
 package classes
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -564,7 +566,7 @@ func (m *mpfValue) Equal(other pyval.Value) bool {
 }
 func (m *mpfValue) DeepCopy(map[any]pyval.Value) pyval.Value { return m }
 func (m *mpfValue) MarshalState() ([]byte, error) {
-	return []byte(strconv.Quote(m.Repr())), nil
+	return json.Marshal(mpState{Prec: m.prec, Re: mpfText(m.x)})
 }
 
 // mpcValue is an mpc (a logarithm of a negative number).
@@ -584,7 +586,77 @@ func (m *mpcValue) Equal(other pyval.Value) bool {
 }
 func (m *mpcValue) DeepCopy(map[any]pyval.Value) pyval.Value { return m }
 func (m *mpcValue) MarshalState() ([]byte, error) {
-	return []byte(strconv.Quote(m.Repr())), nil
+	return json.Marshal(mpState{Prec: m.prec, Re: mpfText(m.re), Im: mpfText(m.im)})
+}
+
+// mpState is an mpf's or mpc's MarshalState: the precision its repr
+// uses and each part exactly ("0", "+inf", "-inf", "nan", or a binary
+// literal such as "0x.cp+2").
+type mpState struct {
+	Prec uint   `json:"prec"`
+	Re   string `json:"re"`
+	Im   string `json:"im,omitempty"`
+}
+
+func mpfText(x mpfNum) string {
+	switch x.kind {
+	case mpfZero:
+		return "0"
+	case mpfInf:
+		return "+inf"
+	case mpfNInf:
+		return "-inf"
+	case mpfNaN:
+		return "nan"
+	}
+	return x.f.Text('p', 0)
+}
+
+func mpfParse(s string) (mpfNum, error) {
+	switch s {
+	case "0":
+		return mpfZeroV, nil
+	case "+inf":
+		return mpfNum{kind: mpfInf}, nil
+	case "-inf":
+		return mpfNum{kind: mpfNInf}, nil
+	case "nan":
+		return mpfNaNV, nil
+	}
+	f, _, err := new(big.Float).SetPrec(1<<20).Parse(s, 0)
+	if err != nil || f.Sign() == 0 {
+		return mpfNum{}, fmt.Errorf("%q is no mpf value", s)
+	}
+	return mpfNum{kind: mpfFinite, f: mpNewFloat(f.MinPrec()).Set(f)}, nil
+}
+
+func init() {
+	pyval.RegisterObject("mpf", func(data []byte) (pyval.Object, error) {
+		var st mpState
+		if err := json.Unmarshal(data, &st); err != nil {
+			return nil, fmt.Errorf("mpf: %w", err)
+		}
+		x, err := mpfParse(st.Re)
+		if err != nil {
+			return nil, fmt.Errorf("mpf: %w", err)
+		}
+		return &mpfValue{x: x, prec: st.Prec}, nil
+	})
+	pyval.RegisterObject("mpc", func(data []byte) (pyval.Object, error) {
+		var st mpState
+		if err := json.Unmarshal(data, &st); err != nil {
+			return nil, fmt.Errorf("mpc: %w", err)
+		}
+		re, err := mpfParse(st.Re)
+		if err != nil {
+			return nil, fmt.Errorf("mpc real: %w", err)
+		}
+		im, err := mpfParse(st.Im)
+		if err != nil {
+			return nil, fmt.Errorf("mpc imag: %w", err)
+		}
+		return &mpcValue{re: re, im: im, prec: st.Prec}, nil
+	})
 }
 
 // mpNum is the value of an mpmath expression here: an mpf, or an mpc

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,30 +13,7 @@ import (
 	"github.com/parthack/parthack/domains/bfcl/pyval"
 )
 
-// sharedBFCL is $BFCL_DIR, else the nearest shared/realworld/bfcl above
-// the package directory; "" when there is none.
-func sharedBFCL(t *testing.T) string {
-	if d := os.Getenv("BFCL_DIR"); d != "" {
-		return d
-	}
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		cand := filepath.Join(dir, "shared", "realworld", "bfcl")
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
-func eachJSONLine(t *testing.T, path string, f func(line []byte)) {
+func fsGzipLines(t *testing.T, path string, f func(line []byte)) {
 	t.Helper()
 	fh, err := os.Open(path)
 	if err != nil {
@@ -62,13 +38,10 @@ func eachJSONLine(t *testing.T, path string, f func(line []byte)) {
 // of the real runs (shared/realworld/bfcl/runs, test data that stays
 // out of the repository) and compares each result with the one the run
 // recorded and each turn-start snapshot of the file system with the
-// run's state_info. Calls that do not parse (a model's malformed call)
-// are listed, not counted: their SyntaxError text is the parser's.
+// run's state_info. (Seven of the calls do not parse: their result is
+// the executor's SyntaxError text.)
 func TestRunsFileSystemMath(t *testing.T) {
-	dir := sharedBFCL(t)
-	if dir == "" {
-		t.Skip("no shared/realworld/bfcl (set BFCL_DIR): the real runs are test data kept out of the repository")
-	}
+	dir := sharedBFCL(t) // skips where BFCL's data and runs are not staged
 	runs, _ := filepath.Glob(filepath.Join(dir, "runs", "*_result.json.gz"))
 	if len(runs) == 0 {
 		t.Skipf("no run files in %s/runs", dir)
@@ -89,7 +62,7 @@ func TestRunsFileSystemMath(t *testing.T) {
 		name := filepath.Base(run)
 		category := strings.TrimSuffix(name[strings.Index(name, "multi_turn_")+len("multi_turn_"):], "_result.json.gz")
 		entries := map[string]entry{}
-		eachJSONLine(t, filepath.Join(dir, "data", "BFCL_v4_multi_turn_"+category+".json.gz"), func(line []byte) {
+		fsGzipLines(t, filepath.Join(dir, "data", "BFCL_v4_multi_turn_"+category+".json.gz"), func(line []byte) {
 			var e struct {
 				ID string `json:"id"`
 				entry
@@ -99,9 +72,8 @@ func TestRunsFileSystemMath(t *testing.T) {
 			}
 			entries[e.ID] = e.entry
 		})
-		var unparsed []string
 		counts := map[string]*[4]int{"GorillaFileSystem": {}, "MathAPI": {}} // results, equal, snapshots, equal
-		eachJSONLine(t, run, func(line []byte) {
+		fsGzipLines(t, run, func(line []byte) {
 			var r struct {
 				ID           string            `json:"id"`
 				InferenceLog []json.RawMessage `json:"inference_log"`
@@ -143,7 +115,7 @@ func TestRunsFileSystemMath(t *testing.T) {
 						if sn.ClassName != "GorillaFileSystem" {
 							continue
 						}
-						got := publicState(sess, sn.ClassName)
+						got := fsPublicState(sess, sn.ClassName)
 						c := counts[sn.ClassName]
 						c[2]++
 						if got["root"] == sn.Content.Root && sn.Content.LongContext != nil && got["long_context"] == "False" && !*sn.Content.LongContext {
@@ -164,7 +136,7 @@ func TestRunsFileSystemMath(t *testing.T) {
 						steps = append(steps, k)
 					}
 				}
-				sort.Slice(steps, func(i, j int) bool { return stepNumber(steps[i]) < stepNumber(steps[j]) })
+				sort.Slice(steps, func(i, j int) bool { return fsStepNumber(steps[i]) < fsStepNumber(steps[j]) })
 				for _, k := range steps {
 					var msgs []struct {
 						Role    string          `json:"role"`
@@ -194,13 +166,6 @@ func TestRunsFileSystemMath(t *testing.T) {
 							continue
 						}
 						got := sess.Execute([]string{call})[0]
-						if _, err := ParseCall(call); err != nil {
-							// A call that does not parse never reaches the
-							// class: its SyntaxError text is the parser's.
-							same := i < len(tools) && tools[i] == got
-							unparsed = append(unparsed, fmt.Sprintf("%s %s: %s: result equal: %v (got %q, run %q)", name, r.ID, call, same, got, tools))
-							continue
-						}
 						c := counts[class]
 						c[0]++
 						if i < len(tools) && tools[i] == got {
@@ -216,13 +181,10 @@ func TestRunsFileSystemMath(t *testing.T) {
 			n := counts[c]
 			t.Logf("%s %s: %d/%d results, %d/%d turn-start snapshots equal the run's", name, c, n[1], n[0], n[3], n[2])
 		}
-		for _, u := range unparsed {
-			t.Logf("not parsed, left to the parser's tests: %s", u)
-		}
 	}
 }
 
-func stepNumber(k string) int {
+func fsStepNumber(k string) int {
 	n := 0
 	for _, r := range strings.TrimPrefix(k, "step_") {
 		n = n*10 + int(r-'0')

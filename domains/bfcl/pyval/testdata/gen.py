@@ -18,7 +18,11 @@ def tag(v):
     if v is False: return "false"
     if type(v) is int:
         if -2**63 <= v < 2**63: return str(v)
-        return '{"int":"%d"}' % v
+        sys.set_int_max_str_digits(0)  # Marshal writes any int
+        try:
+            return '{"int":"%d"}' % v
+        finally:
+            sys.set_int_max_str_digits(4300)
     if type(v) is float: return '{"float":"%s"}' % repr(v)
     if type(v) is str: return json.dumps(v)
     if type(v) is list: return "[" + ",".join(tag(e) for e in v) + "]"
@@ -57,25 +61,42 @@ VALUES = [
     "{'a': 1, 'b': [1, 2]}", "{1: 'int', 2.5: 'float', True: 'bool', None: 'none', (1, 2): 'tuple'}",
     "{'nested': {'x': {'y': [1.0, -0.0]}}}", "{'f': float('nan'), 'i': float('inf')}",
     "{'\\u00e9': '\\u00e9'}", "[1e16, 1e-5, 12.0]", "{0.5: 1}", "{float('inf'): 1}",
-    "complex(0, 2)", "complex(1.5, -2)", "{'c': complex(1, 1)}",
+    "complex(0, 2)", "complex(1.5, -2)", "{'c': complex(1, 1)}", "[(1, complex(1, 1)), {'k': [complex(2, 0)]}]",
+    "{'t': ('caf\\xe9', '\\x7f\\x1f')}", "10**4299", "[10**4300]", "{10**4300: 1}",
 ]
+
+def make_json_serializable(value):
+    """BFCL's (bfcl_eval/utils.py, gorilla 013a2a4e), as its result files
+    are written."""
+    if isinstance(value, dict):
+        return {k: make_json_serializable(v) for k, v in value.items()}
+    elif isinstance(value, list):
+        return [make_json_serializable(item) for item in value]
+    else:
+        try:
+            json.dumps(value, ensure_ascii=False)
+            return value
+        except (TypeError, ValueError):
+            return str(value)
 
 def value_cases():
     out = []
     for src in VALUES:
         v = eval(src)
-        c = {"src": src, "value": tag(v), "repr": repr(v), "str": str(v), "type": type(v).__name__,
+        c = {"src": src, "value": tag(v), "repr": sres(lambda: repr(v)), "str": sres(lambda: str(v)), "type": type(v).__name__,
              "truth": bool(v)}
         try:
             hash(v); c["hashable"] = True
         except TypeError:
             c["hashable"] = False
         c["dumps"] = sres(lambda: json.dumps(v))
+        c["dumps_unicode"] = sres(lambda: json.dumps(v, ensure_ascii=False))
+        c["serializable"] = res(lambda: make_json_serializable(v))
         out.append(c)
     return out
 
 OPERANDS = ["0", "1", "-3", "True", "2**64", "-(2**70)", "2**53+1", "0.0", "-0.0", "2.5", "-1.5", "0.1", "1e308",
-            "float('inf')", "float('nan')", "'ab'", "[1, 2]", "(1,)", "None", "{'a': 1}", "[1, 'a']", "-8.0"]
+            "float('inf')", "float('nan')", "'ab'", "[1, 2]", "(1,)", "None", "{'a': 1}", "[1, 'a']", "-8.0", "10**4300"]
 OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
        "//": lambda a, b: a // b, "%": lambda a, b: a % b, "**": lambda a, b: a ** b,
        "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
@@ -142,7 +163,7 @@ UNARY_INPUTS = ["0", "-5", "2**70", "True", "3.7", "-3.7", "2.5", "-2.5", "0.5",
                 "[0.1] * 10", "[1e100, 1.0, -1e100]", "[1, 2.5, 3]", "[2**64, 0.5]", "[0.1, 0.2, 0.3]",
                 "[1, 'a']", "['b', 'a', 'c']", "[3, 1.5, True]", "[[2], [1, 5], [1]]", "[0.1, 1, 0.2, 2, 0.3]",
                 "[1.5, 'x']", "'hello'", "[float('inf'), -float('inf')]", "[1e16, 1.0, -1e16]",
-                "[0.7, 0.1, 0.2, 2.0, 'z']"]
+                "[0.7, 0.1, 0.2, 2.0, 'z']", "'1' * 4301", "'-' + '1_' * 4300 + '1'", "10**4300"]
 UNARY = {
     "neg": lambda v: -v, "abs": lambda v: abs(v), "float": float, "int": int, "round": round,
     "len": len, "sum": sum312, "sumplain": sum, "min": min, "max": max, "sorted": sorted,
@@ -172,7 +193,7 @@ FORMATS = [(3.14159, ".2f"), (2.675, ".2f"), (1234567.891, ",.2f"), (0.5, ".0f")
            (float("nan"), ".2f"), (-float("inf"), "F"), ("abc", ">5"), ("abc", "^7"), ("abc", ".2"),
            ("abc", "*<6"), ("abc", ".2f"), (42, "s"), (None, ""), (None, ".2f"), ([1], ""), (1.5, "+.1f"),
            (1.5, " .1f"), (12.5, "08.2f"), (True, ""), (True, "d"), (5, "x"), (0.1, ".20f"), (1e-7, "f"),
-           (123456789.0, "g"), (1.0, "#.0f"), (2**70, ",")]
+           (123456789.0, "g"), (1.0, "#.0f"), (2**70, ","), (10**4300, ""), (10**4300, "d"), (10**4299, "")]
 
 def format_cases():
     out = []
@@ -386,6 +407,8 @@ class Alpha:
         return {"c": complex(1, 2)}
     def keys(self):
         return {1: "int key", 2.5: "float key", None: True}
+    def big(self, n):
+        return {"result": 10 ** n}
 
 class Beta:
     def _load_scenario(self, scenario, long_context=False):
@@ -410,7 +433,7 @@ EXEC_RUNS = [
      "ls(a=True", "ls(a=undefined)", "ls(a=-1)", "ls(a=[1, {'k': None}])", "echo(content='x', file_name=None)",
      "ls(a=1e16)", "ls(a='\\u00e9 caf\\xe9')", "ls(1, 2)", "ls(a=1)(2)", "ls", "Alpha.ls()", "ls(a=(1, 2))",
      "cd(folder=cd(folder='nested'))", "mv(source='a', destination=nope)", "ls(a=-0.0)", "ls(a=10**20)",
-     "echo(content='quote \\' and \\\"')", "cd (folder='spaced')"],
+     "echo(content='quote \\' and \\\"')", "cd (folder='spaced')", "big(n=4299)", "big(n=4300)"],
     ["ls()", "echo(content='second batch')"],
 ]
 

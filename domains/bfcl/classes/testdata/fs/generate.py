@@ -232,6 +232,13 @@ FS_EDGES = [
         "mv(source=1, destination='x')", "mv(source='readme2.txt', destination=5)",
         "cp(source='readme2.txt', destination=None)", "mv(source='readme2.txt')", "ls()", "find()",
     ]),
+    ("fs_dot_cycle", FS_CONFIG, [
+        "cd(folder='archive')", "mkdir(dir_name='.')", "touch(file_name='t.txt')",
+        "cp(source='.', destination='loop')", "ls(a=True)", "cd(folder='loop')", "ls(a=True)",
+        "cd(folder='loop')", "pwd()", "cd(folder='..')", "cd(folder='..')", "find()", "du()",
+        "mv(source='.', destination='moved')", "ls(a=True)", "cd(folder='/')", "find(path='archive', name='t')",
+        "du(human_readable=True)", "rm(file_name='archive')", "find()",
+    ]),
     ("fs_empty_config", {}, [
         "pwd()", "ls()", "cd(folder='..')", "cd(folder='/')", "mkdir(dir_name='a')", "cd(folder='a')",
         "pwd()", "cd(folder='..')", "find()", "du(human_readable=True)",
