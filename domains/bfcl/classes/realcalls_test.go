@@ -18,13 +18,23 @@ import (
 
 // sharedBFCL finds shared/realworld/bfcl in a folder above the test's
 // (the staged data, absent outside the workbench: tests skip then).
-func sharedBFCLOrSkip(t *testing.T) string {
+func sharedBFCL(t *testing.T) string {
 	t.Helper()
-	p := sharedBFCL(t)
-	if p == "" {
-		t.Skip("shared/realworld/bfcl is absent: BFCL's data and runs are not staged here")
+	if d := os.Getenv("BFCL_DIR"); d != "" {
+		return d
 	}
-	return p
+	dir, _ := filepath.Abs(".")
+	for {
+		p := filepath.Join(dir, "shared", "realworld", "bfcl")
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("shared/realworld/bfcl is absent: BFCL's data and runs are not staged here")
+		}
+		dir = parent
+	}
 }
 
 // realCalls gathers every gold call and every decoded model call of the
@@ -130,7 +140,7 @@ var bindingError = regexp.MustCompile(`^Error during execution: \w+\.\w+\(\) (go
 // logged a SyntaxError, NameError or binding TypeError (Python 3.12's
 // texts), the executor gives that result.
 func TestRealCalls(t *testing.T) {
-	root := sharedBFCLOrSkip(t)
+	root := sharedBFCL(t)
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not installed")

@@ -82,6 +82,9 @@ func contains(items []Value, x Value) bool {
 // with its IndexError and TypeError texts.
 func index(kind string, n int, key Value) (int, error) {
 	if !isInt(key) {
+		if kind == "str" { // CPython words a str's own way
+			return 0, TypeError(fmt.Sprintf("string indices must be integers, not '%s'", TypeName(key)))
+		}
 		return 0, TypeError(fmt.Sprintf("%s indices must be integers or slices, not %s", kind, TypeName(key)))
 	}
 	i, ok := small(key)
