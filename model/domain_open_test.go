@@ -9,7 +9,7 @@ func (openDomain) Call(StateView, string, Value) ([]Action, string, string) {
 	return nil, "", "no such tool"
 }
 func (openDomain) EndsEpisode(string) bool { return false }
-func (d openDomain) OpenTools() bool      { return d.open }
+func (d openDomain) OpenTools() bool       { return d.open }
 
 func TestMayCall(t *testing.T) {
 	for _, c := range []struct {
