@@ -325,7 +325,7 @@ PROCESS = ["ls(a=True)", "cd(folder='x')", "echo(content='call ls (now) and cd(x
 
 SYNTAX = ["ls(a=True", "ls(a='x)", "ls(a=1,a=2)", "ls(1, a=2, 3)", "ls(a 1)", "", "ls(a=[1,2)", "ls(a=1 b=2)",
           "ls(a=\"\"\"x", "ls(a=01)", "ls) ", "ls(a=-)", "x y", "ls(1=2)", "ls(from='x')", "ls(a=1.2.3)",
-          "ls(a='\\N')", "ls(True=1)", "ls(a=1)\nls(b=2)"]
+          "ls(a='\\N')", "ls(True=1)", "ls(a=1)\nls(b=2)", "(" * 200 + "1" + ")" * 200, "f(" + "[" * 200 + "]" * 200 + ")"]
 
 def executor_cases():
     proc = [{"call": c, "processed": _process_method_calls(c, MAPPING)} for c in PROCESS]
