@@ -33,14 +33,18 @@ type Report struct {
 	// Disagreements are the things the port computes otherwise than the
 	// file records, each with its measured cause.
 	Disagreements []Disagreement `json:"disagreements,omitempty"`
-	// Verdicts are the port's verdicts, in file order.
+	// Verdicts are the port's verdicts, in file order (their turns'
+	// checks are not kept: a report's size is its file's entries').
 	Verdicts []EntryVerdict `json:"-"`
 }
 
 // EntryVerdict is the port's verdict of one entry of a file.
 type EntryVerdict struct {
-	ID string
-	Verdict
+	ID           string
+	Valid        bool
+	ErrorType    string
+	ErrorMessage string
+	Turn         int
 }
 
 // Disagreement is one thing the port computes otherwise than BFCL did.
@@ -93,7 +97,7 @@ func ConformEach(file string, r io.Reader, each func(*Result) error) (*Report, e
 			}
 		}
 		v := Checker{}.Score(e, res)
-		rep.Verdicts = append(rep.Verdicts, EntryVerdict{ID: res.ID, Verdict: v})
+		rep.Verdicts = append(rep.Verdicts, EntryVerdict{ID: res.ID, Valid: v.Valid, ErrorType: v.ErrorType, ErrorMessage: v.ErrorMessage, Turn: v.Turn})
 		if v.Valid {
 			rep.Valid++
 		} else {

@@ -249,6 +249,8 @@ func TestExecuteMatchesBFCL(t *testing.T) {
 	}
 	for _, tc := range toyClasses() {
 		Register(tc)
+		name := tc.Name
+		t.Cleanup(func() { delete(registry, name) })
 	}
 	cfg := mustValue(t, c.Runs.Initial).(*pyval.Dict)
 	s, err := NewSession(cfg, c.Runs.Involved, c.Runs.Model, c.Runs.Entry)

@@ -433,9 +433,10 @@ func TestStrFormat(t *testing.T) {
 	}
 }
 
-// TestRandint draws 1000 integers per seed, the classes' default seeds
+// TestRandint draws 1000 integers for each of the classes' default seeds
 // (MessageAPI 200191, TravelAPI and VehicleControlAPI 141053, TradingBot
-// 1053520) among them, and compares each with CPython's.
+// 1053520) and 200 for int, big, negative, str, float and bool seeds, and
+// compares each with CPython's.
 func TestRandint(t *testing.T) {
 	c := load(t)
 	for _, tc := range c.Random {

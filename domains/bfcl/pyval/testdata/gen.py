@@ -96,7 +96,7 @@ def value_cases():
     return out
 
 OPERANDS = ["0", "1", "-3", "True", "2**64", "-(2**70)", "2**53+1", "0.0", "-0.0", "2.5", "-1.5", "0.1", "1e308",
-            "float('inf')", "float('nan')", "'ab'", "[1, 2]", "(1,)", "None", "{'a': 1}", "[1, 'a']", "-8.0", "10**4300"]
+            "float('inf')", "float('nan')", "'ab'", "[1, 2]", "(1,)", "None", "{'a': 1}", "[1, 'a']", "-8.0"]
 OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
        "//": lambda a, b: a // b, "%": lambda a, b: a % b, "**": lambda a, b: a ** b,
        "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
@@ -163,7 +163,11 @@ UNARY_INPUTS = ["0", "-5", "2**70", "True", "3.7", "-3.7", "2.5", "-2.5", "0.5",
                 "[0.1] * 10", "[1e100, 1.0, -1e100]", "[1, 2.5, 3]", "[2**64, 0.5]", "[0.1, 0.2, 0.3]",
                 "[1, 'a']", "['b', 'a', 'c']", "[3, 1.5, True]", "[[2], [1, 5], [1]]", "[0.1, 1, 0.2, 2, 0.3]",
                 "[1.5, 'x']", "'hello'", "[float('inf'), -float('inf')]", "[1e16, 1.0, -1e16]",
-                "[0.7, 0.1, 0.2, 2.0, 'z']", "'1' * 4301", "'-' + '1_' * 4300 + '1'", "10**4300"]
+                "[0.7, 0.1, 0.2, 2.0, 'z']"]
+# Past Python's 4300-digit limit on int-to-str, for a few functions only
+# (each result would otherwise repeat thousands of digits).
+UNARY_BIG = ["'1' * 4301", "'-' + '1_' * 4300 + '1'", "10**4300", "-(10**4299)"]
+UNARY_BIG_FNS = ["int", "float", "truth", "neg"]
 UNARY = {
     "neg": lambda v: -v, "abs": lambda v: abs(v), "float": float, "int": int, "round": round,
     "len": len, "sum": sum312, "sumplain": sum, "min": min, "max": max, "sorted": sorted,
@@ -176,6 +180,10 @@ def unary_cases():
         v = eval(src)
         for name, f in UNARY.items():
             out.append({"v": tag(v), "fn": name, **res(lambda: f(v))})
+    for src in UNARY_BIG:
+        v = eval(src)
+        for name in UNARY_BIG_FNS:
+            out.append({"v": tag(v), "fn": name, **res(lambda: UNARY[name](v))})
     return out
 
 ROUNDS = [(2.675, 2), (2.5, 0), (3.5, 0), (0.125, 2), (0.375, 2), (1.005, 2), (-1.5, 0), (123.456, -1),
@@ -291,7 +299,7 @@ def random_cases():
     for seed in [200191, 141053, 1053520, 0, -5, 2**80 + 3, "seed-str", 2.5, -3.75, 1e300, 7.0, True]:
         r = random.Random(seed)
         draws = []
-        for i in range(1000):
+        for i in range(1000 if seed in (200191, 141053, 1053520) else 200):
             a, b = ranges[i % len(ranges)] if seed not in (200191, 141053, 1053520) else ranges[(i // 250) % 3 if seed != 1053520 else 5]
             draws.append([a, b, r.randint(a, b)])
         out.append({"seed": tag(seed), "draws": draws})
@@ -325,7 +333,7 @@ PROCESS = ["ls(a=True)", "cd(folder='x')", "echo(content='call ls (now) and cd(x
 
 SYNTAX = ["ls(a=True", "ls(a='x)", "ls(a=1,a=2)", "ls(1, a=2, 3)", "ls(a 1)", "", "ls(a=[1,2)", "ls(a=1 b=2)",
           "ls(a=\"\"\"x", "ls(a=01)", "ls) ", "ls(a=-)", "x y", "ls(1=2)", "ls(from='x')", "ls(a=1.2.3)",
-          "ls(a='\\N')", "ls(True=1)", "ls(a=1)\nls(b=2)"]
+          "ls(a='\\N')", "ls(True=1)", "ls(a=1)\nls(b=2)", "(" * 200 + "1" + ")" * 200, "f(" + "[" * 200 + "]" * 200 + ")"]
 
 def executor_cases():
     proc = [{"call": c, "processed": _process_method_calls(c, MAPPING)} for c in PROCESS]
