@@ -245,12 +245,15 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 		at  model.JSON
 	}
 	var held []heldRun
-	run := func(i int, raw []byte) error {
-		s, err := d.simulation(i, raw)
-		if err != nil {
-			return err
+	run := func(i int, v model.JSON, raw []byte) error {
+		s, ok := d.fastSimulation(i, v)
+		if !ok {
+			var err error
+			if s, err = d.simulation(i, raw); err != nil {
+				return err
+			}
+			d.placeCalls(i, s)
 		}
-		d.placeCalls(i, s)
 		if _, ok := res.byID[s.TaskID]; !ok {
 			d.simID = s.ID
 			return d.fail(fmt.Sprintf("simulations[%d].task_id", i), "task %q is not among the file's %d tasks", s.TaskID, len(res.Tasks))
@@ -306,7 +309,7 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 			}
 		}
 		d.base, d.at = fmt.Sprintf("simulations[%d]", i), v
-		return run(i, raw)
+		return run(i, v, raw)
 	}
 	if err := model.StreamJSONObject(file, r, []string{"simulations"}, member, element); err != nil {
 		var de *model.DecodeError
@@ -330,7 +333,7 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 	for i, h := range held {
 		held[i] = heldRun{}
 		d.base, d.at, d.simID = fmt.Sprintf("simulations[%d]", i), h.at, ""
-		if err := run(i, h.raw); err != nil {
+		if err := run(i, h.at, h.raw); err != nil {
 			return err
 		}
 	}
