@@ -26,6 +26,9 @@ type Results struct {
 	// at places the values errors about the whole file point at (the
 	// domain's name, the simulations), by path.
 	at map[string]Place
+	// checker replays and scores the file's runs for its domain's
+	// runner and conformer alike (registry.checker).
+	checker *Checker
 }
 
 // Place is where a value is in its file: its JSON path, line and column
