@@ -141,6 +141,11 @@ func (j JSON) Item(i int) (JSON, bool) {
 	return JSON{cursor{d: j.c.d, n: j.c.n.items[i]}}, true
 }
 
+// Value is the value with FromJSON's mapping (a string, integer, boolean,
+// list of strings or null as itself, anything else as canonical JSON),
+// read from the tree without writing the value out and parsing it again.
+func (j JSON) Value() (Value, error) { return j.c.anyValue() }
+
 // Bool reads a boolean.
 func (j JSON) Bool() (bool, error) { return j.c.boolean() }
 
