@@ -308,6 +308,14 @@ func TestJSONRaw(t *testing.T) {
 	if !reflect.DeepEqual(got, exp) {
 		t.Fatalf("raw texts\n%v\nwant\n%v", got, exp)
 	}
+	// A member's Value is FromJSON of its text.
+	for i, k := range keys {
+		got, gerr := vals[i].Value()
+		want, werr := FromJSON(vals[i].Raw())
+		if gerr != nil || werr != nil || !got.Equal(want) || got.Kind() != want.Kind() {
+			t.Errorf("Value of %s: %v (%v), FromJSON %v (%v)", k, got, gerr, want, werr)
+		}
+	}
 	tv, _ := el.Member("t")
 	if b, err := tv.Bool(); !b || err != nil {
 		t.Fatalf("Bool: %v, %v", b, err)
