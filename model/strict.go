@@ -141,6 +141,71 @@ func (j JSON) Item(i int) (JSON, bool) {
 	return JSON{cursor{d: j.c.d, n: j.c.n.items[i]}}, true
 }
 
+// Value is the value with FromJSON's mapping (a string, integer, boolean,
+// list of strings or null as itself, anything else as canonical JSON),
+// read from the tree without writing the value out and parsing it again.
+func (j JSON) Value() (Value, error) { return j.c.anyValue() }
+
+// Bool reads a boolean.
+func (j JSON) Bool() (bool, error) { return j.c.boolean() }
+
+// Entries are an object's keys and values, in file order.
+func (j JSON) Entries() ([]string, []JSON, error) {
+	keys, vals, err := j.c.entries()
+	out := make([]JSON, len(vals))
+	for i, v := range vals {
+		out[i] = JSON{v}
+	}
+	return keys, out, err
+}
+
+// Raw is the value's text as its file has it, from its first byte to its
+// last (no white space around it): what encoding/json gives a
+// json.RawMessage. It shares the document's bytes, which a stream
+// (StreamJSONArray, StreamJSONObject) writes again after the call that
+// handed the value on: a caller that keeps it copies it.
+func (j JSON) Raw() []byte {
+	src, off := j.c.d.src, j.c.n.off
+	return src[off:valueEnd(src, off)]
+}
+
+// valueEnd is the offset just past the value of valid JSON that starts
+// at off: its closing quote or bracket, or a scalar's last byte.
+func valueEnd(src []byte, off int) int {
+	depth, i := 0, off
+	for i < len(src) {
+		switch c := src[i]; c {
+		case '"':
+			i++
+			for i < len(src) && src[i] != '"' {
+				if src[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			i++
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			depth--
+			i++
+		default:
+			if depth == 0 { // a number or a literal
+				for i < len(src) && !scalarEnd(src[i]) {
+					i++
+				}
+				return i
+			}
+			i++
+		}
+		if depth == 0 {
+			return i
+		}
+	}
+	return i
+}
+
 // Get is the member of the object named key, if it has one.
 func (o JSONObject) Get(key string) (JSON, bool) {
 	c, ok := o.o.get(key)

@@ -1,9 +1,11 @@
 package model
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -272,5 +274,65 @@ func TestStreamLargeValueAllocs(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 3*size {
 		t.Errorf("%d MB allocated to read a %d MB value, want at most %d", got>>20, size>>20, 3*size>>20)
+	}
+}
+
+// TestJSONRaw: a value's text is what encoding/json keeps of it as a
+// json.RawMessage, inside a streamed element as in a whole document.
+func TestJSONRaw(t *testing.T) {
+	src := `{"a": [ {"s": "x\"}]\\", "n": -1.5e3, "t": true, "z": null, "o": {"k": [1, {}]}} ], "b": 12}`
+	var want map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(src), &want); err != nil {
+		t.Fatal(err)
+	}
+	var inner []map[string]json.RawMessage
+	if err := json.Unmarshal(want["a"], &inner); err != nil {
+		t.Fatal(err)
+	}
+	j, err := ParseJSON("f.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := j.Member("a")
+	b, _ := j.Member("b")
+	el, _ := a.Item(0)
+	keys, vals, err := el.Entries()
+	if err != nil || len(keys) != 5 {
+		t.Fatalf("entries %v, %v", keys, err)
+	}
+	got := map[string]string{"a": string(a.Raw()), "b": string(b.Raw())}
+	exp := map[string]string{"a": string(want["a"]), "b": string(want["b"])}
+	for i, k := range keys {
+		got["a."+k], exp["a."+k] = string(vals[i].Raw()), string(inner[0][k])
+	}
+	if !reflect.DeepEqual(got, exp) {
+		t.Fatalf("raw texts\n%v\nwant\n%v", got, exp)
+	}
+	// A member's Value is FromJSON of its text.
+	for i, k := range keys {
+		got, gerr := vals[i].Value()
+		want, werr := FromJSON(vals[i].Raw())
+		if gerr != nil || werr != nil || !got.Equal(want) || got.Kind() != want.Kind() {
+			t.Errorf("Value of %s: %v (%v), FromJSON %v (%v)", k, got, gerr, want, werr)
+		}
+	}
+	tv, _ := el.Member("t")
+	if b, err := tv.Bool(); !b || err != nil {
+		t.Fatalf("Bool: %v, %v", b, err)
+	}
+	if _, err := b.Bool(); err == nil || !strings.Contains(err.Error(), "$.b: expected boolean, got number 12") {
+		t.Fatalf("Bool of a number: %v", err)
+	}
+	// An element of a streamed array: its text is the element's.
+	err = StreamJSONObject("f.json", strings.NewReader(src), []string{"a"}, func(string, JSON, []byte) error { return nil },
+		func(_ string, _ int, v JSON, _ []byte) error {
+			o, _ := v.Member("o")
+			if string(o.Raw()) != string(inner[0]["o"]) {
+				t.Fatalf("streamed element's member: %s", o.Raw())
+			}
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -140,9 +140,12 @@ func (la *lookahead) prefetchRecords(b int) {
 			continue
 		}
 		c := &s.chunks[slot>>chunkBits]
-		start := int(c.at[slot&chunkMask])
-		for off := start; off < len(c.data) && off < start+recLines*64; off += 64 {
-			addrs = append(addrs, uintptr(unsafe.Pointer(&c.data[off])))
+		start, data := int(c.at[slot&chunkMask]), c.data
+		if start&inBase != 0 {
+			start, data = start&^inBase, c.base
+		}
+		for off := start; off < len(data) && off < start+recLines*64; off += 64 {
+			addrs = append(addrs, uintptr(unsafe.Pointer(&data[off])))
 		}
 	}
 	prefetch(addrs)

@@ -127,13 +127,20 @@ func appendRec(data []byte, typ int32, fieldsAt int, flags byte, enc []byte, roo
 	return append(data, make([]byte, room-len(enc))...)
 }
 
-// chunk holds up to chunkSize slots: where each one's record starts in
-// data, and the records. Neither array holds a pointer.
+// chunk holds up to chunkSize slots: where each one's record starts, and
+// the records. A chunk made from one its state shares (see own) reads
+// the shared one's records in place, from base, which is never written
+// again; a slot's record is copied into data when the state first writes
+// it. None of the arrays holds a pointer.
 type chunk struct {
-	at   []uint32
+	at   []uint32 // a record's offset in data, or in base with inBase set
 	data []byte
+	base []byte
 	dead int // bytes of data that no slot's record holds any more
 }
+
+// inBase marks an offset into a chunk's base.
+const inBase = 1 << 31
 
 type entKey struct {
 	typ int32
@@ -143,9 +150,9 @@ type entKey struct {
 // Slots live in chunks of chunkSize (the last one may hold fewer), shared
 // between a state and its clones until one of them writes: cloning costs
 // the number of chunks, not of entities, and a write copies its chunk's
-// records (a few kilobytes), so a replay or a search node on a
-// 13,000-record database copies only the chunks it changes, and one on a
-// task of four entities copies four records.
+// table of offsets (half a kilobyte) and the record it writes, so a replay
+// or a search node on a 13,000-record database copies only the records it
+// changes.
 const (
 	chunkBits = 7
 	chunkSize = 1 << chunkBits
@@ -188,43 +195,66 @@ func newState(env *Env) *State {
 	return s
 }
 
-// rec reads a slot's record (and the chunk's data after it: nothing
+// rec reads a slot's record (and the chunk's bytes after it: nothing
 // reads past its room).
 func (s *State) rec(slot int32) rec {
 	c := &s.chunks[slot>>chunkBits]
-	return rec(c.data[c.at[slot&chunkMask]:])
+	off := c.at[slot&chunkMask]
+	if off&inBase != 0 {
+		return rec(c.base[off&^inBase:])
+	}
+	return rec(c.data[off:])
 }
 
-// mut is a slot's record to write in place: its chunk is copied first
-// when another state shares it.
+// mut is a slot's record to write in place: its chunk is made this
+// state's first when another state shares it, and the record copied into
+// the chunk's own data when it is read from the shared base.
 func (s *State) mut(slot int32) rec {
-	if c := slot >> chunkBits; !s.owned[c] {
-		s.own(c)
+	ci := slot >> chunkBits
+	if !s.owned[ci] {
+		s.own(ci)
+	}
+	c := &s.chunks[ci]
+	if off := c.at[slot&chunkMask]; off&inBase != 0 {
+		r := rec(c.base[off&^inBase:])
+		c.at[slot&chunkMask] = uint32(len(c.data))
+		c.data = append(c.data, r[:r.size()]...)
 	}
 	return s.rec(slot)
 }
 
-// own gives this state its own copy of chunk c, its records side by side.
+// own gives this state its own chunk c, reading the shared one's records
+// where they are: its base when it has one (with the records its state
+// wrote, which are its own data, copied), else its data.
 func (s *State) own(c int32) {
-	s.chunks[c] = compacted(&s.chunks[c], cap(s.chunks[c].at))
+	old := &s.chunks[c]
+	if old.base != nil {
+		s.chunks[c] = compacted(old, cap(old.at))
+	} else {
+		at := make([]uint32, len(old.at), cap(old.at))
+		for i, off := range old.at {
+			at[i] = off | inBase
+		}
+		s.chunks[c] = chunk{at: at, base: old.data}
+	}
 	s.owned[c] = true
 }
 
-// compacted is a copy of a chunk without its dead bytes: in one
-// sequential copy when it has none, as most have, which on a chunk that
-// has left the caches costs a stream instead of a miss per record.
+// compacted is a copy of a chunk without its dead bytes: its own
+// records side by side, its base shared.
 func compacted(c *chunk, slots int) chunk {
-	if c.dead == 0 {
-		at := make([]uint32, len(c.at), slots)
-		copy(at, c.at)
-		return chunk{at: at, data: slices.Clone(c.data)}
-	}
 	size := 0
 	for _, off := range c.at {
-		size += rec(c.data[off:]).size()
+		if off&inBase == 0 {
+			size += rec(c.data[off:]).size()
+		}
 	}
-	cp := chunk{at: make([]uint32, len(c.at), slots), data: make([]byte, 0, size)}
+	cp := chunk{at: make([]uint32, len(c.at), slots), data: make([]byte, 0, size), base: c.base}
 	for i, off := range c.at {
+		if off&inBase != 0 {
+			cp.at[i] = off
+			continue
+		}
 		cp.at[i] = uint32(len(cp.data))
 		cp.data = append(cp.data, c.data[off:int(off)+rec(c.data[off:]).size()]...)
 	}

@@ -114,3 +114,63 @@ func checkEncodings(t *testing.T, step int, s *State) {
 		}
 	}
 }
+
+// TestWriteCopiesOnlyItsRecord: a state that shares its chunks with
+// another (a clone, the initial snapshot) copies, when it first writes a
+// slot, that slot's record and its chunk's offsets, never the chunk's
+// other records; the states it shares with read on as they were, and a
+// clone of a state that wrote reads its writes and copies them alone.
+func TestWriteCopiesOnlyItsRecord(t *testing.T) {
+	task := encodingTask()
+	task.Initial = nil
+	for i := range 3 * chunkSize {
+		task.Initial = append(task.Initial, model.Entity{Type: "thing", ID: fmt.Sprintf("T%03d", i),
+			Fields: []model.Assign{{Field: "s", Value: model.Str(strings.Repeat("y", 100))}, {Field: "n", Value: model.Int(int64(i))}}})
+	}
+	env, err := Compile(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := func(s *State, id string, n int64) {
+		t.Helper()
+		a := model.Action{Op: model.OpUpdate, Type: "thing", ID: id, Fields: []model.Assign{{Field: "n", Value: model.Int(n)}}}
+		if _, msg, _ := s.apply(&a, nil, true); msg != "" {
+			t.Fatal(msg)
+		}
+	}
+	n := func(s *State, id string) string {
+		slot, _ := s.lookup(0, id)
+		return s.fields(slot)[1].String()
+	}
+	// ownData is the bytes of chunk c's records that s holds itself.
+	ownData := func(s *State, c int) int { return len(s.chunks[c].data) }
+	start := env.Begin(0).state
+	a := start.Clone()
+	set(a, "T130", -1)
+	b := a.Clone()
+	set(b, "T131", -2)
+	set(a, "T132", -3)
+	recSize := func(s *State, id string) int { slot, _ := s.lookup(0, id); return s.rec(slot).size() }
+	if got, want := ownData(a, 1), recSize(a, "T130")+recSize(a, "T132"); got != want {
+		t.Errorf("after writing two records of a shared chunk, a state holds %d bytes of it, want the two records' %d", got, want)
+	}
+	if got, want := ownData(b, 1), recSize(b, "T130")+recSize(b, "T131"); got != want {
+		t.Errorf("a clone that wrote one record holds %d bytes of the chunk, want its parent's write and its own, %d", got, want)
+	}
+	for _, c := range []struct {
+		s    *State
+		name string
+		want [3]string
+	}{
+		{start, "the initial state", [3]string{"130", "131", "132"}},
+		{a, "a", [3]string{"-1", "131", "-3"}},
+		{b, "b, a's clone", [3]string{"-1", "-2", "132"}},
+	} {
+		for i, id := range []string{"T130", "T131", "T132"} {
+			if got := n(c.s, id); got != c.want[i] {
+				t.Errorf("%s reads %s.n = %s, want %s", c.name, id, got, c.want[i])
+			}
+		}
+		checkEncodings(t, 0, c.s)
+	}
+}

@@ -51,6 +51,14 @@ func NewChecker(w World) (*Checker, error) {
 	return c, nil
 }
 
+// fresh is a checker of the same world and settings, its base task
+// shared, with no task derived yet.
+func (c *Checker) fresh() *Checker {
+	f := *c
+	f.gold = map[*Task]*Derived{}
+	return &f
+}
+
 // Derive is the task derived from a tau2 task, once per task.
 func (c *Checker) Derive(t *Task) (*Derived, error) {
 	if d, ok := c.gold[t]; ok {

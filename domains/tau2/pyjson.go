@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/parthack/parthack/model"
 )
@@ -70,7 +72,22 @@ func (o Obj) Order(keys ...string) Obj {
 
 // ParsePy loads JSON text as Python's json.loads does: objects keep their
 // key order, an integer literal is an int and any other number a float.
+// Text in the common shape (valid UTF-8, no repeated key) is read in one
+// pass over its bytes; anything else, an error included, by
+// encoding/json's tokenizer, which gives the same values and words the
+// error.
 func ParsePy(src []byte) (any, error) {
+	p := pyParser{src: src}
+	if x, ok := p.value(0); ok {
+		if p.off = skipSpace(src, p.off); p.off == len(src) {
+			return x, nil
+		}
+	}
+	return parsePyTokens(src)
+}
+
+// parsePyTokens is ParsePy by encoding/json's tokenizer.
+func parsePyTokens(src []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.UseNumber()
 	x, err := parseValue(dec)
@@ -139,6 +156,302 @@ func parseValue(dec *json.Decoder) (any, error) {
 		return f, nil
 	}
 	return tok, nil // string, bool or nil
+}
+
+// pyParser reads JSON text into Python values in one pass; it reports
+// false on anything it leaves to the tokenizer (see ParsePy).
+type pyParser struct {
+	src []byte
+	off int
+}
+
+// maxPyDepth bounds nesting, as the tokenizer's stack would otherwise grow
+// with hostile input; deeper text goes to the tokenizer.
+const maxPyDepth = 512
+
+func skipSpace(src []byte, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\n' || src[i] == '\t' || src[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func (p *pyParser) value(depth int) (any, bool) {
+	src := p.src
+	p.off = skipSpace(src, p.off)
+	if p.off >= len(src) || depth > maxPyDepth {
+		return nil, false
+	}
+	switch c := src[p.off]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		p.off++
+		out := []any{}
+		if p.off = skipSpace(src, p.off); p.off < len(src) && src[p.off] == ']' {
+			p.off++
+			return out, true
+		}
+		for {
+			x, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, x)
+			if p.off = skipSpace(src, p.off); p.off >= len(src) {
+				return nil, false
+			}
+			switch src[p.off] {
+			case ',':
+				p.off++
+			case ']':
+				p.off++
+				return out, true
+			default:
+				return nil, false
+			}
+		}
+	case c == '"':
+		return p.str()
+	case c == 't':
+		return true, p.literal("true")
+	case c == 'f':
+		return false, p.literal("false")
+	case c == 'n':
+		return nil, p.literal("null")
+	}
+	return p.number()
+}
+
+func (p *pyParser) literal(lit string) bool {
+	if !bytes.HasPrefix(p.src[p.off:], []byte(lit)) {
+		return false
+	}
+	p.off += len(lit)
+	return true
+}
+
+func (p *pyParser) object(depth int) (any, bool) {
+	src := p.src
+	p.off++
+	out := Obj{}
+	if p.off = skipSpace(src, p.off); p.off < len(src) && src[p.off] == '}' {
+		p.off++
+		return out, true
+	}
+	var seen map[string]bool // once the object is too large to scan
+	for {
+		if p.off = skipSpace(src, p.off); p.off >= len(src) || src[p.off] != '"' {
+			return nil, false
+		}
+		k, ok := p.str()
+		if !ok {
+			return nil, false
+		}
+		key := k.(string)
+		// A repeated key is the tokenizer's (a dict keeps its first place
+		// and last value).
+		if len(out) < 16 {
+			if _, dup := out.Get(key); dup {
+				return nil, false
+			}
+		} else {
+			if seen == nil {
+				seen = make(map[string]bool, 2*len(out))
+				for _, m := range out {
+					seen[m.Key] = true
+				}
+			}
+			if seen[key] {
+				return nil, false
+			}
+			seen[key] = true
+		}
+		if p.off = skipSpace(src, p.off); p.off >= len(src) || src[p.off] != ':' {
+			return nil, false
+		}
+		p.off++
+		x, ok := p.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, Member{key, x})
+		if p.off = skipSpace(src, p.off); p.off >= len(src) {
+			return nil, false
+		}
+		switch src[p.off] {
+		case ',':
+			p.off++
+		case '}':
+			p.off++
+			return out, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// str reads a string: its bytes when it has no escape, else unescaped
+// here. Invalid UTF-8 and lone surrogates, which the tokenizer replaces,
+// are left to it.
+func (p *pyParser) str() (any, bool) {
+	src := p.src
+	start := p.off + 1
+	i := start
+	ascii := true
+	for i < len(src) && src[i] != '"' && src[i] != '\\' {
+		if src[i] < 0x20 {
+			return nil, false
+		}
+		ascii = ascii && src[i] < utf8.RuneSelf
+		i++
+	}
+	if i >= len(src) {
+		return nil, false
+	}
+	if src[i] == '"' {
+		if !ascii && !utf8.Valid(src[start:i]) {
+			return nil, false
+		}
+		p.off = i + 1
+		return string(src[start:i]), true
+	}
+	b := append(make([]byte, 0, i-start+16), src[start:i]...)
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"':
+			if !ascii && !utf8.Valid(b) {
+				return nil, false
+			}
+			p.off = i + 1
+			return string(b), true
+		case c < 0x20:
+			return nil, false
+		case c != '\\':
+			ascii = ascii && c < utf8.RuneSelf
+			b = append(b, c)
+			i++
+			continue
+		}
+		if i+1 >= len(src) {
+			return nil, false
+		}
+		switch e := src[i+1]; e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4At(src, i+2)
+			if !ok {
+				return nil, false
+			}
+			i += 6
+			switch {
+			case utf16.IsSurrogate(r):
+				r2, ok := rune(0), false
+				if i+1 < len(src) && src[i] == '\\' && src[i+1] == 'u' {
+					r2, ok = hex4At(src, i+2)
+				}
+				if r = utf16.DecodeRune(r, r2); !ok || r == utf8.RuneError {
+					return nil, false
+				}
+				i += 6
+			}
+			b = utf8.AppendRune(b, r)
+			continue
+		default:
+			return nil, false
+		}
+		i += 2
+	}
+	return nil, false
+}
+
+// hex4At reads the four hex digits of a \u escape at src[i:].
+func hex4At(src []byte, i int) (rune, bool) {
+	if i+4 > len(src) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range src[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// number reads a number of the JSON grammar as ParsePy does: an int when
+// it has no fraction or exponent and fits, else a float.
+func (p *pyParser) number() (any, bool) {
+	src, i := p.src, p.off
+	if i < len(src) && src[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(src) && src[i] == '0':
+		i++
+	case i < len(src) && '1' <= src[i] && src[i] <= '9':
+		for i < len(src) && '0' <= src[i] && src[i] <= '9' {
+			i++
+		}
+	default:
+		return nil, false
+	}
+	integer := true
+	if i < len(src) && src[i] == '.' {
+		integer = false
+		j := i + 1
+		for j < len(src) && '0' <= src[j] && src[j] <= '9' {
+			j++
+		}
+		if j == i+1 {
+			return nil, false
+		}
+		i = j
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		integer = false
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		j := i
+		for j < len(src) && '0' <= src[j] && src[j] <= '9' {
+			j++
+		}
+		if j == i {
+			return nil, false
+		}
+		i = j
+	}
+	lit := unsafe.String(&src[p.off], i-p.off) // parsed, not kept
+	p.off = i
+	if integer {
+		if n, err := strconv.ParseInt(lit, 10, 64); err == nil {
+			return n, true
+		}
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	return f, err == nil
 }
 
 // AppendDumps appends json.dumps(x) as Python writes it with its default

@@ -2,7 +2,9 @@ package tau2
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -78,6 +80,42 @@ func TestPyEqual(t *testing.T) {
 		b, _ := ParsePy([]byte(c.b))
 		if PyEqual(a, b) != c.eq {
 			t.Errorf("%s == %s: want %t", c.a, c.b, c.eq)
+		}
+	}
+}
+
+// TestParsePyOnePass: the one-pass reading gives the tokenizer's values
+// (parsePyTokens) on every shape, and leaves to it, with its error, what
+// it repairs or refuses; the shipped retail database reads the same both
+// ways.
+func TestParsePyOnePass(t *testing.T) {
+	db, err := Data("retail/db.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := []string{
+		`{"b": [1, 2.5, null, true, false], "a": "x", "c": {}, "d": []}`, ` [ -0, 0, -1, 12e3, 1E-2, 1.0, 9223372036854775807, 9223372036854775808, -9223372036854775809 ] `,
+		`"caf\u00e9 \ud83d\ude00 \"q\" \\ \/ \b\f\n\r\t \u0000 \u00E9 é 😀 \uFFFD"`, `"lone \ud83d surrogate"`, `"lone \ude00 low"`, `"\ud83d\u0041"`,
+		"\"bad \xff byte\"", "\"bad \xff byte \\n escaped\"", `{"k": 1, "k": 2}`, `{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17,"a":18}`,
+		``, ` `, `1 2`, `[1,]`, `{"a" 1}`, `{"a":1,}`, `01`, `1.`, `.5`, `-`, `1e`, `1e+`, `tru`, `nul`, `"open`, "\"tab\there\"", `"\x"`, `"\u12"`,
+		`[1e999]`, `{"a": [}`, `[` + strings.Repeat(`[`, 600) + strings.Repeat(`]`, 601), string(db),
+	}
+	// The common shape is read in one pass.
+	for _, in := range append(inputs[:3:3], string(db)) {
+		p := pyParser{src: []byte(in)}
+		if _, ok := p.value(0); !ok {
+			t.Errorf("%.60q is left to the tokenizer", in)
+		}
+	}
+	for _, in := range inputs {
+		want, werr := parsePyTokens([]byte(in))
+		got, gerr := ParsePy([]byte(in))
+		name := in
+		if len(name) > 60 {
+			name = name[:60] + "…"
+		}
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("ParsePy(%q) = %v, %v; the tokenizer gives %v, %v", name, got, gerr, want, werr)
 		}
 	}
 }

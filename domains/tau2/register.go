@@ -93,6 +93,10 @@ type registry struct {
 	worldOnce sync.Once
 	w         World
 	werr      error
+
+	baseOnce sync.Once
+	base     *Checker // with no task derived: each file's checker is a fresh copy
+	baseErr  error
 }
 
 func (r *registry) Name() string        { return r.dom.Name }
@@ -108,6 +112,24 @@ func (r *registry) Counts() domains.Counts { return r.dom.Counts }
 func (r *registry) world() (World, error) {
 	r.worldOnce.Do(func() { r.w, r.werr = r.dom.World() })
 	return r.w, r.werr
+}
+
+// checker is the checker of a file's runs: one per file, shared by its
+// runner and its conformer, so that each of its tasks is derived once
+// (its gold calls replayed once), all of them over the world's base task
+// compiled once.
+func (r *registry) checker(res *Results) (*Checker, error) {
+	if _, err := r.world(); err != nil {
+		return nil, err
+	}
+	r.baseOnce.Do(func() { r.base, r.baseErr = NewChecker(r.w) })
+	if r.baseErr != nil {
+		return nil, r.baseErr
+	}
+	if res.checker == nil || res.checker.World != r.w {
+		res.checker = r.base.fresh()
+	}
+	return res.checker, nil
 }
 
 func (r *registry) Tasks() ([]*domains.Task, error) { return r.shipped.Tasks() }
@@ -236,10 +258,7 @@ func compareIDs(a, b string) int {
 // against the task as its file embeds it (re-mapped where the file's
 // task ids are wrong, see Remap), and gives the file's tasks.
 func (r *registry) Runner(res *Results) (func(*Simulation) (*domains.Run, error), []*domains.Task, error) {
-	if _, err := r.world(); err != nil {
-		return nil, nil, err
-	}
-	c, err := NewChecker(r.w)
+	c, err := r.checker(res)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -517,11 +536,7 @@ func conformResults(file string, in io.Reader, each func(int, *domains.Run) erro
 
 // Conformer holds a Results file to what tau2 recorded (Checker.ConformRun).
 func (r *registry) Conformer(res *Results) (func(*Simulation) error, func() *domains.Conformance, error) {
-	w, err := r.world()
-	if err != nil {
-		return nil, nil, err
-	}
-	c, err := NewChecker(w)
+	c, err := r.checker(res)
 	if err != nil {
 		return nil, nil, err
 	}

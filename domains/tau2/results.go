@@ -26,6 +26,9 @@ type Results struct {
 	// at places the values errors about the whole file point at (the
 	// domain's name, the simulations), by path.
 	at map[string]Place
+	// checker replays and scores the file's runs for its domain's
+	// runner and conformer alike (registry.checker).
+	checker *Checker
 }
 
 // Place is where a value is in its file: its JSON path, line and column
@@ -245,12 +248,15 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 		at  model.JSON
 	}
 	var held []heldRun
-	run := func(i int, raw []byte) error {
-		s, err := d.simulation(i, raw)
-		if err != nil {
-			return err
+	run := func(i int, v model.JSON, raw []byte) error {
+		s, ok := d.fastSimulation(i, v)
+		if !ok {
+			var err error
+			if s, err = d.simulation(i, raw); err != nil {
+				return err
+			}
+			d.placeCalls(i, s)
 		}
-		d.placeCalls(i, s)
 		if _, ok := res.byID[s.TaskID]; !ok {
 			d.simID = s.ID
 			return d.fail(fmt.Sprintf("simulations[%d].task_id", i), "task %q is not among the file's %d tasks", s.TaskID, len(res.Tasks))
@@ -306,7 +312,7 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 			}
 		}
 		d.base, d.at = fmt.Sprintf("simulations[%d]", i), v
-		return run(i, raw)
+		return run(i, v, raw)
 	}
 	if err := model.StreamJSONObject(file, r, []string{"simulations"}, member, element); err != nil {
 		var de *model.DecodeError
@@ -330,7 +336,7 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 	for i, h := range held {
 		held[i] = heldRun{}
 		d.base, d.at, d.simID = fmt.Sprintf("simulations[%d]", i), h.at, ""
-		if err := run(i, h.raw); err != nil {
+		if err := run(i, h.at, h.raw); err != nil {
 			return err
 		}
 	}

@@ -13,11 +13,9 @@ package tauair
 import (
 	"compress/gzip"
 	"embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/parthack/parthack/model"
@@ -116,18 +114,70 @@ func readGzip(name string) ([]byte, error) {
 	return b, nil
 }
 
-func readCollection(name string) (map[string]map[string]any, error) {
+// readCollection parses one collection of the database strictly: an
+// object of records by id, each an object.
+func readCollection(name string) (model.JSON, error) {
 	b, err := readGzip("db-" + name + ".json.gz")
 	if err != nil {
-		return nil, err
+		return model.JSON{}, err
 	}
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.UseNumber()
-	var out map[string]map[string]any
-	if err := dec.Decode(&out); err != nil {
-		return nil, fmt.Errorf("db-%s.json.gz: %w", name, err)
+	j, err := model.ParseJSON("db-"+name+".json.gz", b)
+	if err != nil {
+		return model.JSON{}, err
 	}
-	return out, nil
+	if j.Kind() != "object" {
+		return model.JSON{}, j.Errorf("expected an object of records by id, got %s", j.Kind())
+	}
+	return j, nil
+}
+
+// record is one record of a collection, read from its tree.
+type record struct {
+	keys []string
+	vals []model.JSON
+}
+
+// records are a collection's records by id, ids sorted.
+func records(j model.JSON) ([]string, map[string]record, error) {
+	ids, vals, _ := j.Entries()
+	out := make(map[string]record, len(ids))
+	for i, id := range ids {
+		r, err := recordOf(vals[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		out[id] = r
+	}
+	slices.Sort(ids)
+	return ids, out, nil
+}
+
+func recordOf(j model.JSON) (record, error) {
+	if j.Kind() != "object" {
+		return record{}, j.Errorf("expected a record (an object), got %s", j.Kind())
+	}
+	keys, vals, _ := j.Entries()
+	return record{keys, vals}, nil
+}
+
+// get is a record's value for a key.
+func (r record) get(key string) (model.JSON, bool) {
+	for i, k := range r.keys {
+		if k == key {
+			return r.vals[i], true
+		}
+	}
+	return model.JSON{}, false
+}
+
+// str is a record's string for a key, "" when absent or no string.
+func (r record) str(key string) string {
+	v, ok := r.get(key)
+	if !ok {
+		return ""
+	}
+	s, _ := v.Str()
+	return s
 }
 
 func load() (*DB, error) {
@@ -144,21 +194,29 @@ func load() (*DB, error) {
 		return nil, err
 	}
 	db := &DB{byNumber: map[string]int{}, pms: map[string][]string{}}
-	for _, id := range sortedIDs(users) {
-		u := users[id]
-		pms, _ := u["payment_methods"].(map[string]any)
-		rest := maps(u, "payment_methods")
-		e, err := entityOf(TypeUser, id, rest)
+	ids, byID, err := records(users)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		u := byID[id]
+		e, err := entityOf(TypeUser, id, u, nil, "payment_methods")
 		if err != nil {
 			return nil, err
 		}
 		db.Entities = append(db.Entities, e)
 		db.users = append(db.users, id)
-		for _, pm := range sortedKeys(pms) {
-			rec, _ := pms[pm].(map[string]any)
-			rec = maps(rec)
-			rec["user"] = id
-			e, err := entityOf(TypePaymentMethod, id+"/"+pm, rec)
+		pms := record{}
+		if v, ok := u.get("payment_methods"); ok && v.Kind() == "object" {
+			pms, _ = recordOf(v)
+		}
+		for _, pm := range slices.Sorted(slices.Values(pms.keys)) {
+			rec, _ := pms.get(pm)
+			r := record{}
+			if rec.Kind() == "object" {
+				r, _ = recordOf(rec)
+			}
+			e, err := entityOf(TypePaymentMethod, id+"/"+pm, r, map[string]string{"user": id})
 			if err != nil {
 				return nil, err
 			}
@@ -166,32 +224,40 @@ func load() (*DB, error) {
 			db.pms[id] = append(db.pms[id], pm)
 		}
 	}
-	for _, id := range sortedIDs(reservations) {
+	if ids, byID, err = records(reservations); err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
 		db.reservations = append(db.reservations, id)
-		e, err := entityOf(TypeReservation, id, reservations[id])
+		e, err := entityOf(TypeReservation, id, byID[id], nil)
 		if err != nil {
 			return nil, err
 		}
 		db.Entities = append(db.Entities, e)
 	}
-	for _, num := range sortedIDs(flights) {
-		f := flights[num]
-		dates, _ := f["dates"].(map[string]any)
-		e, err := entityOf(TypeFlight, num, maps(f, "dates"))
+	if ids, byID, err = records(flights); err != nil {
+		return nil, err
+	}
+	for _, num := range ids {
+		f := byID[num]
+		e, err := entityOf(TypeFlight, num, f, nil, "dates")
 		if err != nil {
 			return nil, err
 		}
 		db.Entities = append(db.Entities, e)
-		fi := flightInfo{number: num}
-		fi.origin, _ = f["origin"].(string)
-		fi.destination, _ = f["destination"].(string)
-		fi.departure, _ = f["scheduled_departure_time_est"].(string)
-		fi.arrival, _ = f["scheduled_arrival_time_est"].(string)
-		for _, d := range sortedKeys(dates) {
-			rec, _ := dates[d].(map[string]any)
-			rec = maps(rec)
-			rec["flight"], rec["date"] = num, d
-			e, err := entityOf(TypeFlightDate, num+"/"+d, rec)
+		fi := flightInfo{number: num, origin: f.str("origin"), destination: f.str("destination"),
+			departure: f.str("scheduled_departure_time_est"), arrival: f.str("scheduled_arrival_time_est")}
+		dates := record{}
+		if v, ok := f.get("dates"); ok && v.Kind() == "object" {
+			dates, _ = recordOf(v)
+		}
+		for _, d := range slices.Sorted(slices.Values(dates.keys)) {
+			rec, _ := dates.get(d)
+			r := record{}
+			if rec.Kind() == "object" {
+				r, _ = recordOf(rec)
+			}
+			e, err := entityOf(TypeFlightDate, num+"/"+d, r, map[string]string{"flight": num, "date": d})
 			if err != nil {
 				return nil, err
 			}
@@ -204,13 +270,43 @@ func load() (*DB, error) {
 	return db, nil
 }
 
-func sortedIDs(m map[string]map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
+// entityOf maps one record to an entity of typ, every key to its field
+// but those dropped, with the strings of extra set (the keys its place
+// in the database gives it: a payment method's user).
+func entityOf(typ, id string, rec record, extra map[string]string, drop ...string) (model.Entity, error) {
+	et, _ := schema.Type(typ)
+	e := model.Entity{Type: typ, ID: id}
+	keys := make([]string, 0, len(rec.keys)+len(extra))
+	for _, k := range rec.keys {
+		if _, over := extra[k]; !over && !slices.Contains(drop, k) {
+			keys = append(keys, k)
+		}
+	}
+	for k := range extra {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	return keys
+	for _, k := range keys {
+		fd, ok := et.Field(k)
+		if !ok {
+			return e, fmt.Errorf("tau-airline database: %s %s: key %q has no field in the schema", typ, id, k)
+		}
+		var v model.Value
+		if s, ok := extra[k]; ok {
+			v = model.Str(s)
+		} else {
+			x, _ := rec.get(k)
+			var err error
+			if v, err = x.Value(); err != nil {
+				return e, fmt.Errorf("tau-airline database: %s %s: %w", typ, id, err)
+			}
+		}
+		if msg := model.CheckValue(fd, v); msg != "" {
+			return e, fmt.Errorf("tau-airline database: %s %s: %s", typ, id, msg)
+		}
+		e.Fields = append(e.Fields, model.Assign{Field: k, Value: v})
+	}
+	return e, nil
 }
 
 // maps copies a record without the given keys.
@@ -222,24 +318,6 @@ func maps(m map[string]any, drop ...string) map[string]any {
 		}
 	}
 	return out
-}
-
-// entityOf maps one record to an entity of typ, every key to its field.
-func entityOf(typ, id string, rec map[string]any) (model.Entity, error) {
-	et, _ := schema.Type(typ)
-	e := model.Entity{Type: typ, ID: id}
-	for _, k := range sortedKeys(rec) {
-		fd, ok := et.Field(k)
-		if !ok {
-			return e, fmt.Errorf("tau-airline database: %s %s: key %q has no field in the schema", typ, id, k)
-		}
-		v, err := fieldValue(fd, rec[k])
-		if err != nil {
-			return e, fmt.Errorf("tau-airline database: %s %s: %w", typ, id, err)
-		}
-		e.Fields = append(e.Fields, model.Assign{Field: k, Value: v})
-	}
-	return e, nil
 }
 
 // fieldValue is a record's value as a field of fd's kind.
