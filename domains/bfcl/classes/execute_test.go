@@ -190,6 +190,13 @@ func toyClasses() []*Class {
 			"obj": {Body: func(*Instance, []pyval.Value) (pyval.Value, error) {
 				return pyval.DictOf(pyval.Item{Key: "c", Value: pyval.Complex{Re: 1, Im: 2}}), nil
 			}},
+			"big": {Params: []Param{{Name: "n"}}, Body: func(in *Instance, a []pyval.Value) (pyval.Value, error) {
+				p, err := pyval.Pow(int64(10), a[0])
+				if err != nil {
+					return nil, err
+				}
+				return pyval.DictOf(pyval.Item{Key: "result", Value: p}), nil
+			}},
 			"keys": {Body: func(*Instance, []pyval.Value) (pyval.Value, error) {
 				return pyval.DictOf(pyval.Item{Key: int64(1), Value: "int key"}, pyval.Item{Key: 2.5, Value: "float key"}, pyval.Item{Key: nil, Value: true}), nil
 			}},
@@ -242,6 +249,8 @@ func TestExecuteMatchesBFCL(t *testing.T) {
 	}
 	for _, tc := range toyClasses() {
 		Register(tc)
+		name := tc.Name
+		t.Cleanup(func() { delete(registry, name) })
 	}
 	cfg := mustValue(t, c.Runs.Initial).(*pyval.Dict)
 	s, err := NewSession(cfg, c.Runs.Involved, c.Runs.Model, c.Runs.Entry)

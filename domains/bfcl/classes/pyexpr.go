@@ -192,6 +192,9 @@ func (lx *lexer) next() error {
 	}
 	switch c {
 	case '(', '[', '{':
+		if len(lx.parens) >= 200 { // the tokenizer's MAXLEVEL
+			return syntaxError("too many nested parentheses", lx.line)
+		}
 		lx.parens = append(lx.parens, c)
 	case ')', ']', '}':
 		if len(lx.parens) == 0 {

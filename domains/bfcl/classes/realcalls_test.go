@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -33,10 +35,35 @@ func sharedBFCL(t *testing.T) string {
 }
 
 // realCalls gathers every gold call and every decoded model call of the
-// staged data and runs, once each, sorted.
-func realCalls(t *testing.T, root string) []string {
+// staged data and runs, once each, sorted, and the result each decoded
+// call got in the runs (BFCL's harness under Python 3.12) where a step
+// logs one tool result per call.
+func realCalls(t *testing.T, root string) ([]string, map[string]string) {
 	t.Helper()
 	seen := map[string]bool{}
+	logged := map[string]string{}
+	step := func(msgs []any) {
+		var calls, results []any
+		for _, m := range msgs {
+			mm, _ := m.(map[string]any)
+			if d, ok := mm["model_response_decoded"].([]any); ok && mm["role"] == "handler_log" {
+				calls = d
+			}
+			if mm["role"] == "tool" {
+				results = append(results, mm["content"])
+			}
+		}
+		if len(calls) != len(results) {
+			return
+		}
+		for i, c := range calls {
+			cs, ok1 := c.(string)
+			rs, ok2 := results[i].(string)
+			if ok1 && ok2 {
+				logged[cs] = rs
+			}
+		}
+	}
 	var walk func(x any)
 	walk = func(x any) {
 		switch v := x.(type) {
@@ -48,7 +75,10 @@ func realCalls(t *testing.T, root string) []string {
 					}
 				}
 			}
-			for _, e := range v {
+			for k, e := range v {
+				if msgs, ok := e.([]any); ok && strings.HasPrefix(k, "step_") {
+					step(msgs)
+				}
 				walk(e)
 			}
 		case []any:
@@ -94,20 +124,25 @@ func realCalls(t *testing.T, root string) []string {
 		out = append(out, c)
 	}
 	sort.Strings(out)
-	return out
+	return out, logged
 }
+
+// bindingError matches the TypeErrors of Python's argument binding.
+var bindingError = regexp.MustCompile(`^Error during execution: \w+\.\w+\(\) (got an unexpected keyword argument|missing \d+ required|takes .* positional argument|got multiple values)`)
 
 // TestRealCalls holds ParseCall and the executor's rewriting to BFCL's
 // Python on every gold call and every decoded model call of the staged
 // runs: the same literals as ast.literal_eval, the same SyntaxError
-// texts, the same string from _process_method_calls.
+// texts, the same string from _process_method_calls; and where the runs
+// logged a SyntaxError, NameError or binding TypeError (Python 3.12's
+// texts), the executor gives that result.
 func TestRealCalls(t *testing.T) {
 	root := sharedBFCL(t)
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not installed")
 	}
-	calls := realCalls(t, root)
+	calls, logged := realCalls(t, root)
 	var in strings.Builder
 	for _, c := range calls {
 		b, _ := json.Marshal(c)
@@ -124,18 +159,42 @@ func TestRealCalls(t *testing.T) {
 	if len(lines) != len(calls)+1 {
 		t.Fatalf("python3 gave %d lines for %d calls", len(lines), len(calls))
 	}
-	var mapping map[string]string
-	if err := json.Unmarshal([]byte(lines[0]), &mapping); err != nil {
+	var head struct {
+		Mapping map[string]string              `json:"mapping"`
+		Classes map[string]string              `json:"classes"`
+		Params  map[string]map[string][][3]any `json:"params"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &head); err != nil {
 		t.Fatal(err)
 	}
+	// A session of stand-in instances with the classes' real signatures:
+	// every method fails if called, as only texts raised before a call
+	// are compared.
 	s := &Session{methods: map[string]int{}}
 	index := map[string]int{}
-	for m, inst := range mapping {
+	unported := func(*Instance, []pyval.Value) (pyval.Value, error) {
+		return nil, fmt.Errorf("stand-in method called")
+	}
+	for m, inst := range head.Mapping {
 		i, ok := index[inst]
 		if !ok {
 			i = len(s.names)
 			index[inst] = i
 			s.names = append(s.names, inst)
+			class := head.Classes[inst]
+			c := &Class{Name: class, Methods: map[string]*Method{}}
+			for name, params := range head.Params[class] {
+				meth := &Method{Body: unported}
+				for _, p := range params {
+					prm := Param{Name: p[0].(string), HasDefault: p[1].(bool)}
+					if prm.HasDefault {
+						prm.Default = mustValue(t, p[2].(string))
+					}
+					meth.Params = append(meth.Params, prm)
+				}
+				c.Methods[name] = meth
+			}
+			s.Instances = append(s.Instances, &Instance{Class: c})
 		}
 		s.methods[m] = i
 	}
@@ -183,5 +242,24 @@ func TestRealCalls(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d distinct calls: %d of literals, %d syntax errors", len(calls), literal, syntax)
+	checked := 0
+	for call, want := range logged {
+		if !strings.HasSuffix(want, "(<string>, line 1)") && !strings.Contains(want, "is not defined") &&
+			!bindingError.MatchString(want) {
+			continue
+		}
+		checked++
+		processed := s.processMethodCalls(call)
+		n, err := parseExpr(processed)
+		if err == nil {
+			_, err = (&evaluator{s: s}).eval(n)
+		}
+		if got := "Error during execution: " + errText(err); err == nil || got != want {
+			t.Errorf("%s: %v, the run logged %q", call, err, want)
+		}
+	}
+	if checked == 0 {
+		t.Errorf("the runs logged no SyntaxError or NameError")
+	}
+	t.Logf("%d distinct calls: %d of literals, %d syntax errors; %d logged SyntaxError, NameError and binding results equal", len(calls), literal, syntax, checked)
 }

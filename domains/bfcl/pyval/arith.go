@@ -9,7 +9,7 @@ import (
 
 // maxIntBits bounds the ints arithmetic builds (Python would grind on
 // for minutes; here it is a MemoryError).
-const maxIntBits = 1 << 22
+const maxIntBits = 1 << 24
 
 // maxRepeat bounds a repeated sequence's length ("a" * n).
 const maxRepeat = 1 << 26

@@ -114,6 +114,9 @@ func ToInt(v Value) (Value, error) {
 				return nil, ValueError("invalid literal for int() with base 10: " + StrRepr(x))
 			}
 		}
+		if len(body) > maxStrDigits {
+			return nil, ValueError(fmt.Sprintf("Exceeds the limit (%d digits) for integer string conversion: value has %d digits; use sys.set_int_max_str_digits() to increase the limit", maxStrDigits, len(body)))
+		}
 		b, _ := new(big.Int).SetString(clean, 10)
 		return normInt(b), nil
 	case NumberObject:

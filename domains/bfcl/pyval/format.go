@@ -24,7 +24,7 @@ func Format(v Value, spec string) (string, error) {
 		return o.Format(spec)
 	}
 	if spec == "" {
-		return Str(v), nil
+		return StrErr(v)
 	}
 	switch x := v.(type) {
 	case float64:
@@ -185,6 +185,9 @@ func formatInt(v Value, fs formatSpec) (string, error) {
 		}
 		return pad("", string(rune(b.Int64())), fs), nil
 	default:
+		if tooManyDigits(abs) {
+			return "", intDigitsError
+		}
 		digits = abs.String()
 	}
 	if fs.typ == 'X' {

@@ -16,16 +16,63 @@ import (
 // value gives TypeError "Object of type X is not JSON serializable".
 func Dumps(v Value) (string, error) {
 	var b strings.Builder
-	if err := dump(&b, v, 0); err != nil {
+	if err := dump(&b, v, 0, true); err != nil {
 		return "", err
 	}
 	return b.String(), nil
 }
 
+// DumpsUnicode is json.dumps(v, ensure_ascii=False): characters past
+// ASCII written as themselves, as BFCL writes its result files.
+func DumpsUnicode(v Value) (string, error) {
+	var b strings.Builder
+	if err := dump(&b, v, 0, false); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// MakeJSONSerializable is BFCL's make_json_serializable
+// (bfcl_eval/utils.py, gorilla 013a2a4e), applied to each entry before it
+// writes a result file: dicts and lists walked, any other value kept
+// where json.dumps takes it and replaced by str(value) where it does not
+// (a tuple holding an object becomes one string; keys are kept as they
+// are). A state_info snapshot's values reach the file this way. The
+// error is str()'s, for an int past 4300 digits, where BFCL's writer
+// fails.
+func MakeJSONSerializable(v Value) (Value, error) {
+	switch x := v.(type) {
+	case *Dict:
+		d := NewDict()
+		for _, it := range x.items {
+			e, err := MakeJSONSerializable(it.Value)
+			if err != nil {
+				return nil, err
+			}
+			d.Set(it.Key, e)
+		}
+		return d, nil
+	case *List:
+		l := &List{Items: make([]Value, len(x.Items))}
+		for i, e := range x.Items {
+			c, err := MakeJSONSerializable(e)
+			if err != nil {
+				return nil, err
+			}
+			l.Items[i] = c
+		}
+		return l, nil
+	}
+	if _, err := DumpsUnicode(v); err != nil {
+		return StrErr(v)
+	}
+	return v, nil
+}
+
 // maxDepth stands for Python's recursion limit on nesting.
 const maxDepth = 990
 
-func dump(b *strings.Builder, v Value, depth int) error {
+func dump(b *strings.Builder, v Value, depth int, ascii bool) error {
 	if depth > maxDepth {
 		return Errorf("RecursionError", "maximum recursion depth exceeded while encoding a JSON object")
 	}
@@ -38,16 +85,21 @@ func dump(b *strings.Builder, v Value, depth int) error {
 		} else {
 			b.WriteString("false")
 		}
-	case int64, int, *big.Int:
+	case int64, int:
+		writeRepr(b, x)
+	case *big.Int:
+		if tooManyDigits(x) {
+			return intDigitsError
+		}
 		writeRepr(b, x)
 	case float64:
 		b.WriteString(jsonFloat(x))
 	case string:
-		writeJSONString(b, x)
+		writeJSONString(b, x, ascii)
 	case *List:
-		return dumpSeq(b, x.Items, depth)
+		return dumpSeq(b, x.Items, depth, ascii)
 	case Tuple:
-		return dumpSeq(b, x, depth)
+		return dumpSeq(b, x, depth, ascii)
 	case *Dict:
 		if x.Len() == 0 {
 			b.WriteString("{}")
@@ -62,9 +114,9 @@ func dump(b *strings.Builder, v Value, depth int) error {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeJSONString(b, k)
+			writeJSONString(b, k, ascii)
 			b.WriteString(": ")
-			if err := dump(b, it.Value, depth+1); err != nil {
+			if err := dump(b, it.Value, depth+1, ascii); err != nil {
 				return err
 			}
 		}
@@ -75,7 +127,7 @@ func dump(b *strings.Builder, v Value, depth int) error {
 	return nil
 }
 
-func dumpSeq(b *strings.Builder, items []Value, depth int) error {
+func dumpSeq(b *strings.Builder, items []Value, depth int, ascii bool) error {
 	if len(items) == 0 {
 		b.WriteString("[]")
 		return nil
@@ -85,7 +137,7 @@ func dumpSeq(b *strings.Builder, items []Value, depth int) error {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if err := dump(b, e, depth+1); err != nil {
+		if err := dump(b, e, depth+1, ascii); err != nil {
 			return err
 		}
 	}
@@ -119,14 +171,17 @@ func jsonKey(k Value) (string, error) {
 		return "false", nil
 	case nil:
 		return "null", nil
-	case int64, int, *big.Int:
+	case int64, int:
 		return Repr(x), nil
+	case *big.Int:
+		return ReprErr(x)
 	}
 	return "", TypeError(fmt.Sprintf("keys must be str, int, float, bool or None, not %s", TypeName(k)))
 }
 
-// writeJSONString writes s as json.dumps does with ensure_ascii.
-func writeJSONString(b *strings.Builder, s string) {
+// writeJSONString writes s as json.dumps does, with ensure_ascii or
+// without.
+func writeJSONString(b *strings.Builder, s string, ascii bool) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -153,7 +208,11 @@ func writeJSONString(b *strings.Builder, s string) {
 			b.WriteString(`\f`)
 		default:
 			switch {
-			case r < 0x20 || (r > 0x7e && r <= 0xffff):
+			case r < 0x20:
+				fmt.Fprintf(b, "\\u%04x", r)
+			case !ascii && r > 0x7e:
+				b.WriteRune(r)
+			case r > 0x7e && r <= 0xffff:
 				fmt.Fprintf(b, "\\u%04x", r)
 			case r > 0xffff:
 				r1, r2 := utf16.EncodeRune(r)

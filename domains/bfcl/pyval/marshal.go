@@ -53,7 +53,7 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 			return fmt.Errorf("pyval: Marshal: a str holds bytes that are not UTF-8")
 		}
 		var sb strings.Builder
-		writeJSONString(&sb, x)
+		writeJSONString(&sb, x, true)
 		b.WriteString(sb.String())
 	case *List:
 		return marshalSeq(b, "", x.Items, depth)
@@ -86,7 +86,7 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 			return fmt.Errorf("pyval: Marshal %s: its state is no JSON: %w", x.ClassName(), err)
 		}
 		var name strings.Builder
-		writeJSONString(&name, x.ClassName())
+		writeJSONString(&name, x.ClassName(), true)
 		fmt.Fprintf(b, `{"object":%s,"state":%s}`, name.String(), compact.String())
 	default:
 		return fmt.Errorf("pyval: Marshal: %T is no Python value", v)

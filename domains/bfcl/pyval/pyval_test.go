@@ -25,12 +25,14 @@ type cases struct {
 	Values []struct {
 		Src      string  `json:"src"`
 		Value    string  `json:"value"`
-		Repr     string  `json:"repr"`
-		Str      string  `json:"str"`
+		Repr     outcome `json:"repr"`
+		Str      outcome `json:"str"`
 		Type     string  `json:"type"`
 		Truth    bool    `json:"truth"`
 		Hashable bool    `json:"hashable"`
 		Dumps    outcome `json:"dumps"`
+		Unicode  outcome `json:"dumps_unicode"`
+		Serial   outcome `json:"serializable"`
 	} `json:"values"`
 	Binary []struct {
 		A, B, Op string
@@ -167,11 +169,23 @@ func TestValues(t *testing.T) {
 		if g := marshal(t, v); g != tc.Value {
 			t.Errorf("%s: Marshal(Unmarshal) = %s, want %s", tc.Src, g, tc.Value)
 		}
-		if g := pyval.Repr(v); g != tc.Repr {
-			t.Errorf("repr(%s) = %q, want %q", tc.Src, g, tc.Repr)
-		}
-		if g := pyval.Str(v); g != tc.Str {
-			t.Errorf("str(%s) = %q, want %q", tc.Src, g, tc.Str)
+		for _, d := range []struct {
+			name string
+			fn   func(pyval.Value) (string, error)
+			want outcome
+		}{{"repr", pyval.ReprErr, tc.Repr}, {"str", pyval.StrErr, tc.Str}} {
+			got, err := d.fn(v)
+			if d.want.Error != "" {
+				if err == nil || errText(err) != d.want.Error {
+					t.Errorf("%s(%s) = %.40q, %v; want error %q", d.name, tc.Src, got, err, d.want.Error)
+				}
+				continue
+			}
+			var want string
+			json.Unmarshal(d.want.Value, &want)
+			if err != nil || got != want {
+				t.Errorf("%s(%s) = %q, %v; want %q", d.name, tc.Src, got, err, want)
+			}
 		}
 		if g := pyval.TypeName(v); g != tc.Type {
 			t.Errorf("type(%s) = %q, want %q", tc.Src, g, tc.Type)
@@ -182,18 +196,26 @@ func TestValues(t *testing.T) {
 		if g := pyval.Hashable(v); g != tc.Hashable {
 			t.Errorf("hashable(%s) = %v, want %v", tc.Src, g, tc.Hashable)
 		}
-		got, err := pyval.Dumps(v)
-		if tc.Dumps.Error != "" {
-			if err == nil || errText(err) != tc.Dumps.Error {
-				t.Errorf("json.dumps(%s) = %q, %v; want error %q", tc.Src, got, err, tc.Dumps.Error)
+		for _, d := range []struct {
+			name string
+			fn   func(pyval.Value) (string, error)
+			want outcome
+		}{{"json.dumps", pyval.Dumps, tc.Dumps}, {"json.dumps(ensure_ascii=False)", pyval.DumpsUnicode, tc.Unicode}} {
+			got, err := d.fn(v)
+			if d.want.Error != "" {
+				if err == nil || errText(err) != d.want.Error {
+					t.Errorf("%s(%s) = %q, %v; want error %q", d.name, tc.Src, got, err, d.want.Error)
+				}
+				continue
 			}
-		} else {
 			var want string
-			json.Unmarshal(tc.Dumps.Value, &want)
+			json.Unmarshal(d.want.Value, &want)
 			if err != nil || got != want {
-				t.Errorf("json.dumps(%s) = %q, %v; want %q", tc.Src, got, err, want)
+				t.Errorf("%s(%s) = %q, %v; want %q", d.name, tc.Src, got, err, want)
 			}
 		}
+		got, err := pyval.MakeJSONSerializable(v)
+		check(t, "make_json_serializable("+tc.Src+")", tc.Serial, got, err)
 	}
 }
 
@@ -411,9 +433,10 @@ func TestStrFormat(t *testing.T) {
 	}
 }
 
-// TestRandint draws 1000 integers per seed, the classes' default seeds
+// TestRandint draws 1000 integers for each of the classes' default seeds
 // (MessageAPI 200191, TravelAPI and VehicleControlAPI 141053, TradingBot
-// 1053520) among them, and compares each with CPython's.
+// 1053520) and 200 for int, big, negative, str, float and bool seeds, and
+// compares each with CPython's.
 func TestRandint(t *testing.T) {
 	c := load(t)
 	for _, tc := range c.Random {

@@ -43,6 +43,73 @@ func Repr(v Value) string {
 	return b.String()
 }
 
+// maxStrDigits is sys.get_int_max_str_digits() (Python 3.11's default):
+// an int of more decimal digits has no str.
+const maxStrDigits = 4300
+
+// intDigitsError is the ValueError str(i) raises past maxStrDigits.
+var intDigitsError = ValueError(fmt.Sprintf("Exceeds the limit (%d digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit", maxStrDigits))
+
+// tooManyDigits reports whether str(x) passes maxStrDigits.
+func tooManyDigits(x *big.Int) bool {
+	// 4300 digits need at least 14281 bits; fewer bits cannot pass.
+	if x.BitLen() < 14281 {
+		return false
+	}
+	return len(new(big.Int).Abs(x).String()) > maxStrDigits
+}
+
+// intLimit is the ValueError repr(v) or json.dumps(v) raises where v holds
+// an int past Python's 4300-digit limit on int-to-str conversion.
+func intLimit(v Value) error {
+	switch x := v.(type) {
+	case *big.Int:
+		if tooManyDigits(x) {
+			return intDigitsError
+		}
+	case *List:
+		for _, e := range x.Items {
+			if err := intLimit(e); err != nil {
+				return err
+			}
+		}
+	case Tuple:
+		for _, e := range x {
+			if err := intLimit(e); err != nil {
+				return err
+			}
+		}
+	case *Dict:
+		for _, it := range x.items {
+			if err := intLimit(it.Key); err != nil {
+				return err
+			}
+			if err := intLimit(it.Value); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// StrErr is str(v) with the ValueError Python raises for an int of more
+// than 4300 digits in it ("Exceeds the limit (4300 digits) for integer
+// string conversion; ..."); Str writes such an int's digits.
+func StrErr(v Value) (string, error) {
+	if err := intLimit(v); err != nil {
+		return "", err
+	}
+	return Str(v), nil
+}
+
+// ReprErr is repr(v) with the same ValueError as StrErr.
+func ReprErr(v Value) (string, error) {
+	if err := intLimit(v); err != nil {
+		return "", err
+	}
+	return Repr(v), nil
+}
+
 // Str is str(v): a str as is, a container with repr of its elements, an
 // object's __str__ where its class defines one, else repr(v).
 func Str(v Value) string {

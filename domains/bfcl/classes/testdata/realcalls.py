@@ -4,7 +4,9 @@ ast.literal_eval reads them (pyval's Marshal encoding), or the
 SyntaxError text eval would give, and the string _process_method_calls
 (multi_turn_utils.py, copied in) makes of it with every public method of
 the eight classes mapped, in the order the classes are listed (a later
-class wins a shared name). Line 1 of the output is that mapping.
+class wins a shared name). Line 1 of the output is that mapping, each
+instance's class and each method's parameters (name, has a default,
+the default in pyval's Marshal encoding).
 
     python3 realcalls.py SHARED_BFCL_DIR < calls.jsonl
 """
@@ -38,19 +40,25 @@ CLASSES = ["GorillaFileSystem", "MathAPI", "MessageAPI", "TwitterAPI", "TicketAP
 def main():
     src = os.path.join(sys.argv[1], "source", "func_source_code")
     methods = {}
-    for f in os.listdir(src):
+    for f in sorted(os.listdir(src)):
         tree = ast.parse(open(os.path.join(src, f)).read())
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and node.name in CLASSES:
-                methods[node.name] = [n.name for n in node.body
-                                      if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
-                                      and not any(isinstance(d, ast.Name) and d.id == "staticmethod"
-                                                  for d in n.decorator_list)]
+                methods[node.name] = {}
+                for n in node.body:
+                    if not isinstance(n, ast.FunctionDef) or n.name.startswith("_") or any(
+                            isinstance(d, ast.Name) and d.id == "staticmethod" for d in n.decorator_list):
+                        continue
+                    args = n.args.args[1:]
+                    defaults = [None] * (len(args) - len(n.args.defaults)) + n.args.defaults
+                    methods[node.name][n.name] = [[a.arg, d is not None, tag(ast.literal_eval(d)) if d else None]
+                                                  for a, d in zip(args, defaults)]
     mapping = {}
     for c in CLASSES:
         for m in methods[c]:
             mapping[m] = f"m_e_{c}_instance"
-    print(json.dumps(mapping))
+    print(json.dumps({"mapping": mapping, "classes": {f"m_e_{c}_instance": c for c in CLASSES},
+                      "params": methods}))
     for line in sys.stdin:
         call = json.loads(line)
         out = {"processed": _process_method_calls(call, mapping)}
