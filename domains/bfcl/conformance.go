@@ -244,7 +244,7 @@ func (rep *Report) snapshots(s *classes.Session, logged []Snapshot) (got, want s
 		}
 		for _, a := range ports[i].Attrs {
 			v, ok := l.Content.Get(a.Name)
-			ga, wa := dumps(serializable(a.Value)), "not logged"
+			ga, wa := dumps(a.Value), "not logged"
 			if ok {
 				wa = dumps(v)
 			}
@@ -277,47 +277,29 @@ func hasAttr(st classes.ClassState, name string) bool {
 }
 
 // loggedState is an instance's public state as BFCL logs it, as JSON
-// text: vars(instance) less names starting with "_", each value through
-// make_json_serializable, then json.dumps.
+// text: vars(instance) less names starting with "_", then dumps.
 func loggedState(st classes.ClassState) string {
 	d := pyval.NewDict()
 	for _, a := range st.Attrs {
-		d.Set(a.Name, serializable(a.Value))
+		d.Set(a.Name, a.Value)
 	}
 	return dumps(d)
 }
 
-// dumps is json.dumps of a value make_json_serializable made, or of one
-// json.loads gave: neither can fail but for nesting past Python's limit,
-// whose error is then the text compared.
+// dumps is a value as BFCL's result file holds it: through
+// make_json_serializable (a value json.dumps refuses becomes its str()),
+// then json.dumps; a value json.loads gave passes through unchanged.
+// Where Python's writer would fail (an int past 4300 digits, nesting past
+// its limit), the error is the text compared.
 func dumps(v pyval.Value) string {
-	out, err := pyval.Dumps(v)
-	if err != nil {
-		return "unserializable: " + err.Error()
-	}
-	return out
-}
-
-// serializable is BFCL's make_json_serializable.
-func serializable(v pyval.Value) pyval.Value {
-	switch x := v.(type) {
-	case *pyval.Dict:
-		d := pyval.NewDict()
-		for _, it := range x.Items() {
-			d.Set(it.Key, serializable(it.Value))
+	v, err := pyval.MakeJSONSerializable(v)
+	if err == nil {
+		var out string
+		if out, err = pyval.Dumps(v); err == nil {
+			return out
 		}
-		return d
-	case *pyval.List:
-		l := pyval.NewList()
-		for _, it := range x.Items {
-			l.Items = append(l.Items, serializable(it))
-		}
-		return l
 	}
-	if _, err := pyval.Dumps(v); err != nil {
-		return pyval.Str(v)
-	}
-	return v
+	return "unserializable: " + err.Error()
 }
 
 func clip(s string) string {
