@@ -52,5 +52,5 @@ if [[ ${#files[@]} -eq 0 ]]; then
 fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-go run ./scripts/bfclverdicts "${files[@]}" >"$tmp/verdicts.jsonl"
+go run ./domains/bfcl/bfclverdicts "${files[@]}" >"$tmp/verdicts.jsonl"
 python3 scripts/bfcl_differential.py "${flags[@]}" "$src" domains/bfcl/data "$tmp/verdicts.jsonl" "${files[@]}"

@@ -6,7 +6,7 @@ Usage: bfcl_differential.py [--sum312] BFCL_SOURCE DATA_DIR PARTHACK_VERDICTS FI
 BFCL_SOURCE holds BFCL's multi_turn_checker.py, multi_turn_utils.py and
 func_source_code/ (the eight classes); DATA_DIR holds the questions and
 possible_answer/ as BFCL ships them (gzipped or not), parthack's
-domains/bfcl/data. PARTHACK_VERDICTS is what `go run ./scripts/bfclverdicts
+domains/bfcl/data. PARTHACK_VERDICTS is what `go run ./domains/bfcl/bfclverdicts
 FILE...` printed: one JSON object a line, {"file", "line", "id", "valid",
 "error_type", "error_message", "turns"}, an entry known by its file and
 line (a folder of witnesses may hold several of one entry). Each FILE is a result file in BFCL's own format (one entry a
