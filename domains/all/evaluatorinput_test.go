@@ -19,6 +19,9 @@ func TestEvaluatorInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(runs) == 0 {
+			continue // a domain that ships no run (BFCL's carry no licence)
+		}
 		checked := 0
 		for _, r := range runs {
 			if r.EvaluatorInput == nil || checked == 5 {
