@@ -244,6 +244,9 @@ func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *mo
 		s.preds = append(s.preds, len(g.Preds))
 	}
 	s.hGoal, s.hFinal = hlog.Goal().Index, hlog.FinalHash()
+	if model.IsTurnwise(env.Task) {
+		s.hTurns = hlog.TurnHashes()
+	}
 	if last := len(hlog.Events) - 1; last >= 0 {
 		s.hState, s.hAgent = hlog.Events[last].CState, hlog.Events[last].CAgent
 	} else {
@@ -322,6 +325,7 @@ type search struct {
 	keyFailed bool
 
 	hFinal         pbcste.Hash
+	hTurns         []pbcste.Hash // where the same work is turn by turn (model.Turnwise): each turn's end in H
 	hGoal          int
 	hState, hAgent uint64
 	hScore         float64
@@ -484,7 +488,7 @@ func (s *search) consider(run *pbcste.Run, h history) error {
 	if log.Goal().Index != s.hGoal || cstate != s.hState || cagent != s.hAgent {
 		return nil
 	}
-	if s.opt.SameEnd && log.FinalHash() != s.hFinal {
+	if s.opt.SameEnd && (log.FinalHash() != s.hFinal || s.hTurns != nil && !slices.Equal(log.TurnHashes(), s.hTurns)) {
 		return nil
 	}
 	if s.conv != nil {

@@ -35,6 +35,24 @@ type StepLimited interface {
 	StepLimit(h *Trajectory, a []Step, kept []int) string
 }
 
+// A Turnwise conversation holds a witness to the same work turn by turn
+// (BFCL checks the state after every user turn): the same work ends every
+// one of the agent's turns, not only the run, in H's state.
+type Turnwise interface {
+	TurnwiseWork() bool
+}
+
+// IsTurnwise reports whether the task's domain holds the same work turn
+// by turn.
+func IsTurnwise(t *Task) bool {
+	c, ok := ConversationOf(t)
+	if !ok {
+		return false
+	}
+	tw, ok := c.(Turnwise)
+	return ok && tw.TurnwiseWork()
+}
+
 // ConversationOf is the task's domain as a Conversation, if it is one.
 func ConversationOf(t *Task) (Conversation, bool) {
 	if t == nil || t.Domain == nil {
@@ -54,6 +72,10 @@ type Outcome struct {
 // Kept aligns a witness's steps with H's, as a longest common
 // subsequence of equal steps (the same actor and action): for each step
 // of a, the step of h it keeps (from 0), or -1 where it is inserted.
+// Another actor's steps (a tau2 telecom user's calls, BFCL's user turns)
+// weigh more than all the agent's together: of the longest alignments,
+// Kept takes one that keeps the most of them, so an agent's call moved
+// across a user's step is the call moved, never the user's step dropped.
 // Beyond maxKeptTable it keeps, in order, the first equal step instead.
 func Kept(h, a []Step) []int {
 	// Equal prefixes and suffixes are kept as they are; the table is of
@@ -90,13 +112,22 @@ func Kept(h, a []Step) []int {
 		}
 		return kept
 	}
-	// lcs[i][j]: the longest common subsequence of hm[i:] and am[j:].
+	// weight is a kept step's: another actor's outweighs every agent's
+	// step of the middles (the table's cells stay within int32, as at
+	// most min(len(hm), len(am)) steps are kept).
+	weight := func(st *Step) int32 {
+		if agentOr(st.Actor) != ActorAgent {
+			return int32(min(len(hm), len(am)) + 1)
+		}
+		return 1
+	}
+	// lcs[i][j]: the heaviest common subsequence of hm[i:] and am[j:].
 	lcs := make([]int32, (len(hm)+1)*w)
 	for i := len(hm) - 1; i >= 0; i-- {
 		for j := len(am) - 1; j >= 0; j-- {
 			switch {
 			case SameStep(&hm[i], &am[j]):
-				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
+				lcs[i*w+j] = max(lcs[(i+1)*w+j+1]+weight(&hm[i]), lcs[(i+1)*w+j], lcs[i*w+j+1])
 			default:
 				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
 			}
@@ -104,7 +135,7 @@ func Kept(h, a []Step) []int {
 	}
 	for i, j := 0, 0; j < len(am); {
 		switch {
-		case i < len(hm) && SameStep(&hm[i], &am[j]) && lcs[i*w+j] == lcs[(i+1)*w+j+1]+1:
+		case i < len(hm) && SameStep(&hm[i], &am[j]) && lcs[i*w+j] == lcs[(i+1)*w+j+1]+weight(&hm[i]):
 			kept[lo+j] = lo + i
 			i, j = i+1, j+1
 		case i < len(hm) && lcs[(i+1)*w+j] >= lcs[i*w+j+1]:

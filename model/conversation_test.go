@@ -40,6 +40,10 @@ func TestKept(t *testing.T) {
 		{"dropped and inserted", []model.Step{a, b, c}, []model.Step{x, b, x, c, x}, []int{-1, 1, -1, 2, -1}},
 		{"the agent's actor written or not", []model.Step{a}, []model.Step{call(model.ActorAgent, "a")}, []int{0}},
 		{"another actor's call is another step", []model.Step{c}, []model.Step{call("", "c")}, []int{-1}},
+		// An agent's call moved across a user's step (BFCL's mv done a turn
+		// early): both alignments keep two steps, and Kept keeps the user's.
+		{"a call moved across another actor's step", []model.Step{a, c, b, x}, []model.Step{a, b, c, x}, []int{0, -1, 1, 3}},
+		{"the user's step kept over two agent calls", []model.Step{a, b, c}, []model.Step{c, a, b}, []int{2, -1, -1}},
 	} {
 		if got := model.Kept(tc.h, tc.w); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)

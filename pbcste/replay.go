@@ -522,6 +522,19 @@ func (l *Log) Final() *State { return l.final }
 // FinalHash is the state hash at termination.
 func (l *Log) FinalHash() Hash { return l.final.sum }
 
+// TurnHashes are the state hashes after each step of another actor than
+// the agent (a BFCL user's turn), in order: the state each of the agent's
+// turns ended in, with the goal the actor set.
+func (l *Log) TurnHashes() []Hash {
+	var out []Hash
+	for i := range l.Events {
+		if ev := &l.Events[i]; ev.Step >= 0 && ev.actor != actorCode(model.ActorAgent) {
+			out = append(out, ev.Hash)
+		}
+	}
+	return out
+}
+
 // Goal is the active goal version at termination.
 func (l *Log) Goal() *Goal { return l.Env.goals[l.final.goal] }
 

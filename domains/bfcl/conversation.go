@@ -142,3 +142,7 @@ func (t *Task) AttackTask(h *model.Trajectory) *model.Task {
 	}
 	return &c
 }
+
+// TurnwiseWork: BFCL checks the state after every turn, so a witness is
+// the same work only where each turn ends in H's state.
+func (w *World) TurnwiseWork() bool { return true }
