@@ -83,39 +83,13 @@ func callsPerTurn(steps []model.Step) []int {
 	return out
 }
 
-// Payload is the public payload BFCL's checks score a run by. A payload
-// needs a goal predicate; where a turn's goal has none (gold changed
-// nothing by then) it is the payload of the run on the task with one that
-// always holds: the checks read the payload's events, never its goals.
+// Payload is the public payload BFCL's checks score a run by.
 func (t *Task) Payload(log *pbcste.Log, tr *model.Trajectory) (*payload.Payload, error) {
-	task := t.Task
-	if vacant(task) {
-		env, err := t.vacuousEnv()
-		if err != nil {
-			return nil, err
-		}
-		task, log = env.Task, env.Replay(tr.Steps)
-	}
-	p, err := builder.BuildTrajectory(task, log, tr)
+	p, err := builder.BuildTrajectory(t.Task, log, tr)
 	if err != nil {
 		return nil, err
 	}
 	return payload.Decode(p.Bytes())
-}
-
-// vacant reports whether a goal version has no predicate.
-func vacant(t *model.Task) bool {
-	for i := range t.Goals {
-		if len(t.Goals[i].Predicates) == 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func (t *Task) vacuousEnv() (*pbcste.Env, error) {
-	t.vacOnce.Do(func() { t.vacEnv, t.vacErr = pbcste.Compile(vacuous(t.Task)) })
-	return t.vacEnv, t.vacErr
 }
 
 // AttackTask is the task with the calls the search may insert into a run

@@ -30,11 +30,6 @@ type Task struct {
 	envOnce sync.Once
 	env     *pbcste.Env
 	envErr  error
-	// vacEnv is the task compiled with a predicate that always holds in
-	// each goal version that has none, for payloads (Payload).
-	vacOnce sync.Once
-	vacEnv  *pbcste.Env
-	vacErr  error
 }
 
 // Env is the task compiled for replay, once.
@@ -113,7 +108,10 @@ func Derive(e *Entry) (*Task, error) {
 		}
 	}
 	base.Reference = ref
-	t.Task, t.Gold = base, gold
+	// A turn by whose end gold has changed nothing has no goal predicate
+	// of its own; PB-CSTE's payload wants one: it gets one that always
+	// holds (there is nothing to make progress on yet).
+	t.Task, t.Gold = vacuous(base), gold
 	return t, nil
 }
 
@@ -166,9 +164,9 @@ func goalOf(changes []model.CellDiff) []model.Predicate {
 }
 
 // vacuous is a copy of t whose goal versions without a predicate hold one
-// that always holds (the first entity is alive or absent): PB-CSTE
-// compiles no empty goal, and a turn whose gold changes nothing (a read,
-// an irrelevant request) has none.
+// that always holds (the first entity is alive or absent): the public
+// payload holds no empty goal, and a turn by whose end gold has changed
+// nothing (reads, an irrelevant request) has no predicate.
 func vacuous(t *model.Task) *model.Task {
 	c := *t
 	c.Goals = slices.Clone(t.Goals)
