@@ -255,28 +255,6 @@ func TestMessageAPIIDSetOrder(t *testing.T) {
 	}
 }
 
-// msgtBFCLDir finds the staged BFCL data: $BFCL_DIR, else
-// shared/realworld/bfcl in a folder above this package.
-func msgtBFCLDir(t *testing.T) string {
-	if d := os.Getenv("BFCL_DIR"); d != "" {
-		return d
-	}
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		cand := filepath.Join(dir, "shared", "realworld", "bfcl")
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("BFCL's staged data (shared/realworld/bfcl) is absent: set BFCL_DIR to run the real runs")
-		}
-		dir = parent
-	}
-}
 
 // msgtRunEntry is what the test reads of a run entry.
 type msgtRunEntry struct {
@@ -409,7 +387,7 @@ func msgtSHA(s string) string {
 // Python's results and states), and every turn-start and end snapshot of
 // these classes equals the recorded one.
 func TestMessageTwitterTicketRuns(t *testing.T) {
-	dir := msgtBFCLDir(t)
+	dir := sharedBFCL(t)
 	mine := map[string]bool{"MessageAPI": true, "TwitterAPI": true, "TicketAPI": true}
 	type entry struct {
 		classes []string

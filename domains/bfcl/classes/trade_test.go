@@ -143,25 +143,12 @@ func TestTradeReplaysBFCL(t *testing.T) {
 	}
 }
 
-// tradeShared is shared/realworld/bfcl (BFCL_SHARED overrides it): its
-// real runs state no licence, so tests read them there and skip where
-// they are absent.
-func tradeShared(t *testing.T) string {
-	dir := os.Getenv("BFCL_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "realworld", "bfcl")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "runs")); err != nil {
-		t.Skipf("BFCL's real runs are not at %s (set BFCL_SHARED to shared/realworld/bfcl)", dir)
-	}
-	return dir
-}
 
 // TestTradeTestdataIsBFCLs runs testdata/trade/generate.py, BFCL's own
 // classes and executor, where python3 and BFCL's source are present, and
 // holds the committed expectations to what it writes now.
 func TestTradeTestdataIsBFCLs(t *testing.T) {
-	dir := tradeShared(t)
+	dir := sharedBFCL(t)
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not installed")
@@ -241,7 +228,7 @@ func tradeJSONEqual(a, b []byte) bool {
 // them) and holds every result to the one the run recorded and every
 // turn-start snapshot of the two classes to the run's state_info.
 func TestTradeReplaysRealRuns(t *testing.T) {
-	dir := tradeShared(t)
+	dir := sharedBFCL(t)
 	type entry struct {
 		InvolvedClasses []string        `json:"involved_classes"`
 		InitialConfig   json.RawMessage `json:"initial_config"`

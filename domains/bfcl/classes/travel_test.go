@@ -221,29 +221,6 @@ func TestTravelStrptime(t *testing.T) {
 	}
 }
 
-// travelBFCLDir finds the staged BFCL folder: $BFCL_DIR, else shared/realworld/bfcl
-// in a parent of the working directory.
-func travelBFCLDir(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("BFCL_DIR"); d != "" {
-		return d
-	}
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		cand := filepath.Join(dir, "shared", "realworld", "bfcl")
-		if _, err := os.Stat(filepath.Join(cand, "runs")); err == nil {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("BFCL's staged runs are absent (no shared/realworld/bfcl above the working directory; set BFCL_DIR)")
-		}
-		dir = parent
-	}
-}
 
 func travelGzipLines(t *testing.T, path string, each func(line []byte)) {
 	t.Helper()
@@ -273,7 +250,7 @@ func travelGzipLines(t *testing.T, path string, each func(line []byte)) {
 // equal the recorded state_info. Other classes' calls in the same
 // entries touch only their own instances, so they are skipped.
 func TestTravelRealRuns(t *testing.T) {
-	dir := travelBFCLDir(t)
+	dir := sharedBFCL(t)
 	type entry struct {
 		InitialConfig json.RawMessage `json:"initial_config"`
 		Involved      []string        `json:"involved_classes"`
