@@ -255,7 +255,6 @@ func TestMessageAPIIDSetOrder(t *testing.T) {
 	}
 }
 
-
 // msgtRunEntry is what the test reads of a run entry.
 type msgtRunEntry struct {
 	ID           string            `json:"id"`

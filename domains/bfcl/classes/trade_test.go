@@ -143,7 +143,6 @@ func TestTradeReplaysBFCL(t *testing.T) {
 	}
 }
 
-
 // TestTradeTestdataIsBFCLs runs testdata/trade/generate.py, BFCL's own
 // classes and executor, where python3 and BFCL's source are present, and
 // holds the committed expectations to what it writes now.

@@ -221,7 +221,6 @@ func TestTravelStrptime(t *testing.T) {
 	}
 }
 
-
 func travelGzipLines(t *testing.T, path string, each func(line []byte)) {
 	t.Helper()
 	f, err := os.Open(path)
