@@ -102,3 +102,34 @@ func TestCheckWitness(t *testing.T) {
 		t.Errorf("no conversation to hold to, yet refused: %v", rej)
 	}
 }
+
+// limited is a talk that also limits the agent's calls in a run.
+type limited struct {
+	talk
+	max int
+}
+
+func (d limited) StepLimit(_ *model.Trajectory, a []model.Step, _ []int) string {
+	if len(a) > d.max {
+		return "too many steps"
+	}
+	return ""
+}
+
+// TestCheckWitnessStepLimit: a StepLimited conversation's limit refuses a
+// witness as illegal_action, and one within it passes.
+func TestCheckWitnessStepLimit(t *testing.T) {
+	a := call("", "a")
+	h := &model.Trajectory{Steps: []model.Step{a}}
+	ok := []model.Outcome{{OK: true}}
+	task := &model.Task{Domain: limited{talk{[]string{"", ""}}, 2}}
+	w := []model.Step{a, a}
+	if rej := model.CheckWitness(task, h, w, model.Kept(h.Steps, w), ok, append(ok, ok...)); rej != nil {
+		t.Errorf("a witness within the limit: %v", rej)
+	}
+	w = []model.Step{a, a, a}
+	rej := model.CheckWitness(task, h, w, model.Kept(h.Steps, w), ok, append(ok, ok[0], ok[0]))
+	if rej == nil || rej.Reason != model.IllegalAction || rej.Evidence.Detail != "too many steps" {
+		t.Errorf("a witness past the limit: %+v, want illegal_action: too many steps", rej)
+	}
+}
