@@ -11,6 +11,7 @@ package bfcl
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -91,6 +92,26 @@ func (domain) Tasks() ([]*domains.Task, error) { return registryTasks() }
 func (t *Task) registryTask() *domains.Task {
 	e := t.Entry
 	summary := fmt.Sprintf("%d turns; classes %s", t.Turns(), strings.Join(e.InvolvedClasses, ", "))
+	turns := make([]int, 0, len(e.MissedFunction))
+	for turn := range e.MissedFunction {
+		turns = append(turns, turn)
+	}
+	slices.Sort(turns)
+	for _, turn := range turns {
+		summary += fmt.Sprintf("; %s offered from turn %d", strings.Join(e.MissedFunction[turn], ", "), turn)
+	}
+	var silent []string
+	for i, gold := range e.GroundTruth {
+		if len(gold) == 0 {
+			silent = append(silent, strconv.Itoa(i))
+		}
+	}
+	if len(silent) > 0 {
+		summary += "; gold makes no call in turn " + strings.Join(silent, ", ") + " (BFCL checks no state there)"
+	}
+	if why := e.Unrunnable(); why != "" {
+		summary += "; BFCL's inference cannot run it: " + why
+	}
 	return &domains.Task{ID: e.ID, Title: t.Task.Title, Family: "BFCL " + e.Category, Summary: summary,
 		Model: t.Task, Gold: t.Gold, Env: t.Env,
 		AttackTask: func(h *model.Trajectory, _ model.StateView) *model.Task { return t.AttackTask(h) },
