@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/parthack/parthack/certifier"
@@ -32,17 +33,18 @@ type candidate struct {
 	states int // states visited when it was met
 
 	once   sync.Once
-	scores []float64 // every deterministic evaluator's score, from the public payload
+	scores []float64 // every evaluator's score, from the public payload
+	failed []error   // by evaluator, why an extra gave none (scoreAll)
 	err    error
 }
 
 // scoresOf scores a candidate once, whatever the number of searches (or
 // goroutines) asking.
-func (s *search) scoresOf(c *candidate) ([]float64, error) {
+func (s *search) scoresOf(c *candidate) ([]float64, []error, error) {
 	c.once.Do(func() {
-		c.scores, c.err = s.scoreAll(s.env.Replay(s.stepsOf(c.path)))
+		c.scores, c.failed, c.err = s.scoreAll(s.env.Replay(s.stepsOf(c.path)))
 	})
-	return c.scores, c.err
+	return c.scores, c.failed, c.err
 }
 
 // offer gives the target an eligible candidate, the idx-th met, as
@@ -57,8 +59,11 @@ func (s *search) offer(c *candidate, idx int) error {
 	if s.res.Best != nil && c.h.bound(s.target, s.preds) <= s.res.Score {
 		return nil // its history cannot beat the best: skip the payload
 	}
-	scores, err := s.scoresOf(c)
+	scores, failed, err := s.scoresOf(c)
 	if err != nil {
+		return err
+	}
+	if err := s.failure(failed); err != nil {
 		return err
 	}
 	score := scores[s.target]
@@ -88,8 +93,10 @@ func (s *search) offer(c *candidate, idx int) error {
 // order. A target whose bound never prunes (a current-state evaluator)
 // needs every candidate's score, so those are computed first on every
 // core; the scores are pure, so the result does not depend on how many.
+// A serial extra (Extra.Serial) is no pure function: then each candidate
+// is scored as it is offered, in order.
 func (s *search) replay(ex *exploration) error {
-	if s.target >= 3 {
+	if s.target >= 3 && !slices.ContainsFunc(s.opt.Extra, func(x Extra) bool { return x.Serial }) {
 		var wg sync.WaitGroup
 		next := make(chan *candidate)
 		for range min(runtime.GOMAXPROCS(0), len(ex.cands)) {

@@ -439,10 +439,7 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles [
 	}
 	defer sc.close()
 	topt.Domain = withScorer{d, sc.reward()}
-	if err := runDomainBench(e, topt, f, ledgerOut, witnesses); err != nil {
-		return usage(sc.failure(err))
-	}
-	return nil
+	return runDomainBench(e, topt, f, ledgerOut, witnesses)
 }
 
 // endRule is which witnesses a real domain's search admitted: its name
@@ -537,7 +534,9 @@ func (rc *recorder) record(tr *model.Trajectory, end string) ([]byte, error) {
 		claims["end"] = end
 	}
 	for _, rw := range rc.d.Rewards() {
-		if s, ok := rw.Score(dec); ok {
+		// A score the evaluator did not give (a user's scorer that
+		// failed on the witness) is no claim.
+		if s, ok, _ := rw.Of(dec); ok {
 			claims[rw.Name] = s
 		}
 	}
