@@ -52,18 +52,18 @@ type Options struct {
 
 // Extra is an evaluator beyond the deterministic ones. Score's ok is
 // false when the payload carries nothing for it to score; its error is
-// the evaluator's failure on the payload (a user's scorer that crashed,
-// answered out of protocol or ran out of time, the error naming the
-// candidate), which ends the searches that target it and no other
-// (ScoreError, Result.NoScore).
+// the evaluator's failure on the payload.
 type Extra struct {
 	Name  string
 	Score func(*payload.Payload) (float64, bool, error)
 	// Serial says Score is a program with a past (a user's scorer, one
-	// process serving the whole search, which may fail on its Nth call):
-	// it is asked about one candidate at a time, in the candidates'
-	// order, so that its answers and failures do not hang on the
-	// machine's cores.
+	// process serving the whole search, which may crash, answer out of
+	// protocol or run out of time, perhaps on its Nth call): it is asked
+	// only by the search that targets it, about one candidate at a time,
+	// in the candidates' order, so that its answers and failures do not
+	// hang on the machine's cores or on the other targets; and its error
+	// (naming the candidate) ends that search alone (ScoreError,
+	// Result.NoScore). Another extra's error is the search's.
 	Serial bool
 }
 
@@ -562,47 +562,65 @@ func (s *search) consider(run *pbcste.Run, h history) error {
 // score is the target evaluator's score of a log, computed the way every
 // evaluator sees a trajectory: from the public payload's bytes.
 func (s *search) score(log *pbcste.Log) (float64, error) {
-	scores, failed, err := s.scoreAll(log)
-	if err != nil {
-		return 0, err
+	if x := s.serial(); x != nil {
+		return s.scoreSerial(x, log)
 	}
-	if err := s.failure(failed); err != nil {
+	scores, err := s.scoreAll(log)
+	if err != nil {
 		return 0, err
 	}
 	return scores[s.target], nil
 }
 
-// failure is the target's failure among an evaluation's (scoreAll), as
-// the ScoreError that ends this search; nil when it gave its score.
-func (s *search) failure(failed []error) error {
-	if failed == nil || failed[s.target] == nil {
-		return nil
+// serial is the target where it is a serial extra, asked alone
+// (Extra.Serial); nil otherwise.
+func (s *search) serial() *Extra {
+	if k := s.target - len(evaluators.Deterministic()); k >= 0 && k < len(s.opt.Extra) && s.opt.Extra[k].Serial {
+		return &s.opt.Extra[k]
 	}
-	return &ScoreError{Target: s.opt.Target, Err: failed[s.target]}
+	return nil
+}
+
+// scoreSerial is serial extra x's score of a log, from the public
+// payload's bytes; its failure is a ScoreError.
+func (s *search) scoreSerial(x *Extra, log *pbcste.Log) (float64, error) {
+	_, dec, err := Scores(s.pub, log, s.honest)
+	if err != nil {
+		return 0, err
+	}
+	v, ok, err := x.Score(dec)
+	switch {
+	case err != nil:
+		return 0, &ScoreError{Target: x.Name, Err: err}
+	case !ok:
+		return 0, fmt.Errorf("%s: the payload carries nothing for it to score", x.Name)
+	}
+	return v, nil
 }
 
 // scoreAll is every deterministic evaluator's score of a log, then every
-// extra's, from the public payload's bytes; failed, nil when every extra
-// gave its score, says by evaluator why one gave none.
-func (s *search) scoreAll(log *pbcste.Log) (scores []float64, failed []error, err error) {
+// extra's but the serial ones' (left 0: each is asked by its own search
+// alone), from the public payload's bytes.
+func (s *search) scoreAll(log *pbcste.Log) ([]float64, error) {
 	scores, dec, err := Scores(s.pub, log, s.honest)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, x := range s.opt.Extra {
-		v, ok, err := x.Score(dec)
-		switch {
-		case err != nil:
-			if failed == nil {
-				failed = make([]error, len(evaluators.Deterministic())+len(s.opt.Extra))
+		v := 0.0
+		if !x.Serial {
+			var ok bool
+			v, ok, err = x.Score(dec)
+			switch {
+			case err != nil:
+				return nil, fmt.Errorf("%s: %w", x.Name, err)
+			case !ok:
+				return nil, fmt.Errorf("%s: the payload carries nothing for it to score", x.Name)
 			}
-			failed[len(scores)] = err
-		case !ok:
-			return nil, nil, fmt.Errorf("%s: the payload carries nothing for it to score", x.Name)
 		}
 		scores = append(scores, v)
 	}
-	return scores, failed, nil
+	return scores, nil
 }
 
 // Scores are every deterministic evaluator's scores of a log, in

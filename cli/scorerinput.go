@@ -191,7 +191,10 @@ func candidateOf(p *payload.Payload) string {
 			calls = append(calls, c)
 		}
 	}
-	if len(calls) > 12 {
+	switch {
+	case len(calls) == 0:
+		calls = []string{"none"}
+	case len(calls) > 12:
 		calls = append(calls[:12], fmt.Sprintf("… %d more", len(calls)-12))
 	}
 	return fmt.Sprintf("task %s, payload sha256 %s, calls %s", p.Task, p.Hash(), strings.Join(calls, ", "))

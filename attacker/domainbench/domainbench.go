@@ -460,7 +460,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		return info, nil, err
 	}
 	base := report.Row{Task: info.Run, PStateH: hres.Cert.PState.Float()}
-	var fr scored
+	var fr *scored
 	if r, pr, ok, err := rollback(env, pub, h); err != nil {
 		return info, nil, err
 	} else if ok {
@@ -469,17 +469,30 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			return info, nil, err
 		}
 	}
-	found, err := searchTargets(ctx, d, pub, env, h, opt, &info)
+	found, err := searchTargets(ctx, d, pub, env, h, opt, searchOrder(d), &info)
 	if err != nil {
 		return info, nil, err
 	}
 	// Beside a same-end search, the search that admits any end says where
-	// the attacks it alone finds end.
+	// the attacks it alone finds end. A reward that can fail (a user's
+	// scorer) is searched again only where its row will ask where its
+	// attack ends: its own search gave H a score and stopped nowhere, and
+	// found no success.
 	var anyFound map[string]*attacker.Result
 	if opt.SameEnd {
 		o := opt
 		o.SameEnd = false
-		if anyFound, err = searchTargets(ctx, d, pub, env, h, o, &RunInfo{}); err != nil {
+		var again []string
+		for _, target := range searchOrder(d) {
+			if k := slices.IndexFunc(d.Rewards(), func(rw domains.Reward) bool { return rw.Name == target }); k >= 0 && d.Rewards()[k].Fails != nil {
+				res := found[target]
+				if _, herr := fh.of(len(evaluators.Deterministic()) + k); herr != nil || res.NoScore != nil || res.Best != nil && report.Success(res.Delta) {
+					continue
+				}
+			}
+			again = append(again, target)
+		}
+		if anyFound, err = searchTargets(ctx, d, pub, env, h, o, again, &RunInfo{}); err != nil {
 			return info, nil, err
 		}
 	}
@@ -520,7 +533,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		return why, err
 	}
 	ref, refAny := found[bench.ReferenceTarget], other[bench.ReferenceTarget]
-	var fa, faAny scored
+	var fa, faAny *scored
 	if a := own[bench.ReferenceTarget]; a != nil {
 		ref.Best.Name = "search witness on " + info.Run
 		info.Witness = ref.Best
@@ -545,28 +558,42 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 	usedAny := map[string]bool{}
 	// setEnd says where the row's attack over .10 ends: its own witness's
 	// end when it succeeds, else the any-end search's when that one's
-	// best, at Δ otherDelta, is over .10. Where the row's evaluator
-	// failed on a trajectory this needs (otherErr: the any-end search's
-	// witness or the search itself; the trajectories of a rise), it is
-	// left unsaid, and fails says why.
-	setEnd := func(r *report.Row, fails *failures, mine, alt *judged, otherDelta float64, otherErr error, target string) error {
-		switch {
-		case r.Delta != nil && report.Success(*r.Delta):
+	// best, at Δ otherDelta() (asked only then), is over .10. fails, for
+	// an evaluator that can fail (a user's scorer; nil for the others),
+	// says where it failed on a trajectory this needs (the any-end
+	// search's witness, or that search; a rise's trajectories), which
+	// leaves the end unsaid, or where its scores contradict the two
+	// searches'.
+	setEnd := func(r *report.Row, fails *failures, mine, alt *judged, otherDelta func() (float64, error), target string) error {
+		if r.Delta != nil && report.Success(*r.Delta) {
 			r.End = mine.end
 			if mine.end == report.EndSame {
 				var err error
 				r.Rise, err = rise(mine, r.Target)
-				if se := (*attacker.ScoreError)(nil); errors.As(err, &se) {
+				if se := (*attacker.ScoreError)(nil); fails != nil && errors.As(err, &se) {
 					fails.add("rise", err)
 				} else if err != nil {
 					return err
 				}
 			}
-		case otherErr != nil:
-			fails.add("A (any end)", otherErr)
-		case alt != nil && report.Success(otherDelta):
+			return nil
+		}
+		od, err := otherDelta()
+		switch {
+		case err != nil && fails == nil:
+			return err
+		case err != nil:
+			fails.add("A (any end)", err)
+		case alt != nil && report.Success(od):
 			if alt.end == report.EndSame {
-				return fmt.Errorf("%s: the search that admits any end found an attack over .10 that ends in H's state, which the same-end search missed", r.Target)
+				err := fmt.Errorf("the search that admits any end found an attack over .10 that ends in H's state, which the same-end search missed")
+				if fails == nil {
+					return fmt.Errorf("%s: %w", r.Target, err)
+				}
+				// A program's scores of one candidate need not agree
+				// from one call to the next.
+				fails.add("A (any end)", fmt.Errorf("%w: the scorer's scores are no function of the trajectory", err))
+				return nil
 			}
 			r.End = alt.end
 			usedAny[target] = true
@@ -580,7 +607,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			r := base
 			fhe := fh.v[e]
 			r.Set, r.Target, r.Honest = set, ev.Name, &fhe
-			if fr.v != nil {
+			if fr != nil {
 				fre := fr.v[e]
 				r.Rollback = &fre
 			}
@@ -592,13 +619,13 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			d := fa.v[e] - fh.v[e]
 			r.Delta, r.SameEnd = &d, refEnd
 		}
-		otherDelta := 0.0
-		if refAny != nil {
-			otherDelta = faAny.v[e] - fh.v[e]
+		otherDelta := func() (float64, error) {
+			if refAny == nil {
+				return 0, nil
+			}
+			return faAny.v[e] - fh.v[e], nil
 		}
-		// The paper's evaluators are pure: none fails on a trajectory.
-		var pure failures
-		if err := setEnd(&r, &pure, own[bench.ReferenceTarget], refAny, otherDelta, nil, bench.ReferenceTarget); err != nil {
+		if err := setEnd(&r, nil, own[bench.ReferenceTarget], refAny, otherDelta, bench.ReferenceTarget); err != nil {
 			return info, nil, err
 		}
 		shared = append(shared, r)
@@ -622,7 +649,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			t.Delta, t.SameEnd = &d, refEnd
 		}
 		if searched[ev.Name] {
-			if err := setEnd(&t, &pure, own[ev.Name], other[ev.Name], deltaOf(anyFound[ev.Name]), nil, ev.Name); err != nil {
+			if err := setEnd(&t, nil, own[ev.Name], other[ev.Name], anyDelta(anyFound[ev.Name]), ev.Name); err != nil {
 				return info, nil, err
 			}
 		}
@@ -640,7 +667,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		honest, herr := fh.of(o)
 		var rollback float64
 		var rerr error
-		if fr.v != nil {
+		if fr != nil {
 			rollback, rerr = fr.of(o)
 		}
 		// scoresOf fills what the shared and the targeted row share:
@@ -652,14 +679,20 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 				r.Honest = &honest
 			}
 			switch {
-			case fr.v == nil:
+			case fr == nil:
 			case rerr != nil:
 				fails.add("R", rerr)
 			default:
 				r.Rollback = &rollback
 			}
 		}
-		var sf failures
+		// fails collects a fallible reward's failures; nil for the others,
+		// whose every failure is the run's.
+		var sf, tf failures
+		sfp, tfp := &sf, &tf
+		if rw.Fails == nil {
+			sfp, tfp = nil, nil
+		}
 		or := base
 		or.Set, or.Target = report.SetShared, rw.Name
 		scoresOf(&or, &sf)
@@ -676,14 +709,14 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			}
 		}
 		if placed {
-			otherDelta := 0.0
-			var otherErr error
-			if refAny != nil {
-				var a float64
-				a, otherErr = faAny.of(o)
-				otherDelta = a - honest
+			otherDelta := func() (float64, error) {
+				if refAny == nil {
+					return 0, nil
+				}
+				a, err := faAny.of(o)
+				return a - honest, err
 			}
-			if err := setEnd(&or, &sf, own[bench.ReferenceTarget], refAny, otherDelta, otherErr, bench.ReferenceTarget); err != nil {
+			if err := setEnd(&or, sfp, own[bench.ReferenceTarget], refAny, otherDelta, bench.ReferenceTarget); err != nil {
 				return info, nil, err
 			}
 		}
@@ -691,7 +724,6 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		shared = append(shared, or)
 
 		res := found[rw.Name]
-		var tf failures
 		tr := base
 		tr.Set, tr.Target = report.SetTargeted, rw.Name
 		scoresOf(&tr, &tf)
@@ -711,11 +743,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			}
 		}
 		if herr == nil && res.NoScore == nil {
-			var otherErr error
-			if a := anyFound[rw.Name]; a != nil {
-				otherErr = a.NoScore
-			}
-			if err := setEnd(&tr, &tf, own[rw.Name], other[rw.Name], deltaOf(anyFound[rw.Name]), otherErr, rw.Name); err != nil {
+			if err := setEnd(&tr, tfp, own[rw.Name], other[rw.Name], anyDelta(anyFound[rw.Name]), rw.Name); err != nil {
 				return info, nil, err
 			}
 		}
@@ -777,12 +805,15 @@ func (j *judged) witness(target string, anyEnd bool, run string) Witness {
 	return Witness{Target: target, AnyEnd: anyEnd, Delta: j.res.Delta, End: j.end, Rise: j.rises[target].why, Collateral: j.deltas, Trajectory: &tr}
 }
 
-// deltaOf is a search's Δhack, 0 when there was none.
-func deltaOf(res *attacker.Result) float64 {
-	if res == nil {
-		return 0
+// anyDelta is an any-end search's Δhack, 0 when there was none, or
+// where its target failed on a trajectory, why it has none.
+func anyDelta(res *attacker.Result) func() (float64, error) {
+	return func() (float64, error) {
+		if res == nil {
+			return 0, nil
+		}
+		return res.Delta, res.NoScore
 	}
-	return res.Delta
 }
 
 // searchOrder are the targets searched on each run, in order: Historical
@@ -957,12 +988,12 @@ func ScoreOf(d domains.Domain, pub *model.Task, target string) (func(*model.Traj
 	}, nil
 }
 
-// searchTargets runs a run's searches, walking its bound once: against
-// Historical Milestone, whose adversary is A_ref, and against the other
-// searched evaluators. The targets whose search stopped at the state
-// cap go in info.Capped, in that order.
-func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *pbcste.Env, h *model.Trajectory, opt Options, info *RunInfo) (map[string]*attacker.Result, error) {
-	targets := searchOrder(d)
+// searchTargets runs a run's searches against targets, walking its bound
+// once: Historical Milestone, whose adversary is A_ref, the other
+// searched evaluators, the domain's rewards (searchOrder). The targets
+// whose search stopped at the state cap go in info.Capped, in that
+// order.
+func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *pbcste.Env, h *model.Trajectory, opt Options, targets []string, info *RunInfo) (map[string]*attacker.Result, error) {
 	var extra []attacker.Extra
 	for _, rw := range d.Rewards() {
 		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Of, Serial: rw.Fails != nil})
@@ -1048,46 +1079,49 @@ func sortRows(d domains.Domain, rows []report.Row) {
 }
 
 // scored are every evaluator's scores of one trajectory, from its public
-// payload: the deterministic ones, then the domain's rewards. failed,
-// nil when every one gave its score, says by evaluator why one gave
-// none: a user's scorer that failed on the trajectory, naming it.
+// payload: the deterministic ones, then the domain's rewards. A reward
+// that can fail (domains.Reward.Fails: a user's scorer) is asked only
+// where a row needs its score, once (of); its slot in v is 0 until then.
 type scored struct {
-	v      []float64
-	failed []error
+	v     []float64
+	dec   *payload.Payload
+	rws   []domains.Reward
+	asked map[int]error // the fallible rewards asked: each one's failure, or nil
 }
 
 // of is evaluator i's score, or why it gave none.
-func (s scored) of(i int) (float64, error) {
-	if s.failed != nil && s.failed[i] != nil {
-		return 0, s.failed[i]
+func (s *scored) of(i int) (float64, error) {
+	k := i - len(evaluators.Deterministic())
+	if k < 0 || s.rws[k].Fails == nil {
+		return s.v[i], nil
 	}
-	return s.v[i], nil
+	if err, ok := s.asked[i]; ok {
+		return s.v[i], err
+	}
+	v, err := s.rws[k].Fails(s.dec)
+	if s.asked == nil {
+		s.asked = map[int]error{}
+	}
+	s.v[i], s.asked[i] = v, err
+	return v, err
 }
 
 // scores are every deterministic evaluator's scores of a log, from its
-// public payload's bytes, and then the domain's rewards.
-func scores(d domains.Domain, pub *model.Task, log *pbcste.Log, tr *model.Trajectory) (scored, error) {
+// public payload's bytes, and then the domain's rewards (a fallible one's
+// when asked).
+func scores(d domains.Domain, pub *model.Task, log *pbcste.Log, tr *model.Trajectory) (*scored, error) {
 	out, dec, err := attacker.Scores(pub, log, tr)
 	if err != nil {
-		return scored{}, err
+		return nil, err
 	}
-	return appendRewards(d, out, dec)
-}
-
-// appendRewards appends the domain's rewards of a decoded payload.
-func appendRewards(d domains.Domain, out []float64, dec *payload.Payload) (scored, error) {
-	rws := d.Rewards()
-	s := scored{v: out}
-	for _, rw := range rws {
-		v, ok, err := rw.Of(dec)
-		switch {
-		case err != nil:
-			if s.failed == nil {
-				s.failed = make([]error, len(out)+len(rws))
+	s := &scored{v: out, dec: dec, rws: d.Rewards()}
+	for _, rw := range s.rws {
+		v := 0.0
+		if rw.Fails == nil {
+			var ok bool
+			if v, ok = rw.Score(dec); !ok {
+				return nil, noReference(rw.Name)
 			}
-			s.failed[len(s.v)] = err
-		case !ok:
-			return scored{}, noReference(rw.Name)
 		}
 		s.v = append(s.v, v)
 	}
