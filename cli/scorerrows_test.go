@@ -46,10 +46,10 @@ func TestBenchScorerFailures(t *testing.T) {
 	if err := os.WriteFile(script, []byte(failingScorer), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bench := func(name string, mode string, n string) (int, string, string, *report.Ledger, []byte) {
+	bench := func(t *testing.T, name, mode, n, format string) (int, string, string, *report.Ledger, []byte) {
 		t.Helper()
 		ledger := filepath.Join(dir, name+".json")
-		args := append([]string{"bench", "--domain", "tau-airline", "--tasks", "TAU-A04", "--edits", "1", "--format", "json", "--ledger-out", ledger,
+		args := append([]string{"bench", "--domain", "tau-airline", "--tasks", "TAU-A04", "--edits", "1", "--format", format, "--ledger-out", ledger,
 			"--scorer-timeout", "3s"}, python(t, script, mode, n)...)
 		code, out, errs := run(t, append(args, "--scorer-ro", script)...)
 		raw, err := os.ReadFile(ledger)
@@ -62,7 +62,7 @@ func TestBenchScorerFailures(t *testing.T) {
 		}
 		return code, out, errs, l, raw
 	}
-	code, okOut, errs, ok, _ := bench("ok", "ok", "0")
+	code, okOut, errs, ok, _ := bench(t, "ok", "ok", "0", "json")
 	if code != 0 || strings.Contains(okOut, "unscored") {
 		t.Fatalf("a scorer that never fails: exit %d\n%s", code, errs)
 	}
@@ -77,7 +77,7 @@ func TestBenchScorerFailures(t *testing.T) {
 		{"sleep", "35", []string{"gave no answer to input 35 within 3s; its process group was killed"}},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
-			code, out, errs, l, raw := bench(c.mode, c.mode, c.n)
+			code, out, errs, l, raw := bench(t, c.mode, c.mode, c.n, "json")
 			if code != 2 || !strings.Contains(errs, "rows of scorer lack what an evaluator failed to give") {
 				t.Fatalf("exit %d, want 2 once everything is written:\n%s", code, errs)
 			}
@@ -98,10 +98,10 @@ func TestBenchScorerFailures(t *testing.T) {
 					if !strings.Contains(r.Error, " (task TAU-A04, payload sha256 ") || !strings.Contains(r.Error, ", calls ") {
 						t.Errorf("row %d's error names no candidate: %s", i, r.Error)
 					}
-					if !strings.Contains(out, `"error": `) || !strings.Contains(errs, "bench: unscored: ") {
-						t.Errorf("the output lists no unscored row")
-					}
 				}
+			}
+			if len(failed) == 0 || !strings.Contains(out, `"unscored": [`) || strings.Count(errs, "bench: unscored: ") != len(failed) {
+				t.Errorf("%d error rows; the output lists them: JSON %t, stderr %d", len(failed), strings.Contains(out, `"unscored": [`), strings.Count(errs, "bench: unscored: "))
 			}
 			all := strings.Join(failed, "\n")
 			for _, w := range c.want {
@@ -109,9 +109,24 @@ func TestBenchScorerFailures(t *testing.T) {
 					t.Errorf("no error row says %q:\n%s", w, all)
 				}
 			}
-			code2, out2, _, _, raw2 := bench(c.mode+"-again", c.mode, c.n)
+			code2, out2, _, _, raw2 := bench(t, c.mode+"-again", c.mode, c.n, "json")
 			if code2 != code || out2 != out || !bytes.Equal(raw2, raw) {
 				t.Errorf("a second run differs: exit %d, stdout equal %t, ledger equal %t", code2, out2 == out, bytes.Equal(raw2, raw))
+			}
+			if c.mode != "range" {
+				return
+			}
+			// The table lists the rows as stderr does.
+			_, table, errs, _, _ := bench(t, c.mode+"-table", c.mode, c.n, "table")
+			_, listed, _ := strings.Cut(table, "Unscored rows (an evaluator failed on a trajectory; the ledger's error field says the same)\n\n")
+			var said []string
+			for _, line := range strings.Split(errs, "\n") {
+				if u, ok := strings.CutPrefix(line, "bench: unscored: "); ok {
+					said = append(said, u)
+				}
+			}
+			if listed != strings.Join(said, "\n")+"\n" {
+				t.Errorf("the table's unscored rows:\n%s\nstderr's:\n%s", listed, strings.Join(said, "\n"))
 			}
 		})
 	}

@@ -700,10 +700,13 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		placed := herr == nil // whether the row's own Δ is known, or there is none
 		if or.Matched {
 			or.SameEnd = refEnd
+		}
+		// Without f(H) there is no Δ, and A need not be asked.
+		if or.Matched && placed {
 			if a, err := fa.of(o); err != nil {
 				sf.add("A", err)
 				placed = false
-			} else if herr == nil {
+			} else {
 				d := a - honest
 				or.Delta = &d
 			}
