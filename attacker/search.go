@@ -67,13 +67,10 @@ type Extra struct {
 	Serial bool
 }
 
-// ScoreError is an extra evaluator's failure on one trajectory (its
-// Score's error, which names the candidate): it ends the search that
-// targets that evaluator, and no other.
-type ScoreError struct {
-	Target string
-	Err    error
-}
+// ScoreError is a serial extra's failure on one trajectory (its Score's
+// error, which names the candidate): it ends the search that targets
+// that evaluator, and no other.
+type ScoreError struct{ Err error }
 
 func (e *ScoreError) Error() string { return e.Err.Error() }
 
@@ -591,7 +588,7 @@ func (s *search) scoreSerial(x *Extra, log *pbcste.Log) (float64, error) {
 	v, ok, err := x.Score(dec)
 	switch {
 	case err != nil:
-		return 0, &ScoreError{Target: x.Name, Err: err}
+		return 0, &ScoreError{Err: err}
 	case !ok:
 		return 0, fmt.Errorf("%s: the payload carries nothing for it to score", x.Name)
 	}

@@ -37,7 +37,7 @@ type Options struct {
 	Runs      []*domains.Run
 	Edits     int // edits of H per search; default 2
 	MaxStates int // search nodes per search; default attacker.DefaultMaxStates
-	Workers   int // runs attacked at once; default GOMAXPROCS
+	Workers   int // runs attacked at once; default GOMAXPROCS, and 1 with a reward that can fail (domains.Reward.Fails)
 	Tasks     []string
 	// SameEnd admits only witnesses that end in exactly H's database
 	// (attacker.Options.SameEnd), so that successes are evaluator
@@ -1146,7 +1146,7 @@ func scoreOne(d domains.Domain, pub *model.Task, log *pbcste.Log, tr *model.Traj
 	v, ok, err := rw.Of(dec)
 	switch {
 	case err != nil:
-		return 0, &attacker.ScoreError{Target: rw.Name, Err: err}
+		return 0, &attacker.ScoreError{Err: err}
 	case !ok:
 		return 0, noReference(rw.Name)
 	}
