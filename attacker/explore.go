@@ -32,7 +32,7 @@ type candidate struct {
 	states int // states visited when it was met
 
 	once   sync.Once
-	scores []float64 // every deterministic evaluator's score, from the public payload
+	scores []float64 // every evaluator's score but a serial extra's, from the public payload
 	err    error
 }
 
@@ -43,6 +43,20 @@ func (s *search) scoresOf(c *candidate) ([]float64, error) {
 		c.scores, c.err = s.scoreAll(s.env.Replay(s.stepsOf(c.path)))
 	})
 	return c.scores, c.err
+}
+
+// targetScore is the target's score of a candidate: a serial extra's
+// asked now, as this search offers it (Extra.Serial), else read off
+// every evaluator's scores.
+func (s *search) targetScore(c *candidate) (float64, error) {
+	if x := s.serial(); x != nil {
+		return s.scoreSerial(x, s.env.Replay(s.stepsOf(c.path)))
+	}
+	scores, err := s.scoresOf(c)
+	if err != nil {
+		return 0, err
+	}
+	return scores[s.target], nil
 }
 
 // offer gives the target an eligible candidate, the idx-th met, as
@@ -57,11 +71,10 @@ func (s *search) offer(c *candidate, idx int) error {
 	if s.res.Best != nil && c.h.bound(s.target, s.preds) <= s.res.Score {
 		return nil // its history cannot beat the best: skip the payload
 	}
-	scores, err := s.scoresOf(c)
+	score, err := s.targetScore(c)
 	if err != nil {
 		return err
 	}
-	score := scores[s.target]
 	if s.res.Best != nil && score <= s.res.Score {
 		return nil
 	}
@@ -88,8 +101,10 @@ func (s *search) offer(c *candidate, idx int) error {
 // order. A target whose bound never prunes (a current-state evaluator)
 // needs every candidate's score, so those are computed first on every
 // core; the scores are pure, so the result does not depend on how many.
+// A serial extra (Extra.Serial) is none of those: it is asked about each
+// candidate as it is offered, in order.
 func (s *search) replay(ex *exploration) error {
-	if s.target >= 3 {
+	if s.target >= 3 && s.serial() == nil {
 		var wg sync.WaitGroup
 		next := make(chan *candidate)
 		for range min(runtime.GOMAXPROCS(0), len(ex.cands)) {

@@ -50,12 +50,31 @@ type Options struct {
 	Calls    int // black-box calls on candidates; default 3
 }
 
-// Extra is an evaluator beyond the deterministic ones: ok is false when
-// the payload carries nothing for it to score.
+// Extra is an evaluator beyond the deterministic ones. Score's ok is
+// false when the payload carries nothing for it to score; its error is
+// the evaluator's failure on the payload.
 type Extra struct {
 	Name  string
-	Score func(*payload.Payload) (float64, bool)
+	Score func(*payload.Payload) (float64, bool, error)
+	// Serial says Score is a program with a past (a user's scorer, one
+	// process serving the whole search, which may crash, answer out of
+	// protocol or run out of time, perhaps on its Nth call): it is asked
+	// only by the search that targets it, about one candidate at a time,
+	// in the candidates' order, so that its answers and failures do not
+	// hang on the machine's cores or on the other targets; and its error
+	// (naming the candidate) ends that search alone (ScoreError,
+	// Result.NoScore). Another extra's error is the search's.
+	Serial bool
 }
+
+// ScoreError is a serial extra's failure on one trajectory (its Score's
+// error, which names the candidate): it ends the search that targets
+// that evaluator, and no other.
+type ScoreError struct{ Err error }
+
+func (e *ScoreError) Error() string { return e.Err.Error() }
+
+func (e *ScoreError) Unwrap() error { return e.Err }
 
 // Progress is reported while a search runs.
 type Progress struct {
@@ -81,6 +100,11 @@ type Result struct {
 	// and those that gave no score (H's own call is not counted).
 	Calls  int `json:"calls,omitempty"`
 	Failed int `json:"failed,omitempty"`
+	// NoScore, in a result of SearchTargets, is its target's failure on
+	// a trajectory (a *ScoreError): the search stopped there, and the
+	// result is the search so far, not exhausted; where the failure was
+	// on H, there was no search, and States and Eligible are the walk's.
+	NoScore error `json:"-"`
 }
 
 // DefaultMaxStates is the state cap of a search unless one is given:
@@ -104,8 +128,11 @@ var ErrUnknownTarget = errors.New("unknown target evaluator")
 func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, progress func(Progress)) (*Result, error) {
 	if opt.BlackBox == nil && progress == nil {
 		rs, err := SearchTargets(ctx, pub, env, honest, opt, []string{opt.Target})
-		if len(rs) == 0 {
+		switch {
+		case len(rs) == 0:
 			return nil, err
+		case rs[0].NoScore != nil:
+			return nil, rs[0].NoScore
 		}
 		return rs[0], err
 	}
@@ -125,35 +152,52 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 // depend on the target, only the scoring does. Each then takes the
 // candidates in the order its own walk would have met them, and stops
 // where that search would have stopped, so each result is Search's, byte
-// for byte. opt.Target and opt.BlackBox are not used. Cancelled, it
-// returns each search so far with the context's error; after any other
-// error, no result.
+// for byte. opt.Target and opt.BlackBox are not used. A target that
+// fails on a trajectory (ScoreError) ends its own search there, and the
+// others go on (Result.NoScore). Cancelled, it returns each search so
+// far with the context's error; after any other error, no result.
 func SearchTargets(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, targets []string) ([]*Result, error) {
 	opt.BlackBox = nil
 	hlog, err := certifyHonest(env, honest)
 	if err != nil {
 		return nil, err
 	}
+	if len(targets) == 0 {
+		return nil, nil
+	}
 	ss := make([]*search, len(targets))
+	onH := make([]error, len(targets)) // a target's failure on H
 	for i, target := range targets {
 		o := opt
 		o.Target = target
-		if ss[i], err = newSearch(ctx, pub, env, honest, o, nil, hlog); err != nil {
+		var se *ScoreError
+		if ss[i], err = newSearch(ctx, pub, env, honest, o, nil, hlog); errors.As(err, &se) {
+			onH[i] = err
+		} else if err != nil {
 			return nil, err
 		}
-	}
-	if len(ss) == 0 {
-		return nil, nil
 	}
 	ex := ss[0].walkAll()
 	out := make([]*Result, len(ss))
+	var cancelled error
 	for i, s := range ss {
-		out[i], err = s.finish(s.replay(ex))
-		if err != nil && out[i] == nil {
-			return nil, err
+		if onH[i] != nil {
+			out[i] = &Result{Task: env.Task.ID, Target: targets[i], Edits: s.opt.Edits, States: ex.states, Eligible: len(ex.cands), NoScore: onH[i]}
+			continue
 		}
+		res, err := s.finish(s.replay(ex))
+		var se *ScoreError
+		switch {
+		case errors.As(err, &se):
+			res, s.res.NoScore = s.res, err
+		case err != nil && res == nil:
+			return nil, err
+		case err != nil:
+			cancelled = err
+		}
+		out[i] = res
 	}
-	return out, err
+	return out, cancelled
 }
 
 // WalkSize estimates the nodes a search's walk visits: the ways to make
@@ -188,7 +232,9 @@ func certifyHonest(env *pbcste.Env, honest *model.Trajectory) (*pbcste.Log, erro
 }
 
 // newSearch prepares a search against opt.Target (its defaults filled
-// in) from H's certified log.
+// in) from H's certified log. Where the target fails on H (ScoreError),
+// the search is returned with the error: its walk does not depend on
+// the target.
 func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, progress func(Progress), hlog *pbcste.Log) (*search, error) {
 	if opt.Target == "" {
 		opt.Target = "historical_milestone"
@@ -258,10 +304,12 @@ func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *mo
 	} else {
 		s.hScore, err = s.score(hlog)
 	}
-	if err != nil {
+	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
+	if se := (*ScoreError)(nil); errors.As(err, &se) {
+		return s, fmt.Errorf("score the honest trajectory: %w", err)
+	} else if err != nil {
 		return nil, fmt.Errorf("score the honest trajectory: %w", err)
 	}
-	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
 	return s, nil
 }
 
@@ -515,6 +563,9 @@ func (s *search) consider(run *pbcste.Run, h history) error {
 // score is the target evaluator's score of a log, computed the way every
 // evaluator sees a trajectory: from the public payload's bytes.
 func (s *search) score(log *pbcste.Log) (float64, error) {
+	if x := s.serial(); x != nil {
+		return s.scoreSerial(x, log)
+	}
 	scores, err := s.scoreAll(log)
 	if err != nil {
 		return 0, err
@@ -522,17 +573,51 @@ func (s *search) score(log *pbcste.Log) (float64, error) {
 	return scores[s.target], nil
 }
 
+// serial is the target where it is a serial extra, asked alone
+// (Extra.Serial); nil otherwise.
+func (s *search) serial() *Extra {
+	if k := s.target - len(evaluators.Deterministic()); k >= 0 && k < len(s.opt.Extra) && s.opt.Extra[k].Serial {
+		return &s.opt.Extra[k]
+	}
+	return nil
+}
+
+// scoreSerial is serial extra x's score of a log, from the public
+// payload's bytes; its failure is a ScoreError.
+func (s *search) scoreSerial(x *Extra, log *pbcste.Log) (float64, error) {
+	_, dec, err := Scores(s.pub, log, s.honest)
+	if err != nil {
+		return 0, err
+	}
+	v, ok, err := x.Score(dec)
+	switch {
+	case err != nil:
+		return 0, &ScoreError{Err: err}
+	case !ok:
+		return 0, fmt.Errorf("%s: the payload carries nothing for it to score", x.Name)
+	}
+	return v, nil
+}
+
 // scoreAll is every deterministic evaluator's score of a log, then every
-// extra's, from the public payload's bytes.
+// extra's but the serial ones' (left 0: each is asked by its own search
+// alone), from the public payload's bytes.
 func (s *search) scoreAll(log *pbcste.Log) ([]float64, error) {
 	scores, dec, err := Scores(s.pub, log, s.honest)
 	if err != nil {
 		return nil, err
 	}
 	for _, x := range s.opt.Extra {
-		v, ok := x.Score(dec)
-		if !ok {
-			return nil, fmt.Errorf("%s: the payload carries nothing for it to score", x.Name)
+		v := 0.0
+		if !x.Serial {
+			var ok bool
+			v, ok, err = x.Score(dec)
+			switch {
+			case err != nil:
+				return nil, fmt.Errorf("%s: %w", x.Name, err)
+			case !ok:
+				return nil, fmt.Errorf("%s: the payload carries nothing for it to score", x.Name)
+			}
 		}
 		scores = append(scores, v)
 	}

@@ -52,7 +52,7 @@ func newAttackCmd(e *env) *cobra.Command {
 			"of each candidate, in the shapes of its run format).\n" +
 			"Exit codes: 0 done, 2 bad input or usage.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) (err error) {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			if err := lf.check(cmd); err != nil {
@@ -73,6 +73,7 @@ func newAttackCmd(e *env) *cobra.Command {
 				}
 				return attackSuite(ctx, e, ids, opt, asJSON)
 			}
+			var scorer *domains.Reward
 			if sf.program != "" || opt.Target == scorerTarget {
 				if sf.program == "" || opt.Target != scorerTarget {
 					return usageErr("--target scorer and --scorer go together")
@@ -83,14 +84,10 @@ func newAttackCmd(e *env) *cobra.Command {
 					return serr
 				}
 				defer sc.close()
-				opt.Extra = append(opt.Extra, attacker.Extra{Name: scorerTarget, Score: sc.reward().Score})
-				defer func() {
-					if err != nil {
-						err = usage(sc.failure(err))
-					}
-				}()
+				rw := sc.reward()
+				scorer = &rw
 			}
-			res, end, err := e.attackOne(ctx, taskArg, honestPath, opt, anyEnd)
+			res, end, err := e.attackOne(ctx, taskArg, honestPath, opt, scorer, anyEnd)
 			if err != nil {
 				return err
 			}
@@ -198,8 +195,9 @@ func splitIDs(arg string) ([]string, bool) {
 // also target the benchmark's own evaluators, admits only witnesses that
 // end in exactly H's state unless anyEnd, and says where the witness ends
 // beside H and gold: equal certified vectors need not be an equal
-// database (a second cancel refunds again).
-func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Options, anyEnd bool) (*attacker.Result, *witnessEnd, error) {
+// database (a second cancel refunds again). scorer, where given, is the
+// user's own scorer, one more target.
+func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt attacker.Options, scorer *domains.Reward, anyEnd bool) (*attacker.Result, *witnessEnd, error) {
 	env, pub, err := loadTaskViews(taskArg)
 	if err != nil {
 		return nil, nil, err
@@ -215,20 +213,23 @@ func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt att
 	if err != nil {
 		return nil, nil, usage(err)
 	}
+	if scorer != nil {
+		opt.Extra = append(opt.Extra, attacker.Extra{Name: scorer.Name, Score: scorer.Of, Serial: true})
+	}
 	if domain {
 		// A domain task's moves are calls drawn from the task and from
 		// where H ends; its benchmark's evaluators are targets too.
 		if t.AttackTask != nil {
 			pub = t.AttackTask(h, env.Replay(h.Steps).View())
 		}
-		// A scorer of the user's own (opt.Extra so far) is one more of the
-		// domain's evaluators, for the search and for why a witness rose.
-		for _, x := range opt.Extra {
-			d = withScorer{d, domains.Reward{Name: x.Name, Label: x.Name, Score: x.Score}}
+		// A scorer of the user's own is one more of the domain's
+		// evaluators, for the search and for why a witness rose.
+		if scorer != nil {
+			d = withScorer{d, *scorer}
 		}
 		for _, rw := range d.Rewards() {
 			if !slices.ContainsFunc(opt.Extra, func(x attacker.Extra) bool { return x.Name == rw.Name }) {
-				opt.Extra = append(opt.Extra, attacker.Extra{Name: rw.Name, Score: rw.Score})
+				opt.Extra = append(opt.Extra, attacker.Extra{Name: rw.Name, Score: rw.Of, Serial: rw.Fails != nil})
 			}
 		}
 		opt.SameEnd = opt.SameEnd || !anyEnd
@@ -332,7 +333,7 @@ var riseSays = map[string]string{
 func attackSuite(ctx context.Context, e *env, ids []string, opt attacker.Options, asJSON bool) error {
 	var rows []*attacker.Result
 	for _, id := range ids {
-		r, _, err := e.attackOne(ctx, id, "", opt, false)
+		r, _, err := e.attackOne(ctx, id, "", opt, nil, false)
 		if err != nil {
 			return fmt.Errorf("%s: %w", id, err)
 		}

@@ -307,24 +307,91 @@ func runDomainBench(e *env, opt domainbench.Options, f report.Format, ledgerOut,
 	failedReport.Models = report.ByModel(res.Failed, modelOf, runsOf)
 	failedHead := fmt.Sprintf("%s: %d failed runs of tasks with a goal (the benchmark's reward below 1); %s", opt.Domain.Title(), failed, rule.says)
 	controlHead := fmt.Sprintf("Control: %d successful runs (the benchmark's reward 1)", control)
+	unscored := unscoredRows(res)
+	for _, u := range unscored {
+		fmt.Fprintf(e.stderr, "bench: unscored: %s\n", u.line())
+	}
 	switch f {
 	case report.FormatJSON:
 		// One document on stdout: both reports and every run.
 		fmt.Fprintln(e.stderr, "bench: "+failedHead)
-		return writeDomainJSON(e.stdout, opt.Domain.Name(), rule.name, failedReport, res)
+		err = writeDomainJSON(e.stdout, opt.Domain.Name(), rule.name, failedReport, res, unscored)
 	case report.FormatCSV, report.FormatSVG:
 		// One document on stdout: the failed runs'; the control's is in
 		// its ledger, or in any text format.
 		fmt.Fprintf(e.stderr, "bench: %s; %s: %s is the failed runs' only (the control's: its ledger, or --format table)\n", failedHead, controlHead, f)
-		return report.Render(e.stdout, failedReport, f)
+		err = report.Render(e.stdout, failedReport, f)
+	default:
+		fmt.Fprintf(e.stdout, "%s\n\n", failedHead)
+		if err = report.Render(e.stdout, failedReport, f); err == nil {
+			writeLeftOut(e.stdout, res.LeftOut())
+			fmt.Fprintf(e.stdout, "\n%s\n\n", controlHead)
+			err = report.Render(e.stdout, report.Compute(res.Control), f)
+		}
+		if err == nil {
+			writeUnscored(e.stdout, unscored)
+		}
 	}
-	fmt.Fprintf(e.stdout, "%s\n\n", failedHead)
-	if err := report.Render(e.stdout, failedReport, f); err != nil {
-		return err
+	if err == nil && len(unscored) > 0 {
+		// Everything is written; the exit status says an evaluator
+		// failed, as score's and attack's do.
+		err = usageErr("%d rows of %s lack what an evaluator failed to give; each row's error names the trajectory, the candidate and why", len(unscored), strings.Join(unscoredTargets(unscored), ", "))
 	}
-	writeLeftOut(e.stdout, res.LeftOut())
-	fmt.Fprintf(e.stdout, "\n%s\n\n", controlHead)
-	return report.Render(e.stdout, report.Compute(res.Control), f)
+	return err
+}
+
+// unscoredRow is a ledger row an evaluator could not fully score (a
+// user's scorer that failed on a trajectory), for bench's output.
+type unscoredRow struct {
+	Ledger string `json:"ledger"` // "failed" or "control"
+	Set    string `json:"set"`
+	Target string `json:"target"`
+	Run    string `json:"run"`
+	Error  string `json:"error"`
+}
+
+// line is the row on one line.
+func (u *unscoredRow) line() string {
+	return fmt.Sprintf("%s %s %s, run %s: %s", u.Ledger, u.Set, u.Target, u.Run, strings.Join(strings.Fields(u.Error), " "))
+}
+
+// unscoredRows are both ledgers' rows with an error, in ledger order.
+func unscoredRows(res *domainbench.Result) []unscoredRow {
+	var out []unscoredRow
+	for _, l := range []struct {
+		name string
+		l    *report.Ledger
+	}{{"failed", res.Failed}, {"control", res.Control}} {
+		for _, r := range l.l.Rows {
+			if r.Error != "" {
+				out = append(out, unscoredRow{Ledger: l.name, Set: r.Set, Target: r.Target, Run: r.Task, Error: r.Error})
+			}
+		}
+	}
+	return out
+}
+
+// unscoredTargets are the targets of unscored rows, each once, in order.
+func unscoredTargets(rows []unscoredRow) []string {
+	var out []string
+	for _, u := range rows {
+		if !slices.Contains(out, u.Target) {
+			out = append(out, u.Target)
+		}
+	}
+	return out
+}
+
+// writeUnscored lists the rows an evaluator could not fully score, each
+// with its error.
+func writeUnscored(w io.Writer, rows []unscoredRow) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nUnscored rows (an evaluator failed on a trajectory; the ledger's error field says the same)\n\n")
+	for _, u := range rows {
+		fmt.Fprintln(w, u.line())
+	}
 }
 
 // writeLeftOut lists the runs not attacked, by model and reason.
@@ -343,16 +410,18 @@ func writeLeftOut(w io.Writer, left []domainbench.LeftOut) {
 
 // writeDomainJSON writes a real domain's bench as one JSON document: the
 // failed runs' report, the control's, the runs left out by model and
-// reason, and every run with its outcome and its witness's end state.
-func writeDomainJSON(w io.Writer, domain, rule string, failed *report.Report, res *domainbench.Result) error {
+// reason, every run with its outcome and its witness's end state, and
+// the rows an evaluator could not fully score, where there are any.
+func writeDomainJSON(w io.Writer, domain, rule string, failed *report.Report, res *domainbench.Result, unscored []unscoredRow) error {
 	b, err := json.MarshalIndent(struct {
-		Domain  string                `json:"domain"`
-		Rule    string                `json:"end_rule"`
-		Failed  *report.Report        `json:"failed"`
-		Control *report.Report        `json:"control"`
-		LeftOut []domainbench.LeftOut `json:"left_out"`
-		Runs    []domainbench.RunInfo `json:"runs"`
-	}{domain, rule, failed, report.Compute(res.Control), res.LeftOut(), res.Runs}, "", "  ")
+		Domain   string                `json:"domain"`
+		Rule     string                `json:"end_rule"`
+		Failed   *report.Report        `json:"failed"`
+		Control  *report.Report        `json:"control"`
+		LeftOut  []domainbench.LeftOut `json:"left_out"`
+		Runs     []domainbench.RunInfo `json:"runs"`
+		Unscored []unscoredRow         `json:"unscored,omitempty"`
+	}{domain, rule, failed, report.Compute(res.Control), res.LeftOut(), res.Runs, unscored}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -439,10 +508,7 @@ func benchDomain(cmd *cobra.Command, e *env, domain, taskList string, runFiles [
 	}
 	defer sc.close()
 	topt.Domain = withScorer{d, sc.reward()}
-	if err := runDomainBench(e, topt, f, ledgerOut, witnesses); err != nil {
-		return usage(sc.failure(err))
-	}
-	return nil
+	return runDomainBench(e, topt, f, ledgerOut, witnesses)
 }
 
 // endRule is which witnesses a real domain's search admitted: its name
@@ -537,7 +603,9 @@ func (rc *recorder) record(tr *model.Trajectory, end string) ([]byte, error) {
 		claims["end"] = end
 	}
 	for _, rw := range rc.d.Rewards() {
-		if s, ok := rw.Score(dec); ok {
+		// A score the evaluator did not give (a user's scorer that
+		// failed on the witness) is no claim.
+		if s, ok, _ := rw.Of(dec); ok {
 			claims[rw.Name] = s
 		}
 	}

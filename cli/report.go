@@ -65,9 +65,12 @@ func newBenchCmd(e *env) *cobra.Command {
 			"end in the searches themselves. --witnesses DIR writes every witness with an index.json.\n" +
 			"With --domain, --scorer adds your own scorer, sandboxed, as a target and a row (target scorer): one\n" +
 			"process serves the whole run, one JSON document a line (--scorer-input: the payload, or what the\n" +
-			"benchmark's own evaluator reads of each candidate, in the shapes of its run format).\n\n" +
-			"Exit codes: 0 done, 2 bad input or usage, a judge asked for but not configured, or a recording that\n" +
-			"cannot be written or lacks a request.",
+			"benchmark's own evaluator reads of each candidate, in the shapes of its run format). A scorer that\n" +
+			"crashes, answers anything but a score in [0, 1] or runs out of time on a candidate leaves its rows\n" +
+			"without what it failed to give, the error naming the candidate, and starts afresh for the next; the\n" +
+			"other rows go on.\n\n" +
+			"Exit codes: 0 done, 2 bad input or usage, a judge asked for but not configured, a recording that\n" +
+			"cannot be written or lacks a request, or rows a scorer failed on (everything written first).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opt.JudgeCalls > 0 && !jf.judge && !jf.idj {

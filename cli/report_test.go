@@ -216,7 +216,7 @@ func TestBenchJudges(t *testing.T) {
 	for _, want := range []string{
 		"| LLM judge (schema-aware) | ", "| IDJ | ",
 		"LLM judge (schema-aware) and IDJ: shared set only, no target-specific rows",
-		"Tasks left partly unscored (an evaluator call failed after its retry): LLM judge (schema-aware) 1 of 2;",
+		"Tasks left partly unscored (a judge call failed after its retry, or a scorer failed on a trajectory): LLM judge (schema-aware) 1 of 2;",
 	} {
 		if !strings.Contains(live, want) {
 			t.Errorf("report lacks %q:\n%s", want, live)

@@ -49,8 +49,7 @@ type scorerSession struct {
 
 	mu     sync.Mutex
 	byTask map[string][]hRun
-	n      int   // inputs given
-	err    error // the first failure, naming its input
+	n      int // inputs given
 }
 
 // hRun is a recorded run and the conversation its payload carries.
@@ -81,23 +80,18 @@ func (s *scorerSession) close() { s.ws.Close() }
 // label is the scorer's row label.
 func (s *scorerSession) label() string { return "scorer " + filepath.Base(s.f.program) }
 
-// reward is the scorer as a domain's evaluator, for bench and attack.
+// reward is the scorer as a domain's evaluator, for bench and attack: one
+// that can fail on a candidate.
 func (s *scorerSession) reward() domains.Reward {
-	return domains.Reward{Name: scorerTarget, Label: s.label(), Score: func(p *payload.Payload) (float64, bool) {
-		v, err := s.score(p)
-		return v, err == nil
-	}}
+	return domains.Reward{Name: scorerTarget, Label: s.label(), Fails: s.score}
 }
 
 // score scores one candidate's payload (its trajectory read off the
-// payload's events). The first failure is kept, naming the input that
-// met it, and answers every later call.
+// payload's events). A failure names the input that met it and the
+// candidate; the worker starts the scorer afresh for the next input.
 func (s *scorerSession) score(p *payload.Payload) (float64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err != nil {
-		return 0, s.err
-	}
 	s.n++
 	line, err := s.line(p)
 	if err == nil {
@@ -106,19 +100,7 @@ func (s *scorerSession) score(p *payload.Payload) (float64, error) {
 			return res.Score, nil
 		}
 	}
-	s.err = fmt.Errorf("%s on input %d (%s): %w", s.label(), s.n, candidateOf(p), err)
-	return 0, s.err
-}
-
-// failure is the scorer's error where it failed, else err: a search that
-// stops because its target gave no score says why.
-func (s *scorerSession) failure(err error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.err != nil {
-		return s.err
-	}
-	return err
+	return 0, fmt.Errorf("%s on input %d (%s): %w", s.label(), s.n, candidateOf(p), err)
 }
 
 // line is one input of the scorer's.
@@ -209,7 +191,10 @@ func candidateOf(p *payload.Payload) string {
 			calls = append(calls, c)
 		}
 	}
-	if len(calls) > 12 {
+	switch {
+	case len(calls) == 0:
+		calls = []string{"none"}
+	case len(calls) > 12:
 		calls = append(calls[:12], fmt.Sprintf("… %d more", len(calls)-12))
 	}
 	return fmt.Sprintf("task %s, payload sha256 %s, calls %s", p.Task, p.Hash(), strings.Join(calls, ", "))

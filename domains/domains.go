@@ -286,11 +286,33 @@ type Param struct {
 	Required bool
 }
 
-// Reward is one of a benchmark's own evaluators: Score is false when the
-// payload carries no reference for it.
+// Reward is one of a benchmark's own evaluators, or one beside them (the
+// field's, a user's scorer): Score is false when the payload carries no
+// reference for it.
 type Reward struct {
 	Name, Label string
 	Score       func(*payload.Payload) (float64, bool)
+	// Fails, set in Score's place, is an evaluator that can fail on a
+	// payload: a user's sandboxed scorer, which may crash, answer with
+	// anything but a score in [0, 1] or run out of time. Its error names
+	// the candidate and says why no score came; it costs that
+	// evaluator's rows alone. It is a program with a past (one process
+	// serves a whole run, and may fail on its Nth call), so the commands
+	// ask it about one payload at a time, in an order the inputs alone
+	// fix: its answers and failures are the same on every run.
+	Fails func(*payload.Payload) (float64, error)
+}
+
+// Of is the reward's score of a payload: ok is false when the payload
+// carries no reference for it, err is the evaluator's failure on it
+// (Fails).
+func (r *Reward) Of(p *payload.Payload) (v float64, ok bool, err error) {
+	if r.Fails != nil {
+		v, err = r.Fails(p)
+		return v, err == nil, err
+	}
+	v, ok = r.Score(p)
+	return v, ok, nil
 }
 
 var (

@@ -66,7 +66,7 @@ func TestUnscoredLedger(t *testing.T) {
 	for _, want := range []string{
 		"LLM judge (schema-aware)        .067",
 		"IDJ                                —",
-		"Tasks left partly unscored (an evaluator call failed after its retry): LLM judge (schema-aware) 3 of 4, IDJ 1 of 1;",
+		"Tasks left partly unscored (a judge call failed after its retry, or a scorer failed on a trajectory): LLM judge (schema-aware) 3 of 4, IDJ 1 of 1;",
 		"Shared LLM judge (schema-aware) 3 of 4, Shared IDJ 1 of 1;",
 		"LLM judge (schema-aware) and IDJ: shared set only",
 	} {
@@ -99,5 +99,36 @@ func TestNoUnscoredNoChange(t *testing.T) {
 		if strings.Contains(b.String(), bad) {
 			t.Errorf("output names %q", bad)
 		}
+	}
+}
+
+// TestUnscoredEnd: a user's scorer that failed on the any-end search's
+// witness, or on a witness cut to say why it rose, leaves attack_end or
+// rise out of a row with every score; the row reads back, and counts as
+// unscored.
+func TestUnscoredEnd(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	same := true
+	l := &Ledger{Rows: []Row{
+		{Target: "scorer", Set: SetShared, Task: "T1", Matched: true, Delta: f(0), Honest: f(.5), PStateH: .5, Attempts: 3, Valid: 1, SameEnd: &same,
+			Error: "A (any end): scorer a.py on input 7 (task T, payload sha256 ab, calls x{}): scorer: timed out"},
+		{Target: "scorer", Set: SetTargeted, Task: "T1", Matched: true, Delta: f(.5), Honest: f(.5), PStateH: .5, Attempts: 3, Valid: 1, SameEnd: &same, End: EndSame,
+			Error: "rise: scorer a.py on input 9 (task T, payload sha256 cd, calls x{}): scorer: crashed"},
+	}}
+	for _, name := range []string{"x.json", "x.csv"} {
+		var b bytes.Buffer
+		if err := Write(&b, name, l); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Read(name, b.Bytes())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(back, l) {
+			t.Errorf("%s: the ledger does not read back", name)
+		}
+	}
+	if g := Compute(l).Groups; len(g) != 2 || g[0].Unscored != 1 || g[1].Unscored != 1 {
+		t.Errorf("groups %+v: want one unscored row each", g)
 	}
 }

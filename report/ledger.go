@@ -65,9 +65,16 @@ const LedgerFormat = "parthack-ledger/1"
 // the evaluator did not give, and error says why: honest_score absent when
 // f(H) failed, delta absent on a matched row when f(A) or f(H) failed
 // (matched still says whether the adversary exists), rollback_score
-// absent while p_state_r is given when f(R) failed. A score may be absent
-// in these ways only on a row with an error, and a row with an error
-// lacks at least one. Metrics leave the missing scores out (see Group).
+// absent while p_state_r is given when f(R) failed. A user's scorer on a
+// real domain can fail on any trajectory it is asked about (the error
+// names the candidate): on H, R and A as a judge can, on a candidate of
+// the search against it, which stops there (delta absent), and on the
+// witness of the search that admits any end or a witness cut to say why
+// it rose (attack_end, or rise on a same-end attack, absent, every score
+// there). A score may
+// be absent in these ways only on a row with an error, and a row with an
+// error lacks at least one score, its attack_end or its rise. Metrics
+// leave the missing scores out (see Group).
 // The error field is written only on rows that have one (the CSV column
 // only when some row does), so a ledger without failures is byte for
 // byte what earlier versions wrote and read.
@@ -369,8 +376,8 @@ func (r *Row) check(minimal bool) *fieldError {
 			return err
 		}
 	}
-	if r.Error != "" && r.Honest != nil && (!r.Matched || r.Delta != nil) && (r.PStateR == nil || r.Rollback != nil) {
-		return errField("error", "given on a row with every score (an error goes with the score it kept out)")
+	if r.Error != "" && r.Honest != nil && (!r.Matched || r.Delta != nil) && (r.PStateR == nil || r.Rollback != nil) && r.End != "" && (r.End != EndSame || r.Rise != "") {
+		return errField("error", "given on a row with every score and attack_end (an error goes with what it kept out)")
 	}
 	if r.Attempts < 0 {
 		return errField("attempts", "%d is negative", r.Attempts)

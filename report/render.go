@@ -411,7 +411,7 @@ func unscoredNote(gs []Group, withSet bool) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "Tasks left partly unscored (an evaluator call failed after its retry): " + strings.Join(parts, ", ") +
+	return "Tasks left partly unscored (a judge call failed after its retry, or a scorer failed on a trajectory): " + strings.Join(parts, ", ") +
 		"; metrics leave the missing scores out, coverage and yield still count the tasks."
 }
 

@@ -512,7 +512,7 @@ func searchAttack(ctx context.Context, w *workspace, t *suiteTask, h choice, tar
 	}
 	var extra []attacker.Extra
 	for _, rw := range t.BenchEvals {
-		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Score})
+		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Of, Serial: rw.Fails != nil})
 	}
 	res, err := attacker.Search(ctx, attackTask(t, h.traj, env), env, h.traj,
 		attacker.Options{Target: target, Edits: opt.edits, Pairs: opt.pairs, MaxStates: opt.maxStates, Extra: extra, SameEnd: opt.sameEnd}, report)

@@ -37,7 +37,7 @@ type Options struct {
 	Runs      []*domains.Run
 	Edits     int // edits of H per search; default 2
 	MaxStates int // search nodes per search; default attacker.DefaultMaxStates
-	Workers   int // runs attacked at once; default GOMAXPROCS
+	Workers   int // runs attacked at once; default GOMAXPROCS, and 1 with a reward that can fail (domains.Reward.Fails)
 	Tasks     []string
 	// SameEnd admits only witnesses that end in exactly H's database
 	// (attacker.Options.SameEnd), so that successes are evaluator
@@ -165,6 +165,11 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if slices.ContainsFunc(opt.Domain.Rewards(), func(rw domains.Reward) bool { return rw.Fails != nil }) {
+		// A user's scorer is one process with a past: it is asked in an
+		// order the runs alone fix, run by run (domains.Reward.Fails).
+		opt.Workers = 1
 	}
 	if progress == nil {
 		progress = func(string) {}
@@ -356,12 +361,12 @@ func certify(d domains.Domain, r *domains.Run) (*certified, error) {
 		c.info.Excluded = "the gold run changes nothing, so the task has no goal predicate"
 		return c, nil
 	}
-	fh, err := scores(d, c.task.Model, res.Log, c.h)
-	if err != nil {
-		return c, fmt.Errorf("run %s: %w", r.Name, err)
-	}
-	if len(fh) > len(evaluators.Deterministic()) {
-		c.info.Outcome = &fh[len(evaluators.Deterministic())]
+	if rws := d.Rewards(); len(rws) > 0 && rws[0].Fails == nil {
+		v, err := scoreOne(d, c.task.Model, res.Log, c.h, len(evaluators.Deterministic()))
+		if err != nil {
+			return c, fmt.Errorf("run %s: %w", r.Name, err)
+		}
+		c.info.Outcome = &v
 	}
 	return c, nil
 }
@@ -455,7 +460,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		return info, nil, err
 	}
 	base := report.Row{Task: info.Run, PStateH: hres.Cert.PState.Float()}
-	var fr []float64
+	var fr *scored
 	if r, pr, ok, err := rollback(env, pub, h); err != nil {
 		return info, nil, err
 	} else if ok {
@@ -464,17 +469,30 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			return info, nil, err
 		}
 	}
-	found, err := searchTargets(ctx, d, pub, env, h, opt, &info)
+	found, err := searchTargets(ctx, d, pub, env, h, opt, searchOrder(d), &info)
 	if err != nil {
 		return info, nil, err
 	}
 	// Beside a same-end search, the search that admits any end says where
-	// the attacks it alone finds end.
+	// the attacks it alone finds end. A reward that can fail (a user's
+	// scorer) is searched again only where its row will ask where its
+	// attack ends: its own search gave H a score and stopped nowhere, and
+	// found no success.
 	var anyFound map[string]*attacker.Result
 	if opt.SameEnd {
 		o := opt
 		o.SameEnd = false
-		if anyFound, err = searchTargets(ctx, d, pub, env, h, o, &RunInfo{}); err != nil {
+		var again []string
+		for _, target := range searchOrder(d) {
+			if k := slices.IndexFunc(d.Rewards(), func(rw domains.Reward) bool { return rw.Name == target }); k >= 0 && d.Rewards()[k].Fails != nil {
+				res := found[target]
+				if _, herr := fh.of(len(evaluators.Deterministic()) + k); herr != nil || res.NoScore != nil || res.Best != nil && report.Success(res.Delta) {
+					continue
+				}
+			}
+			again = append(again, target)
+		}
+		if anyFound, err = searchTargets(ctx, d, pub, env, h, o, again, &RunInfo{}); err != nil {
 			return info, nil, err
 		}
 	}
@@ -485,8 +503,8 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		into  map[string]*judged
 	}{{found, own}, {anyFound, other}} {
 		for target, res := range j.found {
-			if res.Best == nil {
-				continue
+			if res.Best == nil || res.NoScore != nil {
+				continue // a search that stopped where its target failed has no witness
 			}
 			res.Best.Task = info.Task
 			jd := &judged{res: res, log: env.Replay(res.Best.Steps)}
@@ -496,24 +514,26 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			j.into[target] = jd
 		}
 	}
-	// rise says why target rose on a witness that ends in H's state.
+	// rise says why target rose on a witness that ends in H's state; an
+	// *attacker.ScoreError where the target failed on a trajectory that
+	// needs.
 	rise := func(j *judged, target string) (string, error) {
 		if r, ok := j.rises[target]; ok {
-			return r, nil
+			return r.why, r.err
 		}
 		score, err := ScoreOf(d, pub, target)
 		if err != nil {
 			return "", err
 		}
-		r, err := Rise(env, hres.Log, j.res.Best, score)
+		why, err := Rise(env, hres.Log, j.res.Best, score)
 		if j.rises == nil {
-			j.rises = map[string]string{}
+			j.rises = map[string]rose{}
 		}
-		j.rises[target] = r
-		return r, err
+		j.rises[target] = rose{why, err}
+		return why, err
 	}
 	ref, refAny := found[bench.ReferenceTarget], other[bench.ReferenceTarget]
-	var fa, faAny []float64
+	var fa, faAny *scored
 	if a := own[bench.ReferenceTarget]; a != nil {
 		ref.Best.Name = "search witness on " + info.Run
 		info.Witness = ref.Best
@@ -538,20 +558,42 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 	usedAny := map[string]bool{}
 	// setEnd says where the row's attack over .10 ends: its own witness's
 	// end when it succeeds, else the any-end search's when that one's
-	// best, at Δ otherDelta, is over .10.
-	setEnd := func(r *report.Row, mine, alt *judged, otherDelta float64, target string) error {
-		switch {
-		case r.Delta != nil && report.Success(*r.Delta):
+	// best, at Δ otherDelta() (asked only then), is over .10. fails, for
+	// an evaluator that can fail (a user's scorer; nil for the others),
+	// says where it failed on a trajectory this needs (the any-end
+	// search's witness, or that search; a rise's trajectories), which
+	// leaves the end unsaid, or where its scores contradict the two
+	// searches'.
+	setEnd := func(r *report.Row, fails *failures, mine, alt *judged, otherDelta func() (float64, error), target string) error {
+		if r.Delta != nil && report.Success(*r.Delta) {
 			r.End = mine.end
 			if mine.end == report.EndSame {
 				var err error
-				if r.Rise, err = rise(mine, r.Target); err != nil {
+				r.Rise, err = rise(mine, r.Target)
+				if se := (*attacker.ScoreError)(nil); fails != nil && errors.As(err, &se) {
+					fails.add("rise", err)
+				} else if err != nil {
 					return err
 				}
 			}
-		case alt != nil && report.Success(otherDelta):
+			return nil
+		}
+		od, err := otherDelta()
+		switch {
+		case err != nil && fails == nil:
+			return err
+		case err != nil:
+			fails.add("A (any end)", err)
+		case alt != nil && report.Success(od):
 			if alt.end == report.EndSame {
-				return fmt.Errorf("%s: the search that admits any end found an attack over .10 that ends in H's state, which the same-end search missed", r.Target)
+				err := fmt.Errorf("the search that admits any end found an attack over .10 that ends in H's state, which the same-end search missed")
+				if fails == nil {
+					return fmt.Errorf("%s: %w", r.Target, err)
+				}
+				// A program's scores of one candidate need not agree
+				// from one call to the next.
+				fails.add("A (any end)", fmt.Errorf("%w: the scorer's scores are no function of the trajectory", err))
+				return nil
 			}
 			r.End = alt.end
 			usedAny[target] = true
@@ -563,10 +605,10 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 	for e, ev := range evaluators.Deterministic() {
 		row := func(set string, res *attacker.Result) report.Row {
 			r := base
-			fhe := fh[e]
+			fhe := fh.v[e]
 			r.Set, r.Target, r.Honest = set, ev.Name, &fhe
 			if fr != nil {
-				fre := fr[e]
+				fre := fr.v[e]
 				r.Rollback = &fre
 			}
 			r.Attempts, r.Valid, r.Matched, r.Capped = res.States, res.Eligible, res.Best != nil, !res.Exhausted
@@ -574,14 +616,16 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 		}
 		r := row(report.SetShared, ref)
 		if r.Matched {
-			d := fa[e] - fh[e]
+			d := fa.v[e] - fh.v[e]
 			r.Delta, r.SameEnd = &d, refEnd
 		}
-		otherDelta := 0.0
-		if refAny != nil {
-			otherDelta = faAny[e] - fh[e]
+		otherDelta := func() (float64, error) {
+			if refAny == nil {
+				return 0, nil
+			}
+			return faAny.v[e] - fh.v[e], nil
 		}
-		if err := setEnd(&r, own[bench.ReferenceTarget], refAny, otherDelta, bench.ReferenceTarget); err != nil {
+		if err := setEnd(&r, nil, own[bench.ReferenceTarget], refAny, otherDelta, bench.ReferenceTarget); err != nil {
 			return info, nil, err
 		}
 		shared = append(shared, r)
@@ -605,7 +649,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			t.Delta, t.SameEnd = &d, refEnd
 		}
 		if searched[ev.Name] {
-			if err := setEnd(&t, own[ev.Name], other[ev.Name], deltaOf(anyFound[ev.Name]), ev.Name); err != nil {
+			if err := setEnd(&t, nil, own[ev.Name], other[ev.Name], anyDelta(anyFound[ev.Name]), ev.Name); err != nil {
 				return info, nil, err
 			}
 		}
@@ -614,51 +658,107 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 	// The benchmark's own rewards: no functions of the certified vectors
 	// (extra changes, missing replies and past calls count), so each is
 	// searched directly and has a target-specific row, and scores A_ref
-	// on the shared set.
+	// on the shared set. A reward that fails on a trajectory (a user's
+	// scorer) leaves its rows without what that kept out, each failure
+	// in the row's error, naming the trajectory; the other rows are as
+	// they would be without it.
 	for k, rw := range d.Rewards() {
 		o := len(evaluators.Deterministic()) + k
-		or := base
-		fho := fh[o]
-		or.Set, or.Target, or.Honest = report.SetShared, rw.Name, &fho
+		honest, herr := fh.of(o)
+		var rollback float64
+		var rerr error
 		if fr != nil {
-			fro := fr[o]
-			or.Rollback = &fro
+			rollback, rerr = fr.of(o)
 		}
+		// scoresOf fills what the shared and the targeted row share:
+		// f(H) and f(R), or why they are missing.
+		scoresOf := func(r *report.Row, fails *failures) {
+			if herr != nil {
+				fails.add("H", herr)
+			} else {
+				r.Honest = &honest
+			}
+			switch {
+			case fr == nil:
+			case rerr != nil:
+				fails.add("R", rerr)
+			default:
+				r.Rollback = &rollback
+			}
+		}
+		// fails collects a fallible reward's failures; nil for the others,
+		// whose every failure is the run's.
+		var sf, tf failures
+		sfp, tfp := &sf, &tf
+		if rw.Fails == nil {
+			sfp, tfp = nil, nil
+		}
+		or := base
+		or.Set, or.Target = report.SetShared, rw.Name
+		scoresOf(&or, &sf)
 		or.Attempts, or.Valid, or.Matched, or.Capped = ref.States, ref.Eligible, ref.Best != nil, !ref.Exhausted
+		placed := herr == nil // whether the row's own Δ is known, or there is none
 		if or.Matched {
-			d := fa[o] - fh[o]
-			or.Delta, or.SameEnd = &d, refEnd
+			or.SameEnd = refEnd
 		}
-		otherDelta := 0.0
-		if refAny != nil {
-			otherDelta = faAny[o] - fh[o]
+		// Without f(H) there is no Δ, and A need not be asked.
+		if or.Matched && placed {
+			if a, err := fa.of(o); err != nil {
+				sf.add("A", err)
+				placed = false
+			} else {
+				d := a - honest
+				or.Delta = &d
+			}
 		}
-		if err := setEnd(&or, own[bench.ReferenceTarget], refAny, otherDelta, bench.ReferenceTarget); err != nil {
-			return info, nil, err
+		if placed {
+			otherDelta := func() (float64, error) {
+				if refAny == nil {
+					return 0, nil
+				}
+				a, err := faAny.of(o)
+				return a - honest, err
+			}
+			if err := setEnd(&or, sfp, own[bench.ReferenceTarget], refAny, otherDelta, bench.ReferenceTarget); err != nil {
+				return info, nil, err
+			}
 		}
+		or.Error = sf.String()
 		shared = append(shared, or)
+
 		res := found[rw.Name]
 		tr := base
-		tr.Set, tr.Target, tr.Honest = report.SetTargeted, rw.Name, &fho
-		if fr != nil {
-			fro := fr[o]
-			tr.Rollback = &fro
-		}
+		tr.Set, tr.Target = report.SetTargeted, rw.Name
+		scoresOf(&tr, &tf)
 		tr.Attempts, tr.Valid, tr.Matched, tr.Capped = res.States, res.Eligible, res.Best != nil, !res.Exhausted
-		if tr.Matched {
-			d := res.Delta
+		switch {
+		case res.NoScore != nil:
+			// The search stopped at the candidate its target failed on:
+			// that candidate is eligible, the worst case unknown.
+			tr.Matched, tr.Capped = res.Eligible > 0, false
+			tf.add("search", res.NoScore)
+		case tr.Matched:
 			same := own[rw.Name].end == report.EndSame
-			tr.Delta, tr.SameEnd = &d, &same
+			tr.SameEnd = &same
+			if herr == nil {
+				d := res.Delta
+				tr.Delta = &d
+			}
 		}
-		if err := setEnd(&tr, own[rw.Name], other[rw.Name], deltaOf(anyFound[rw.Name]), rw.Name); err != nil {
-			return info, nil, err
+		if herr == nil && res.NoScore == nil {
+			if err := setEnd(&tr, tfp, own[rw.Name], other[rw.Name], anyDelta(anyFound[rw.Name]), rw.Name); err != nil {
+				return info, nil, err
+			}
 		}
+		tr.Error = tf.String()
 		targeted = append(targeted, tr)
 	}
 	for _, target := range searchOrder(d) {
 		if w := own[target]; w != nil {
 			if w.end == report.EndSame && report.Success(w.res.Delta) {
-				if _, err := rise(w, target); err != nil {
+				// A target that failed on a rise's trajectory said so in
+				// its row; its witness then has no rise.
+				if _, err := rise(w, target); err != nil && !errors.As(err, new(*attacker.ScoreError)) {
 					return info, nil, err
 				}
 			}
@@ -671,6 +771,15 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 	return info, append(shared, targeted...), nil
 }
 
+// failures are why a row's evaluator gave no score on trajectories the
+// row rests on, each named by its trajectory (H, R, A, the search, the
+// any-end search's witness, a rise's): the row's error.
+type failures []string
+
+func (f *failures) add(what string, err error) { *f = append(*f, what+": "+err.Error()) }
+
+func (f failures) String() string { return strings.Join(f, "; ") }
+
 // judged is a search's best witness replayed, where it ends and, by
 // target, why that target rose on it (Rise).
 type judged struct {
@@ -678,7 +787,14 @@ type judged struct {
 	log    *pbcste.Log
 	end    string
 	deltas []pbcste.EndDelta
-	rises  map[string]string
+	rises  map[string]rose
+}
+
+// rose is why a target rose on a witness (Rise), or why that is not
+// known.
+type rose struct {
+	why string
+	err error
 }
 
 // witness is the witness as bench --witnesses writes it: named for its
@@ -689,15 +805,18 @@ func (j *judged) witness(target string, anyEnd bool, run string) Witness {
 	if anyEnd {
 		tr.Name += ", admitting any end"
 	}
-	return Witness{Target: target, AnyEnd: anyEnd, Delta: j.res.Delta, End: j.end, Rise: j.rises[target], Collateral: j.deltas, Trajectory: &tr}
+	return Witness{Target: target, AnyEnd: anyEnd, Delta: j.res.Delta, End: j.end, Rise: j.rises[target].why, Collateral: j.deltas, Trajectory: &tr}
 }
 
-// deltaOf is a search's Δhack, 0 when there was none.
-func deltaOf(res *attacker.Result) float64 {
-	if res == nil {
-		return 0
+// anyDelta is an any-end search's Δhack, 0 when there was none, or
+// where its target failed on a trajectory, why it has none.
+func anyDelta(res *attacker.Result) func() (float64, error) {
+	return func() (float64, error) {
+		if res == nil {
+			return 0, nil
+		}
+		return res.Delta, res.NoScore
 	}
-	return res.Delta
 }
 
 // searchOrder are the targets searched on each run, in order: Historical
@@ -849,7 +968,9 @@ func excess(h, a map[string][]int) []int {
 
 // ScoreOf is the evaluator target's score of a trajectory of pub and its
 // log, from the public payload: one of the paper's evaluators, or one of
-// the domain's rewards.
+// the domain's rewards (asked alone: a user's scorer is asked only for
+// its own score). A reward that fails on the trajectory gives an
+// *attacker.ScoreError.
 func ScoreOf(d domains.Domain, pub *model.Task, target string) (func(*model.Trajectory, *pbcste.Log) (float64, error), error) {
 	idx := -1
 	for i, ev := range evaluators.Deterministic() {
@@ -866,23 +987,19 @@ func ScoreOf(d domains.Domain, pub *model.Task, target string) (func(*model.Traj
 		return nil, fmt.Errorf("%w %q", attacker.ErrUnknownTarget, target)
 	}
 	return func(tr *model.Trajectory, log *pbcste.Log) (float64, error) {
-		fs, err := scores(d, pub, log, tr)
-		if err != nil {
-			return 0, err
-		}
-		return fs[idx], nil
+		return scoreOne(d, pub, log, tr, idx)
 	}, nil
 }
 
-// searchTargets runs a run's searches, walking its bound once: against
-// Historical Milestone, whose adversary is A_ref, and against the other
-// searched evaluators. The targets whose search stopped at the state
-// cap go in info.Capped, in that order.
-func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *pbcste.Env, h *model.Trajectory, opt Options, info *RunInfo) (map[string]*attacker.Result, error) {
-	targets := searchOrder(d)
+// searchTargets runs a run's searches against targets, walking its bound
+// once: Historical Milestone, whose adversary is A_ref, the other
+// searched evaluators, the domain's rewards (searchOrder). The targets
+// whose search stopped at the state cap go in info.Capped, in that
+// order.
+func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *pbcste.Env, h *model.Trajectory, opt Options, targets []string, info *RunInfo) (map[string]*attacker.Result, error) {
 	var extra []attacker.Extra
 	for _, rw := range d.Rewards() {
-		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Score})
+		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Of, Serial: rw.Fails != nil})
 	}
 	rs, err := attacker.SearchTargets(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: opt.SameEnd, Extra: extra}, targets)
 	if err != nil {
@@ -891,7 +1008,7 @@ func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *
 	out := make(map[string]*attacker.Result, len(rs))
 	for i, res := range rs {
 		out[targets[i]] = res
-		if !res.Exhausted {
+		if !res.Exhausted && res.NoScore == nil {
 			info.Capped = append(info.Capped, targets[i])
 		}
 	}
@@ -969,26 +1086,82 @@ func sortRows(d domains.Domain, rows []report.Row) {
 	})
 }
 
+// scored are every evaluator's scores of one trajectory, from its public
+// payload: the deterministic ones, then the domain's rewards. A reward
+// that can fail (domains.Reward.Fails: a user's scorer) is asked only
+// where a row needs its score, once (of); its slot in v is 0 until then.
+type scored struct {
+	v     []float64
+	dec   *payload.Payload
+	rws   []domains.Reward
+	asked map[int]error // the fallible rewards asked: each one's failure, or nil
+}
+
+// of is evaluator i's score, or why it gave none.
+func (s *scored) of(i int) (float64, error) {
+	k := i - len(evaluators.Deterministic())
+	if k < 0 || s.rws[k].Fails == nil {
+		return s.v[i], nil
+	}
+	if err, ok := s.asked[i]; ok {
+		return s.v[i], err
+	}
+	v, err := s.rws[k].Fails(s.dec)
+	if s.asked == nil {
+		s.asked = map[int]error{}
+	}
+	s.v[i], s.asked[i] = v, err
+	return v, err
+}
+
 // scores are every deterministic evaluator's scores of a log, from its
-// public payload's bytes, and then the benchmark's own rewards.
-func scores(d domains.Domain, pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, error) {
+// public payload's bytes, and then the domain's rewards (a fallible one's
+// when asked).
+func scores(d domains.Domain, pub *model.Task, log *pbcste.Log, tr *model.Trajectory) (*scored, error) {
 	out, dec, err := attacker.Scores(pub, log, tr)
 	if err != nil {
 		return nil, err
 	}
-	return appendRewards(d, out, dec)
+	s := &scored{v: out, dec: dec, rws: d.Rewards()}
+	for _, rw := range s.rws {
+		v := 0.0
+		if rw.Fails == nil {
+			var ok bool
+			if v, ok = rw.Score(dec); !ok {
+				return nil, noReference(rw.Name)
+			}
+		}
+		s.v = append(s.v, v)
+	}
+	return s, nil
 }
 
-// appendRewards appends the domain's rewards of a decoded payload.
-func appendRewards(d domains.Domain, out []float64, dec *payload.Payload) ([]float64, error) {
-	for _, rw := range d.Rewards() {
-		v, ok := rw.Score(dec)
-		if !ok {
-			return nil, fmt.Errorf("%s: the payload carries no reference to score it against", rw.Name)
-		}
-		out = append(out, v)
+// scoreOne is evaluator idx's score of a log alone: one of the paper's,
+// or the domain's reward idx−len(evaluators.Deterministic()). A reward
+// that fails on it gives an *attacker.ScoreError.
+func scoreOne(d domains.Domain, pub *model.Task, log *pbcste.Log, tr *model.Trajectory, idx int) (float64, error) {
+	out, dec, err := attacker.Scores(pub, log, tr)
+	if err != nil {
+		return 0, err
 	}
-	return out, nil
+	if idx < len(out) {
+		return out[idx], nil
+	}
+	rw := d.Rewards()[idx-len(out)]
+	v, ok, err := rw.Of(dec)
+	switch {
+	case err != nil:
+		return 0, &attacker.ScoreError{Err: err}
+	case !ok:
+		return 0, noReference(rw.Name)
+	}
+	return v, nil
+}
+
+// noReference is a reward that cannot score a payload: it carries
+// nothing to score against.
+func noReference(name string) error {
+	return fmt.Errorf("%s: the payload carries no reference to score it against", name)
 }
 
 // Validate holds every task of a domain to the suite's properties: its
@@ -1075,12 +1248,18 @@ func validate(d domains.Domain, t *domains.Task) error {
 		if !agentOnly && ev.AgentCredit {
 			continue // gold's progress may be partly not the agent's
 		}
-		if fs[i] != 1 {
-			return fmt.Errorf("gold scores %s %.3f, not 1: a transient peak or a missed predicate", ev.Name, fs[i])
+		if fs.v[i] != 1 {
+			return fmt.Errorf("gold scores %s %.3f, not 1: a transient peak or a missed predicate", ev.Name, fs.v[i])
 		}
 	}
-	if t.GoldPasses && len(d.Rewards()) > 0 && fs[len(evaluators.Deterministic())] != 1 {
-		return errors.New("gold fails the benchmark's own reward")
+	if t.GoldPasses && len(d.Rewards()) > 0 {
+		v, err := fs.of(len(evaluators.Deterministic()))
+		if err != nil {
+			return fmt.Errorf("gold: %w", err)
+		}
+		if v != 1 {
+			return errors.New("gold fails the benchmark's own reward")
+		}
 	}
 	return nil
 }

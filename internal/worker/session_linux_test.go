@@ -41,7 +41,8 @@ func TestSession(t *testing.T) {
 
 // TestSessionBadAnswers: a crash, a line that is not the answer, a score
 // outside [0, 1], a missing line and a timeout each fail the input that
-// met them, say so, and fail every input after it.
+// met them and say so; the next input is answered by the program started
+// afresh, in a fresh working directory, the old one removed.
 func TestSessionBadAnswers(t *testing.T) {
 	for _, c := range []struct {
 		act  string
@@ -62,9 +63,11 @@ func TestSessionBadAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			if _, err := s.Score([]byte(`{"n":1}`)); err != nil {
+			first, err := s.Score([]byte(`{"n":1}`))
+			if err != nil {
 				t.Fatalf("input 1: %v", err)
 			}
+			dir := s.p.dir
 			_, err = s.Score([]byte(`{"n":2}`))
 			var se *ScorerError
 			if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
@@ -73,15 +76,27 @@ func TestSessionBadAnswers(t *testing.T) {
 			if c.act == "crash" && !strings.Contains(se.Stderr, "crashing") {
 				t.Errorf("the error quotes stderr %q, want its tail", se.Stderr)
 			}
-			if _, err := s.Score([]byte(`{"n":3}`)); err == nil || !strings.Contains(err.Error(), "scorer stopped at input 2") {
-				t.Errorf("input 3 after the failure: %v", err)
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("the failed process's working directory %s left behind: %v", dir, err)
+			}
+			// The fresh process is the program from its first line: its
+			// first act (echo) answers input 3.
+			third, err := s.Score([]byte(`{"n":3}`))
+			if err != nil {
+				t.Fatalf("input 3 after the failure: %v", err)
+			}
+			pid1, _, _ := strings.Cut(first.Rationale, " ")
+			pid3, sum, _ := strings.Cut(third.Rationale, " ")
+			if want := fmt.Sprintf("sha256=%x", sha256.Sum256([]byte(`{"n":3}`))); third.Score != .25 || sum != want || pid3 == pid1 || s.p.dir == dir {
+				t.Errorf("input 3: %+v by %s in %s, input 1 by %s in %s: want echo's answer from a fresh process and directory", third, pid3, s.p.dir, pid1, dir)
 			}
 		})
 	}
 }
 
-// TestSessionCancelAndClose: cancelling the context kills the program;
-// Close removes its working directory.
+// TestSessionCancelAndClose: cancelling the context kills the program,
+// removes its working directory and starts it no more; Close ends a
+// running one and removes its working directory.
 func TestSessionCancelAndClose(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := config(t, "session", "sleep")
@@ -90,17 +105,33 @@ func TestSessionCancelAndClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close()
+	dir := s.p.dir
 	done := make(chan error, 1)
 	go func() { _, err := s.Score([]byte(`{}`)); done <- err }()
 	cancel()
 	if err := <-done; err == nil {
 		t.Error("a cancelled session answered")
 	}
-	dir := s.dir
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("working directory %s left behind: %v", dir, err)
+	}
+	if _, err := s.Score([]byte(`{}`)); !errors.Is(err, context.Canceled) || s.p != nil {
+		t.Errorf("an input after the cancel: %v, process %v; want the context's error and none started", err, s.p)
+	}
+
+	s, err = Start(context.Background(), config(t, "session"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = s.p.dir
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("working directory %s left behind: %v", dir, err)
+	}
+	if _, err := s.Score([]byte(`{}`)); err == nil {
+		t.Error("a closed session answered")
 	}
 }
