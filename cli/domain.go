@@ -152,8 +152,9 @@ func newDomainTasksCmd(e *env) *cobra.Command {
 func newDomainRunsCmd(e *env) *cobra.Command {
 	var asJSON bool
 	var taskList, domain string
+	var runFiles []string
 	cmd := &cobra.Command{
-		Use:   "runs --domain NAME [--tasks ID,…] [--json]",
+		Use:   "runs --domain NAME [--tasks ID,…] [--runs FILE…] [--json]",
 		Short: "A domain's real runs, each replayed and double-certified: the benchmark's reward, P_state and P_agent",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -165,8 +166,16 @@ func newDomainRunsCmd(e *env) *cobra.Command {
 			if taskList != "" {
 				ids = strings.Split(taskList, ",")
 			}
+			var given []*domains.Run
+			if len(runFiles) > 0 {
+				if given, err = domains.ReadRuns(d, runFiles); err != nil {
+					return err
+				}
+			} else if c, err := domains.CountsOf(d); err == nil && c.Runs == 0 {
+				fmt.Fprintf(e.stderr, "domain runs: %s ships no run; give your own with --runs FILE (its benchmark's %s format)\n", d.Name(), d.Format())
+			}
 			start := time.Now()
-			runs, err := domainbench.Certify(d, ids)
+			runs, err := domainbench.Certify(d, given, ids)
 			if err != nil {
 				return err
 			}
@@ -197,6 +206,7 @@ func newDomainRunsCmd(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&taskList, "tasks", "", "only the runs of these tasks (comma-separated ids)")
 	cmd.Flags().StringVar(&domain, "domain", "", "the domain ("+strings.Join(domains.Names(), ", ")+")")
+	cmd.Flags().StringArrayVar(&runFiles, "runs", nil, "the runs of these files (the benchmark's own run format, gzipped or not; repeatable) instead of those the domain ships")
 	return cmd
 }
 

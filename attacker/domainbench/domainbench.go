@@ -402,8 +402,8 @@ func directedView(log *pbcste.Log, directed []bool) (user, dir *model.Frac) {
 
 // Certify replays and double-certifies the domain's runs of the given
 // tasks (all when none), in the domain's order.
-func Certify(d domains.Domain, taskIDs []string) ([]RunInfo, error) {
-	runs, err := pick(d, nil, taskIDs)
+func Certify(d domains.Domain, given []*domains.Run, taskIDs []string) ([]RunInfo, error) {
+	runs, err := pick(d, given, taskIDs)
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func airline(t *testing.T) domains.Domain {
 // the 120 runs of tasks with a goal, is the reward tau-bench recorded,
 // but for the one run its task's revision decides.
 func TestOutcomeIsTauBenchReward(t *testing.T) {
-	runs, err := Certify(airline(t), nil)
+	runs, err := Certify(airline(t), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
