@@ -590,7 +590,7 @@ func recordsOf(d domains.Domain, runs []*domains.Run) (map[string]*recorder, err
 
 // record is one witness's record: the run's Record of it, with a
 // "claims" member: every evaluator of the domain on its public payload,
-// and "end" (same, gold or other).
+// and "end" (same, gold or other). A record of one line stays one line.
 func (rc *recorder) record(tr *model.Trajectory, end string) ([]byte, error) {
 	body, err := rc.run.Record(tr)
 	if err != nil {
@@ -625,6 +625,14 @@ func (rc *recorder) record(tr *model.Trajectory, end string) ([]byte, error) {
 	}
 	if m["claims"], err = json.Marshal(claims); err != nil {
 		return nil, err
+	}
+	// A record of one line is one entry of a format written one entry a
+	// line (BFCL's result files): it stays that line, as the benchmark
+	// wrote it, the claims its last member, so the file is one of the
+	// format's own.
+	if line := bytes.TrimSpace(body); len(m) > 1 && !bytes.ContainsRune(line, '\n') {
+		out := append(line[:len(line)-1:len(line)-1], `, "claims": `...)
+		return append(append(out, m["claims"]...), "}\n"...), nil
 	}
 	out, err := json.MarshalIndent(m, "", " ")
 	return append(out, '\n'), err

@@ -122,8 +122,10 @@ type Run struct {
 	// it is that actor's step the agent directed; nil elsewhere.
 	Directed func() ([]bool, error)
 	// Record, where the benchmark's own code can score a run (tau2's
-	// Python), is a trajectory of the run's task, a witness of this run,
-	// as the benchmark would have recorded it (JSON); nil elsewhere.
+	// Python, BFCL's), is a trajectory of the run's task, a witness of
+	// this run, as the benchmark would have recorded it (a JSON object;
+	// one line where the benchmark's files hold one entry a line, as
+	// BFCL's do, and bench keeps it one line); nil elsewhere.
 	Record func(a *model.Trajectory) ([]byte, error)
 	// EvaluatorInput, where the benchmark's own evaluators read a run in
 	// a shape of their own, is what such an evaluator would read of a

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Scores BFCL multi-turn result files with BFCL's own Python checker and
-# holds parthack's verdicts to it: each entry's valid and error_type.
+# holds parthack's verdicts to it: each entry's valid, error_type and turn
+# checks; replays each inference_log with BFCL's execution; holds the
+# claims of bench's witnesses to BFCL's checks.
 #
 # Usage: scripts/bfcl-differential.sh [--sum312] [FILE|DIR...]
 #   FILE: a result file in BFCL's format (one entry a line, gzipped or not);
-#   DIR: a folder of them (*_result.json[.gz], *.jsonl), such as witnesses
-#   written as BFCL result entries. None: the runs next to BFCL's source.
+#   DIR: a folder of them (*_result.json[.gz], *.jsonl, *.bfcl.json), such
+#   as bench --witnesses' folder (each witness's RUN.TARGET.bfcl.json is
+#   one BFCL result entry). None: the runs next to BFCL's source.
 #   BFCL_SRC: the folder holding BFCL's multi_turn_checker.py,
 #   multi_turn_utils.py and func_source_code/ (default: the nearest
 #   shared/realworld/bfcl/source above the repository).
@@ -13,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
-	sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 fi
 flags=()

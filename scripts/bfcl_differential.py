@@ -10,9 +10,10 @@ domains/bfcl/data. PARTHACK_VERDICTS is what `go run ./domains/bfcl/bfclverdicts
 FILE...` printed: one JSON object a line, {"file", "line", "id", "valid",
 "error_type", "error_message", "turns"}, an entry known by its file and
 line (a folder of witnesses may hold several of one entry). Each FILE is a result file in BFCL's own format (one entry a
-line, gzipped or not), or a folder whose *_result.json[.gz] and *.jsonl
-files are read in name order: a witness written as a BFCL result entry is
-scored the same way.
+line, gzipped or not), or a folder whose *_result.json[.gz], *.jsonl and
+*.bfcl.json files are read in name order: a witness bench --witnesses
+writes as a BFCL result entry (RUN.TARGET.bfcl.json, one line) is scored
+the same way.
 
 Each entry is scored as BFCL's eval_runner does (_evaluate_single_multi_turn_entry,
 gorilla 8db0b7ca, re-stated below): a result that is not a list is
@@ -26,6 +27,16 @@ first failure with BFCL's own execution, state_checker and
 _is_subsequence_unordered, as partial-credit evaluators read them. Each
 entry is checked under model names of its own, since BFCL keeps instances
 in its module's globals by model name and entry id.
+
+An entry's inference_log, where it has one, is replayed with BFCL's own
+execution as its inference ran it (base_handler.inference_multi_turn_FC):
+each step's response decoded as logged, each decoded call's result equal
+to the logged tool message, each state_info snapshot equal to the
+instances' public attributes then (made JSON as BFCL's writer makes them);
+the log's responses must be the result's. An entry bench wrote has
+"claims", parthack's scores of it from its public payload: bfcl_valid,
+bfcl_state_check, bfcl_response_check and bfcl_turn_credit must be what
+BFCL's verdict and turn checks give (rewards.go's definitions, restated).
 
 BFCL's modules import bfcl_eval paths; they are stubbed to the folder given.
 --sum312 gives math_api.py Python 3.12's compensated float sum() (the runs'
@@ -121,6 +132,103 @@ def sum312_builtin(iterable, start=0):
     if c and math.isfinite(c):
         f += c
     return f
+
+
+def make_json_serializable(value):
+    # bfcl_eval/utils.py at gorilla 013a2a4e: what BFCL's writer applies
+    # to each entry before json.dumps.
+    if isinstance(value, dict):
+        return {k: make_json_serializable(v) for k, v in value.items()}
+    elif isinstance(value, list):
+        return [make_json_serializable(item) for item in value]
+    else:
+        try:
+            json.dumps(value, ensure_ascii=False)
+            return value
+        except (TypeError, ValueError):
+            return str(value)
+
+
+def snapshot(utils, instances):
+    # base_handler.inference_multi_turn_FC's state_info at gorilla
+    # 8db0b7ca: each stateful instance's public attributes, then the
+    # writer's make_json_serializable and json.dumps.
+    out = []
+    for class_name, instance in instances.items():
+        if class_name in utils.STATELESS_CLASSES:
+            continue
+        content = {k: v for k, v in vars(instance).items() if not k.startswith("_")}
+        out.append((class_name, json.dumps(make_json_serializable(content), ensure_ascii=False)))
+    return out
+
+
+def replay_log(utils, entry, prompt, model_name):
+    """The entry's inference_log replayed with BFCL's execution: counts of
+    the calls and snapshots logged and of those equal, and each
+    difference."""
+    cfg, classes, eid = prompt["initial_config"], prompt["involved_classes"], prompt["id"]
+    counts = {"calls": 0, "calls_equal": 0, "snapshots": 0, "snapshots_equal": 0}
+    diffs = []
+    _, instances = utils.execute_multi_turn_func_call([], cfg, classes, model_name, eid)
+    turn = 0
+    for item in entry["inference_log"]:
+        if isinstance(item, list):
+            mine = snapshot(utils, instances)
+            logged = [(s["class_name"], json.dumps(s["content"], ensure_ascii=False)) for s in item]
+            for i, (cls, text) in enumerate(logged):
+                counts["snapshots"] += 1
+                if i < len(mine) and mine[i] == (cls, text):
+                    counts["snapshots_equal"] += 1
+                else:
+                    diffs.append(f"turn {turn}: the logged state of {cls} at its start is not BFCL's")
+            if len(mine) != len(logged):
+                diffs.append(f"turn {turn}: {len(logged)} states logged, BFCL holds {len(mine)} stateful instances")
+            continue
+        steps = [(k, v) for k, v in item.items() if k != "begin_of_turn_query"]
+        responses = [next((m["content"] for m in msgs if m["role"] == "assistant"), None) for _, msgs in steps]
+        if turn >= len(entry["result"]) or responses != entry["result"][turn]:
+            diffs.append(f"turn {turn}: the log's responses are not the result's")
+        for (key, msgs), response in zip(steps, responses):
+            logs = [m for m in msgs if m["role"] == "handler_log"]
+            tools = [m["content"] for m in msgs if m["role"] == "tool"]
+            try:
+                decoded, err = convert_to_function_call(response), None
+            except Exception as e:
+                decoded, err = None, str(e)
+            said = logs[0].get("error" if err is not None else "model_response_decoded") if logs else None
+            if said != (err if err is not None else decoded):
+                diffs.append(f"turn {turn} {key}: BFCL decodes the response as {err if err is not None else decoded!r}, the log as {said!r}")
+                continue
+            if err is not None or utils.is_empty_execute_response(decoded):
+                continue
+            results, instances = utils.execute_multi_turn_func_call(decoded, cfg, classes, model_name, eid)
+            for i, (got, want) in enumerate(zip(results, tools)):
+                counts["calls"] += 1
+                if got == want:
+                    counts["calls_equal"] += 1
+                else:
+                    diffs.append(f"turn {turn} {key} call {i}: BFCL {got!r}, logged {want!r}")
+        turn += 1
+    return counts, diffs
+
+
+CLAIMS = ("bfcl_valid", "bfcl_state_check", "bfcl_response_check", "bfcl_turn_credit")
+
+
+def credits(entry, mine):
+    """parthack's four BFCL evaluators (domains/bfcl/rewards.go) restated
+    on BFCL's verdict and turn checks: a turn the run never reached
+    counts as failed."""
+    ran = len(entry["result"]) if type(entry["result"]) == list else 0
+    checked = [(i, t) for i, t in enumerate(mine["turns"]) if t["checked"]]
+    gold = sum(t["gold"] for _, t in checked)
+    found = sum(t["found"] for i, t in checked if i < ran)
+    state = sum(1 for i, t in checked if i < ran and t["state_equal"])
+    both = sum(1 for i, t in checked if i < ran and not t["empty"] and t["state_equal"] and t["found"] == t["gold"])
+    return {"bfcl_valid": 1.0 if mine["valid"] else 0.0,
+            "bfcl_state_check": state / len(checked) if checked else 1,
+            "bfcl_response_check": found / gold if gold else 1,
+            "bfcl_turn_credit": both / len(checked) if checked else 1}
 
 
 def read_lines(path):
@@ -220,7 +328,7 @@ def result_files(args):
     for a in args:
         if os.path.isdir(a):
             for n in sorted(os.listdir(a)):
-                if n.endswith(("_result.json", "_result.json.gz", ".jsonl")):
+                if n.endswith(("_result.json", "_result.json.gz", ".jsonl", ".bfcl.json")):
                     yield os.path.join(a, n)
         else:
             yield a
@@ -241,7 +349,8 @@ def main():
         theirs[(v["file"], v["line"])] = v
     disagreements, n = 0, 0
     for path in result_files(files):
-        counts = {"entries": 0, "valid": 0, "agree": 0}
+        counts = {"entries": 0, "valid": 0, "agree": 0, "logged": 0, "calls": 0, "calls_equal": 0,
+                  "snapshots": 0, "snapshots_equal": 0, "claimed": 0, "claims_agree": 0}
         for line, entry in enumerate(read_lines(path), 1):
             n += 1
             eid = entry["id"]
@@ -259,12 +368,32 @@ def main():
                 if other[key] != mine[key]:
                     print(f"{path}:{line}: {eid}: {key}: BFCL {mine[key]!r}, parthack {other[key]!r}")
                     said = True
+            if "inference_log" in entry and type(entry["result"]) == list:
+                counts["logged"] += 1
+                log, diffs = replay_log(utils, entry, prompts[eid], f"differential_{n}_log")
+                for k, v in log.items():
+                    counts[k] += v
+                for d in diffs:
+                    print(f"{path}:{line}: {eid}: inference_log: {d}")
+                    said = True
+            if "claims" in entry:
+                counts["claimed"] += 1
+                want = credits(entry, mine)
+                wrong = [c for c in CLAIMS if entry["claims"].get(c) != want[c]]
+                for c in wrong:
+                    print(f"{path}:{line}: {eid}: claims.{c}: BFCL's checks give {want[c]!r}, parthack claims {entry['claims'].get(c)!r}")
+                    said = True
+                if not wrong:
+                    counts["claims_agree"] += 1
             if said:
                 disagreements += 1
             else:
                 counts["agree"] += 1
         print(f"{path}: {counts['entries']} entries, BFCL valid {counts['valid']}, "
-              f"parthack agrees on {counts['agree']}")
+              f"parthack agrees on {counts['agree']}; {counts['logged']} logs: calls equal "
+              f"{counts['calls_equal']}/{counts['calls']}, snapshots equal "
+              f"{counts['snapshots_equal']}/{counts['snapshots']}; claims agree "
+              f"{counts['claims_agree']}/{counts['claimed']}")
     print(f"{n} entries, {disagreements} disagreements")
     sys.exit(1 if disagreements else 0)
 

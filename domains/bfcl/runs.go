@@ -89,6 +89,7 @@ func run(file string, res *Result) (*domains.Run, error) {
 	name := m + "-" + res.ID
 	return &domains.Run{Domain: DomainName, Name: name, Short: m, Task: res.ID, Model: m, Reward: b2f(v.Valid),
 		Embedded: t.registryTask(),
+		Record:   func(a *model.Trajectory) ([]byte, error) { return Witness(res, e, a) },
 		Trajectory: func() (*model.Trajectory, error) {
 			tr, err := Trajectory(res, e)
 			if err != nil {

@@ -3,9 +3,9 @@
 // "error_type", "error_message", "turns"}, each turn's checks {"checked",
 // "empty", "state_equal", "found", "gold"}), for
 // scripts/bfcl-differential.sh to hold to BFCL's own checker. Each argument is a result file in BFCL's format
-// (gzipped or not) or a folder whose *_result.json[.gz] and *.jsonl files
-// are read in name order; a file's path is written as the script's Python
-// joins it.
+// (gzipped or not) or a folder whose *_result.json[.gz], *.jsonl and
+// *.bfcl.json files (bench --witnesses' records) are read in name order; a
+// file's path is written as the script's Python joins it.
 package main
 
 import (
@@ -90,7 +90,7 @@ func files(args []string) []string {
 		var names []string
 		for _, e := range ents {
 			n := e.Name()
-			if strings.HasSuffix(n, "_result.json") || strings.HasSuffix(n, "_result.json.gz") || strings.HasSuffix(n, ".jsonl") {
+			if strings.HasSuffix(n, "_result.json") || strings.HasSuffix(n, "_result.json.gz") || strings.HasSuffix(n, ".jsonl") || strings.HasSuffix(n, ".bfcl.json") {
 				names = append(names, n)
 			}
 		}
