@@ -12,12 +12,6 @@ import (
 	"github.com/parthack/parthack/model"
 )
 
-// The field every attribute of an instance is kept in: an instance is one
-// entity (its type and id are the class's name), each attribute one cell.
-// A cell holds the attribute as pyval.Marshal encodes it, so a call reads
-// back exactly the Python value it left (int or float, a dict's order and
-// key types), and the state check and the goal predicates compare cells.
-
 // UserTurn is the user's step that starts a turn: BFCL's next fixed user
 // message (the question's turn), which revises the goal to that turn's.
 // It is the user's, never a tool of the agent's: an agent's call of the
@@ -25,7 +19,12 @@ import (
 const UserTurn = "user_turn"
 
 // World is an entry's involved classes as a PB-CSTE domain: BFCL's
-// executor over typed cells.
+// executor over typed cells. An instance is one entity (its type and id
+// are the class's name), each attribute one cell holding the attribute as
+// pyval.Marshal encodes it, so that a call reads back exactly the Python
+// value it left (int or float, a dict's order and key types). Cells are
+// equal when their texts are: stricter than Python's == (1 and 1.0 are
+// two values), which BFCL's own state check (the checker's port) applies.
 type World struct {
 	// session is the entry's instances as BFCL loads them: each call runs
 	// on a copy of it whose attributes are read from the state's cells.
