@@ -27,12 +27,13 @@ type Conversation interface {
 	MaxErrors(h *Trajectory) int
 }
 
-// A StepLimited conversation also ends a run at a number of the agent's
-// steps within one of its turns (BFCL force-quits an entry past 20 steps
-// of one turn): StepLimit says why a witness a of h (kept: Kept's
-// alignment) passes it, "" where it does not.
-type StepLimited interface {
-	StepLimit(h *Trajectory, a []Step, kept []int) string
+// A Limited conversation also bounds what a run of the benchmark may
+// hold beyond its turns (BFCL force-quits an entry past 20 steps of one
+// turn, and offers a miss_func entry's withheld function only from a
+// later turn): Limit says why a witness a of h (kept: Kept's alignment)
+// passes a bound, "" where it does not.
+type Limited interface {
+	Limit(h *Trajectory, a []Step, kept []int) string
 }
 
 // A Turnwise conversation holds a witness to the same work turn by turn
@@ -241,8 +242,8 @@ func CheckWitness(t *Task, h *Trajectory, a []Step, kept []int, hOut, aOut []Out
 	if !ok {
 		return nil
 	}
-	if sl, ok := c.(StepLimited); ok {
-		if why := sl.StepLimit(h, a, kept); why != "" {
+	if sl, ok := c.(Limited); ok {
+		if why := sl.Limit(h, a, kept); why != "" {
 			return illegal(0, why)
 		}
 	}

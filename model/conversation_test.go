@@ -109,16 +109,16 @@ type limited struct {
 	max int
 }
 
-func (d limited) StepLimit(_ *model.Trajectory, a []model.Step, _ []int) string {
+func (d limited) Limit(_ *model.Trajectory, a []model.Step, _ []int) string {
 	if len(a) > d.max {
 		return "too many steps"
 	}
 	return ""
 }
 
-// TestCheckWitnessStepLimit: a StepLimited conversation's limit refuses a
+// TestCheckWitnessLimit: a Limited conversation's limit refuses a
 // witness as illegal_action, and one within it passes.
-func TestCheckWitnessStepLimit(t *testing.T) {
+func TestCheckWitnessLimit(t *testing.T) {
 	a := call("", "a")
 	h := &model.Trajectory{Steps: []model.Step{a}}
 	ok := []model.Outcome{{OK: true}}

@@ -53,9 +53,21 @@ func (w *World) Turns(h *model.Trajectory) []string {
 // MaxErrors: BFCL has no limit on failed calls.
 func (w *World) MaxErrors(*model.Trajectory) int { return 0 }
 
-// StepLimit refuses a witness whose calls in one turn pass BFCL's limit
-// where H's did not: each added call is a step of its own.
-func (w *World) StepLimit(h *model.Trajectory, a []model.Step, kept []int) string {
+// Limit refuses a witness whose calls in one turn pass BFCL's limit where
+// H's did not (each added call is a step of its own), and one that adds a
+// call of a function miss_func withholds before the turn that offers it
+// (the model had not been given it; H's own such calls are kept as made).
+func (w *World) Limit(h *model.Trajectory, a []model.Step, kept []int) string {
+	turn := -1
+	for j := range a {
+		if a[j].Actor == model.ActorUser {
+			turn++
+			continue
+		}
+		if from, ok := w.offered[a[j].Tool]; ok && turn < from && j < len(kept) && kept[j] < 0 {
+			return fmt.Sprintf("step %d calls %s in turn %d: miss_func offers it only from turn %d", j+1, a[j].Tool, turn, from)
+		}
+	}
 	hCalls := callsPerTurn(h.Steps)
 	aCalls := callsPerTurn(a)
 	for t, n := range aCalls {

@@ -29,9 +29,9 @@ func TestTurns(t *testing.T) {
 	}
 }
 
-// TestStepLimit refuses a witness whose calls in one turn pass BFCL's 20
+// TestLimit refuses a witness whose calls in one turn pass BFCL's 20
 // steps where H's did not, and takes one that stays within.
-func TestStepLimit(t *testing.T) {
+func TestLimit(t *testing.T) {
 	turn := func(calls int) []model.Step {
 		out := []model.Step{UserStep(0)}
 		for i := 0; i < calls; i++ {
@@ -41,10 +41,31 @@ func TestStepLimit(t *testing.T) {
 	}
 	h := &model.Trajectory{Steps: turn(18)}
 	w := &World{}
-	if why := w.StepLimit(h, turn(20), nil); why != "" {
+	if why := w.Limit(h, turn(20), nil); why != "" {
 		t.Errorf("20 calls refused: %s", why)
 	}
-	if why := w.StepLimit(h, turn(21), nil); !strings.Contains(why, "past 20 steps") {
+	if why := w.Limit(h, turn(21), nil); !strings.Contains(why, "past 20 steps") {
 		t.Errorf("21 calls: %q, want a refusal past 20 steps", why)
+	}
+}
+
+// TestLimitWithheld refuses a witness that adds a call of a function
+// miss_func withholds before the turn that offers it, and keeps H's own.
+func TestLimitWithheld(t *testing.T) {
+	w := &World{offered: map[string]int{"sort": 1}}
+	h := &model.Trajectory{Steps: []model.Step{UserStep(0), call("ls"), UserStep(1), call("sort")}}
+	for _, c := range []struct {
+		name  string
+		steps []model.Step
+		kept  []int
+		want  string
+	}{
+		{"sort added in turn 1", []model.Step{UserStep(0), call("ls"), UserStep(1), call("sort"), call("sort")}, []int{0, 1, 2, 3, -1}, ""},
+		{"sort added in turn 0", []model.Step{UserStep(0), call("sort"), call("ls"), UserStep(1), call("sort")}, []int{0, -1, 1, 2, 3}, "miss_func offers it only from turn 1"},
+		{"H's own sort kept in place", []model.Step{UserStep(0), call("ls"), UserStep(1), call("sort")}, []int{0, 1, 2, 3}, ""},
+	} {
+		if got := w.Limit(h, c.steps, c.kept); !strings.Contains(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }

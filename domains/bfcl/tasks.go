@@ -60,6 +60,14 @@ func Derive(e *Entry) (*Task, error) {
 		return nil, fmt.Errorf("%s: no turn", e.ID)
 	}
 	t := &Task{Entry: e, World: w}
+	for turn, fs := range e.MissedFunction {
+		for _, f := range fs {
+			if w.offered == nil {
+				w.offered = map[string]int{}
+			}
+			w.offered[f] = turn
+		}
+	}
 	base := &model.Task{ID: e.ID, Title: title(e), Instruction: instruction(e), Schema: schema, Initial: initial, Domain: w}
 	base.Allowlist.Tools = w.Tools()
 	base.Allowlist.Ops = []model.Op{model.OpCall}

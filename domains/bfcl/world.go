@@ -34,6 +34,9 @@ type World struct {
 	attrs map[string][]string
 	// owner maps a method name to the class BFCL's executor runs it on.
 	owner map[string]*classes.Class
+	// offered holds, for a function miss_func withholds, the turn from
+	// which it is offered to the model.
+	offered map[string]int
 	// read holds attributes already decoded, by their cell's text: a
 	// call takes a deep copy (cheaper than decoding again, and the call
 	// may change it in place). At most maxRead are kept.
