@@ -99,13 +99,14 @@ type analysis struct {
 	// conversation and the benchmark's rewards still show. Nil on a task
 	// with a goal.
 	noGoal error
-	// reward is the benchmark's own reward (rewardName's), when the task
-	// comes from a benchmark with one.
-	reward     *float64
-	rewardName string
-	scores     []float64    // per evaluator, at termination
-	bench      []benchScore // the benchmark's own evaluators, at termination
-	checks     *benchChecks // what decided them; nil on a task of no benchmark
+	// reward is the benchmark's own reward, when the task comes from a
+	// benchmark with one; rewardName names it ("tau-bench reward", "BFCL
+	// valid") and rewardWord without the benchmark's name.
+	reward                 *float64
+	rewardName, rewardWord string
+	scores                 []float64    // per evaluator, at termination
+	bench                  []benchScore // the benchmark's own evaluators, at termination
+	checks                 *benchChecks // what decided them; nil on a task of no benchmark
 	// hash and goldHash are the benchmark's own hashes of the state the
 	// run ends in and the gold run's, when it has them.
 	hash, goldHash string
@@ -170,7 +171,8 @@ func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*a
 		a.hash, a.goldHash = h, g
 	}
 	if r, name, ok := benchReward(t, a.log, tr); ok {
-		a.reward, a.rewardName = &r, name
+		a.reward, a.rewardWord = &r, rewardWord(t)
+		a.rewardName = name + " " + a.rewardWord
 	}
 	sc, err := scoreLog(t, a.log, tr)
 	if err != nil {
@@ -191,7 +193,7 @@ func (a *analysis) rewardNote() string {
 	if a.reward == nil {
 		return ""
 	}
-	return fmt.Sprintf(" · %s reward %g", a.rewardName, *a.reward)
+	return fmt.Sprintf(" · %s %g", a.rewardName, *a.reward)
 }
 
 // rewardNoteShort is rewardNote without the benchmark's name: " · reward 1".
@@ -199,7 +201,17 @@ func (a *analysis) rewardNoteShort() string {
 	if a.reward == nil {
 		return ""
 	}
-	return fmt.Sprintf(" · reward %g", *a.reward)
+	return fmt.Sprintf(" · %s %g", a.rewardWord, *a.reward)
+}
+
+// rewardWord is what the benchmark calls its verdict, its first
+// evaluator's label less the benchmark's name: tau-bench's and tau2's
+// "reward", BFCL's "valid".
+func rewardWord(t *suiteTask) string {
+	if len(t.BenchEvals) == 0 {
+		return "reward"
+	}
+	return benchShort(t.Bench, t.BenchEvals[0].Label)
 }
 
 // index builds P_state over time, the touch lists and the step → event map.

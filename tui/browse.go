@@ -553,7 +553,7 @@ func (b *browser) info(w int) []string {
 				rs = append(rs, fmt.Sprintf("%s %g", ch.label, r))
 			}
 		}
-		out = append(out, wrap(st.muted.Render(t.Bench+" reward: "+strings.Join(rs, " · ")), w)...)
+		out = append(out, wrap(st.muted.Render(t.Bench+" "+rewardWord(t)+": "+strings.Join(rs, " · ")), w)...)
 	}
 	if t.Public != nil {
 		out = append(out, instructionLines(t.Public.Instruction, w)...)

@@ -593,7 +593,8 @@ func honestCause(p *pair) string {
 	c := p.verdict.Honest.Causes[ev.Predicate-1]
 	what := ""
 	if c.Seq > 0 && c.Seq <= p.h.events() {
-		what = ": " + describeAction(p.h.log.Events[c.Seq-1].Action)
+		ev := &p.h.log.Events[c.Seq-1]
+		what = ": " + p.h.task.describeStep(ev.Actor(), ev.Action)
 	}
 	return fmt.Sprintf("H's latest cause of predicate %d: %s%s", ev.Predicate, c, what)
 }
@@ -789,7 +790,7 @@ func (c *common) scoreLines(p *pair, width int, compact bool) []string {
 		}
 	case p.h.reward != nil && p.a.reward != nil:
 		h, a := *p.h.reward, *p.a.reward
-		out = append(out, st.muted.Render(fit(p.h.rewardName+" reward", labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", a-h), 7)))
+		out = append(out, st.muted.Render(fit(p.h.rewardName, labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", a-h), 7)))
 	}
 	if legend != "" {
 		out = append(out, st.faint.Render(legend))
@@ -840,7 +841,7 @@ func (c *common) scoreGrid(p *pair, width int) []string {
 	if p.h.breakdown() && len(p.h.bench) == len(p.a.bench) {
 		out = append(out, c.benchCompact(p, width)...)
 	} else if p.h.reward != nil && p.a.reward != nil {
-		out = append(out, st.muted.Render(fmt.Sprintf("%s reward %s→%s", p.h.rewardName, short(*p.h.reward), short(*p.a.reward))))
+		out = append(out, st.muted.Render(fmt.Sprintf("%s %s→%s", p.h.rewardName, short(*p.h.reward), short(*p.a.reward))))
 	}
 	if legend != "" {
 		out = append(out, st.faint.Render(legend))

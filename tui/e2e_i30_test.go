@@ -253,7 +253,7 @@ func seedStore(t *testing.T, db string, recs ...store.Record) {
 // it, so that tau2's ACTION check rises from 0 to 1.
 func completesAction(t *testing.T) store.Record {
 	t.Helper()
-	tasks, err := loadDomain("tau2-airline")
+	tasks, err := loadDomain("tau2-airline", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
