@@ -48,3 +48,12 @@ type Finding struct {
 	// Detail says what decided it, a line each.
 	Detail []string
 }
+
+// A CellShower is a domain whose cells hold values in an encoding of its
+// own (BFCL's: an attribute's Python value as pyval.Marshal writes it):
+// ShowCell is a cell's value as the benchmark shows it to people, as
+// JSON text (BFCL's state_info: the value made JSON-serializable, then
+// json.dumps); ok is false for a cell it cannot read.
+type CellShower interface {
+	ShowCell(v model.Value) (text string, ok bool)
+}

@@ -101,12 +101,12 @@ type analysis struct {
 	noGoal error
 	// reward is the benchmark's own reward, when the task comes from a
 	// benchmark with one; rewardName names it ("tau-bench reward", "BFCL
-	// valid") and rewardWord without the benchmark's name.
-	reward                 *float64
-	rewardName, rewardWord string
-	scores                 []float64    // per evaluator, at termination
-	bench                  []benchScore // the benchmark's own evaluators, at termination
-	checks                 *benchChecks // what decided them; nil on a task of no benchmark
+	// valid").
+	reward     *float64
+	rewardName string
+	scores     []float64    // per evaluator, at termination
+	bench      []benchScore // the benchmark's own evaluators, at termination
+	checks     *benchChecks // what decided them; nil on a task of no benchmark
 	// hash and goldHash are the benchmark's own hashes of the state the
 	// run ends in and the gold run's, when it has them.
 	hash, goldHash string
@@ -171,8 +171,7 @@ func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*a
 		a.hash, a.goldHash = h, g
 	}
 	if r, name, ok := benchReward(t, a.log, tr); ok {
-		a.reward, a.rewardWord = &r, rewardWord(t)
-		a.rewardName = name + " " + a.rewardWord
+		a.reward, a.rewardName = &r, name+" "+rewardWord(t)
 	}
 	sc, err := scoreLog(t, a.log, tr)
 	if err != nil {
@@ -201,7 +200,7 @@ func (a *analysis) rewardNoteShort() string {
 	if a.reward == nil {
 		return ""
 	}
-	return fmt.Sprintf(" · %s %g", a.rewardWord, *a.reward)
+	return fmt.Sprintf(" · %s %g", rewardWord(a.task), *a.reward)
 }
 
 // rewardWord is what the benchmark calls its verdict, its first

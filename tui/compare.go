@@ -453,7 +453,7 @@ func (m *comparer) stateDiffLines(width int) []string {
 	hSeq, aSeq := p.lastEvents(m.cursor)
 	var out []string
 	section := func(title string, hs, as *pbcste.State) {
-		d := diffStates(hs.Entities(), as.Entities())
+		d := diffStates(hs.Entities(), as.Entities(), m.task.cellText)
 		if len(d) == 0 {
 			out = append(out, st.paneTitle.Render(title)+st.ok.Render(": the same state"))
 			return
@@ -480,8 +480,9 @@ func (m *comparer) stateDiffLines(width int) []string {
 type stateDelta struct{ entity, field, h, a string }
 
 // diffStates lists the fields that differ between two snapshots, entity
-// by entity in h's order then a's; a missing entity or field is "-".
-func diffStates(h, a []pbcste.EntityRecord) []stateDelta {
+// by entity in h's order then a's, each value as show shows it; a
+// missing entity or field is "-".
+func diffStates(h, a []pbcste.EntityRecord, show func(model.Value) string) []stateDelta {
 	index := func(ents []pbcste.EntityRecord) (map[string]map[string]string, []string) {
 		out, order := map[string]map[string]string{}, []string(nil)
 		for _, e := range ents {
@@ -490,7 +491,7 @@ func diffStates(h, a []pbcste.EntityRecord) []stateDelta {
 			for f, v := range e.Fields {
 				fs[f] = fmt.Sprint(v)
 				if mv, ok := v.(model.Value); ok {
-					fs[f] = mv.String()
+					fs[f] = show(mv)
 				}
 			}
 			if e.Deleted {
@@ -990,7 +991,7 @@ func (m *comparer) collateralOverlay() *overlay {
 			who string
 			v   model.Value
 		}{{"H", d.H}, {cn, d.A}} {
-			text := shortenMiddle(v.v.String(), 4*(w-4))
+			text := shortenMiddle(m.task.cellText(v.v), 4*(w-4))
 			for i, l := range wrap(text, w-4) {
 				head := "    "
 				if i == 0 {

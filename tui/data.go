@@ -64,6 +64,21 @@ type suiteTask struct {
 	// explain says the benchmark's checks of a payload's run, where its
 	// domain is a domains.Explainer; nil elsewhere.
 	explain domains.Explainer
+	// cells shows a cell's value as the benchmark shows it, where its
+	// domain keeps cells in an encoding of its own (BFCL's Python
+	// values); nil elsewhere.
+	cells domains.CellShower
+}
+
+// cellText is a cell's value as JSON text, as the task's benchmark shows
+// it to people where it shows it otherwise than it stores it.
+func (t *suiteTask) cellText(v model.Value) string {
+	if t != nil && t.cells != nil {
+		if text, ok := t.cells.ShowCell(v); ok {
+			return text
+		}
+	}
+	return v.String()
 }
 
 // message is the message step a carries from actor to the agent (BFCL's
@@ -220,6 +235,7 @@ func domainTask(d domains.Domain, t *domains.Task, runs []*domains.Run, honest s
 		RollbackMetric: model.RollbackIncluded, M: t.M(), Public: t.Model, Bench: benchName(d), BenchEvals: d.Rewards()}
 	st.messages, _ = d.(domains.Messenger)
 	st.explain, _ = d.(domains.Explainer)
+	st.cells, _ = d.(domains.CellShower)
 	if t.Gold != nil {
 		st.Runs = append(st.Runs, choice{"gold", t.Gold})
 	}

@@ -59,7 +59,7 @@ func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []stri
 		if log.Events[k-1].DiffLen() == 0 {
 			add(st.faint.Render("(no change)"))
 		} else {
-			for _, l := range c.hl.json(diffJSON(log.TypedDiff(&log.Events[k-1]))) {
+			for _, l := range c.hl.json(diffJSON(log.TypedDiff(&log.Events[k-1]), a.task.cellText)) {
 				add(fit(l, width))
 			}
 		}
@@ -327,7 +327,7 @@ func (c *common) stateLines(a *analysis, k int, whole bool, width int) []string 
 		for _, f := range fields {
 			val := fmt.Sprint(e.Fields[f])
 			if v, ok := e.Fields[f].(model.Value); ok {
-				val = v.String()
+				val = a.task.cellText(v)
 			}
 			row := "    " + fit(f, fw) + "  " + val
 			if ch[f] {
@@ -349,7 +349,7 @@ func (c *common) stateLines(a *analysis, k int, whole bool, width int) []string 
 //	    "assignee": {"before": null, "after": "U1"}
 //	  }
 //	}
-func diffJSON(diff []model.CellDiff) string {
+func diffJSON(diff []model.CellDiff, show func(model.Value) string) string {
 	var b strings.Builder
 	b.WriteString("{")
 	open := ""
@@ -377,7 +377,11 @@ func diffJSON(diff []model.CellDiff) string {
 		if ent == "" {
 			indent = "\n  "
 		}
-		fmt.Fprintf(&b, "%s%q: {\"before\": %s, \"after\": %s}", indent, field, d.Before, d.After)
+		before, after := show(d.Before), show(d.After)
+		if d.Field == model.GoalField || d.Field == model.AliveField {
+			before, after = d.Before.String(), d.After.String()
+		}
+		fmt.Fprintf(&b, "%s%q: {\"before\": %s, \"after\": %s}", indent, field, before, after)
 	}
 	if open != "" {
 		b.WriteString("\n  }")
@@ -450,7 +454,12 @@ func (c *common) turnLines(turns []model.Turn, title string, width int, full boo
 		}
 		lines := wrap(strings.Join(strings.Fields(t.Content), " "), max(width-7, 8))
 		if len(lines) > most && !full {
-			lines = append(lines[:most-1], st.faint.Render(fmt.Sprintf("… (%d more lines: f shows every turn whole)", len(lines)-most+1)))
+			more := len(lines) - most + 1
+			note := fmt.Sprintf("… (%d more lines: f shows every turn whole)", more)
+			if len(note) > max(width-7, 8) {
+				note = fmt.Sprintf("… (%d more lines: f shows them)", more) // a narrow pane keeps it to its line
+			}
+			lines = append(lines[:most-1], st.faint.Render(note))
 		}
 		for j, l := range lines {
 			head := "       "

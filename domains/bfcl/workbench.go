@@ -107,3 +107,15 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+// ShowCell is an attribute's value as BFCL's inference log shows an
+// instance's state (state_info): made JSON-serializable (a Directory is
+// its str(), "<Directory: workspace, …>"), then json.dumps.
+func (domain) ShowCell(v model.Value) (string, bool) {
+	x, err := Value(v)
+	if err != nil {
+		return "", false
+	}
+	text := dumps(x)
+	return text, !strings.HasPrefix(text, "unserializable: ")
+}
