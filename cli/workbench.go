@@ -25,10 +25,10 @@ func newWorkbenchCmd(e *env) *cobra.Command {
 			"(--db, default " + defaultDB() + ").\n\n" +
 			"--domain NAME opens a real benchmark's tasks instead: each with its gold run and its real runs (t cycles\n" +
 			"them), H the first run that failed; the Inspector shows the conversation beside each call.\n" +
-			"--runs FILE (repeatable) opens the runs of your own benchmark files instead of those the domain ships, as\n" +
-			"bench --runs reads them (the benchmark's own run format, gzipped or not: BFCL's result files for\n" +
-			"bfcl-multi-turn, which ships none): Browse lists the tasks the files hold runs of, each with its gold run\n" +
-			"and the files' runs. Runs imported into the store (parthack import) are in Browse's Saved list.\n\n" +
+			"--runs FILE (repeatable) opens the runs of your own files instead of those the domain ships, as bench\n" +
+			"--runs reads them (the benchmark's own run format, gzipped or not; a domain that ships no runs, as\n" +
+			"BFCL's, opens on yours): Browse lists the tasks the files hold runs of, each with its gold run and the\n" +
+			"files' runs. Runs imported into the store (parthack import) are in Browse's Saved list.\n\n" +
 			"--task FILE opens a task file of your own first in Browse, beside the suite, with the trajectory files next\n" +
 			"to it (honest*.json is H; t cycles them all); witnesses you save on it are kept in the store under its id\n" +
 			"and reopen whenever the task is open again. ctrl+o in Browse opens a task file too.",
