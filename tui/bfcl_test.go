@@ -286,3 +286,29 @@ func TestGoldenBFCL(t *testing.T) {
 		}
 	}
 }
+
+// TestBFCLEndedRunSaysWhy: a run BFCL ended itself (its model's API
+// failed: inference_error) has no call; b says why it ended, which its
+// payload cannot, beside BFCL's checks of the calls it has (none).
+func TestBFCLEndedRunSaysWhy(t *testing.T) {
+	d, err := domains.Lookup(bfclDomain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), bfclModel+"-multi_turn_base_result.json")
+	line := fmt.Sprintf(`{"id": %q, "result": "Error during inference: Error code: 500"}`+"\n", bfclTask)
+	if err := os.WriteFile(file, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := domains.ReadRuns(d, []string{file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := newApp(Options{DBPath: filepath.Join(t.TempDir(), "store.db"), Domain: bfclDomain, Runs: runs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drive(t, m, m.Init(), tea.WindowSizeMsg{Width: 120, Height: 38})
+	press(t, m, "enter", "b")
+	mustSee(t, m, bfclTask+" · "+bfclModel, "BFCL ended the run itself: inference_error", "✗ turn 0  the run never reached this turn")
+}

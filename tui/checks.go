@@ -34,6 +34,11 @@ func (c *common) checksLines(a *analysis, width int) []string {
 		}
 		add(line)
 	}
+	if why := a.traj.Termination; why != "" {
+		// The payload holds the calls, not why the run stopped: the
+		// benchmark's own reason (BFCL's inference_error) is the run's.
+		add(st.warn.Render(fmt.Sprintf("%s ended the run itself: %s", orDefault(a.task.Bench, "the benchmark"), why)))
+	}
 	if a.hash != "" {
 		same, sty := "equals", st.ok
 		if a.hash != a.goldHash {

@@ -68,7 +68,7 @@ func (domain) Explain(p *payload.Payload) (*domains.Explanation, bool) {
 			continue
 		case !tc.Ran:
 			x.Checks = append(x.Checks, domains.Finding{Name: name, Checked: true,
-				Detail: []string{"the run never reached this turn: BFCL ended it earlier (force_terminated)"}})
+				Detail: []string{"the run never reached this turn (BFCL fails a run short of gold's turns: force_terminated)"}})
 			continue
 		case tc.Empty:
 			x.Checks = append(x.Checks, domains.Finding{Name: name, Checked: true,
