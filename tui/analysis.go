@@ -330,10 +330,31 @@ type pair struct {
 }
 
 // collateral is whether a witness ends in exactly H's state, and each
-// cell that differs at termination.
+// cell that differs at termination; where the benchmark checks the state
+// at every turn's end (model.Turnwise: BFCL), turn is the first of the
+// agent's turns that ends elsewhere than H's, -1 where none does.
 type collateral struct {
 	same   bool
 	deltas []pbcste.EndDelta
+	turn   int
+}
+
+// turnApart is the first of the agent's turns that ends in another state
+// in a than in h (the turns numbered from 0, each ended by the next
+// user's step or the run's end), -1 where every turn ends alike or the
+// task's benchmark does not check turns.
+func turnApart(h, a *pbcste.Log) int {
+	if !model.IsTurnwise(h.Env.Task) {
+		return -1
+	}
+	// The hash at the user's step i is the state turn i-1 ended in.
+	ht, at := h.TurnHashes(), a.TurnHashes()
+	for i := range max(len(ht), len(at)) {
+		if i >= len(ht) || i >= len(at) || ht[i] != at[i] {
+			return max(i-1, 0)
+		}
+	}
+	return -1
 }
 
 // alignRow puts an event of H beside an event of the candidate; -1 is a gap.
@@ -448,7 +469,10 @@ func certifyAgainst(w *workspace, kind string, h, a *analysis) (*pair, error) {
 	}
 	if kind == "pair" && h.task.Public != nil && h.task.Public.Domain != nil {
 		same, deltas := pbcste.Collateral(h.log, a.log)
-		p.collateral = &collateral{same: same, deltas: deltas}
+		p.collateral = &collateral{same: same, deltas: deltas, turn: -1}
+		if same {
+			p.collateral.turn = turnApart(h.log, a.log)
+		}
 	}
 	return p, nil
 }

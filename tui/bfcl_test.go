@@ -312,3 +312,51 @@ func TestBFCLEndedRunSaysWhy(t *testing.T) {
 	press(t, m, "enter", "b")
 	mustSee(t, m, bfclTask+" · "+bfclModel, "BFCL ended the run itself: inference_error", "✗ turn 0  the run never reached this turn")
 }
+
+// TestBFCLCompareSaysATurnEndsApart: a witness of H that makes turn 0's
+// move in turn 1 ends in H's state, but BFCL checks every turn's end:
+// Compare says which turn ends apart instead of "= ends in exactly H's
+// state".
+func TestBFCLCompareSaysATurnEndsApart(t *testing.T) {
+	m := bfclInspector(t, 120, 38)
+	h := m.inspect.a
+	var steps []model.Step
+	var mv *model.Step
+	users := 0
+	for _, st := range h.traj.Steps {
+		if st.Tool == "mv" && mv == nil {
+			mv = &st
+			continue
+		}
+		steps = append(steps, st)
+		if st.Actor == model.ActorUser {
+			if users++; users == 2 && mv != nil {
+				steps = append(steps, *mv) // the first call of turn 1
+			}
+		}
+	}
+	if mv == nil || len(steps) != len(h.traj.Steps) {
+		t.Fatalf("H has no mv to move: %d steps of %d", len(steps), len(h.traj.Steps))
+	}
+	a, err := analyze(m.c.ws, h.task, &model.Trajectory{Task: h.task.ID, Name: "late move", Steps: steps}, "late move")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		a    *analysis
+		want string
+	}{
+		{"H itself", h, "= ends in exactly H's state"},
+		{"turn 0's move made in turn 1", a, "≠ ends in H's state, but its turn 0 ends elsewhere than H's"},
+	} {
+		p, err := certifyAgainst(m.c.ws, "pair", h, c.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cm := &comparer{c: m.c, p: p}
+		if got := strings.Join(cm.collateralLines(200), " "); !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
