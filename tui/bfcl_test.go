@@ -241,8 +241,9 @@ func TestBFCLEditorHoldsTheTurns(t *testing.T) {
 }
 
 // TestGoldenBFCL: the BFCL screens at 80×24 and 120×38 on the result
-// file's run: the Inspector at turn 1's first call, BFCL's checks, the
-// editor, and Compare of H with gold (go test -update rewrites them).
+// file's run: Browse, the Inspector at turn 1's first call, BFCL's
+// checks, the editor, and Compare of H with gold (go test -update
+// rewrites them).
 func TestGoldenBFCL(t *testing.T) {
 	type step struct {
 		keys   []string
@@ -254,6 +255,7 @@ func TestGoldenBFCL(t *testing.T) {
 		name  string
 		steps []step
 	}{
+		{"browse", []step{{nil, "Tasks · 1 of 1"}}},
 		{"inspector", []step{open, call}},
 		{"checks", []step{open, {[]string{"b"}, "Checks · "}}},
 		{"editor", []step{open, call, {[]string{"e"}, "· live"}}},
