@@ -457,7 +457,7 @@ func (c *common) turnLines(turns []model.Turn, title string, width int, full boo
 			more := len(lines) - most + 1
 			note := fmt.Sprintf("… (%d more lines: f shows every turn whole)", more)
 			if len(note) > max(width-7, 8) {
-				note = fmt.Sprintf("… (%d more lines: f shows them)", more) // a narrow pane keeps it to its line
+				note = fmt.Sprintf("… %d more lines: f shows every turn", more) // a narrow pane keeps it to its line
 			}
 			lines = append(lines[:most-1], st.faint.Render(note))
 		}
