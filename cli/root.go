@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parthack/parthack/domains"
 	_ "github.com/parthack/parthack/domains/all" // the domains parthack ships, registered
 )
 
@@ -71,6 +72,8 @@ type env struct {
 	db             string // --db: the store file; empty means store.DefaultPath()
 	domain         string // workbench --domain: a real benchmark's tasks instead of the suite
 	taskFile       string // workbench --task: a task file of the user's own, beside the suite
+
+	runs []*domains.Run // workbench --runs: the runs of the user's files, instead of the domain's
 }
 
 // Main runs parthack with args and returns the process exit code.

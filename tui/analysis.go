@@ -99,8 +99,9 @@ type analysis struct {
 	// conversation and the benchmark's rewards still show. Nil on a task
 	// with a goal.
 	noGoal error
-	// reward is the benchmark's own reward (rewardName's), when the task
-	// comes from a benchmark with one.
+	// reward is the benchmark's own reward, when the task comes from a
+	// benchmark with one; rewardName names it ("tau-bench reward", "BFCL
+	// valid").
 	reward     *float64
 	rewardName string
 	scores     []float64    // per evaluator, at termination
@@ -170,7 +171,7 @@ func analyze(w *workspace, t *suiteTask, tr *model.Trajectory, label string) (*a
 		a.hash, a.goldHash = h, g
 	}
 	if r, name, ok := benchReward(t, a.log, tr); ok {
-		a.reward, a.rewardName = &r, name
+		a.reward, a.rewardName = &r, name+" "+rewardWord(t)
 	}
 	sc, err := scoreLog(t, a.log, tr)
 	if err != nil {
@@ -191,7 +192,7 @@ func (a *analysis) rewardNote() string {
 	if a.reward == nil {
 		return ""
 	}
-	return fmt.Sprintf(" · %s reward %g", a.rewardName, *a.reward)
+	return fmt.Sprintf(" · %s %g", a.rewardName, *a.reward)
 }
 
 // rewardNoteShort is rewardNote without the benchmark's name: " · reward 1".
@@ -199,7 +200,17 @@ func (a *analysis) rewardNoteShort() string {
 	if a.reward == nil {
 		return ""
 	}
-	return fmt.Sprintf(" · reward %g", *a.reward)
+	return fmt.Sprintf(" · %s %g", rewardWord(a.task), *a.reward)
+}
+
+// rewardWord is what the benchmark calls its verdict, its first
+// evaluator's label less the benchmark's name: tau-bench's and tau2's
+// "reward", BFCL's "valid".
+func rewardWord(t *suiteTask) string {
+	if len(t.BenchEvals) == 0 {
+		return "reward"
+	}
+	return benchShort(t.Bench, t.BenchEvals[0].Label)
 }
 
 // index builds P_state over time, the touch lists and the step → event map.
@@ -319,10 +330,31 @@ type pair struct {
 }
 
 // collateral is whether a witness ends in exactly H's state, and each
-// cell that differs at termination.
+// cell that differs at termination; where the benchmark checks the state
+// at every turn's end (model.Turnwise: BFCL), turn is the first of the
+// agent's turns that ends elsewhere than H's, -1 where none does.
 type collateral struct {
 	same   bool
 	deltas []pbcste.EndDelta
+	turn   int
+}
+
+// turnApart is the first of the agent's turns that ends in another state
+// in a than in h (the turns numbered from 0, each ended by the next
+// user's step or the run's end), -1 where every turn ends alike or the
+// task's benchmark does not check turns.
+func turnApart(h, a *pbcste.Log) int {
+	if !model.IsTurnwise(h.Env.Task) {
+		return -1
+	}
+	// The hash at the user's step i is the state turn i-1 ended in.
+	ht, at := h.TurnHashes(), a.TurnHashes()
+	for i := range max(len(ht), len(at)) {
+		if i >= len(ht) || i >= len(at) || ht[i] != at[i] {
+			return max(i-1, 0)
+		}
+	}
+	return -1
 }
 
 // alignRow puts an event of H beside an event of the candidate; -1 is a gap.
@@ -437,7 +469,10 @@ func certifyAgainst(w *workspace, kind string, h, a *analysis) (*pair, error) {
 	}
 	if kind == "pair" && h.task.Public != nil && h.task.Public.Domain != nil {
 		same, deltas := pbcste.Collateral(h.log, a.log)
-		p.collateral = &collateral{same: same, deltas: deltas}
+		p.collateral = &collateral{same: same, deltas: deltas, turn: -1}
+		if same {
+			p.collateral.turn = turnApart(h.log, a.log)
+		}
 	}
 	return p, nil
 }

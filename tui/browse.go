@@ -490,15 +490,20 @@ func (b *browser) idW() int {
 }
 
 // columns are the widths of the id and family columns in a row of
-// width cells: the family column as wide as its widest entry (at most
-// 24), the id column what the others leave it, at most the widest id.
+// width cells: the id column as wide as the widest id where the others
+// leave it room, the family column as wide as its widest entry (at most
+// 24) where the id leaves it room.
 func (b *browser) columns(width int) (idW, famW int) {
 	famW = 8
 	for _, t := range b.c.ws.tasks {
 		famW = max(famW, ansi.StringWidth(taskFamily(t))+1)
 	}
-	famW = min(famW, 24)
-	idW = clamp(width-famW-3-5-6, 9, b.idW())
+	// The id names the task: it takes the room it needs first (BFCL's
+	// multi_turn_base_10 cut to "mul…_10" reads as any entry of any
+	// category), the family or models what m and H leave, 8 cells at
+	// least.
+	idW = clamp(width-8-3-5-6, 9, b.idW())
+	famW = clamp(width-idW-3-5, 8, min(famW, 24))
 	return idW, famW
 }
 
@@ -553,7 +558,7 @@ func (b *browser) info(w int) []string {
 				rs = append(rs, fmt.Sprintf("%s %g", ch.label, r))
 			}
 		}
-		out = append(out, wrap(st.muted.Render(t.Bench+" reward: "+strings.Join(rs, " · ")), w)...)
+		out = append(out, wrap(st.muted.Render(t.Bench+" "+rewardWord(t)+": "+strings.Join(rs, " · ")), w)...)
 	}
 	if t.Public != nil {
 		out = append(out, instructionLines(t.Public.Instruction, w)...)

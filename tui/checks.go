@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/evaluators"
 )
 
@@ -22,7 +23,21 @@ func (c *common) checksLines(a *analysis, width int) []string {
 	var out []string
 	add := func(s string) { out = append(out, wrap(s, width)...) }
 	if a.reward != nil {
-		add(st.bold.Render(fmt.Sprintf("%s reward %g", a.rewardName, *a.reward)) + st.muted.Render(" (recomputed by its own rule)"))
+		line := st.bold.Render(fmt.Sprintf("%s %g", a.rewardName, *a.reward)) + st.muted.Render(" (recomputed by its own rule)")
+		if a.checks != nil && a.checks.explained != nil {
+			x := a.checks.explained
+			sty := st.ok
+			if !x.Pass {
+				sty = st.bad
+			}
+			line += st.muted.Render(": ") + sty.Render(x.Verdict)
+		}
+		add(line)
+	}
+	if why := a.traj.Termination; why != "" {
+		// The payload holds the calls, not why the run stopped: the
+		// benchmark's own reason (BFCL's inference_error) is the run's.
+		add(st.warn.Render(fmt.Sprintf("%s ended the run itself: %s", orDefault(a.task.Bench, "the benchmark"), why)))
 	}
 	if a.hash != "" {
 		same, sty := "equals", st.ok
@@ -54,6 +69,9 @@ func (c *common) checksLines(a *analysis, width int) []string {
 		}
 		add(st.muted.Render("reward basis: " + strings.Join(ch.basis, ", ")))
 	}
+	if x := ch.explained; x != nil && x.Says != "" {
+		out = append(out, hang("  ", st.muted.Render(fmt.Sprintf("%q", x.Says)), width, 2)...)
+	}
 	if len(a.bench) > 1 {
 		out = append(out, "", st.paneTitle.Render("Components"))
 		// The name column is as wide as the longest name, so "PR151
@@ -70,6 +88,10 @@ func (c *common) checksLines(a *analysis, width int) []string {
 				in = st.muted.Render("in the basis")
 			case fieldEvaluator(s.name):
 				in = st.faint.Render("another project's rule, not the benchmark's")
+			case len(ch.basis) == 0:
+				// A benchmark whose reward is no product of components
+				// (BFCL's verdict): each of its own is its rule.
+				in = st.muted.Render(a.task.Bench + "'s own")
 			}
 			v := "n/a"
 			if s.ok {
@@ -78,6 +100,9 @@ func (c *common) checksLines(a *analysis, width int) []string {
 			add(fmt.Sprintf("  %s %s  %s", fit(name, width), fit(v, 4), in))
 		}
 	}
+	if x := ch.explained; x != nil {
+		out = append(out, c.explanationLines(x, width)...)
+	}
 	if len(ch.golds) > 0 {
 		n := 0
 		for _, g := range ch.golds {
@@ -85,7 +110,13 @@ func (c *common) checksLines(a *analysis, width int) []string {
 				n++
 			}
 		}
-		out = append(out, "", st.paneTitle.Render("Gold actions")+st.muted.Render(fmt.Sprintf(" · %d of %d matched by a call of the run (ACTION needs all)", n, len(ch.golds))))
+		needs := "ACTION needs all"
+		if ch.explained != nil {
+			// The benchmark said its own checks above; its gold calls
+			// are the field's evaluators' reference.
+			needs = "the field's evaluators' reference, not " + a.task.Bench + "'s check"
+		}
+		out = append(out, "", st.paneTitle.Render("Gold actions")+st.muted.Render(fmt.Sprintf(" · %d of %d matched by a call of the run (%s)", n, len(ch.golds), needs)))
 		for i, g := range ch.golds {
 			call := g.Ref.Tool + " " + g.Ref.Args.String()
 			if g.Event > 0 {
@@ -111,6 +142,51 @@ func (c *common) checksLines(a *analysis, width int) []string {
 				mark = st.bad.Render("✗")
 			}
 			add(fmt.Sprintf("   %s %q", mark, o))
+		}
+	}
+	return out
+}
+
+// explanationLines are a benchmark's checks of a run in its own terms
+// (domains.Explainer): each check passing ✓, failing ✗ or not checked –,
+// with what decided it.
+func (c *common) explanationLines(x *domains.Explanation, width int) []string {
+	st := c.st
+	var out []string
+	passed, checked := 0, 0
+	for _, f := range x.Checks {
+		if f.Checked {
+			checked++
+			if f.Pass {
+				passed++
+			}
+		}
+	}
+	out = append(out, "", st.paneTitle.Render("Checks")+st.muted.Render(fmt.Sprintf(" · %d of %d pass", passed, checked)))
+	nameW := 0
+	for _, f := range x.Checks {
+		nameW = max(nameW, lipgloss.Width(f.Name))
+	}
+	for _, f := range x.Checks {
+		mark, sty := st.faint.Render("–"), st.faint
+		switch {
+		case f.Checked && f.Pass:
+			mark, sty = st.ok.Render("✓"), st.text
+		case f.Checked:
+			mark, sty = st.bad.Render("✗"), st.bad
+		}
+		head := " " + mark + " " + fit(f.Name, nameW) + "  "
+		indent := lipgloss.Width(head)
+		if indent > width/2 {
+			// A narrow pane: the details go under the name.
+			out = append(out, head)
+			head, indent = "     ", 5
+		}
+		for i, d := range f.Detail {
+			if i > 0 {
+				head = strings.Repeat(" ", indent)
+			}
+			out = append(out, hang(head, sty.Render(d), width, indent)...)
 		}
 	}
 	return out

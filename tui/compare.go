@@ -453,7 +453,7 @@ func (m *comparer) stateDiffLines(width int) []string {
 	hSeq, aSeq := p.lastEvents(m.cursor)
 	var out []string
 	section := func(title string, hs, as *pbcste.State) {
-		d := diffStates(hs.Entities(), as.Entities())
+		d := diffStates(hs.Entities(), as.Entities(), m.task.cellText)
 		if len(d) == 0 {
 			out = append(out, st.paneTitle.Render(title)+st.ok.Render(": the same state"))
 			return
@@ -480,8 +480,9 @@ func (m *comparer) stateDiffLines(width int) []string {
 type stateDelta struct{ entity, field, h, a string }
 
 // diffStates lists the fields that differ between two snapshots, entity
-// by entity in h's order then a's; a missing entity or field is "-".
-func diffStates(h, a []pbcste.EntityRecord) []stateDelta {
+// by entity in h's order then a's, each value as show shows it; a
+// missing entity or field is "-".
+func diffStates(h, a []pbcste.EntityRecord, show func(model.Value) string) []stateDelta {
 	index := func(ents []pbcste.EntityRecord) (map[string]map[string]string, []string) {
 		out, order := map[string]map[string]string{}, []string(nil)
 		for _, e := range ents {
@@ -490,7 +491,7 @@ func diffStates(h, a []pbcste.EntityRecord) []stateDelta {
 			for f, v := range e.Fields {
 				fs[f] = fmt.Sprint(v)
 				if mv, ok := v.(model.Value); ok {
-					fs[f] = mv.String()
+					fs[f] = show(mv)
 				}
 			}
 			if e.Deleted {
@@ -593,7 +594,8 @@ func honestCause(p *pair) string {
 	c := p.verdict.Honest.Causes[ev.Predicate-1]
 	what := ""
 	if c.Seq > 0 && c.Seq <= p.h.events() {
-		what = ": " + describeAction(p.h.log.Events[c.Seq-1].Action)
+		ev := &p.h.log.Events[c.Seq-1]
+		what = ": " + p.h.task.describeStep(ev.Actor(), ev.Action)
 	}
 	return fmt.Sprintf("H's latest cause of predicate %d: %s%s", ev.Predicate, c, what)
 }
@@ -789,7 +791,7 @@ func (c *common) scoreLines(p *pair, width int, compact bool) []string {
 		}
 	case p.h.reward != nil && p.a.reward != nil:
 		h, a := *p.h.reward, *p.a.reward
-		out = append(out, st.muted.Render(fit(p.h.rewardName+" reward", labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", a-h), 7)))
+		out = append(out, st.muted.Render(fit(p.h.rewardName, labelW-1)+" "+fit(fmt.Sprintf("%.2f", h), 6)+fit(fmt.Sprintf("%.2f", a), 6)+fit(fmt.Sprintf("%+.2f", a-h), 7)))
 	}
 	if legend != "" {
 		out = append(out, st.faint.Render(legend))
@@ -840,7 +842,7 @@ func (c *common) scoreGrid(p *pair, width int) []string {
 	if p.h.breakdown() && len(p.h.bench) == len(p.a.bench) {
 		out = append(out, c.benchCompact(p, width)...)
 	} else if p.h.reward != nil && p.a.reward != nil {
-		out = append(out, st.muted.Render(fmt.Sprintf("%s reward %s→%s", p.h.rewardName, short(*p.h.reward), short(*p.a.reward))))
+		out = append(out, st.muted.Render(fmt.Sprintf("%s %s→%s", p.h.rewardName, short(*p.h.reward), short(*p.a.reward))))
 	}
 	if legend != "" {
 		out = append(out, st.faint.Render(legend))
@@ -942,6 +944,11 @@ func (m *comparer) collateralLines(width int) []string {
 	if c == nil {
 		return nil
 	}
+	if c.same && c.turn >= 0 {
+		// The benchmark checks every turn's end (BFCL): the same end
+		// is not the same work.
+		return wrap(st.warn.Render(fmt.Sprintf("≠ ends in H's state, but its turn %d ends elsewhere than H's: the benchmark checks every turn's end", c.turn)), width)
+	}
 	if c.same {
 		return wrap(st.ok.Render("= ends in exactly H's state"), width)
 	}
@@ -989,7 +996,7 @@ func (m *comparer) collateralOverlay() *overlay {
 			who string
 			v   model.Value
 		}{{"H", d.H}, {cn, d.A}} {
-			text := shortenMiddle(v.v.String(), 4*(w-4))
+			text := shortenMiddle(m.task.cellText(v.v), 4*(w-4))
 			for i, l := range wrap(text, w-4) {
 				head := "    "
 				if i == 0 {

@@ -113,9 +113,9 @@ func TestStateDiffKeepsValuesWhole(t *testing.T) {
 	m := openExample(t, 80, 24)
 	press(t, m, "r", "d", "$")
 	p := m.compare.p
-	d := diffStates(p.h.log.Snapshot(len(p.h.log.Events)-1).Entities(), p.a.log.Snapshot(len(p.a.log.Events)-1).Entities())
+	d := diffStates(p.h.log.Snapshot(len(p.h.log.Events)-1).Entities(), p.a.log.Snapshot(len(p.a.log.Events)-1).Entities(), p.h.task.cellText)
 	hs, as := p.lastEvents(m.compare.cursor)
-	d = append(d, diffStates(p.h.log.Snapshot(hs).Entities(), p.a.log.Snapshot(as).Entities())...)
+	d = append(d, diffStates(p.h.log.Snapshot(hs).Entities(), p.a.log.Snapshot(as).Entities(), p.h.task.cellText)...)
 	if len(d) == 0 {
 		t.Skip("the example's H and R never differ")
 	}

@@ -57,6 +57,48 @@ type suiteTask struct {
 	// reward's components: domains.Domain.Rewards), scored from the
 	// public payload beside the paper's; nil on tasks of no benchmark.
 	BenchEvals []domains.Reward
+	// messages says what another actor's step says to the agent, where
+	// the task's domain is a domains.Messenger (BFCL's user turns); nil
+	// elsewhere.
+	messages domains.Messenger
+	// explain says the benchmark's checks of a payload's run, where its
+	// domain is a domains.Explainer; nil elsewhere.
+	explain domains.Explainer
+	// cells shows a cell's value as the benchmark shows it, where its
+	// domain keeps cells in an encoding of its own (BFCL's Python
+	// values); nil elsewhere.
+	cells domains.CellShower
+}
+
+// cellText is a cell's value as JSON text, as the task's benchmark shows
+// it to people where it shows it otherwise than it stores it.
+func (t *suiteTask) cellText(v model.Value) string {
+	if t != nil && t.cells != nil {
+		if text, ok := t.cells.ShowCell(v); ok {
+			return text
+		}
+	}
+	return v.String()
+}
+
+// message is the message step a carries from actor to the agent (BFCL's
+// user turn: "turn 1" and the turn's question); ok is false for a step
+// that carries none.
+func (t *suiteTask) message(actor model.Actor, a *model.Action) (name, text string, ok bool) {
+	if t == nil || t.messages == nil || isAgent(actor) {
+		return "", "", false
+	}
+	return t.messages.Message(t.ID, actor, a)
+}
+
+// describeStep renders a step the way people read it: a message as its
+// name and words ("turn 1: Perform a detailed search…"), any other
+// action as describeAction does.
+func (t *suiteTask) describeStep(actor model.Actor, a *model.Action) string {
+	if name, text, ok := t.message(actor, a); ok {
+		return name + ": " + strings.Join(strings.Fields(text), " ")
+	}
+	return describeAction(a)
 }
 
 // stored lists the task's stored trajectories, in the order t cycles them.
@@ -147,8 +189,10 @@ func loadSuite() ([]*suiteTask, error) {
 
 // loadDomain returns a registered domain's tasks as the workbench shows
 // them: each with its gold run and its real runs, H the first run that
-// failed (else the first).
-func loadDomain(name string) ([]*suiteTask, error) {
+// failed (else the first). Given runs (the user's files'), they are the
+// runs instead of the domain's, and only the tasks they are runs of are
+// listed.
+func loadDomain(name string, given []*domains.Run) ([]*suiteTask, error) {
 	d, err := domains.Lookup(name)
 	if err != nil {
 		return nil, err
@@ -157,12 +201,21 @@ func loadDomain(name string) ([]*suiteTask, error) {
 	if err != nil {
 		return nil, err
 	}
-	runs, err := d.Runs()
-	if err != nil {
-		return nil, err
+	runs := given
+	if runs == nil {
+		if runs, err = d.Runs(); err != nil {
+			return nil, err
+		}
+	}
+	ran := map[string]bool{}
+	for _, r := range given {
+		ran[r.Task] = true
 	}
 	var out []*suiteTask
 	for _, t := range ts {
+		if given != nil && !ran[t.ID] {
+			continue
+		}
 		st, err := domainTask(d, t, runs, "")
 		if err != nil {
 			return nil, err
@@ -180,6 +233,9 @@ func loadDomain(name string) ([]*suiteTask, error) {
 func domainTask(d domains.Domain, t *domains.Task, runs []*domains.Run, honest string) (*suiteTask, error) {
 	st := &suiteTask{ID: t.ID, Title: t.Title, Split: d.Title(), Family: t.Family, Domain: t.Family,
 		RollbackMetric: model.RollbackIncluded, M: t.M(), Public: t.Model, Bench: benchName(d), BenchEvals: d.Rewards()}
+	st.messages, _ = d.(domains.Messenger)
+	st.explain, _ = d.(domains.Explainer)
+	st.cells, _ = d.(domains.CellShower)
 	if t.Gold != nil {
 		st.Runs = append(st.Runs, choice{"gold", t.Gold})
 	}
@@ -228,8 +284,13 @@ func domainTask(d domains.Domain, t *domains.Task, runs []*domains.Run, honest s
 	if err != nil {
 		return nil, err
 	}
-	if m := t.M(); m > 0 {
-		st.Honest = model.Frac{Num: bits.OnesCount64(lastBits(env.Replay(st.HonestTraj.Steps))), Den: m}
+	if t.M() > 0 {
+		// m and H's progress are of the goal version H ends in, as the
+		// suite's are: a task whose user revises the goal turn by turn
+		// (BFCL's) has as many versions as turns.
+		log := env.Replay(st.HonestTraj.Steps)
+		st.M = len(log.Goal().Preds)
+		st.Honest = model.Frac{Num: bits.OnesCount64(lastBits(log)), Den: st.M}
 	}
 	return st, nil
 }
@@ -389,13 +450,21 @@ type benchChecks struct {
 	golds   []evaluators.Tau2Gold
 	outputs []string
 	said    []bool
+	// explained is the benchmark's verdict and its checks in its own
+	// terms, where its domain says them (BFCL's turn by turn); nil
+	// elsewhere.
+	explained *domains.Explanation
 }
 
-func checksOf(p *payload.Payload) *benchChecks {
+func checksOf(t *suiteTask, p *payload.Payload) *benchChecks {
 	if p.Reference == nil {
 		return nil
 	}
-	return &benchChecks{basis: p.Reference.Basis, golds: evaluators.Tau2Golds(p), outputs: p.Reference.Outputs, said: evaluators.OutputsSaid(p)}
+	ch := &benchChecks{basis: p.Reference.Basis, golds: evaluators.Tau2Golds(p), outputs: p.Reference.Outputs, said: evaluators.OutputsSaid(p)}
+	if t.explain != nil {
+		ch.explained, _ = t.explain.Explain(p)
+	}
+	return ch
 }
 
 func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (sc scored, err error) {
@@ -406,7 +475,7 @@ func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (sc scored, e
 		if err != nil || p == nil {
 			return sc, err
 		}
-		return scored{bench: benchScores(t, p), checks: checksOf(p)}, nil
+		return scored{bench: benchScores(t, p), checks: checksOf(t, p)}, nil
 	}
 	built, err := builder.BuildTrajectory(t.Public, log, tr)
 	if err != nil {
@@ -424,7 +493,7 @@ func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (sc scored, e
 		sc.final = append(sc.final, s.Values[len(s.Values)-1])
 		sc.prefix = append(sc.prefix, s.Values)
 	}
-	sc.bench, sc.checks = benchScores(t, p), checksOf(p)
+	sc.bench, sc.checks = benchScores(t, p), checksOf(t, p)
 	return sc, nil
 }
 

@@ -42,28 +42,15 @@ func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []stri
 	if k == 0 {
 		add(st.bold.Render("initial snapshot") + st.muted.Render(" · goal "+goals[g].Version))
 		add(c.conversation(a.traj, 0, width, full)...)
+	} else if turn := c.turnConversation(a, k, width, full); turn != nil {
+		// No conversation recorded, but the steps carry the user's
+		// messages (BFCL's turns): the turn's, from the replay, which
+		// shows the call too.
+		add(c.eventHead(a, k, width, false)...)
+		add(turn...)
 	} else {
-		ev := &log.Events[k-1]
-		who := st.actor(ev.Actor()).Render(string(ev.Actor()))
-		if ev.Step >= 0 {
-			who += st.muted.Render(fmt.Sprintf(" step %d", ev.Step+1))
-		}
-		res := st.ok.Render("ok")
-		if !ev.OK {
-			res = st.bad.Render("FAILED")
-		}
-		add(fmt.Sprintf("t=%d · %s · %s", ev.Time(), who, res))
-		for _, l := range wrap(describeAction(ev.Action), width) {
-			add(st.bold.Render(l))
-		}
-		if !ev.OK {
-			for _, l := range wrap("reason: "+log.Reason(ev), width) {
-				add(st.bad.Render(l))
-			}
-		}
-		hash := ev.Hash.String()
-		add(st.faint.Render(fmt.Sprintf("goal %s · state %s", goals[ev.Goal].Version, hash[:min(12, len(hash))])))
-		if ev.Step >= 0 {
+		add(c.eventHead(a, k, width, true)...)
+		if ev := &log.Events[k-1]; ev.Step >= 0 {
 			add(c.conversation(a.traj, ev.Step+1, width, full)...)
 		}
 	}
@@ -72,7 +59,7 @@ func (c *common) detailLines(a *analysis, k, width int, whole, full bool) []stri
 		if log.Events[k-1].DiffLen() == 0 {
 			add(st.faint.Render("(no change)"))
 		} else {
-			for _, l := range c.hl.json(diffJSON(log.TypedDiff(&log.Events[k-1]))) {
+			for _, l := range c.hl.json(diffJSON(log.TypedDiff(&log.Events[k-1]), a.task.cellText)) {
 				add(fit(l, width))
 			}
 		}
@@ -340,7 +327,7 @@ func (c *common) stateLines(a *analysis, k int, whole bool, width int) []string 
 		for _, f := range fields {
 			val := fmt.Sprint(e.Fields[f])
 			if v, ok := e.Fields[f].(model.Value); ok {
-				val = v.String()
+				val = a.task.cellText(v)
 			}
 			row := "    " + fit(f, fw) + "  " + val
 			if ch[f] {
@@ -362,7 +349,7 @@ func (c *common) stateLines(a *analysis, k int, whole bool, width int) []string 
 //	    "assignee": {"before": null, "after": "U1"}
 //	  }
 //	}
-func diffJSON(diff []model.CellDiff) string {
+func diffJSON(diff []model.CellDiff, show func(model.Value) string) string {
 	var b strings.Builder
 	b.WriteString("{")
 	open := ""
@@ -390,7 +377,11 @@ func diffJSON(diff []model.CellDiff) string {
 		if ent == "" {
 			indent = "\n  "
 		}
-		fmt.Fprintf(&b, "%s%q: {\"before\": %s, \"after\": %s}", indent, field, d.Before, d.After)
+		before, after := show(d.Before), show(d.After)
+		if d.Field == model.GoalField || d.Field == model.AliveField {
+			before, after = d.Before.String(), d.After.String()
+		}
+		fmt.Fprintf(&b, "%s%q: {\"before\": %s, \"after\": %s}", indent, field, before, after)
 	}
 	if open != "" {
 		b.WriteString("\n  }")
@@ -440,10 +431,15 @@ func (c *common) conversation(tr *model.Trajectory, n, width int, full bool) []s
 			to, title = len(turns), fmt.Sprintf(" · call %d, the last, and the turns after it", n)
 		}
 	}
+	return c.turnLines(turns[from:to], title, width, full, 6)
+}
+
+// turnLines are conversation turns under the Conversation title, each
+// role in its colour; turns longer than most lines are cut unless full.
+func (c *common) turnLines(turns []model.Turn, title string, width int, full bool, most int) []string {
 	st := c.st
 	out := []string{"", st.paneTitle.Render("Conversation") + st.muted.Render(title)}
-	const most = 6
-	for _, t := range turns[from:to] {
+	for _, t := range turns {
 		if t.Role == "system" {
 			continue
 		}
@@ -458,7 +454,12 @@ func (c *common) conversation(tr *model.Trajectory, n, width int, full bool) []s
 		}
 		lines := wrap(strings.Join(strings.Fields(t.Content), " "), max(width-7, 8))
 		if len(lines) > most && !full {
-			lines = append(lines[:most-1], st.faint.Render(fmt.Sprintf("… (%d more lines: f shows every turn whole)", len(lines)-most+1)))
+			more := len(lines) - most + 1
+			note := fmt.Sprintf("… (%d more lines: f shows every turn whole)", more)
+			if len(note) > max(width-7, 8) {
+				note = fmt.Sprintf("… %d more lines: f shows every turn", more) // a narrow pane keeps it to its line
+			}
+			lines = append(lines[:most-1], st.faint.Render(note))
 		}
 		for j, l := range lines {
 			head := "       "
@@ -493,4 +494,83 @@ func benchShort(bench, label string) string {
 		return rest
 	}
 	return label
+}
+
+// eventHead is the first lines of event k's detail: when, who, whether
+// it succeeded, the action (where withAction) and why it failed, and
+// the goal and state after it.
+func (c *common) eventHead(a *analysis, k, width int, withAction bool) []string {
+	st, log := c.st, a.log
+	ev := &log.Events[k-1]
+	var out []string
+	who := st.actor(ev.Actor()).Render(string(ev.Actor()))
+	if ev.Step >= 0 {
+		who += st.muted.Render(fmt.Sprintf(" step %d", ev.Step+1))
+	}
+	res := st.ok.Render("ok")
+	if !ev.OK {
+		res = st.bad.Render("FAILED")
+	}
+	out = append(out, fmt.Sprintf("t=%d · %s · %s", ev.Time(), who, res))
+	if withAction {
+		for _, l := range wrap(describeAction(ev.Action), width) {
+			out = append(out, st.bold.Render(l))
+		}
+		if !ev.OK {
+			for _, l := range wrap("reason: "+log.Reason(ev), width) {
+				out = append(out, st.bad.Render(l))
+			}
+		}
+	}
+	goals := log.Env.Goals()
+	hash := ev.Hash.String()
+	goal := "goal " + goals[ev.Goal].Version
+	if k == 1 && ev.Goal != 0 || k > 1 && log.Events[k-2].Goal != ev.Goal {
+		goal = fmt.Sprintf("the goal becomes %s (%d predicate%s)", goals[ev.Goal].Version, len(goals[ev.Goal].Preds), plural(len(goals[ev.Goal].Preds)))
+	}
+	out = append(out, st.faint.Render(fmt.Sprintf("%s · state %s", goal, hash[:min(12, len(hash))])))
+	return out
+}
+
+// turnConversation is, where the run records no conversation but its
+// domain's steps carry another actor's messages (BFCL's user turns), the
+// conversation of the turn that event k is in, from the replay: the
+// message that opened it, then event k's call and what it returned (the
+// replay's output, or its failure's reason); the turn's earlier calls
+// are the log's rows above the cursor. Nil elsewhere, and before the
+// first message.
+func (c *common) turnConversation(a *analysis, k, width int, full bool) []string {
+	log := a.log
+	if len(a.traj.Transcript) > 0 || a.task.messages == nil || k == 0 {
+		return nil
+	}
+	open, name, text := -1, "", ""
+	for seq := k - 1; seq >= 0 && open < 0; seq-- {
+		ev := &log.Events[seq]
+		if n, t, ok := a.task.message(ev.Actor(), ev.Action); ok {
+			open, name, text = seq, n, t
+		}
+	}
+	if open < 0 {
+		return nil
+	}
+	turns := []model.Turn{{Role: "user", Content: text}}
+	title, most := " · "+name+", the user's message", 6
+	if ev := &log.Events[k-1]; open < k-1 && ev.Step >= 0 {
+		n := 0
+		for seq := open + 1; seq < k; seq++ {
+			if log.Events[seq].Step >= 0 {
+				n++
+			}
+		}
+		out := log.Output(ev)
+		if !ev.OK {
+			out = log.Reason(ev)
+		}
+		turns = append(turns, model.Turn{Role: "assistant", Content: describeAction(ev.Action)}, model.Turn{Role: "tool", Content: out})
+		// The message shows whole at its own event; beside a call it
+		// is context, and the call's result is what there is to read.
+		title, most = fmt.Sprintf(" · %s, call %d of the turn", name, n), 3
+	}
+	return c.turnLines(turns, title, width, full, most)
 }

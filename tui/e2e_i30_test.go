@@ -90,7 +90,7 @@ func TestEndToEndIssue30At80x24(t *testing.T) {
 			s.waitFor("the witness in the editor and the search attacker's witness are not saved: q", "again quits anyway and drops them all")
 		}},
 		{"telecom: Browse's ids and the header's run at 80 columns", "tau2-telecom", func(t *testing.T, s *tmuxSession, dir string) {
-			s.waitFor("Tasks · 100 of 100", "T2T-…Easy]", "T2T-…None]", "T2T-…Hard]")
+			s.waitFor("Tasks · 100 of 100", "T2T-[mob…ONA:Easy]", "T2T-[mob…ONA:None]", "T2T-[mob…ONA:Hard]")
 			s.keys("Enter")
 			s.waitFor("Inspector › T2T-[mo…", "gpt-4.1-trial0 (H) · ")
 		}},
@@ -253,7 +253,7 @@ func seedStore(t *testing.T, db string, recs ...store.Record) {
 // it, so that tau2's ACTION check rises from 0 to 1.
 func completesAction(t *testing.T) store.Record {
 	t.Helper()
-	tasks, err := loadDomain("tau2-airline")
+	tasks, err := loadDomain("tau2-airline", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -272,9 +272,12 @@ func (m *editor) othersStep(i int, what string) tea.Cmd {
 	if i < 0 || i >= len(m.steps) || isAgent(m.steps[i].Actor) {
 		return nil
 	}
-	a := m.steps[i].Actor
+	a, step := m.steps[i].Actor, m.steps[i].Tool
+	if name, _, ok := m.task.message(a, &m.steps[i].Action); ok {
+		step = name + "'s message" // BFCL's: "turn 1's message"
+	}
 	return status(fmt.Sprintf("refused: step %d is the %s's (%s); a witness authors the agent's steps only and cannot %s it (nothing changed)",
-		i+1, a, m.steps[i].Tool, what), true)
+		i+1, a, step, what), true)
 }
 
 // stepsChanged notes new steps: where their episode ends is found once
@@ -427,9 +430,15 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 	if err != nil {
 		return m, status(err.Error(), true)
 	}
-	var at *model.Action
+	var at, from *model.Action
 	if len(m.steps) > 0 {
 		at = &m.steps[m.cursor].Action
+		// A new call starts from its neighbour's tool where the
+		// neighbour is the agent's: another actor's step (BFCL's user
+		// turn) is no tool of the agent's.
+		if isAgent(m.steps[m.cursor].Actor) {
+			from = at
+		}
 	}
 	switch {
 	case key.Matches(msg, k.Up):
@@ -449,7 +458,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			return m, cmd
 		}
 		if m.tools != nil {
-			m.call = newCallForm(m.c, env.Task, m.tools, m.valuesAt(env, pos), pos, false, at)
+			m.call = newCallForm(m.c, env.Task, m.tools, m.valuesAt(env, pos), pos, false, from)
 			break
 		}
 		m.form = newStepForm(m.c, env.Task, pos, false, at)
@@ -471,7 +480,7 @@ func (m *editor) key(msg tea.KeyMsg) (*editor, tea.Cmd) {
 			return m, cmd
 		}
 		if m.tools != nil {
-			m.call = newCallForm(m.c, env.Task, m.tools, m.valuesAt(env, m.cursor), m.cursor, false, at)
+			m.call = newCallForm(m.c, env.Task, m.tools, m.valuesAt(env, m.cursor), m.cursor, false, from)
 			break
 		}
 		m.form = newStepForm(m.c, env.Task, m.cursor, false, at)
@@ -897,16 +906,20 @@ func (m *editor) stepsView(w, h int) string {
 		}
 		// The step that ends the episode is marked before its text, so
 		// a narrow pane still shows it.
-		desc := describeAction(&m.steps[i].Action)
+		desc := m.task.describeStep(m.steps[i].Actor, &m.steps[i].Action)
 		if ends && i == end {
 			desc = episodeMark + " " + desc
 		} else if ends && i > end {
 			reason = " — after the episode's end"
 		}
-		// Another actor's step (H's user, on their phone) names its actor.
+		// Another actor's step (H's user, on their phone) names its
+		// actor; a message (BFCL's user turn) reads as the actor's words.
 		who := ""
 		if a := m.steps[i].Actor; !isAgent(a) {
 			who = actorShort(a) + ": "
+			if _, _, ok := m.task.message(a, &m.steps[i].Action); ok {
+				who = actorShort(a) + " "
+			}
 		}
 		text := fmt.Sprintf("%*d %s %s%s%s", digits, i+1, status, who, desc, reason)
 		if i == m.cursor {
@@ -986,7 +999,7 @@ func (m *editor) resultLines(width int) []string {
 		// Scripted events the environment interleaves right after this step.
 		for s := seq + 1; s < len(m.cand.log.Events) && m.cand.log.Events[s].Step < 0; s++ {
 			e := &m.cand.log.Events[s]
-			out = append(out, fit("then "+st.actor(e.Actor()).Render(string(e.Actor()))+": "+describeAction(e.Action), width))
+			out = append(out, fit("then "+st.actor(e.Actor()).Render(string(e.Actor()))+": "+m.task.describeStep(e.Actor(), e.Action), width))
 		}
 	}
 	return out

@@ -97,7 +97,7 @@ func TestImportRefusesAStepAfterTheEpisodeEnd(t *testing.T) {
 // its transfer and returns its path.
 func writeAfterTransfer(t *testing.T) string {
 	t.Helper()
-	task, err := loadDomain("tau-airline")
+	task, err := loadDomain("tau-airline", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func (c *common) eventRow(a *analysis, k, width int, mark rowMark) string {
 	case ev.DiffLen() == 0:
 		status, stStyle = "·", c.st.faint
 	}
-	what := describeAction(ev.Action)
+	what := a.task.describeStep(ev.Actor(), ev.Action)
 	if !ev.OK {
 		what += " — " + a.log.Reason(ev)
 	}

@@ -456,7 +456,7 @@ func searchText(a *analysis, k int) string {
 		return "0 initial snapshot"
 	}
 	ev := &a.log.Events[k-1]
-	return strconv.Itoa(k) + " " + string(ev.Actor()) + " " + describeAction(ev.Action) + " " + a.log.Reason(ev)
+	return strconv.Itoa(k) + " " + string(ev.Actor()) + " " + a.task.describeStep(ev.Actor(), ev.Action) + " " + a.log.Reason(ev)
 }
 
 func (m *inspector) View() string {

@@ -22,6 +22,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/parthack/parthack/domains"
 )
 
 // Options configures the workbench.
@@ -33,6 +35,10 @@ type Options struct {
 	// Domain opens a registered domain's tasks and runs instead of the
 	// suite.
 	Domain string
+	// Runs, with Domain, are the runs of the user's own files (read with
+	// domains.ReadRuns), shown instead of those the domain ships: only
+	// the tasks they are runs of are listed.
+	Runs []*domains.Run
 	// TaskFile opens a task file of the user's own, with the trajectory
 	// files next to it, first in Browse beside the suite.
 	TaskFile string
@@ -69,7 +75,7 @@ func Run(opts Options) error {
 func newApp(opts Options) (*workbench, error) {
 	load, what := loadSuite, "the task suite"
 	if opts.Domain != "" {
-		load, what = func() ([]*suiteTask, error) { return loadDomain(opts.Domain) }, "the "+opts.Domain+" domain"
+		load, what = func() ([]*suiteTask, error) { return loadDomain(opts.Domain, opts.Runs) }, "the "+opts.Domain+" domain"
 	}
 	tasks, err := load()
 	if err != nil {
