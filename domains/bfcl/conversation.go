@@ -19,7 +19,10 @@ const ForceTerminated = "force_terminated"
 
 // Ended says how BFCL scores a run it ended itself.
 func (w *World) Ended(reason string) string {
-	return fmt.Sprintf("%s: BFCL's harness quit the entry (more than %d steps with calls in one turn), and its checker fails an entry short of gold's turns", reason, MaxTurnSteps)
+	if reason == ForceTerminated {
+		return fmt.Sprintf("%s: BFCL's harness quit the entry (more than %d steps with calls in one turn), and its checker fails an entry short of gold's turns", reason, MaxTurnSteps)
+	}
+	return reason + ": the model's inference failed, and BFCL's checker scores the entry multi_turn:" + reason
 }
 
 // Turns: the user's turns are fixed, and the model acts in a turn from its

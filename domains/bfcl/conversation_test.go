@@ -69,3 +69,14 @@ func TestLimitWithheld(t *testing.T) {
 		}
 	}
 }
+
+// TestEnded says how BFCL scores each run it ended itself.
+func TestEnded(t *testing.T) {
+	w := &World{}
+	if got := w.Ended(ForceTerminated); !strings.Contains(got, "more than 20 steps") {
+		t.Errorf("force_terminated: %q", got)
+	}
+	if got := w.Ended("inference_error"); !strings.Contains(got, "multi_turn:inference_error") || strings.Contains(got, "20 steps") {
+		t.Errorf("inference_error: %q", got)
+	}
+}
