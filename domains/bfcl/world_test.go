@@ -211,3 +211,29 @@ func TestTurnGoalsOfOneReplay(t *testing.T) {
 	}
 }
 
+// TestOneTaskIsTasksTask: the task derived alone for a command about one
+// entry is the one the domain's tasks, derived side by side, hold at
+// that entry's place.
+func TestOneTaskIsTasksTask(t *testing.T) {
+	const id = "multi_turn_miss_param_17"
+	one, err := domain{}.Task(id)
+	if err != nil || one == nil || one.ID != id {
+		t.Fatalf("Task(%s): %v, %v", id, one, err)
+	}
+	if none, err := (domain{}).Task("multi_turn_base_200"); none != nil || err != nil {
+		t.Fatalf("Task of no entry: %v, %v; want neither", none, err)
+	}
+	all, err := domain{}.Tasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, _ := Entries()
+	for i, e := range es {
+		if all[i].ID != e.ID {
+			t.Fatalf("task %d is %s, entry %s", i, all[i].ID, e.ID)
+		}
+		if e.ID == id && all[i] != one {
+			t.Errorf("Tasks holds another task of %s than Task gave", id)
+		}
+	}
+}
