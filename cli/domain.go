@@ -104,34 +104,9 @@ func newDomainTasksCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ts, err := d.Tasks()
+			rows, err := domains.Rows(d)
 			if err != nil {
 				return err
-			}
-			type row struct {
-				ID      string `json:"id"`
-				M       int    `json:"m"`
-				Calls   int    `json:"gold_calls"`
-				Writes  int    `json:"gold_writes"`
-				Summary string `json:"summary"`
-			}
-			var rows []row
-			for _, t := range ts {
-				r := row{ID: t.ID, M: t.M(), Summary: t.Summary}
-				if t.Gold != nil {
-					env, err := t.Env()
-					if err != nil {
-						return fmt.Errorf("%s: %w", t.ID, err)
-					}
-					log := env.Replay(t.Gold.Steps)
-					r.Calls = len(t.Gold.Steps)
-					for i := range log.Events {
-						if len(log.Diff(&log.Events[i])) > 0 {
-							r.Writes++
-						}
-					}
-				}
-				rows = append(rows, r)
 			}
 			if asJSON {
 				return writeJSON(e.stdout, rows)

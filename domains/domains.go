@@ -397,22 +397,60 @@ func FindTask(id string) (Domain, *Task, error) {
 	return d, t, err
 }
 
-// TaskOf finds a domain's task by id.
+// A Finder is a domain that derives one task alone, so that a command
+// about one task derives none of the others.
+type Finder interface {
+	// Task is the task of that id, the one Tasks has; nil (and no error)
+	// when the domain has no such task.
+	Task(id string) (*Task, error)
+}
+
+// TaskOf finds a domain's task by id: a Finder's alone, else among its
+// tasks.
 func TaskOf(d Domain, id string) (*Task, error) {
-	ts, err := d.Tasks()
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range ts {
-		if t.ID == id {
-			return t, nil
+	var ids []string
+	if f, ok := d.(Finder); ok {
+		t, err := f.Task(id)
+		if err != nil || t != nil {
+			return t, err
+		}
+		if ids, err = taskIDs(d); err != nil {
+			return nil, err
+		}
+	} else {
+		ts, err := d.Tasks()
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			if t.ID == id {
+				return t, nil
+			}
+			ids = append(ids, t.ID)
 		}
 	}
 	first, last := "", ""
-	if len(ts) > 0 {
-		first, last = ts[0].ID, ts[len(ts)-1].ID
+	if len(ids) > 0 {
+		first, last = ids[0], ids[len(ids)-1]
 	}
 	return nil, fmt.Errorf("%s has no task %q (its tasks are %s … %s)", d.Name(), id, first, last)
+}
+
+// taskIDs are a domain's task ids, in order: a Lister's from its rows.
+func taskIDs(d Domain) ([]string, error) {
+	var ids []string
+	if l, ok := d.(Lister); ok {
+		rows, err := l.TaskRows()
+		for _, r := range rows {
+			ids = append(ids, r.ID)
+		}
+		return ids, err
+	}
+	ts, err := d.Tasks()
+	for _, t := range ts {
+		ids = append(ids, t.ID)
+	}
+	return ids, err
 }
 
 // ErrNoRun is RunOf's error for a name that is none of the task's runs.

@@ -10,9 +10,11 @@
 # --steps) on a 1,000,000-step file, interleaved run by run so that each
 # sees the machine as certify does, `parthack bench --domain` for
 # tau-airline and the three tau2 domains,
-# `parthack bench` and `parthack bench --edits 3`, and two commands that
-# need no run: `parthack domain list` and `parthack domain tasks` of the
-# tau2 domains.
+# `parthack bench` and `parthack bench --edits 3`, and the commands that
+# need no run: `parthack domain list`, `parthack tasks` (and --json), and
+# for every domain `parthack domain tasks` (and --json), `parthack tasks
+# validate --domain`, and `replay --trajectory gold` and `tasks validate`
+# of one of its tasks.
 # Usage: scripts/bench.sh [go test -bench pattern]   (default: all)
 # A pattern no benchmark matches (NoSuchBenchmark) times the whole
 # commands only; SKIP_TAU_BENCH=1 (the domain benches) and SKIP_EDITS3=1
@@ -53,19 +55,35 @@ bin="$(mktemp -d)"
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/parthack" .
 "$bin/parthack" domain export --domain tau-airline "$bin/gpt-4o-airline.json" 2>/dev/null
-wall() { # wall time and peak RSS of a command, count times: median [min–max]
+wall() { # wall time and peak RSS of a command, count times: median [min–max]; VERDICT=1: its exit 1 is a verdict, not a failure
 	local label="$1"; shift
 	for _ in $(seq "$count"); do
-		/usr/bin/time -f "%e %M" -o "$bin/time" "$@" >/dev/null 2>&1
+		/usr/bin/time -f "%e %M" -o "$bin/time" "$@" >/dev/null 2>&1 || { rc=$?; [ "$rc" -eq 1 ] && [ -n "${VERDICT:-}" ]; }
 		tail -n 1 "$bin/time" | awk -v l="$label" '{ printf "BenchmarkWall/%s 1 %s s %.0f MB-peak-RSS\n", l, $1, $2 / 1024 }'
 	done | summarize
 }
 echo "== wall time, $count runs each"
 # Commands that need no run: domain list prints the counts each domain
-# states, a tau2 domain's tasks are read from its run files' heads.
+# states, domain tasks the rows each states (domains.Lister); a command
+# about one task derives that one alone where the domain can
+# (domains.Finder: BFCL), else the domain's tasks (a tau2 domain's are
+# read from its run files' heads); tasks validate --domain derives and
+# validates every task.
 wall domain-list "$bin/parthack" domain list
-for d in tau2-airline tau2-retail tau2-telecom; do
+wall tasks "$bin/parthack" tasks
+wall tasks-json "$bin/parthack" tasks --json
+for d in tau-airline tau2-airline tau2-retail tau2-telecom bfcl-multi-turn; do
 	wall "domain-tasks-$d" "$bin/parthack" domain tasks --domain "$d"
+	wall "domain-tasks-json-$d" "$bin/parthack" domain tasks --domain "$d" --json
+	# Exit 1 where a task breaks a property (the verdict): bfcl-multi-turn's
+	# multi_turn_base_4 today.
+	VERDICT=1 wall "tasks-validate-$d" "$bin/parthack" tasks validate --domain "$d"
+done
+for t in TAU-A04 T2A-7 T2R-7 'T2T-[mobile_data_issue]data_saver_mode_on|user_abroad_roaming_enabled_off[PERSONA:Easy]' multi_turn_base_0; do
+	label="${t%%-*}"
+	[ "$t" = multi_turn_base_0 ] && label=bfcl
+	wall "replay-gold-$label" "$bin/parthack" replay --task "$t" --trajectory gold
+	wall "tasks-validate-one-$label" "$bin/parthack" tasks validate "$t"
 done
 wall import-200-tau-runs "$bin/parthack" import tau-bench "$bin/gpt-4o-airline.json" --dry-run
 # tau2: the seven airline and retail Results files (3,396 calls) and the

@@ -3,6 +3,7 @@ package domainbench
 import (
 	"bytes"
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/parthack/parthack/domains"
@@ -246,5 +247,40 @@ func TestTelecomGoldEnd(t *testing.T) {
 	}
 	if moved == 0 || gold == moved {
 		t.Fatalf("the gold run replayed ends in gold's state on %d of the %d tasks it changes: the sync after each call should part some", gold, moved)
+	}
+}
+
+// goldless is a domain whose tasks at some positions lose their gold run.
+type goldless struct {
+	domains.Domain
+	at []int
+}
+
+func (g goldless) Tasks() ([]*domains.Task, error) {
+	ts, err := g.Domain.Tasks()
+	if err != nil {
+		return nil, err
+	}
+	ts = slices.Clone(ts)
+	for _, i := range g.at {
+		c := *ts[i]
+		c.Gold = nil
+		ts[i] = &c
+	}
+	return ts, nil
+}
+
+// TestValidateSaysFirstBroken: the tasks are validated side by side, and
+// the error is the first broken task's in the domain's order, whichever
+// finishes first.
+func TestValidateSaysFirstBroken(t *testing.T) {
+	d := goldless{airline(t), []int{40, 10, 30}}
+	_, _, err := Validate(d)
+	if err == nil || err.Error() != "TAU-A10: no gold run" {
+		t.Fatalf("error %v, want TAU-A10's", err)
+	}
+	n, goal, err := Validate(airline(t))
+	if err != nil || n != 50 || goal != 30 {
+		t.Fatalf("%d tasks, %d with a goal, error %v; want 50, 30, none", n, goal, err)
 	}
 }

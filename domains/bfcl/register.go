@@ -9,11 +9,14 @@
 package bfcl
 
 import (
+	_ "embed"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/bfcl/classes"
@@ -46,47 +49,116 @@ func (domain) Runs() ([]*domains.Run, error) { return nil, nil }
 
 func (domain) Rewards() []domains.Reward { return Rewards() }
 
-// derived holds every entry's task, derived once.
-var derived = sync.OnceValues(func() ([]*Task, error) {
+// entryTask is an entry's task, derived the first time it is asked for:
+// a command about one entry (replay, validate, an import of some of the
+// entries) derives that one alone.
+type entryTask struct {
+	entry *Entry
+	once  sync.Once
+	task  *Task
+	reg   *domains.Task // the task as the registry knows it
+	err   error
+}
+
+func (l *entryTask) get() (*Task, *domains.Task, error) {
+	l.once.Do(func() {
+		if l.task, l.err = Derive(l.entry); l.err == nil {
+			l.reg = l.task.registryTask()
+		}
+	})
+	return l.task, l.reg, l.err
+}
+
+// entryIndex is every entry's task, in Entries' order and by id.
+type entryIndex struct {
+	all  []*entryTask
+	byID map[string]*entryTask
+}
+
+// entryTasks are every entry's task, none derived yet.
+var entryTasks = sync.OnceValues(func() (*entryIndex, error) {
 	es, err := Entries()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*Task, len(es))
-	for i, e := range es {
-		if out[i], err = Derive(e); err != nil {
+	x := &entryIndex{byID: make(map[string]*entryTask, len(es))}
+	for _, e := range es {
+		l := &entryTask{entry: e}
+		x.all = append(x.all, l)
+		x.byID[e.ID] = l
+	}
+	return x, nil
+})
+
+// TaskByID is an entry's task, derived the first time it is asked for.
+func TaskByID(id string) (*Task, bool) {
+	ts, err := entryTasks()
+	if err != nil {
+		return nil, false
+	}
+	l, ok := ts.byID[id]
+	if !ok {
+		return nil, false
+	}
+	t, _, err := l.get()
+	return t, err == nil
+}
+
+// registryTasks are every entry's task as the registry knows it, derived
+// on every core; the first entry whose derivation fails names the error.
+var registryTasks = sync.OnceValues(func() ([]*domains.Task, error) {
+	ts, err := entryTasks()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*domains.Task, len(ts.all))
+	errs := make([]error, len(ts.all))
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(ts.all)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(ts.all); i = int(next.Add(1) - 1) {
+				_, out[i], errs[i] = ts.all[i].get()
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 })
 
-// TaskByID is an entry's derived task.
-func TaskByID(id string) (*Task, bool) {
-	ts, err := derived()
-	if err != nil {
-		return nil, false
-	}
-	i := slices.IndexFunc(ts, func(t *Task) bool { return t.Entry.ID == id })
-	if i < 0 {
-		return nil, false
-	}
-	return ts[i], true
-}
+func (domain) Tasks() ([]*domains.Task, error) { return registryTasks() }
 
-var registryTasks = sync.OnceValues(func() ([]*domains.Task, error) {
-	ts, err := derived()
+// Task derives one entry's task alone (domains.Finder).
+func (domain) Task(id string) (*domains.Task, error) {
+	ts, err := entryTasks()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*domains.Task, len(ts))
-	for i, t := range ts {
-		out[i] = t.registryTask()
+	l, ok := ts.byID[id]
+	if !ok {
+		return nil, nil
 	}
-	return out, nil
-})
+	_, t, err := l.get()
+	return t, err
+}
 
-func (domain) Tasks() ([]*domains.Task, error) { return registryTasks() }
+// taskRows are the rows of the entries' tasks (domains.Lister), as
+// domains/all's TestTaskRows writes them.
+//
+//go:embed taskrows.json
+var taskRows []byte
+
+const rowsFile = "domains/bfcl/taskrows.json"
+
+var statedRows = domains.StatedRows(rowsFile, taskRows)
+
+func (domain) TaskRows() ([]domains.TaskRow, error) { return statedRows() }
+func (domain) RowsFile() string                     { return rowsFile }
 
 // registryTask is the task as the registry knows it.
 func (t *Task) registryTask() *domains.Task {

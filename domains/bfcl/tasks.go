@@ -100,9 +100,10 @@ func Derive(e *Entry) (*Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e.ID, err)
 	}
-	for i := range base.Goals {
-		log := env.Replay(gold.Steps[:ends[i]])
-		ch := public(log.NetChanges())
+	// One replay of gold: each turn's net changes are those of the steps
+	// by its end (a replay of that prefix alone makes the same events).
+	for i, ch := range netChangesAt(env.Replay(gold.Steps), ends) {
+		ch = public(ch)
 		t.TurnChanges = append(t.TurnChanges, ch)
 		base.Goals[i].Predicates = goalOf(ch)
 	}
@@ -153,6 +154,38 @@ func goldStep(w *World, src string) (model.Step, error) {
 		return model.Step{}, err
 	}
 	return model.Step{Action: model.Action{Op: model.OpCall, Tool: call.Method, Args: v}}, nil
+}
+
+// netChangesAt is, for each count of steps in ends (ascending), the log's
+// net changes by the end of that many steps: pbcste's NetChanges of the
+// replay of that prefix (the cells in the order they were first changed,
+// each with its initial value and its last, those back at their initial
+// value left out). A BFCL task has no script: event i is step i.
+func netChangesAt(log *pbcste.Log, ends []int) [][]model.CellDiff {
+	type key struct{ typ, id, field string }
+	first := map[key]int{}
+	var cells []model.CellDiff
+	out := make([][]model.CellDiff, 0, len(ends))
+	var diff []model.CellDiff
+	for i := 0; len(out) < len(ends); i++ {
+		for len(out) < len(ends) && ends[len(out)] == i {
+			out = append(out, slices.DeleteFunc(slices.Clone(cells), func(c model.CellDiff) bool { return c.Before.Equal(c.After) }))
+		}
+		if i == len(log.Events) {
+			break
+		}
+		diff = log.AppendTypedDiff(diff[:0], &log.Events[i])
+		for _, c := range diff {
+			k := key{c.Type, c.ID, c.Field}
+			if j, ok := first[k]; ok {
+				cells[j].After = c.After
+				continue
+			}
+			first[k] = len(cells)
+			cells = append(cells, c)
+		}
+	}
+	return out
 }
 
 // public keeps the changes to public attributes: BFCL's state check

@@ -2,10 +2,13 @@ package bfcl
 
 import (
 	"fmt"
+	"math"
+	"math/big"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
+	"unsafe"
 
 	"github.com/parthack/parthack/domains/bfcl/classes"
 	"github.com/parthack/parthack/domains/bfcl/pyval"
@@ -26,8 +29,9 @@ const UserTurn = "user_turn"
 // equal when their texts are: stricter than Python's == (1 and 1.0 are
 // two values), which BFCL's own state check (the checker's port) applies.
 type World struct {
-	// session is the entry's instances as BFCL loads them: each call runs
-	// on a copy of it whose attributes are read from the state's cells.
+	// session is the entry's instances as BFCL loads them, a stateful
+	// one's attributes left out: each call runs on a copy of it whose
+	// stateful instances' attributes are read from the state's cells.
 	session *classes.Session
 	// attrs names each stateful class's attributes in the order its
 	// _load_scenario leaves them: the entity's fields.
@@ -37,15 +41,61 @@ type World struct {
 	// offered holds, for a function miss_func withholds, the turn from
 	// which it is offered to the model.
 	offered map[string]int
-	// read holds attributes already decoded, by their cell's text: a
-	// call takes a deep copy (cheaper than decoding again, and the call
-	// may change it in place). At most maxRead are kept.
-	read     sync.Map // string → pyval.Value
-	readSize atomic.Int64
 }
 
-// maxRead bounds the decoded attributes a world keeps.
-const maxRead = 4096
+// decoded holds attributes already decoded, by their cell's text, for
+// every world: a call takes a deep copy (cheaper than decoding again,
+// and the call may change it in place), and the value kept tells whether
+// the call changed it. Entries share most cells (a class's attributes
+// as _load_scenario leaves them, a seeded generator's state): deriving
+// the 600 entries' tasks decodes 908 distinct cells 11,584 times.
+var decoded = cellCache{max: 16 << 20}
+
+// cellCache maps a cell's text to its decoded value, never changed
+// after. It holds two generations, each of at most max bytes of text:
+// once the newer is full it becomes the older, the older is dropped, and
+// a value found in the older moves to the newer.
+type cellCache struct {
+	mu       sync.Mutex
+	max      int
+	new, old map[string]pyval.Value
+	newBytes int
+}
+
+func (c *cellCache) get(text string) (pyval.Value, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if x, ok := c.new[text]; ok {
+		return x, true
+	}
+	x, ok := c.old[text]
+	if ok {
+		c.put(text, x)
+	}
+	return x, ok
+}
+
+func (c *cellCache) add(text string, x pyval.Value) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.put(text, x)
+}
+
+func (c *cellCache) put(text string, x pyval.Value) {
+	if len(text) > c.max {
+		return
+	}
+	if c.newBytes+len(text) > c.max {
+		c.old, c.new, c.newBytes = c.new, nil, 0
+	}
+	if c.new == nil {
+		c.new = map[string]pyval.Value{}
+	}
+	if _, ok := c.new[text]; !ok {
+		c.new[text] = x
+		c.newBytes += len(text)
+	}
+}
 
 // executorModel is the model name the world's instances are named after
 // in the call text BFCL evaluates (InstanceName); no result shows it.
@@ -87,6 +137,7 @@ func NewWorld(entryID string, involved []string, config *pyval.Dict) (*World, mo
 		}
 		schema.Types = append(schema.Types, et)
 		initial = append(initial, e)
+		in.Attrs = nil // each call reads them from the state
 	}
 	return w, schema, initial, nil
 }
@@ -103,20 +154,18 @@ func cell(v pyval.Value) (model.Value, error) {
 // Value reads an attribute back from its cell.
 func Value(v model.Value) (pyval.Value, error) { return pyval.Unmarshal([]byte(v.AsString())) }
 
-// value reads an attribute back from its cell, a copy of its own.
-func (w *World) value(f model.Value) (pyval.Value, error) {
-	if x, ok := w.read.Load(f.AsString()); ok {
-		return pyval.DeepCopy(x), nil
+// value reads an attribute back from its cell: the value as decoded,
+// which no call changes, and a deep copy of it for the call.
+func (w *World) value(f model.Value) (kept, live pyval.Value, err error) {
+	if x, ok := decoded.get(f.AsString()); ok {
+		return x, pyval.DeepCopy(x), nil
 	}
 	x, err := Value(f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if w.readSize.Load() < maxRead {
-		w.readSize.Add(1)
-		w.read.Store(f.AsString(), pyval.DeepCopy(x))
-	}
-	return x, nil
+	decoded.add(f.AsString(), x)
+	return x, pyval.DeepCopy(x), nil
 }
 
 // Name is the domain's id.
@@ -150,21 +199,25 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		return w.userTurn(tool, args)
 	}
 	s := w.session.Clone()
-	before := map[string][]string{}
+	type read struct {
+		cell string
+		kept pyval.Value
+	}
+	before := map[string][]read{}
 	for _, in := range s.Instances {
 		c := in.Class
 		if c.Stateless {
 			continue
 		}
-		in.Attrs = in.Attrs[:0]
+		in.Attrs = make([]classes.Attr, 0, len(w.attrs[c.Name]))
 		for _, name := range w.attrs[c.Name] {
 			f, _ := v.Field(c.Name, c.Name, name)
-			x, err := w.value(f)
+			kept, x, err := w.value(f)
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, name, err)
 			}
 			in.Attrs = append(in.Attrs, classes.Attr{Name: name, Value: x})
-			before[c.Name] = append(before[c.Name], f.AsString())
+			before[c.Name] = append(before[c.Name], read{f.AsString(), kept})
 		}
 	}
 	res := s.Execute([]string{CallString(tool, args.AppendJSON(nil))})[0]
@@ -179,11 +232,15 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		}
 		var fields []model.Assign
 		for i, a := range in.Attrs {
+			was := before[c.Name][i]
+			if same(was.kept, a.Value) {
+				continue // Marshal would write the cell it was read from
+			}
 			nv, err := cell(a.Value)
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: %v", c.Name, a.Name, err)
 			}
-			if nv.AsString() != before[c.Name][i] {
+			if nv.AsString() != was.cell {
 				fields = append(fields, model.Assign{Field: a.Name, Value: nv})
 			}
 		}
@@ -220,3 +277,210 @@ func turnArg(args model.Value) (int, bool) {
 
 // GoalVersion names the goal of turn i (BFCL's turn index, from 0).
 func GoalVersion(turn int) string { return "turn-" + strconv.Itoa(turn) }
+
+// same reports whether a call left an attribute as it read it: a and b
+// are of the same types with the same contents (floats to the bit), and
+// their references have one shape (a pointer met again in one is met
+// again at the same place in the other), so Marshal writes the same bytes
+// for both. It may answer false for values Marshal writes alike (state
+// Marshal skips, a hash table's layout); never true for values it writes
+// differently.
+func same(a, b pyval.Value) bool {
+	var s sameWalk
+	return s.values(a, b)
+}
+
+// sameWalk pairs the pointers met in a with those met in b, both ways.
+type sameWalk struct{ ab, ba map[uintptr]uintptr }
+
+// pair records that pointer p of a is q of b; false where either is
+// already paired otherwise. seen: the pair was met before (and is being
+// compared or was).
+func (s *sameWalk) pair(p, q uintptr) (ok, seen bool) {
+	if s.ab == nil {
+		s.ab, s.ba = map[uintptr]uintptr{}, map[uintptr]uintptr{}
+	}
+	x, inA := s.ab[p]
+	y, inB := s.ba[q]
+	switch {
+	case inA || inB:
+		return inA && inB && x == q && y == p, true
+	}
+	s.ab[p], s.ba[q] = q, p
+	return true, false
+}
+
+// values compares Python values, pyval's own types directly and any other
+// (an Object) field by field.
+func (s *sameWalk) values(a, b pyval.Value) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case int64:
+		y, ok := b.(int64)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && math.Float64bits(x) == math.Float64bits(y)
+	case *big.Int:
+		y, ok := b.(*big.Int)
+		return ok && x.Cmp(y) == 0
+	case *pyval.List:
+		y, ok := b.(*pyval.List)
+		if !ok {
+			return false
+		}
+		if ok, seen := s.pair(uintptr(unsafe.Pointer(x)), uintptr(unsafe.Pointer(y))); seen {
+			return ok
+		}
+		return s.seq(x.Items, y.Items)
+	case pyval.Tuple:
+		y, ok := b.(pyval.Tuple)
+		return ok && s.seq(x, y)
+	case *pyval.Dict:
+		y, ok := b.(*pyval.Dict)
+		if !ok {
+			return false
+		}
+		if ok, seen := s.pair(uintptr(unsafe.Pointer(x)), uintptr(unsafe.Pointer(y))); seen {
+			return ok
+		}
+		xs, ys := x.Items(), y.Items()
+		if len(xs) != len(ys) {
+			return false
+		}
+		for i := range xs {
+			if !s.values(xs[i].Key, ys[i].Key) || !s.values(xs[i].Value, ys[i].Value) {
+				return false
+			}
+		}
+		return true
+	}
+	if b == nil {
+		return false
+	}
+	return s.reflect(reflect.ValueOf(a), reflect.ValueOf(b))
+}
+
+func (s *sameWalk) seq(a, b []pyval.Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !s.values(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	dictType = reflect.TypeFor[*pyval.Dict]()
+	listType = reflect.TypeFor[*pyval.List]()
+)
+
+// pointee is the *pyval.Dict or *pyval.List a reflected pointer holds,
+// which may have been reached through an unexported field (whose value
+// reflect will not hand out).
+func pointee(v reflect.Value) pyval.Value {
+	if v.Type() == dictType {
+		return (*pyval.Dict)(unsafe.Pointer(v.Pointer()))
+	}
+	return (*pyval.List)(unsafe.Pointer(v.Pointer()))
+}
+
+// reflect compares two values of any Go type, every field, exported or
+// not: an Object's state, whatever its class keeps.
+func (s *sameWalk) reflect(a, b reflect.Value) bool {
+	if a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return math.Float64bits(a.Float()) == math.Float64bits(b.Float())
+	case reflect.Complex64, reflect.Complex128:
+		x, y := a.Complex(), b.Complex()
+		return math.Float64bits(real(x)) == math.Float64bits(real(y)) && math.Float64bits(imag(x)) == math.Float64bits(imag(y))
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Array:
+		for i := range a.Len() {
+			if !s.reflect(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !s.reflect(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !s.reflect(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() && b.IsNil()
+		}
+		return s.reflect(a.Elem(), b.Elem())
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() && b.IsNil()
+		}
+		switch a.Type() {
+		case dictType, listType:
+			// An object's dict or list, reached through a field of its
+			// own: as Marshal reads it (a dict's items, not its index).
+			return s.values(pointee(a), pointee(b))
+		}
+		if ok, seen := s.pair(a.Pointer(), b.Pointer()); seen {
+			return ok
+		}
+		return s.reflect(a.Elem(), b.Elem())
+	case reflect.Map:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		if ok, seen := s.pair(a.Pointer(), b.Pointer()); seen {
+			return ok
+		}
+		switch a.Type().Key().Kind() {
+		case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Chan, reflect.UnsafePointer, reflect.Func:
+			return false // keys that are references: no pairing by equality
+		}
+		for it := a.MapRange(); it.Next(); {
+			v := b.MapIndex(it.Key())
+			if !v.IsValid() || !s.reflect(it.Value(), v) {
+				return false
+			}
+		}
+		return true
+	}
+	// A func, a channel, an unsafe pointer: equal only when both are nil.
+	switch a.Kind() {
+	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		return a.IsNil() && b.IsNil()
+	}
+	return false
+}

@@ -73,12 +73,17 @@ type Domain struct {
 	// (domains.Counter), stated so that listing the domains reads none
 	// of them.
 	Counts domains.Counts
+	// Rows are its tasks' rows as it states them (domains.Lister), the
+	// bytes of RowsFile (from the module's root), which domains/all's
+	// TestTaskRows writes.
+	Rows     []byte
+	RowsFile string
 }
 
 // Register adds a tau2 world to parthack's registry; the tau2 Results
 // format is registered with the first one.
 func Register(dom Domain) {
-	r := &registry{dom: dom}
+	r := &registry{dom: dom, rows: domains.StatedRows(dom.RowsFile, dom.Rows)}
 	r.shipped = NewShipped(dom.Tau2Name, r)
 	domains.Register(r)
 	RegisterReader(dom.Tau2Name, r)
@@ -89,6 +94,7 @@ func Register(dom Domain) {
 type registry struct {
 	dom     Domain
 	shipped *Shipped
+	rows    func() ([]domains.TaskRow, error)
 
 	worldOnce sync.Once
 	w         World
@@ -107,6 +113,9 @@ func (r *registry) Format() string      { return "tau2" }
 func (r *registry) Showcase() *domains.Showcase { return r.dom.Showcase }
 
 func (r *registry) Counts() domains.Counts { return r.dom.Counts }
+
+func (r *registry) TaskRows() ([]domains.TaskRow, error) { return r.rows() }
+func (r *registry) RowsFile() string                     { return r.dom.RowsFile }
 
 // world makes the world once.
 func (r *registry) world() (World, error) {

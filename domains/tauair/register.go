@@ -1,6 +1,7 @@
 package tauair
 
 import (
+	_ "embed"
 	"fmt"
 	"io"
 	"strings"
@@ -63,6 +64,19 @@ var registryRuns = sync.OnceValues(func() ([]*domains.Run, error) {
 
 // Runs are the corpus' 200 GPT-4o runs.
 func (airline) Runs() ([]*domains.Run, error) { return registryRuns() }
+
+// taskRows are the rows of the tasks (domains.Lister), as domains/all's
+// TestTaskRows writes them.
+//
+//go:embed taskrows.json
+var taskRows []byte
+
+const rowsFile = "domains/tauair/taskrows.json"
+
+var statedRows = domains.StatedRows(rowsFile, taskRows)
+
+func (airline) TaskRows() ([]domains.TaskRow, error) { return statedRows() }
+func (airline) RowsFile() string                     { return rowsFile }
 
 // Counts are how many tasks and runs the corpus holds (see
 // domains.Counter): a gold run for each task, and the GPT-4o runs.

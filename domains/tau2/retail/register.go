@@ -1,13 +1,22 @@
 package retail
 
 import (
+	_ "embed"
+
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
 )
 
+// taskRows are the rows of the tasks (domains.Lister), as domains/all's
+// TestTaskRows writes them.
+//
+//go:embed taskrows.json
+var taskRows []byte
+
 func init() {
 	tau2.Register(tau2.Domain{Name: DomainName, Tau2Name: "retail", Title: "tau2-bench retail", Prefix: "T2R",
+		Rows: taskRows, RowsFile: "domains/tau2/retail/taskrows.json",
 		Counts: domains.Counts{Tasks: 114, Runs: 154},
 		World: func() (tau2.World, error) {
 			db, err := Shipped()

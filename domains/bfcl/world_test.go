@@ -1,0 +1,239 @@
+package bfcl
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/parthack/parthack/domains/bfcl/classes"
+	"github.com/parthack/parthack/domains/bfcl/pyval"
+	"github.com/parthack/parthack/model"
+)
+
+// TestSame holds same, which spares a call marshalling the attributes it
+// left alone, to its promise: true only for values Marshal writes alike.
+func TestSame(t *testing.T) {
+	shared := pyval.NewList(int64(1))
+	r1, err := pyval.NewRandom(int64(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2 := pyval.DeepCopy(r1).(*pyval.Random)
+	drawn := pyval.DeepCopy(r1).(*pyval.Random)
+	if _, err := drawn.Randint(1, 6); err != nil {
+		t.Fatal(err)
+	}
+	root := fsRoot(t)
+	for _, c := range []struct {
+		name string
+		a, b pyval.Value
+		same bool
+	}{
+		{"equal ints", int64(3), int64(3), true},
+		{"int and float", int64(1), 1.0, false},
+		{"int and bool", int64(1), true, false},
+		{"zero and negative zero", 0.0, math.Copysign(0, -1), false},
+		{"one NaN", math.NaN(), math.NaN(), true},
+		{"big ints", new(big.Int).Lsh(big.NewInt(1), 70), new(big.Int).Lsh(big.NewInt(1), 70), true},
+		{"None and empty str", nil, "", false},
+		{"nested lists", pyval.NewList(int64(1), pyval.NewList("a")), pyval.NewList(int64(1), pyval.NewList("a")), true},
+		{"list and tuple", pyval.NewList(int64(1)), pyval.Tuple{int64(1)}, false},
+		{"dict order", pyval.DictOf(pyval.Item{Key: "a", Value: int64(1)}, pyval.Item{Key: "b", Value: int64(2)}),
+			pyval.DictOf(pyval.Item{Key: "b", Value: int64(2)}, pyval.Item{Key: "a", Value: int64(1)}), false},
+		{"dict key 1 and 1.0", pyval.DictOf(pyval.Item{Key: int64(1), Value: "x"}), pyval.DictOf(pyval.Item{Key: 1.0, Value: "x"}), false},
+		{"a list shared, the same shape", pyval.NewList(shared, shared), pyval.DeepCopy(pyval.NewList(shared, shared)), true},
+		{"a list shared, and two lists", pyval.NewList(shared, shared), pyval.NewList(pyval.NewList(int64(1)), pyval.NewList(int64(1))), false},
+		{"two lists, and a list shared", pyval.NewList(pyval.NewList(int64(1)), pyval.NewList(int64(1))), pyval.NewList(shared, shared), false},
+		{"a generator and its copy", r1, r2, true},
+		{"a generator, and one a draw on", r1, drawn, false},
+		{"a file system and its copy (parent links)", root, pyval.DeepCopy(root), true},
+		{"a file system and another", root, fsRootWith(t, "other.txt"), false},
+	} {
+		ma, erra := pyval.Marshal(c.a)
+		mb, errb := pyval.Marshal(c.b)
+		if erra != nil || errb != nil {
+			t.Fatalf("%s: %v %v", c.name, erra, errb)
+		}
+		if got := same(c.a, c.b); got != c.same {
+			t.Errorf("%s: same %v, want %v", c.name, got, c.same)
+		}
+		if same(c.a, c.b) && !bytes.Equal(ma, mb) {
+			t.Errorf("%s: same, yet Marshal writes %s and %s", c.name, ma, mb)
+		}
+	}
+}
+
+// fsRoot is a GorillaFileSystem's root as an entry loads it.
+func fsRoot(t *testing.T) pyval.Value { return fsRootWith(t, "") }
+
+// fsRootWith is that root, with a file of that name touched ("" none).
+func fsRootWith(t *testing.T, touch string) pyval.Value {
+	t.Helper()
+	e, err := EntryByID("multi_turn_base_0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := classes.NewSession(e.InitialConfig, e.InvolvedClasses, executorModel, e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if touch != "" {
+		if res := s.Execute([]string{fmt.Sprintf("touch(file_name=%q)", touch)}); strings.HasPrefix(res[0], errorPrefix) {
+			t.Fatalf("touch: %s", res[0])
+		}
+	}
+	for _, in := range s.Instances {
+		if v, ok := in.Get("root"); ok && in.Class.Name == "GorillaFileSystem" {
+			return v
+		}
+	}
+	t.Fatal("multi_turn_base_0 has no GorillaFileSystem root")
+	return nil
+}
+
+// marshalledCall is a call as the world made it before same: every
+// attribute of every stateful instance decoded from its cell, and after
+// the call marshalled and compared with it.
+func marshalledCall(w *World, v model.StateView, tool string, args model.Value) ([]model.Action, string, string) {
+	s := w.session.Clone()
+	before := map[string][]string{}
+	for _, in := range s.Instances {
+		c := in.Class
+		if c.Stateless {
+			continue
+		}
+		for _, name := range w.attrs[c.Name] {
+			f, _ := v.Field(c.Name, c.Name, name)
+			x, err := Value(f)
+			if err != nil {
+				return nil, "", err.Error()
+			}
+			in.Attrs = append(in.Attrs, classes.Attr{Name: name, Value: x})
+			before[c.Name] = append(before[c.Name], f.AsString())
+		}
+	}
+	res := s.Execute([]string{CallString(tool, args.AppendJSON(nil))})[0]
+	var writes []model.Action
+	for _, in := range s.Instances {
+		c := in.Class
+		if c.Stateless {
+			continue
+		}
+		var fields []model.Assign
+		for i, a := range in.Attrs {
+			nv, err := cell(a.Value)
+			if err != nil {
+				return nil, "", err.Error()
+			}
+			if nv.AsString() != before[c.Name][i] {
+				fields = append(fields, model.Assign{Field: a.Name, Value: nv})
+			}
+		}
+		if len(fields) > 0 {
+			writes = append(writes, model.Action{Op: model.OpUpdate, Type: c.Name, ID: c.Name, Fields: fields})
+		}
+	}
+	if len(writes) == 0 && strings.HasPrefix(res, errorPrefix) {
+		return nil, "", res
+	}
+	return writes, res, ""
+}
+
+// TestCallsAsMarshalled holds every gold call of every entry, made on the
+// state gold's calls before it leave, to the writes, result and failure
+// of the same call with every attribute decoded from its cell and
+// marshalled again: sparing what same finds unchanged, and the cells
+// decoded once for every world, change nothing.
+func TestCallsAsMarshalled(t *testing.T) {
+	es, err := Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		task, err := Derive(e)
+		if err != nil {
+			t.Fatalf("%s: %v", e.ID, err)
+		}
+		env, err := task.Env()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := env.Begin(len(task.Gold.Steps))
+		for i := range task.Gold.Steps {
+			st := &task.Gold.Steps[i]
+			if st.Actor != model.ActorUser {
+				w1, res1, fail1 := task.World.CallAs(r.View(), model.ActorAgent, st.Tool, st.Args)
+				w2, res2, fail2 := marshalledCall(task.World, r.View(), st.Tool, st.Args)
+				if res1 != res2 || fail1 != fail2 || !reflect.DeepEqual(w1, w2) {
+					t.Fatalf("%s step %d (%s): the world's call gives %v %q %q; marshalling every attribute, %v %q %q",
+						e.ID, i, st.Tool, w1, res1, fail1, w2, res2, fail2)
+				}
+			}
+			r.Step(st)
+		}
+	}
+}
+
+// TestTurnGoalsOfOneReplay holds each turn's net changes, taken from one
+// replay of gold, to those of the replay of gold's steps by that turn's
+// end alone.
+func TestTurnGoalsOfOneReplay(t *testing.T) {
+	es, err := Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		task, err := Derive(e)
+		if err != nil {
+			t.Fatalf("%s: %v", e.ID, err)
+		}
+		env, err := task.Env()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ends []int // where each turn's steps end: the next user step, or gold's end
+		for i, st := range task.Gold.Steps {
+			if st.Actor == model.ActorUser && i > 0 {
+				ends = append(ends, i)
+			}
+		}
+		ends = append(ends, len(task.Gold.Steps))
+		for turn, end := range ends {
+			want := public(env.Replay(task.Gold.Steps[:end]).NetChanges())
+			if got := task.TurnChanges[turn]; !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s turn %d: %v from one replay, %v from the turn's own", e.ID, turn, got, want)
+			}
+		}
+	}
+}
+
+// TestOneTaskIsTasksTask: the task derived alone for a command about one
+// entry is the one the domain's tasks, derived side by side, hold at
+// that entry's place.
+func TestOneTaskIsTasksTask(t *testing.T) {
+	const id = "multi_turn_miss_param_17"
+	one, err := domain{}.Task(id)
+	if err != nil || one == nil || one.ID != id {
+		t.Fatalf("Task(%s): %v, %v", id, one, err)
+	}
+	if none, err := (domain{}).Task("multi_turn_base_200"); none != nil || err != nil {
+		t.Fatalf("Task of no entry: %v, %v; want neither", none, err)
+	}
+	all, err := domain{}.Tasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, _ := Entries()
+	for i, e := range es {
+		if all[i].ID != e.ID {
+			t.Fatalf("task %d is %s, entry %s", i, all[i].ID, e.ID)
+		}
+		if e.ID == id && all[i] != one {
+			t.Errorf("Tasks holds another task of %s than Task gave", id)
+		}
+	}
+}
