@@ -35,6 +35,7 @@ func TestTauCommands(t *testing.T) {
 		{"pair of two real runs", []string{"certify", "--task", "TAU-A04", "--honest", "trial2", "--candidate", "trial3"}, 1, []string{"rejected: state_vector_mismatch", "flights-FQ8APE"}, ""},
 		{"run of another task", []string{"certify", "--task", "TAU-A05", "--candidate", "gpt-4o-t04-trial3"}, 2, nil, "is of task TAU-A04, not TAU-A05"},
 		{"validate the domain", []string{"tasks", "validate", "--domain", "tau-airline"}, 0, []string{"50 tau-airline tasks valid (30 with a goal, 20 whose gold run changes nothing)"}, ""},
+		{"validate BFCL, whose goal each turn revises", []string{"tasks", "validate", "--domain", "bfcl-multi-turn"}, 0, []string{"600 bfcl-multi-turn tasks valid"}, ""},
 		{"validate tau2 retail", []string{"tasks", "validate", "--domain", "tau2-retail"}, 0, []string{"114 tau2-retail tasks valid (103 with a goal, 11 whose gold run changes nothing)"}, ""},
 		{"attack a real run", []string{"attack", "--task", "TAU-A04", "--honest", "trial3", "--edits", "2"}, 0, []string{"f(H)       0.400", "f(A)       0.600", "exhausted: this is the certified worst case"}, ""},
 		{"unknown task", []string{"domain", "runs", "--domain", "tau-airline", "--tasks", "TAU-A77"}, 2, nil, `tau-airline has no task "TAU-A77"`},

@@ -1225,7 +1225,9 @@ func validate(d domains.Domain, t *domains.Task) error {
 			return fmt.Errorf("gold call %d fails: %s", i+1, res.Log.Reason(ev))
 		}
 	}
-	m := t.M()
+	// m is the goal gold ends under: a task whose goal the user revises
+	// (BFCL's turns) is held to its last version.
+	m := res.Cert.PState.Den
 	if m == 0 {
 		if same, deltas := pbcste.Collateral(env.Replay(nil), res.Log); !same {
 			return fmt.Errorf("no goal predicate, yet gold changes %d cells", len(deltas))
