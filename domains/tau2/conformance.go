@@ -3,6 +3,7 @@ package tau2
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
@@ -23,6 +24,16 @@ type Checker struct {
 	// beside where the two results differ (Apart).
 	Explained map[Explained]string
 	gold      map[*Task]*Derived
+	// texts are the tasks derived by this checker and those made from it
+	// (fresh), by their text: the run files of a domain embed the same
+	// tasks, each derived once.
+	texts *derivedTexts
+}
+
+// derivedTexts are derived tasks by their text in a file (Task.Raw).
+type derivedTexts struct {
+	mu sync.Mutex
+	m  map[string]*Derived
 }
 
 // Explained names one call of a recorded run: its simulation's id, the
@@ -44,29 +55,40 @@ func NewChecker(w World) (*Checker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tau2 %s: %w", w.Name(), err)
 	}
-	c := &Checker{World: w, Env: env, gold: map[*Task]*Derived{}}
+	c := &Checker{World: w, Env: env, gold: map[*Task]*Derived{}, texts: &derivedTexts{m: map[string]*Derived{}}}
 	if e, ok := w.(Explainer); ok {
 		c.Explained = e.Explained()
 	}
 	return c, nil
 }
 
-// fresh is a checker of the same world and settings, its base task
-// shared, with no task derived yet.
+// fresh is a checker of the same world and settings for another file:
+// its base task shared, and the tasks derived from the same text.
 func (c *Checker) fresh() *Checker {
 	f := *c
 	f.gold = map[*Task]*Derived{}
 	return &f
 }
 
-// Derive is the task derived from a tau2 task, once per task.
+// Derive is the task derived from a tau2 task, once per task, and once
+// per text among the files of the checkers made from one (fresh): a task
+// is derived from its text alone, so a task another file embeds in the
+// same words is that file's derived task, its Source that file's Task.
 func (c *Checker) Derive(t *Task) (*Derived, error) {
 	if d, ok := c.gold[t]; ok {
 		return d, nil
 	}
-	d, err := Derive(c.World, c.Env, t, c.Hashes)
-	if err != nil {
-		return nil, err
+	c.texts.mu.Lock()
+	d, ok := c.texts.m[string(t.Raw)]
+	c.texts.mu.Unlock()
+	if !ok {
+		var err error
+		if d, err = Derive(c.World, c.Env, t, c.Hashes); err != nil {
+			return nil, err
+		}
+		c.texts.mu.Lock()
+		c.texts.m[string(t.Raw)] = d
+		c.texts.mu.Unlock()
 	}
 	c.gold[t] = d
 	return d, nil

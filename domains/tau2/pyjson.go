@@ -163,6 +163,10 @@ func parseValue(dec *json.Decoder) (any, error) {
 type pyParser struct {
 	src []byte
 	off int
+	// items and members hold the values of the arrays and objects being
+	// read, each copied out at its end into a slice of its size.
+	items   []any
+	members []Member
 }
 
 // maxPyDepth bounds nesting, as the tokenizer's stack would otherwise grow
@@ -187,17 +191,18 @@ func (p *pyParser) value(depth int) (any, bool) {
 		return p.object(depth)
 	case c == '[':
 		p.off++
-		out := []any{}
 		if p.off = skipSpace(src, p.off); p.off < len(src) && src[p.off] == ']' {
 			p.off++
-			return out, true
+			return []any{}, true
 		}
+		base := len(p.items)
+		defer func() { p.items = p.items[:base] }()
 		for {
 			x, ok := p.value(depth + 1)
 			if !ok {
 				return nil, false
 			}
-			out = append(out, x)
+			p.items = append(p.items, x)
 			if p.off = skipSpace(src, p.off); p.off >= len(src) {
 				return nil, false
 			}
@@ -206,7 +211,7 @@ func (p *pyParser) value(depth int) (any, bool) {
 				p.off++
 			case ']':
 				p.off++
-				return out, true
+				return slices.Clone(p.items[base:]), true
 			default:
 				return nil, false
 			}
@@ -234,11 +239,12 @@ func (p *pyParser) literal(lit string) bool {
 func (p *pyParser) object(depth int) (any, bool) {
 	src := p.src
 	p.off++
-	out := Obj{}
 	if p.off = skipSpace(src, p.off); p.off < len(src) && src[p.off] == '}' {
 		p.off++
-		return out, true
+		return Obj{}, true
 	}
+	base := len(p.members)
+	defer func() { p.members = p.members[:base] }()
 	var seen map[string]bool // once the object is too large to scan
 	for {
 		if p.off = skipSpace(src, p.off); p.off >= len(src) || src[p.off] != '"' {
@@ -251,7 +257,7 @@ func (p *pyParser) object(depth int) (any, bool) {
 		key := k.(string)
 		// A repeated key is the tokenizer's (a dict keeps its first place
 		// and last value).
-		if len(out) < 16 {
+		if out := Obj(p.members[base:]); len(out) < 16 {
 			if _, dup := out.Get(key); dup {
 				return nil, false
 			}
@@ -275,7 +281,7 @@ func (p *pyParser) object(depth int) (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		out = append(out, Member{key, x})
+		p.members = append(p.members, Member{key, x})
 		if p.off = skipSpace(src, p.off); p.off >= len(src) {
 			return nil, false
 		}
@@ -284,7 +290,7 @@ func (p *pyParser) object(depth int) (any, bool) {
 			p.off++
 		case '}':
 			p.off++
-			return out, true
+			return Obj(slices.Clone(p.members[base:])), true
 		default:
 			return nil, false
 		}
