@@ -148,8 +148,10 @@ func runImport(e *env, format domains.Format, files []string, dry, rename, asJSO
 			if im == nil {
 				return nil
 			}
-			return im.Add(store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Body: model.EncodeTrajectory(tr),
-				Created: int64(existing + saved)})
+			// The trajectory is encoded straight into the record: a long
+			// conversation is held once more, not twice.
+			return im.AddBody(store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Created: int64(existing + saved)},
+				func(b []byte) []byte { return model.AppendTrajectory(b, tr) })
 		}
 		// A dry run also holds each run to what the benchmark
 		// recorded, as it is read.
