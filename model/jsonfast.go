@@ -1,7 +1,9 @@
 package model
 
 import (
-	"encoding/json"
+	"bytes"
+	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -272,16 +274,53 @@ func (f *fastParser) str() (string, bool) {
 }
 
 // unescape decodes a string literal whose escapes are well formed as
-// encoding/json does, refusing what it would repair.
+// encoding/json does, refusing what it would repair (badString): its
+// text between escapes copied as it is, each escape decoded, in one
+// buffer the string then shares.
 func unescape(lit []byte) (string, bool) {
-	if i, _ := badString(lit[1 : len(lit)-1]); i >= 0 {
+	body := lit[1 : len(lit)-1]
+	if i, _ := badString(body); i >= 0 {
 		return "", false
 	}
-	var out string
-	if err := json.Unmarshal(lit, &out); err != nil {
-		return "", false
+	b := make([]byte, 0, len(body))
+	for i := 0; i < len(body); {
+		j := bytes.IndexByte(body[i:], '\\')
+		if j < 0 {
+			b = append(b, body[i:]...)
+			break
+		}
+		b = append(b, body[i:i+j]...)
+		i += j
+		switch e := body[i+1]; e {
+		case 'u':
+			r, _ := hex4(body[i+2:])
+			i += 6
+			if utf16.IsSurrogate(r) { // badString found its low half after it
+				lo, _ := hex4(body[i+2:])
+				r = utf16.DecodeRune(r, lo)
+				i += 6
+			}
+			b = utf8.AppendRune(b, r)
+			continue
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		default: // '"', '\\', '/'
+			b = append(b, e)
+		}
+		i += 2
 	}
-	return out, true
+	if len(b) == 0 {
+		return "", true
+	}
+	return unsafe.String(&b[0], len(b)), true
 }
 
 // escapeLen is the length of the well-formed escape b starts with (\n,

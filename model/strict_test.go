@@ -343,3 +343,23 @@ func TestJSONRaw(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestUnescape: a string with escapes reads as encoding/json reads it,
+// and one it would repair (a lone surrogate, invalid UTF-8) is refused.
+func TestUnescape(t *testing.T) {
+	for _, lit := range []string{`"a\"b\\c\/d\be\ff\ng\rh\ti"`, `"\u00e9\u0000\u001f\uFFFF \ud83d\ude00 é😀"`, `"\\"`, `"x\n"`,
+		`"\u12AB\uabcd"`, `"` + strings.Repeat(`long \" text `, 10000) + `"`} {
+		var want string
+		if err := json.Unmarshal([]byte(lit), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := unescape([]byte(lit)); !ok || got != want {
+			t.Errorf("unescape(%.40s) = %q, %v; encoding/json reads %q", lit, got, ok, want)
+		}
+	}
+	for _, lit := range []string{`"\ud83d"`, `"\ude00\ud83d"`, "\"\\n\xff\"", `"\ud83d\u0041"`} {
+		if got, ok := unescape([]byte(lit)); ok {
+			t.Errorf("unescape(%q) = %q, want it refused", lit, got)
+		}
+	}
+}
