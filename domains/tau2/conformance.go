@@ -28,6 +28,29 @@ type Checker struct {
 	// (fresh), by their text: the run files of a domain embed the same
 	// tasks, each derived once.
 	texts *derivedTexts
+	// certified holds, while a file's runs are held to what tau2 recorded
+	// (conforming), each run's trajectory and replay as its certification
+	// made them (domains.Run.Certified), until Replay reads them.
+	conforming bool
+	certified  map[*Simulation]certifiedRun
+}
+
+// certifiedRun is a run's trajectory and its replay by its certification.
+type certifiedRun struct {
+	h   *model.Trajectory
+	log *pbcste.Log
+}
+
+// keep keeps a run's certified trajectory and replay for Replay, when
+// the checker's file is being held to what tau2 recorded.
+func (c *Checker) keep(sim *Simulation, h *model.Trajectory, log *pbcste.Log) {
+	if !c.conforming || log == nil {
+		return
+	}
+	if c.certified == nil {
+		c.certified = map[*Simulation]certifiedRun{}
+	}
+	c.certified[sim] = certifiedRun{h, log}
 }
 
 // derivedTexts are derived tasks by their text in a file (Task.Raw).
@@ -66,7 +89,7 @@ func NewChecker(w World) (*Checker, error) {
 // its base task shared, and the tasks derived from the same text.
 func (c *Checker) fresh() *Checker {
 	f := *c
-	f.gold = map[*Task]*Derived{}
+	f.gold, f.conforming, f.certified = map[*Task]*Derived{}, false, nil
 	return &f
 }
 
@@ -196,18 +219,27 @@ type Replayed struct {
 	Score    *Score
 }
 
-// Replay replays a run on the world's database and scores it.
+// Replay replays a run on the world's database and scores it; a run its
+// certification replayed (keep) is read from that replay: the same
+// calls on the same database, whose results and end state are those of
+// the world's base task, the goals aside.
 func (c *Checker) Replay(r *Results, sim *Simulation) (*Replayed, error) {
 	t, remapped := Remap(r, sim)
 	d, err := c.Derive(t)
 	if err != nil {
 		return nil, err
 	}
-	tr, err := Trajectory(c.World, r, sim, t)
-	if err != nil {
-		return nil, err
+	var tr *model.Trajectory
+	var log *pbcste.Log
+	if cr, ok := c.certified[sim]; ok {
+		delete(c.certified, sim)
+		tr, log = cr.h, cr.log
+	} else {
+		if tr, err = Trajectory(c.World, r, sim, t); err != nil {
+			return nil, err
+		}
+		log = c.Env.Replay(tr.Steps)
 	}
-	log := c.Env.Replay(tr.Steps)
 	out := &Replayed{Sim: sim, Task: d, Remapped: remapped, Traj: tr, Log: log}
 	if out.Recorded, err = Recorded(r, sim); err != nil {
 		return nil, err
