@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -32,7 +33,29 @@ type fastParser struct {
 	line, lineOff int
 	// arena holds the fields of steps decoded by fastStep.
 	arena []Assign
+	// nodes is the slab the next nodes are taken from; members and items
+	// hold the members and items of the objects and arrays being parsed,
+	// each copied out at its end into a slice of its size, so that a
+	// document costs a few allocations per slab of nodes and one per
+	// object or array, not one per value and a growing slice's copies.
+	nodes   []node
+	members []member
+	items   []*node
 }
+
+// node is a new node at off, from the slab.
+func (f *fastParser) node(off int) *node {
+	if len(f.nodes) == cap(f.nodes) {
+		f.nodes = make([]node, 0, min(max(2*cap(f.nodes), 8), maxSlab))
+	}
+	f.nodes = f.nodes[:len(f.nodes)+1]
+	n := &f.nodes[len(f.nodes)-1]
+	n.off = off
+	return n
+}
+
+// maxSlab bounds a slab of nodes, which lives as long as any of its nodes.
+const maxSlab = 512
 
 // parseValid parses src with the fast parser, or with parseTokens when
 // the fast parser finds anything wrong, so its errors are exactly
@@ -85,7 +108,7 @@ func (f *fastParser) value(depth int) (*node, bool) {
 	if depth > maxDepth {
 		return nil, false
 	}
-	n := &node{off: f.off}
+	n := f.node(f.off)
 	ok := false
 	switch f.peek() {
 	case '{':
@@ -120,6 +143,8 @@ func (f *fastParser) object(n *node, depth int) bool {
 	if f.expect('}') {
 		return true
 	}
+	base := len(f.members)
+	defer func() { f.members = f.members[:base] }()
 	var seen map[string]bool // only for objects too large to scan
 	for {
 		f.ws()
@@ -127,7 +152,7 @@ func (f *fastParser) object(n *node, depth int) bool {
 			return false
 		}
 		key, ok := f.str()
-		if !ok || dup(n.members, &seen, key) || !f.expect(':') {
+		if !ok || dup(f.members[base:], &seen, key) || !f.expect(':') {
 			return false
 		}
 		var val *node
@@ -140,8 +165,9 @@ func (f *fastParser) object(n *node, depth int) bool {
 		if !ok {
 			return false
 		}
-		n.members = append(n.members, member{key: key, val: val})
+		f.members = append(f.members, member{key: key, val: val})
 		if !f.expect(',') {
+			n.members = slices.Clone(f.members[base:])
 			return f.expect('}')
 		}
 	}
@@ -154,13 +180,16 @@ func (f *fastParser) array(n *node, depth int) bool {
 	if f.expect(']') {
 		return true
 	}
+	base := len(f.items)
+	defer func() { f.items = f.items[:base] }()
 	for {
 		item, ok := f.value(depth + 1)
 		if !ok {
 			return false
 		}
-		n.items = append(n.items, item)
+		f.items = append(f.items, item)
 		if !f.expect(',') {
+			n.items = slices.Clone(f.items[base:])
 			return f.expect(']')
 		}
 	}
