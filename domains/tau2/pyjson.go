@@ -100,9 +100,17 @@ func parsePyTokens(src []byte) (any, error) {
 	return x, nil
 }
 
-// MustPy is ParsePy of a value known to be valid JSON (a model value).
+// MustPy is ParsePy of a value known to be valid JSON (a model value),
+// a JSON value's canonical text read where it is.
 func MustPy(v model.Value) any {
-	x, err := ParsePy(v.AppendJSON(nil))
+	var src []byte
+	if v.Kind() == model.JSONValue {
+		s := v.AsString()
+		src = unsafe.Slice(unsafe.StringData(s), len(s)) // read, never written
+	} else {
+		src = v.AppendJSON(nil)
+	}
+	x, err := ParsePy(src)
 	if err != nil {
 		panic(fmt.Sprintf("tau2: model value %s is not JSON: %v", v, err))
 	}
@@ -644,4 +652,99 @@ func pyNumber(x any) (float64, bool) {
 		return v, true
 	}
 	return 0, false
+}
+
+// ModelValue is a Python value as a field value: what model.FromJSON
+// gives of its json.dumps, written straight from the value (a string,
+// int, bool, None or list of strings as itself, anything else as
+// canonical JSON) rather than dumped and parsed again. A value canonical
+// JSON cannot hold (a NaN) goes the long way, and fails as it does.
+func ModelValue(x any) model.Value {
+	switch v := x.(type) {
+	case nil:
+		return model.Null
+	case bool:
+		return model.Bool(v)
+	case string:
+		return model.Str(v)
+	case int64:
+		return model.Int(v)
+	case int:
+		return model.Int(int64(v))
+	case []any:
+		strs := make([]string, 0, len(v))
+		for _, it := range v {
+			s, ok := it.(string)
+			if !ok {
+				strs = nil
+				break
+			}
+			strs = append(strs, s)
+		}
+		if strs != nil {
+			return model.List(strs)
+		}
+	}
+	if b, ok := appendCanonical(nil, x); ok {
+		return model.CanonicalJSON(string(b))
+	}
+	return model.MustJSON(Dumps(x, false))
+}
+
+// appendCanonical appends x as canonical JSON (model.FromJSON's form:
+// compact, keys sorted, numbers as Python writes them); false for what it
+// cannot hold.
+func appendCanonical(b []byte, x any) ([]byte, bool) {
+	switch v := x.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case bool:
+		return strconv.AppendBool(b, v), true
+	case string:
+		return model.Str(v).AppendJSON(b), true
+	case int64:
+		return strconv.AppendInt(b, v, 10), true
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), true
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, false
+		}
+		return model.AppendPyFloat(b, v), true
+	case []any:
+		b = append(b, '[')
+		for i, it := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendCanonical(b, it); !ok {
+				return nil, false
+			}
+		}
+		return append(b, ']'), true
+	case Obj:
+		ms := v
+		if !slices.IsSortedFunc(v, cmpMember) {
+			ms = slices.Clone(v)
+			slices.SortStableFunc(ms, cmpMember)
+		}
+		b = append(b, '{')
+		for i, m := range ms {
+			if i > 0 {
+				if m.Key == ms[i-1].Key {
+					return nil, false // a repeated key, which FromJSON refuses
+				}
+				b = append(b, ',')
+			}
+			b = model.Str(m.Key).AppendJSON(b)
+			b = append(b, ':')
+			var ok bool
+			if b, ok = appendCanonical(b, m.Value); !ok {
+				return nil, false
+			}
+		}
+		return append(b, '}'), true
+	}
+	return nil, false
 }

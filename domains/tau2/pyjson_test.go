@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parthack/parthack/model"
 )
 
 // pyCases are values with the text Python's json.dumps gives them
@@ -116,6 +118,36 @@ func TestParsePyOnePass(t *testing.T) {
 		}
 		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
 			t.Errorf("ParsePy(%q) = %v, %v; the tokenizer gives %v, %v", name, got, gerr, want, werr)
+		}
+	}
+}
+
+// TestModelValue: a Python value's field value is what model.FromJSON
+// gives of its json.dumps, of every kind, the shipped retail database's
+// records included.
+func TestModelValue(t *testing.T) {
+	db, err := Data("retail/db.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := ParsePy(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := []any{nil, true, "é\"\n", int64(-3), 2.5, 1e16, []any{}, []any{"a", "b"}, []any{"a", int64(1)}, Obj{},
+		Obj{{"z", 1.0}, {"a", []any{Obj{{"k", nil}}}}, {"é", "\u2028"}}, []string{"x"}, []any{[]any{}}}
+	for _, coll := range whole.(Obj) {
+		for _, rec := range coll.Value.(Obj) {
+			xs = append(xs, rec.Value)
+			for _, m := range rec.Value.(Obj) {
+				xs = append(xs, m.Value)
+			}
+		}
+	}
+	for _, x := range xs {
+		got, want := ModelValue(x), model.MustJSON(Dumps(x, false))
+		if got.Kind() != want.Kind() || !got.Equal(want) || string(got.AppendJSON(nil)) != string(want.AppendJSON(nil)) {
+			t.Fatalf("ModelValue(%.80s) = %s (kind %d), FromJSON of its dumps %s (kind %d)", Dumps(x, false), got.AppendJSON(nil), got.Kind(), want.AppendJSON(nil), want.Kind())
 		}
 	}
 }
