@@ -205,7 +205,21 @@ func sameGold(t *Task, checks []ActionCheck) bool {
 	return true
 }
 
-func mustArgs(b []byte) any { x, _ := ParsePy(b); return x }
+// mustArgs is a call's arguments read, for reading only: each text is
+// parsed once (pyCache), as Remap compares every run's stored checks with
+// the tasks' gold calls.
+func mustArgs(b []byte) any {
+	if x, ok := pyCache.Load(string(b)); ok {
+		return x
+	}
+	x, _ := ParsePy(b)
+	if x != nil && pyCached.Load() < maxPyCache {
+		if _, had := pyCache.LoadOrStore(string(b), x); !had {
+			pyCached.Add(1)
+		}
+	}
+	return x
+}
 
 // Replayed is one run replayed and scored.
 type Replayed struct {

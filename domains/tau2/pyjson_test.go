@@ -151,3 +151,22 @@ func TestModelValue(t *testing.T) {
 		}
 	}
 }
+
+// TestMustPyReadsOnce: a JSON value's text is parsed once; every read
+// gets a value of its own, which its reader may change without changing
+// what the next read gets.
+func TestMustPyReadsOnce(t *testing.T) {
+	v := model.MustJSON(`{"items": [{"price": 1.5, "options": {"size": "XL"}}], "n": 3}`)
+	first := MustPy(v).(Obj)
+	if _, ok := pyCache.Load(v.AsString()); !ok {
+		t.Fatal("the text is not kept after its first read")
+	}
+	first = first.Set("n", int64(4))
+	items, _ := first.Get("items")
+	items.([]any)[0].(Obj).Set("price", 9.0)
+	items.([]any)[0] = "changed"
+	again := MustPy(v)
+	if want, _ := ParsePy([]byte(v.AsString())); !reflect.DeepEqual(again, want) {
+		t.Errorf("read again after the first read was changed: %s, want %s", Dumps(again, false), Dumps(want, false))
+	}
+}
