@@ -84,8 +84,7 @@ func runImport(e *env, format domains.Format, files []string, dry, rename, asJSO
 		// (a quarter of the collector's time on tau2's files; the import
 		// that saves keeps the default, its bound stated with it).
 		defer streamingGC()()
-	}
-	if !dry {
+	} else {
 		if s, err = openStore(e); err != nil {
 			return err
 		}
