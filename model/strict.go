@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/parthack/parthack/internal/mapfile"
 )
 
 // JSON is one value of a document parsed strictly, the way every file
@@ -576,14 +574,14 @@ func scalarEnd(c byte) bool { return strings.IndexByte(" \t\r\n,]}", c) >= 0 }
 // a fixed size, joined once it is whole (joined), so that its bytes are
 // copied twice, not once for each time a growing buffer would double.
 // The parts after the first are scratch memory outside the heap
-// (mapfile.Scratch), each given back as soon as it is copied into the
+// (scratch), each given back as soon as it is copied into the
 // joined value: a value of n bytes peaks at about n bytes more than the
 // stream holds, not 2n, and leaves no garbage behind.
 func (s *arrayScanner) take(b []byte) {
 	if len(s.buf)+len(b) > cap(s.buf) && cap(s.buf) >= valuePart {
 		s.parts = append(s.parts, s.buf)
 		var free func()
-		s.buf, free = mapfile.Scratch(max(valuePart, len(b)))
+		s.buf, free = scratch(max(valuePart, len(b)))
 		s.frees = append(s.frees, free)
 	}
 	s.buf = append(s.buf, b...)
