@@ -83,11 +83,11 @@ tau2=(domains/tau2/data/runs/airline-*.json.gz domains/tau2/data/runs/retail-*.j
 echo "== import tau2 --dry-run (GOMAXPROCS=1) against python3 json.load of the same ${#tau2[@]} files, $((count < 10 ? 10 : count)) runs interleaved"
 for _ in $(seq "$((count < 10 ? 10 : count))"); do
 	/usr/bin/time -f "%e" -o "$bin/time" env GOMAXPROCS=1 "$bin/parthack" import tau2 --dry-run "${tau2[@]}" >/dev/null 2>&1
-	go=$(tail -n 1 "$bin/time")
+	ph=$(tail -n 1 "$bin/time")
 	/usr/bin/time -f "%e" -o "$bin/time" python3 -c 'import gzip, json, sys
 for f in sys.argv[1:]:
     json.load(gzip.open(f))' "${tau2[@]}"
-	echo "$go $(tail -n 1 "$bin/time")"
+	echo "$ph $(tail -n 1 "$bin/time")"
 done | awk '
 	function median(v, m,   i, j, t) {
 		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
