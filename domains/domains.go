@@ -138,6 +138,12 @@ type Run struct {
 	// step (from 0; -1 when about no step) with where the run, its
 	// message and its call are in the file.
 	Locate func(step int, err error) error
+	// Certified, where a format holds the run to what its benchmark
+	// recorded from the run's replay (tau2's Conform), takes the
+	// trajectory a certification of the run read and the log its replay
+	// made, so that the run is not built and replayed a second time; nil
+	// elsewhere, and a run never certified is replayed as before.
+	Certified func(h *model.Trajectory, log *pbcste.Log)
 }
 
 // Exporter is a domain that can write the runs it ships in its

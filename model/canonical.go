@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strconv"
 )
 
@@ -29,14 +30,17 @@ func Hash(b []byte) string {
 
 // EncodeTrajectory writes a trajectory in the file format DecodeTrajectory
 // reads, one step per line, so exported witnesses diff well and round-trip.
-func EncodeTrajectory(tr *Trajectory) []byte {
+func EncodeTrajectory(tr *Trajectory) []byte { return AppendTrajectory(nil, tr) }
+
+// AppendTrajectory appends EncodeTrajectory(tr) to b.
+func AppendTrajectory(b []byte, tr *Trajectory) []byte {
 	// Room for the conversation's text up front: a long message is
 	// copied once, not once for each time a growing buffer doubles.
 	text := 0
 	for _, t := range tr.Transcript {
 		text += len(t.Content) + 64
 	}
-	b := make([]byte, 0, 256+len(tr.Note)+128*len(tr.Steps)+text)
+	b = slices.Grow(b, 256+len(tr.Note)+128*len(tr.Steps)+text)
 	b = append(b, "{\n  \"format\": "...)
 	b = appendJSONString(b, TrajectoryFormat)
 	b = append(b, ",\n  \"task\": "...)

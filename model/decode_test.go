@@ -206,5 +206,8 @@ func TestHonestRoundTrip(t *testing.T) {
 		if again := model.EncodeTrajectory(back); string(again) != string(enc) {
 			t.Errorf("%+v: encoded again differently:\n%s\n%s", tr, enc, again)
 		}
+		if app := model.AppendTrajectory([]byte("head|"), &tr); string(app) != "head|"+string(enc) {
+			t.Errorf("%+v: appended as %q, want it after the head", tr, app)
+		}
 	}
 }

@@ -1,7 +1,10 @@
 package model
 
 import (
-	"encoding/json"
+	"bytes"
+	"slices"
+	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -30,7 +33,29 @@ type fastParser struct {
 	line, lineOff int
 	// arena holds the fields of steps decoded by fastStep.
 	arena []Assign
+	// nodes is the slab the next nodes are taken from; members and items
+	// hold the members and items of the objects and arrays being parsed,
+	// each copied out at its end into a slice of its size, so that a
+	// document costs a few allocations per slab of nodes and one per
+	// object or array, not one per value and a growing slice's copies.
+	nodes   []node
+	members []member
+	items   []*node
 }
+
+// node is a new node at off, from the slab.
+func (f *fastParser) node(off int) *node {
+	if len(f.nodes) == cap(f.nodes) {
+		f.nodes = make([]node, 0, min(max(2*cap(f.nodes), 8), maxSlab))
+	}
+	f.nodes = f.nodes[:len(f.nodes)+1]
+	n := &f.nodes[len(f.nodes)-1]
+	n.off = off
+	return n
+}
+
+// maxSlab bounds a slab of nodes, which lives as long as any of its nodes.
+const maxSlab = 512
 
 // parseValid parses src with the fast parser, or with parseTokens when
 // the fast parser finds anything wrong, so its errors are exactly
@@ -83,7 +108,7 @@ func (f *fastParser) value(depth int) (*node, bool) {
 	if depth > maxDepth {
 		return nil, false
 	}
-	n := &node{off: f.off}
+	n := f.node(f.off)
 	ok := false
 	switch f.peek() {
 	case '{':
@@ -118,6 +143,8 @@ func (f *fastParser) object(n *node, depth int) bool {
 	if f.expect('}') {
 		return true
 	}
+	base := len(f.members)
+	defer func() { f.members = f.members[:base] }()
 	var seen map[string]bool // only for objects too large to scan
 	for {
 		f.ws()
@@ -125,7 +152,7 @@ func (f *fastParser) object(n *node, depth int) bool {
 			return false
 		}
 		key, ok := f.str()
-		if !ok || dup(n.members, &seen, key) || !f.expect(':') {
+		if !ok || dup(f.members[base:], &seen, key) || !f.expect(':') {
 			return false
 		}
 		var val *node
@@ -138,8 +165,9 @@ func (f *fastParser) object(n *node, depth int) bool {
 		if !ok {
 			return false
 		}
-		n.members = append(n.members, member{key: key, val: val})
+		f.members = append(f.members, member{key: key, val: val})
 		if !f.expect(',') {
+			n.members = slices.Clone(f.members[base:])
 			return f.expect('}')
 		}
 	}
@@ -152,13 +180,16 @@ func (f *fastParser) array(n *node, depth int) bool {
 	if f.expect(']') {
 		return true
 	}
+	base := len(f.items)
+	defer func() { f.items = f.items[:base] }()
 	for {
 		item, ok := f.value(depth + 1)
 		if !ok {
 			return false
 		}
-		n.items = append(n.items, item)
+		f.items = append(f.items, item)
 		if !f.expect(',') {
+			n.items = slices.Clone(f.items[base:])
 			return f.expect(']')
 		}
 	}
@@ -272,16 +303,53 @@ func (f *fastParser) str() (string, bool) {
 }
 
 // unescape decodes a string literal whose escapes are well formed as
-// encoding/json does, refusing what it would repair.
+// encoding/json does, refusing what it would repair (badString): its
+// text between escapes copied as it is, each escape decoded, in one
+// buffer the string then shares.
 func unescape(lit []byte) (string, bool) {
-	if i, _ := badString(lit[1 : len(lit)-1]); i >= 0 {
+	body := lit[1 : len(lit)-1]
+	if i, _ := badString(body); i >= 0 {
 		return "", false
 	}
-	var out string
-	if err := json.Unmarshal(lit, &out); err != nil {
-		return "", false
+	b := make([]byte, 0, len(body))
+	for i := 0; i < len(body); {
+		j := bytes.IndexByte(body[i:], '\\')
+		if j < 0 {
+			b = append(b, body[i:]...)
+			break
+		}
+		b = append(b, body[i:i+j]...)
+		i += j
+		switch e := body[i+1]; e {
+		case 'u':
+			r, _ := hex4(body[i+2:])
+			i += 6
+			if utf16.IsSurrogate(r) { // badString found its low half after it
+				lo, _ := hex4(body[i+2:])
+				r = utf16.DecodeRune(r, lo)
+				i += 6
+			}
+			b = utf8.AppendRune(b, r)
+			continue
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		default: // '"', '\\', '/'
+			b = append(b, e)
+		}
+		i += 2
 	}
-	return out, true
+	if len(b) == 0 {
+		return "", true
+	}
+	return unsafe.String(&b[0], len(b)), true
 }
 
 // escapeLen is the length of the well-formed escape b starts with (\n,

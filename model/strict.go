@@ -420,6 +420,7 @@ type arrayScanner struct {
 	line, col int // of the next byte
 	buf       []byte
 	parts     [][]byte // the parts of a large value before buf (take)
+	frees     []func() // give back the parts after the first and buf (take)
 	owned     bool     // buf is a large value's own, shared by its strings
 	stack     []byte
 }
@@ -496,6 +497,7 @@ func (s *arrayScanner) value(path, what string) (JSON, error) {
 	inString, escaped := false, false
 	for done := false; !done; {
 		if _, err := s.r.Peek(1); err != nil {
+			s.dropParts()
 			return JSON{}, s.cut(path, "the file ends inside "+what, err)
 		}
 		chunk, _ := s.r.Peek(s.r.Buffered())
@@ -571,10 +573,16 @@ func scalarEnd(c byte) bool { return strings.IndexByte(" \t\r\n,]}", c) >= 0 }
 // being read, keeping line and column. A large value is kept in parts of
 // a fixed size, joined once it is whole (joined), so that its bytes are
 // copied twice, not once for each time a growing buffer would double.
+// The parts after the first are scratch memory outside the heap
+// (scratch), each given back as soon as it is copied into the
+// joined value: a value of n bytes peaks at about n bytes more than the
+// stream holds, not 2n, and leaves no garbage behind.
 func (s *arrayScanner) take(b []byte) {
 	if len(s.buf)+len(b) > cap(s.buf) && cap(s.buf) >= valuePart {
 		s.parts = append(s.parts, s.buf)
-		s.buf = make([]byte, 0, max(valuePart, len(b)))
+		var free func()
+		s.buf, free = scratch(max(valuePart, len(b)))
+		s.frees = append(s.frees, free)
 	}
 	s.buf = append(s.buf, b...)
 	if k := bytes.Count(b, newline); k > 0 {
@@ -603,9 +611,25 @@ func (s *arrayScanner) joined() bool {
 	for i, p := range s.parts {
 		whole = append(whole, p...)
 		s.parts[i] = nil
+		if i > 0 { // the first part is the heap's, each later one scratch
+			s.frees[i-1]()
+		}
 	}
-	s.buf, s.parts = append(whole, s.buf...), s.parts[:0]
+	whole = append(whole, s.buf...)
+	s.frees[len(s.frees)-1]()
+	s.buf, s.parts, s.frees = whole, s.parts[:0], s.frees[:0]
 	return true
+}
+
+// dropParts gives back the parts of a value not read to its end.
+func (s *arrayScanner) dropParts() {
+	for _, free := range s.frees {
+		free()
+	}
+	if len(s.parts) > 0 {
+		s.buf = nil // scratch, given back
+	}
+	s.parts, s.frees = s.parts[:0], s.frees[:0]
 }
 
 // release lets a large value's bytes go once the value is handed on,

@@ -183,6 +183,7 @@ type State struct {
 	counts  []int64  // per count expression: matching alive entities
 	matches [][]bool // per count expression, per slot: does it match now
 	scratch []byte
+	placed  []byte     // the encoding place writes (newSlot uses scratch)
 	counted slotFields // the slot a count's filter reads
 	strs    *strCache  // strings decoded for values kept (see decodeValue)
 	hint    idHint     // the next step's id and its hash, when Replay knows them
@@ -333,8 +334,9 @@ func (s *State) lookup(typ int, id string) (int32, bool) {
 	return slot, ok && s.rec(slot).exists()
 }
 
-// newSlot appends a slot for (typ, id) that does not exist yet.
-func (s *State) newSlot(typ int32, id string) int32 {
+// newSlot appends a slot for (typ, id) that does not exist yet, with room
+// for an encoding of size bytes.
+func (s *State) newSlot(typ int32, id string, size int) int32 {
 	slot := s.n
 	c := slot >> chunkBits
 	if int(c) == len(s.chunks) {
@@ -351,7 +353,7 @@ func (s *State) newSlot(typ int32, id string) int32 {
 	enc := s.env.appendHeader(s.scratch[:0], typ, id, false)
 	s.scratch = enc
 	ch.at = append(ch.at, uint32(len(ch.data)))
-	ch.data = appendRec(ch.data, typ, len(enc), 0, enc, len(enc)+encSlack)
+	ch.data = appendRec(ch.data, typ, len(enc), 0, enc, max(len(enc), size)+encSlack)
 	s.n++
 	if s.sharedIndex {
 		if s.added == nil {
@@ -370,15 +372,15 @@ func (s *State) newSlot(typ int32, id string) int32 {
 // place adds a new slot, or fills one that a snapshot knew only as
 // future or that was deleted, with these fields.
 func (s *State) place(typ int32, id string, alive bool, fields []model.Value) int32 {
-	slot, known := s.slotOf(typ, id)
-	if !known {
-		slot = s.newSlot(typ, id)
-	}
-	b := s.env.appendHeader(s.scratch[:0], typ, id, alive)
+	b := s.env.appendHeader(s.placed[:0], typ, id, alive)
 	for _, v := range fields {
 		b = appendValue(b, v)
 	}
-	s.scratch = b
+	s.placed = b
+	slot, known := s.slotOf(typ, id)
+	if !known {
+		slot = s.newSlot(typ, id, len(b)) // room for b: written in place
+	}
 	r := s.mut(slot)
 	r = s.splice(slot, r, 0, r.n(), b)
 	r.setFlag(flagExists, true)
@@ -851,7 +853,7 @@ func (s *State) redo(c *Change, final *State) {
 	}
 	if c.Slot >= s.n || !s.rec(c.Slot).exists() {
 		for c.Slot >= s.n {
-			s.newSlot(final.rec(s.n).typ(), final.idOf(s.n, false))
+			s.newSlot(final.rec(s.n).typ(), final.idOf(s.n, false), 0)
 		}
 		r := s.mut(c.Slot)
 		typ := r.typ()

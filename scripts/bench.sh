@@ -5,7 +5,9 @@
 # `parthack import tau-bench` on all 200 GPT-4o runs and on a 200 MB file
 # that repeats them 62 times (skipping the repeated names, and saving them
 # all with --rename), `parthack import tau2 --dry-run` on the shipped tau2
-# files, `parthack certify`, `parthack replay` (text
+# files (and on one core against Python's json.load of the same files),
+# `parthack import tau2` of a file with one 200 MB message (dry and
+# saved), `parthack certify`, `parthack replay` (text
 # and --json), `parthack payload` and `parthack score` (plain, --json and
 # --steps) on a 1,000,000-step file, interleaved run by run so that each
 # sees the machine as certify does, `parthack bench --domain` for
@@ -91,6 +93,39 @@ wall import-200-tau-runs "$bin/parthack" import tau-bench "$bin/gpt-4o-airline.j
 # recorded.
 wall import-tau2-airline-retail "$bin/parthack" import tau2 --dry-run domains/tau2/data/runs/airline-*.json.gz domains/tau2/data/runs/retail-*.json.gz
 wall import-tau2-telecom "$bin/parthack" import tau2 --dry-run domains/tau2/data/runs/telecom-*.json.gz
+# The same seven files on one core (GOMAXPROCS=1) against Python's
+# json.load of them (gzip.open, as they are shipped), interleaved run by
+# run, COUNT runs (at least 10): each one's wall time, median [min–max],
+# and their ratio, the medians' with the min–max of the runs' own.
+tau2=(domains/tau2/data/runs/airline-*.json.gz domains/tau2/data/runs/retail-*.json.gz)
+echo "== import tau2 --dry-run (GOMAXPROCS=1) against python3 json.load of the same ${#tau2[@]} files, $((count < 10 ? 10 : count)) runs interleaved"
+for _ in $(seq "$((count < 10 ? 10 : count))"); do
+	/usr/bin/time -f "%e" -o "$bin/time" env GOMAXPROCS=1 "$bin/parthack" import tau2 --dry-run "${tau2[@]}" >/dev/null 2>&1
+	ph=$(tail -n 1 "$bin/time")
+	/usr/bin/time -f "%e" -o "$bin/time" python3 -c 'import gzip, json, sys
+for f in sys.argv[1:]:
+    json.load(gzip.open(f))' "${tau2[@]}"
+	echo "$ph $(tail -n 1 "$bin/time")"
+done | awk '
+	function median(v, m,   i, j, t) {
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+		return (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+	}
+	{ n++; g[n] = $1; p[n] = $2; r[n] = ($2 > 0) ? $1 / $2 : 0 }
+	END {
+		mg = median(g, n); mp = median(p, n); median(r, n)
+		printf "parthack %g s [%g – %g], python3 json.load %g s [%g – %g]: %.2fx [%.2f – %.2f] (%d runs)\n", mg, g[1], g[n], mp, p[1], p[n], mg / mp, r[1], r[n], n
+	}'
+# A tau2 file of one run whose user message is 200 MB (issue 28): its peak
+# RSS on a dry run, and saved into a new store each time.
+PARTHACK_TAU2_BIG_FILE="$bin/tau2-big.json" go test ./domains/tau2 -run TestWriteBigMessageFile -count=1 >/dev/null
+wall import-tau2-200mb-message "$bin/parthack" import tau2 --dry-run "$bin/tau2-big.json"
+for _ in $(seq "$count"); do
+	rm -f "$bin/big.db"
+	/usr/bin/time -f "%e %M" -o "$bin/time" "$bin/parthack" --db "$bin/big.db" import tau2 "$bin/tau2-big.json" >/dev/null 2>&1
+	tail -n 1 "$bin/time" | awk '{ printf "BenchmarkWall/import-tau2-200mb-message-saved 1 %s s %.0f MB-peak-RSS\n", $1, $2 / 1024 }'
+done | summarize
+rm -f "$bin/tau2-big.json" "$bin/big.db"
 # tau2's own Python replaying the same seven files (scripts/tau2-differential.sh
 # replays retail, then airline, and says how long each replay took), when
 # TAU2_SRC names tau2's source; PY_COUNT runs (default 3: it takes minutes).

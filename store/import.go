@@ -80,13 +80,36 @@ func (s *Store) BeginImport(kind Kind) (*Import, error) {
 // Add adds a new record to the import; its Key is assigned as Put assigns
 // it, when the record is written.
 func (im *Import) Add(r Record) error {
+	if err := im.check(r); err != nil {
+		return err
+	}
+	return im.add(encode(r))
+}
+
+// AddBody is Add of a record whose body appendBody appends to the bytes
+// it is given (model.AppendTrajectory; r.Body is not read): it is written
+// straight into the record's value, so that a large one is held once,
+// not as the caller's Body and again as the value.
+func (im *Import) AddBody(r Record, appendBody func([]byte) []byte) error {
+	if err := im.check(r); err != nil {
+		return err
+	}
+	return im.add(encodeBody(r, 0, appendBody))
+}
+
+// check refuses a record the import cannot add.
+func (im *Import) check(r Record) error {
 	switch {
 	case im.done:
 		return fmt.Errorf("store %s: import: add after Commit or Abort", im.s.path)
 	case r.Kind != im.kind || r.Key != 0:
 		return fmt.Errorf("store %s: import: record %d: an import of %s records adds new records of kind %s", im.s.path, im.added, im.kind, im.kind)
 	}
-	v := encode(r)
+	return nil
+}
+
+// add adds an encoded record, writing the batch once it is large.
+func (im *Import) add(v []byte) error {
 	im.batch = append(im.batch, v)
 	im.size += len(v)
 	im.added++

@@ -45,7 +45,8 @@ func raw(t *testing.T, s *Store) (keys, imports int) {
 // TestImportPublishesAtOnce: whatever the batch size, no reader sees an
 // import's records (by List, Names, Get, Put or Delete of their keys)
 // until Commit, while records Put meanwhile are seen at once; after
-// Commit all of them are there, in order, with their keys.
+// Commit all of them are there, in order, with their keys, those added
+// with their body appended (AddBody) as those added whole.
 func TestImportPublishesAtOnce(t *testing.T) {
 	for _, batch := range []int{1, 40 << 10, 1 << 30} {
 		t.Run(fmt.Sprint(batch), func(t *testing.T) {
@@ -59,7 +60,14 @@ func TestImportPublishesAtOnce(t *testing.T) {
 			}
 			var want []Record
 			for i := range 30 {
-				if err := im.Add(importRecord(i)); err != nil {
+				r := importRecord(i)
+				add := func() error { return im.Add(r) }
+				if i%2 == 1 { // its body appended into the record's value
+					body := r.Body
+					r.Body = []byte("not read")
+					add = func() error { return im.AddBody(r, func(b []byte) []byte { return append(b, body...) }) }
+				}
+				if err := add(); err != nil {
 					t.Fatal(err)
 				}
 				if i == 10 { // another writer meanwhile

@@ -18,14 +18,21 @@ const recordVersion = 1
 // them. Body runs to the end of the value, so it is stored verbatim and
 // reading it back is a single copy.
 func encode(r Record) []byte {
-	b := make([]byte, 0, 1+4*binary.MaxVarintLen64+len(r.Task)+len(r.Name)+len(r.Note)+len(r.Body))
+	return encodeBody(r, len(r.Body), func(b []byte) []byte { return append(b, r.Body...) })
+}
+
+// encodeBody is encode of a record whose body appendBody writes, with
+// room for size bytes of it: the body is written straight into the
+// value, never held apart from it.
+func encodeBody(r Record, size int, appendBody func([]byte) []byte) []byte {
+	b := make([]byte, 0, 1+4*binary.MaxVarintLen64+len(r.Task)+len(r.Name)+len(r.Note)+size)
 	b = append(b, recordVersion)
 	for _, s := range []string{r.Task, r.Name, r.Note} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
 	b = binary.AppendVarint(b, r.Created)
-	return append(b, r.Body...)
+	return appendBody(b)
 }
 
 // decode parses a record value. Every string and the Body are copied,

@@ -318,6 +318,9 @@ func Check(d domains.Domain, r *domains.Run) (*Checked, error) {
 		return nil, fail(step, errors.New(msg))
 	}
 	c.Res = res
+	if r.Certified != nil {
+		r.Certified(c.H, res.Log)
+	}
 	return c, nil
 }
 

@@ -3,6 +3,7 @@ package tau2
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
@@ -23,6 +24,39 @@ type Checker struct {
 	// beside where the two results differ (Apart).
 	Explained map[Explained]string
 	gold      map[*Task]*Derived
+	// texts are the tasks derived by this checker and those made from it
+	// (fresh), by their text: the run files of a domain embed the same
+	// tasks, each derived once.
+	texts *derivedTexts
+	// certified holds, while a file's runs are held to what tau2 recorded
+	// (conforming), each run's trajectory and replay as its certification
+	// made them (domains.Run.Certified), until Replay reads them.
+	conforming bool
+	certified  map[*Simulation]certifiedRun
+}
+
+// certifiedRun is a run's trajectory and its replay by its certification.
+type certifiedRun struct {
+	h   *model.Trajectory
+	log *pbcste.Log
+}
+
+// keep keeps a run's certified trajectory and replay for Replay, when
+// the checker's file is being held to what tau2 recorded.
+func (c *Checker) keep(sim *Simulation, h *model.Trajectory, log *pbcste.Log) {
+	if !c.conforming || log == nil {
+		return
+	}
+	if c.certified == nil {
+		c.certified = map[*Simulation]certifiedRun{}
+	}
+	c.certified[sim] = certifiedRun{h, log}
+}
+
+// derivedTexts are derived tasks by their text in a file (Task.Raw).
+type derivedTexts struct {
+	mu sync.Mutex
+	m  map[string]*Derived
 }
 
 // Explained names one call of a recorded run: its simulation's id, the
@@ -44,29 +78,40 @@ func NewChecker(w World) (*Checker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tau2 %s: %w", w.Name(), err)
 	}
-	c := &Checker{World: w, Env: env, gold: map[*Task]*Derived{}}
+	c := &Checker{World: w, Env: env, gold: map[*Task]*Derived{}, texts: &derivedTexts{m: map[string]*Derived{}}}
 	if e, ok := w.(Explainer); ok {
 		c.Explained = e.Explained()
 	}
 	return c, nil
 }
 
-// fresh is a checker of the same world and settings, its base task
-// shared, with no task derived yet.
+// fresh is a checker of the same world and settings for another file:
+// its base task shared, and the tasks derived from the same text.
 func (c *Checker) fresh() *Checker {
 	f := *c
-	f.gold = map[*Task]*Derived{}
+	f.gold, f.conforming, f.certified = map[*Task]*Derived{}, false, nil
 	return &f
 }
 
-// Derive is the task derived from a tau2 task, once per task.
+// Derive is the task derived from a tau2 task, once per task, and once
+// per text among the files of the checkers made from one (fresh): a task
+// is derived from its text alone, so a task another file embeds in the
+// same words is that file's derived task, its Source that file's Task.
 func (c *Checker) Derive(t *Task) (*Derived, error) {
 	if d, ok := c.gold[t]; ok {
 		return d, nil
 	}
-	d, err := Derive(c.World, c.Env, t, c.Hashes)
-	if err != nil {
-		return nil, err
+	c.texts.mu.Lock()
+	d, ok := c.texts.m[string(t.Raw)]
+	c.texts.mu.Unlock()
+	if !ok {
+		var err error
+		if d, err = Derive(c.World, c.Env, t, c.Hashes); err != nil {
+			return nil, err
+		}
+		c.texts.mu.Lock()
+		c.texts.m[string(t.Raw)] = d
+		c.texts.mu.Unlock()
 	}
 	c.gold[t] = d
 	return d, nil
@@ -160,7 +205,21 @@ func sameGold(t *Task, checks []ActionCheck) bool {
 	return true
 }
 
-func mustArgs(b []byte) any { x, _ := ParsePy(b); return x }
+// mustArgs is a call's arguments read, for reading only: each text is
+// parsed once (pyCache), as Remap compares every run's stored checks with
+// the tasks' gold calls.
+func mustArgs(b []byte) any {
+	if x, ok := pyCache.Load(string(b)); ok {
+		return x
+	}
+	x, _ := ParsePy(b)
+	if x != nil && pyCached.Load() < maxPyCache {
+		if _, had := pyCache.LoadOrStore(string(b), x); !had {
+			pyCached.Add(1)
+		}
+	}
+	return x
+}
 
 // Replayed is one run replayed and scored.
 type Replayed struct {
@@ -174,18 +233,27 @@ type Replayed struct {
 	Score    *Score
 }
 
-// Replay replays a run on the world's database and scores it.
+// Replay replays a run on the world's database and scores it; a run its
+// certification replayed (keep) is read from that replay: the same
+// calls on the same database, whose results and end state are those of
+// the world's base task, the goals aside.
 func (c *Checker) Replay(r *Results, sim *Simulation) (*Replayed, error) {
 	t, remapped := Remap(r, sim)
 	d, err := c.Derive(t)
 	if err != nil {
 		return nil, err
 	}
-	tr, err := Trajectory(c.World, r, sim, t)
-	if err != nil {
-		return nil, err
+	var tr *model.Trajectory
+	var log *pbcste.Log
+	if cr, ok := c.certified[sim]; ok {
+		delete(c.certified, sim)
+		tr, log = cr.h, cr.log
+	} else {
+		if tr, err = Trajectory(c.World, r, sim, t); err != nil {
+			return nil, err
+		}
+		log = c.Env.Replay(tr.Steps)
 	}
-	log := c.Env.Replay(tr.Steps)
 	out := &Replayed{Sim: sim, Task: d, Remapped: remapped, Traj: tr, Log: log}
 	if out.Recorded, err = Recorded(r, sim); err != nil {
 		return nil, err

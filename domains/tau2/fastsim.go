@@ -8,16 +8,92 @@ import (
 	"github.com/parthack/parthack/model"
 )
 
-// A simulation is decoded from the node tree the strict parser already
-// built of it (model.JSON), its strings shared with that tree and only a
-// call's arguments and the recorded members copied out as text: no
-// second parse of its text, no copy of a long message. Anything that
-// reads otherwise than the common shape (a member of another type, a
-// null where a value was expected, an unknown role, calls and results
-// that do not pair) is decoded again by the exact path (decoder.simulation),
-// which words the error or, where encoding/json accepts it, decodes it:
-// the fast path accepts a subset of what the exact one does, and decodes
-// it to the same Simulation.
+// A simulation, and a file's tasks, are decoded from the node tree the
+// strict parser already built of them (model.JSON), their strings shared
+// with that tree and only a call's arguments, a task's text and the
+// recorded members copied out as text: no second parse of their text, no
+// copy of a long message. Anything that reads otherwise than the common
+// shape (a member of another type, a null where a value was expected, an
+// unknown role, calls and results that do not pair) is decoded again by
+// the exact path (decoder.simulation, decoder.task), which words the
+// error or, where encoding/json accepts it, decodes it: the fast path
+// accepts a subset of what the exact one does, and decodes it to the same
+// values.
+
+// fastTasks decodes a file's tasks from their tree, as decoder.task does
+// from their text; false when the exact path must decode them.
+func fastTasks(v model.JSON) ([]*Task, bool) {
+	if v.IsNull() {
+		return nil, true
+	}
+	if v.Kind() != "array" {
+		return nil, false
+	}
+	items, _ := v.Array()
+	out := make([]*Task, 0, len(items))
+	for _, tv := range items {
+		t, ok := fastTask(tv)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, t)
+	}
+	return out, true
+}
+
+// fastTask decodes one task, its text kept whole (Task.Raw) and the
+// members parthack reads besides.
+func fastTask(v model.JSON) (*Task, bool) {
+	if v.Kind() != "object" {
+		return nil, false
+	}
+	t := &Task{Raw: bytes.Clone(v.Raw())}
+	var ok bool
+	if t.ID, ok = needStr(v, "id"); !ok {
+		return nil, false
+	}
+	if sc, present := v.Member("user_scenario"); present {
+		t.Scenario = bytes.Clone(sc.Raw())
+	}
+	if is, present := v.Member("initial_state"); present && !is.IsNull() {
+		t.InitialState = bytes.Clone(is.Raw())
+	}
+	cv, present := v.Member("evaluation_criteria")
+	if !present || cv.IsNull() {
+		return t, true
+	}
+	if cv.Kind() != "object" {
+		return nil, false
+	}
+	c := &Criteria{}
+	actions, ok := optList(cv, "actions")
+	if !ok {
+		return nil, false
+	}
+	av, present := cv.Member("actions")
+	c.ActionsNull = !present || av.IsNull()
+	for _, a := range actions {
+		act, ok := fastAction(a)
+		if !ok {
+			return nil, false
+		}
+		c.Actions = append(c.Actions, act)
+	}
+	if ea, present := cv.Member("env_assertions"); present && !ea.IsNull() {
+		c.EnvAssertions = bytes.Clone(ea.Raw())
+	}
+	if !optStrs(cv, "communicate_info", &c.CommunicateInfo) || !optStrs(cv, "nl_assertions", &c.NLAssertions) ||
+		!optStrs(cv, "reward_basis", &c.RewardBasis) {
+		return nil, false
+	}
+	for _, b := range c.RewardBasis {
+		if !knownBasis(b) {
+			return nil, false
+		}
+	}
+	t.Criteria = c
+	return t, true
+}
 
 // fastSimulation decodes the i-th simulation from its tree, placed in its
 // file; false when the exact path must decode it.

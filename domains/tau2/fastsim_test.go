@@ -3,6 +3,7 @@ package tau2
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -19,7 +20,31 @@ func exactAndFast(t *testing.T, name string, src []byte) (fast, exact []*Simulat
 	t.Helper()
 	d := &decoder{file: name}
 	err := model.StreamJSONObject(name, bytes.NewReader(src), []string{"simulations"},
-		func(string, model.JSON, []byte) error { return nil },
+		func(key string, v model.JSON, raw []byte) error {
+			if key != "tasks" {
+				return nil
+			}
+			// The tasks both ways too.
+			d.base, d.at = key, v
+			fastTasks, ok := fastTasks(v)
+			var raws []json.RawMessage
+			if err := d.into("tasks", raw, &raws); err != nil {
+				return err
+			}
+			for i, r := range raws {
+				exact, err := d.task(fmt.Sprintf("tasks[%d]", i), r)
+				switch {
+				case err != nil:
+					return err
+				case !ok:
+					t.Errorf("%s: tasks left to the exact path", name)
+					return nil
+				case !reflect.DeepEqual(fastTasks[i], exact):
+					t.Errorf("%s: task %d decoded from its tree:\n%+v\nfrom its text:\n%+v", name, i, fastTasks[i], exact)
+				}
+			}
+			return nil
+		},
 		func(_ string, i int, v model.JSON, raw []byte) error {
 			d.base, d.at = fmt.Sprintf("simulations[%d]", i), v
 			f, _ := d.fastSimulation(i, v)

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parthack/parthack/model"
 )
 
 // pyCases are values with the text Python's json.dumps gives them
@@ -117,5 +119,54 @@ func TestParsePyOnePass(t *testing.T) {
 		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
 			t.Errorf("ParsePy(%q) = %v, %v; the tokenizer gives %v, %v", name, got, gerr, want, werr)
 		}
+	}
+}
+
+// TestModelValue: a Python value's field value is what model.FromJSON
+// gives of its json.dumps, of every kind, the shipped retail database's
+// records included.
+func TestModelValue(t *testing.T) {
+	db, err := Data("retail/db.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := ParsePy(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := []any{nil, true, "é\"\n", int64(-3), 2.5, 1e16, []any{}, []any{"a", "b"}, []any{"a", int64(1)}, Obj{},
+		Obj{{"z", 1.0}, {"a", []any{Obj{{"k", nil}}}}, {"é", "\u2028"}}, []string{"x"}, []any{[]any{}}}
+	for _, coll := range whole.(Obj) {
+		for _, rec := range coll.Value.(Obj) {
+			xs = append(xs, rec.Value)
+			for _, m := range rec.Value.(Obj) {
+				xs = append(xs, m.Value)
+			}
+		}
+	}
+	for _, x := range xs {
+		got, want := ModelValue(x), model.MustJSON(Dumps(x, false))
+		if got.Kind() != want.Kind() || !got.Equal(want) || string(got.AppendJSON(nil)) != string(want.AppendJSON(nil)) {
+			t.Fatalf("ModelValue(%.80s) = %s (kind %d), FromJSON of its dumps %s (kind %d)", Dumps(x, false), got.AppendJSON(nil), got.Kind(), want.AppendJSON(nil), want.Kind())
+		}
+	}
+}
+
+// TestMustPyReadsOnce: a JSON value's text is parsed once; every read
+// gets a value of its own, which its reader may change without changing
+// what the next read gets.
+func TestMustPyReadsOnce(t *testing.T) {
+	v := model.MustJSON(`{"items": [{"price": 1.5, "options": {"size": "XL"}}], "n": 3}`)
+	first := MustPy(v).(Obj)
+	if _, ok := pyCache.Load(v.AsString()); !ok {
+		t.Fatal("the text is not kept after its first read")
+	}
+	first = first.Set("n", int64(4))
+	items, _ := first.Get("items")
+	items.([]any)[0].(Obj).Set("price", 9.0)
+	items.([]any)[0] = "changed"
+	again := MustPy(v)
+	if want, _ := ParsePy([]byte(v.AsString())); !reflect.DeepEqual(again, want) {
+		t.Errorf("read again after the first read was changed: %s, want %s", Dumps(again, false), Dumps(want, false))
 	}
 }

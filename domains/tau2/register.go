@@ -325,7 +325,8 @@ func (r *registry) Runner(res *Results) (func(*Simulation) (*domains.Run, error)
 			},
 			Record:         Recorder(res, sim, t, dt.Env),
 			EvaluatorInput: EvaluatorInput(res, sim, t, dt.Env),
-			Locate:         Locator(res, sim)}, nil
+			Locate:         Locator(res, sim),
+			Certified:      func(h *model.Trajectory, log *pbcste.Log) { c.keep(sim, h, log) }}, nil
 	}
 	return run, tasks, nil
 }
@@ -550,6 +551,7 @@ func (r *registry) Conformer(res *Results) (func(*Simulation) error, func() *dom
 		return nil, nil, err
 	}
 	rep := c.NewReport(res)
+	c.conforming = true
 	return func(sim *Simulation) error { return c.ConformRun(rep, res, sim) },
 		func() *domains.Conformance { return ConformanceOf(r.Name(), rep) }, nil
 }

@@ -275,6 +275,22 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 			res.at[domainPath] = d.placed(domainPath)
 			return d.info(raw, &res.Info)
 		case "tasks":
+			add := func(i int, t *Task) error {
+				if _, dup := res.byID[t.ID]; dup {
+					return d.fail(fmt.Sprintf("tasks[%d].id", i), "task %q appears twice", t.ID)
+				}
+				res.byID[t.ID] = t
+				res.Tasks = append(res.Tasks, t)
+				return nil
+			}
+			if tasks, ok := fastTasks(v); ok {
+				for i, t := range tasks {
+					if err := add(i, t); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
 			var tasks []json.RawMessage
 			if err := d.into("tasks", raw, &tasks); err != nil {
 				return err
@@ -284,11 +300,9 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 				if err != nil {
 					return err
 				}
-				if _, dup := res.byID[t.ID]; dup {
-					return d.fail(fmt.Sprintf("tasks[%d].id", i), "task %q appears twice", t.ID)
+				if err := add(i, t); err != nil {
+					return err
 				}
-				res.byID[t.ID] = t
-				res.Tasks = append(res.Tasks, t)
 			}
 		case "simulations":
 			res.at["simulations"] = d.placed("simulations")

@@ -286,6 +286,9 @@ func entityOf(typ, id string, rec record, extra map[string]string, drop ...strin
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	if len(keys) > 0 {
+		e.Fields = make([]model.Assign, 0, len(keys))
+	}
 	for _, k := range keys {
 		fd, ok := et.Field(k)
 		if !ok {

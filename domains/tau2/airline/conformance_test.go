@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/model"
 )
 
 func checker(t testing.TB) *tau2.Checker {
@@ -119,4 +121,35 @@ func TestThreeCertificates(t *testing.T) {
 		return
 	}
 	t.Fatal("airline-gpt-oss-120b is not shipped")
+}
+
+// TestTasksDerivedOncePerText: the shipped airline files embed the same
+// tasks in the same words, and each is derived once for all of them (its
+// gold calls replayed once): every run of a task, from whichever file,
+// is scored against one derived task.
+func TestTasksDerivedOncePerText(t *testing.T) {
+	d, err := domains.Lookup(DomainName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := d.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTask := map[string]*model.Task{}
+	files := map[string]map[string]bool{} // task → the files whose runs score on it
+	for _, r := range runs {
+		if files[r.Task] == nil {
+			files[r.Task] = map[string]bool{}
+		}
+		files[r.Task][r.Model] = true
+		if m, ok := byTask[r.Task]; !ok {
+			byTask[r.Task] = r.Embedded.Model
+		} else if m != r.Embedded.Model {
+			t.Errorf("%s: its runs are scored against %p and %p, two derivations of one text", r.Name, m, r.Embedded.Model)
+		}
+	}
+	if len(files["T2A-0"]) < 2 {
+		t.Fatalf("task T2A-0 is run in %d files; the test needs a task two files embed", len(files["T2A-0"]))
+	}
 }

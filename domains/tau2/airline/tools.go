@@ -150,7 +150,7 @@ func (c *callCtx) update(typ, id string, fields ...model.Assign) {
 func set(field string, v model.Value) model.Assign { return model.Assign{Field: field, Value: v} }
 
 // valueOf is a Python value as a field value.
-func valueOf(x any) model.Value { return model.MustJSON(tau2.Dumps(x, false)) }
+func valueOf(x any) model.Value { return tau2.ModelValue(x) }
 
 // Lookups, with tau2's texts: a dict lookup of an unhashable key raises
 // TypeError; a missing key is "X not found" with the key's str().

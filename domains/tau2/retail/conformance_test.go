@@ -1,9 +1,13 @@
 package retail
 
 import (
+	"reflect"
 	"testing"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 )
 
 func checker(t testing.TB) *tau2.Checker {
@@ -80,5 +84,69 @@ func TestDBMatchByChanges(t *testing.T) {
 				t.Errorf("%s %s: db_match %t by hashes, %t by changes", name, sim.ID, a.Score.DBMatch, b.Score.DBMatch)
 			}
 		}
+	}
+}
+
+// TestConformReadsTheCertifiedReplay: a file held to what tau2 recorded
+// (the Reader's Conformer) reads each run from the trajectory and replay
+// its certification handed back (domains.Run.Certified), not from a
+// replay of its own: the same report as replaying each run again, and a
+// replay handed back that lacks a run's last call is the one read.
+func TestConformReadsTheCertifiedReplay(t *testing.T) {
+	d, err := domains.Lookup(DomainName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader := d.(tau2.Reader)
+	name := tau2.RunFiles("retail")[1]
+	conform := func(hand func(rn *domains.Run) (*model.Trajectory, *pbcste.Log)) *domains.Conformance {
+		t.Helper()
+		src, _ := tau2.RunFile(name)
+		res, err := tau2.Decode(name, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, _, err := reader.Runner(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check, report, err := reader.Conformer(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sim := range res.Simulations {
+			rn, err := run(sim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hand != nil {
+				rn.Certified(hand(rn))
+			}
+			if err := check(sim); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return report()
+	}
+	replay := func(rn *domains.Run, drop int) (*model.Trajectory, *pbcste.Log) {
+		h, err := rn.Trajectory()
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, err := rn.Embedded.Env()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Steps = h.Steps[:max(len(h.Steps)-drop, 0)]
+		return h, env.Replay(h.Steps)
+	}
+	alone := conform(nil)
+	handed := conform(func(rn *domains.Run) (*model.Trajectory, *pbcste.Log) { return replay(rn, 0) })
+	if !reflect.DeepEqual(alone, handed) {
+		t.Errorf("held to tau2's record from the certified replays:\n%+v\nreplaying each run:\n%+v", handed, alone)
+	}
+	short := conform(func(rn *domains.Run) (*model.Trajectory, *pbcste.Log) { return replay(rn, 1) })
+	if short.Calls >= alone.Calls {
+		t.Errorf("replays handed back without each run's last call: %d calls read, %d replaying each run", short.Calls, alone.Calls)
 	}
 }

@@ -202,15 +202,7 @@ func (db *DB) add(typ, id string, rec tau2.Obj) error {
 }
 
 // valueOf is a Python value as a field value.
-func valueOf(x any) model.Value {
-	if x == nil {
-		return model.Null
-	}
-	if s, ok := x.(string); ok {
-		return model.Str(s)
-	}
-	return model.MustJSON(string(tau2.AppendDumps(nil, x, false)))
-}
+func valueOf(x any) model.Value { return tau2.ModelValue(x) }
 
 // Start is the database as loaded, read as a state.
 func (db *DB) Start() model.StateView {
