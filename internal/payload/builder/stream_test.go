@@ -120,8 +120,8 @@ func TestStreamIsBuild(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(runs) == 0 {
-			t.Errorf("%s: no runs to compare", d.Name())
+		if c, _ := domains.CountsOf(d); len(runs) == 0 && c.Runs > 0 {
+			t.Errorf("%s: no runs to compare", d.Name()) // a domain that ships none (BFCL) says so
 		}
 		for _, r := range runs {
 			task := byID[r.Task]
