@@ -27,9 +27,10 @@ type exploration struct {
 
 // candidate is an eligible candidate met by the walk.
 type candidate struct {
-	path   []int32 // its steps, as indexes in search.steps
-	h      history
-	states int // states visited when it was met
+	path    []int32 // its steps, as indexes in search.steps
+	h       history
+	states  int  // states visited when it was met
+	sameEnd bool // it ends in exactly H's state (Options.SameEnd)
 
 	once   sync.Once
 	scores []float64 // every evaluator's score but a serial extra's, from the public payload
@@ -141,9 +142,28 @@ func (s *search) replay(ex *exploration) error {
 	return nil
 }
 
-// walkAll walks every edit of H within the bound, offering nothing.
+// admitted is the exploration as a search that admits only candidates
+// that end in H's state (sameEnd) or any would have made it: the same
+// walk, and those of its candidates.
+func (ex *exploration) admitted(sameEnd bool) *exploration {
+	if !sameEnd {
+		return ex
+	}
+	out := *ex
+	out.cands = nil
+	for _, c := range ex.cands {
+		if c.sameEnd {
+			out.cands = append(out.cands, c)
+		}
+	}
+	return &out
+}
+
+// walkAll walks every edit of H within the bound, offering nothing, and
+// records every candidate whatever its end (exploration.admitted picks).
 func (s *search) walkAll() *exploration {
 	w := *s
+	w.opt.SameEnd = false
 	w.res = &Result{}
 	w.seen = newTable()
 	w.path = nil

@@ -140,7 +140,7 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSearch(ctx, pub, env, honest, opt, progress, hlog)
+	s, err := newSearch(ctx, pub, env, honest, opt, progress, hlog, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -157,32 +157,81 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 // others go on (Result.NoScore). Cancelled, it returns each search so
 // far with the context's error; after any other error, no result.
 func SearchTargets(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, targets []string) ([]*Result, error) {
-	opt.BlackBox = nil
+	w, err := NewWalk(ctx, pub, env, honest, opt)
+	if err != nil {
+		return nil, err
+	}
+	return w.Search(targets, opt.SameEnd)
+}
+
+// A Walk is the bound of edits of H walked once for several calls of
+// SearchTargets: each against any targets, and admitting only
+// candidates that end in H's state or any end (Options.SameEnd). What
+// the walk visits depends on neither, only which candidates a search
+// keeps and how it scores them do, so each search's result is its own
+// walk's, byte for byte, and a candidate's scores and H's are computed
+// once for all of them (but a serial extra's: each search asks it as
+// its own walk would have).
+type Walk struct {
+	ctx    context.Context
+	pub    *model.Task
+	env    *pbcste.Env
+	honest *model.Trajectory
+	opt    Options
+	hlog   *pbcste.Log
+	hs     honestScores
+	ex     *exploration // every candidate, whatever its end; nil until a search walks
+}
+
+// honestScores are H's scores by every evaluator but the serial extras,
+// computed by the first search that needs them.
+type honestScores struct {
+	done bool
+	v    []float64
+	err  error
+}
+
+// NewWalk certifies H for the searches of a walk within opt's bound;
+// the first search walks it. opt.Target, opt.BlackBox and opt.SameEnd
+// are not used.
+func NewWalk(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options) (*Walk, error) {
+	opt.Target, opt.BlackBox, opt.SameEnd = "", nil, false
 	hlog, err := certifyHonest(env, honest)
 	if err != nil {
 		return nil, err
 	}
+	return &Walk{ctx: ctx, pub: pub, env: env, honest: honest, opt: opt, hlog: hlog}, nil
+}
+
+// Search is SearchTargets on the walk, admitting only candidates that
+// end in exactly H's state when sameEnd. The searches of one walk run
+// one after another.
+func (w *Walk) Search(targets []string, sameEnd bool) ([]*Result, error) {
 	if len(targets) == 0 {
 		return nil, nil
 	}
 	ss := make([]*search, len(targets))
 	onH := make([]error, len(targets)) // a target's failure on H
 	for i, target := range targets {
-		o := opt
-		o.Target = target
+		o := w.opt
+		o.Target, o.SameEnd = target, sameEnd
 		var se *ScoreError
-		if ss[i], err = newSearch(ctx, pub, env, honest, o, nil, hlog); errors.As(err, &se) {
+		var err error
+		if ss[i], err = newSearch(w.ctx, w.pub, w.env, w.honest, o, nil, w.hlog, &w.hs); errors.As(err, &se) {
 			onH[i] = err
 		} else if err != nil {
 			return nil, err
 		}
 	}
-	ex := ss[0].walkAll()
+	if w.ex == nil {
+		w.ex = ss[0].walkAll()
+	}
+	ex := w.ex.admitted(sameEnd)
 	out := make([]*Result, len(ss))
 	var cancelled error
 	for i, s := range ss {
 		if onH[i] != nil {
-			out[i] = &Result{Task: env.Task.ID, Target: targets[i], Edits: s.opt.Edits, States: ex.states, Eligible: len(ex.cands), NoScore: onH[i]}
+			out[i] = &Result{Task: w.env.Task.ID, Target: targets[i], Edits: s.opt.Edits, States: ex.states, Eligible: len(ex.cands), NoScore: onH[i]}
 			continue
 		}
 		res, err := s.finish(s.replay(ex))
@@ -232,10 +281,11 @@ func certifyHonest(env *pbcste.Env, honest *model.Trajectory) (*pbcste.Log, erro
 }
 
 // newSearch prepares a search against opt.Target (its defaults filled
-// in) from H's certified log. Where the target fails on H (ScoreError),
+// in) from H's certified log; hs, when not nil, holds H's scores for
+// the searches of one walk. Where the target fails on H (ScoreError),
 // the search is returned with the error: its walk does not depend on
 // the target.
-func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, progress func(Progress), hlog *pbcste.Log) (*search, error) {
+func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, progress func(Progress), hlog *pbcste.Log, hs *honestScores) (*search, error) {
 	if opt.Target == "" {
 		opt.Target = "historical_milestone"
 	}
@@ -299,9 +349,18 @@ func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *mo
 		s.hState, s.hAgent = hlog.InitialVectors()
 	}
 	var err error
-	if opt.BlackBox != nil {
+	switch {
+	case opt.BlackBox != nil:
 		s.hScore, err = s.blackBoxScore(hlog)
-	} else {
+	case hs != nil && s.serial() == nil:
+		if !hs.done {
+			hs.v, hs.err = s.scoreAll(hlog)
+			hs.done = true
+		}
+		if err = hs.err; err == nil {
+			s.hScore = hs.v[target]
+		}
+	default:
 		s.hScore, err = s.score(hlog)
 	}
 	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
@@ -536,7 +595,8 @@ func (s *search) consider(run *pbcste.Run, h history) error {
 	if log.Goal().Index != s.hGoal || cstate != s.hState || cagent != s.hAgent {
 		return nil
 	}
-	if s.opt.SameEnd && (log.FinalHash() != s.hFinal || s.hTurns != nil && !slices.Equal(log.TurnHashes(), s.hTurns)) {
+	sameEnd := log.FinalHash() == s.hFinal && (s.hTurns == nil || slices.Equal(log.TurnHashes(), s.hTurns))
+	if s.opt.SameEnd && !sameEnd {
 		return nil
 	}
 	if s.conv != nil {
@@ -551,7 +611,7 @@ func (s *search) consider(run *pbcste.Run, h history) error {
 			return nil // what the walk let through, the rule refuses: not a witness
 		}
 	}
-	c := &candidate{path: slices.Clone(s.path), h: h, states: s.res.States}
+	c := &candidate{path: slices.Clone(s.path), h: h, states: s.res.States, sameEnd: sameEnd}
 	if s.record {
 		s.cands = append(s.cands, c)
 		return nil

@@ -469,19 +469,25 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			return info, nil, err
 		}
 	}
-	found, err := searchTargets(ctx, d, pub, env, h, opt, searchOrder(d), &info)
+	var extra []attacker.Extra
+	for _, rw := range d.Rewards() {
+		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Of, Serial: rw.Fails != nil})
+	}
+	walk, err := attacker.NewWalk(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, Extra: extra})
 	if err != nil {
 		return info, nil, err
 	}
-	// Beside a same-end search, the search that admits any end says where
-	// the attacks it alone finds end. A reward that can fail (a user's
-	// scorer) is searched again only where its row will ask where its
-	// attack ends: its own search gave H a score and stopped nowhere, and
-	// found no success.
+	found, err := searchTargets(walk, searchOrder(d), opt.SameEnd, &info)
+	if err != nil {
+		return info, nil, err
+	}
+	// Beside a same-end search, the search that admits any end, on the
+	// same walk, says where the attacks it alone finds end. A reward that
+	// can fail (a user's scorer) is searched again only where its row
+	// will ask where its attack ends: its own search gave H a score and
+	// stopped nowhere, and found no success.
 	var anyFound map[string]*attacker.Result
 	if opt.SameEnd {
-		o := opt
-		o.SameEnd = false
 		var again []string
 		for _, target := range searchOrder(d) {
 			if k := slices.IndexFunc(d.Rewards(), func(rw domains.Reward) bool { return rw.Name == target }); k >= 0 && d.Rewards()[k].Fails != nil {
@@ -492,7 +498,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			}
 			again = append(again, target)
 		}
-		if anyFound, err = searchTargets(ctx, d, pub, env, h, o, again, &RunInfo{}); err != nil {
+		if anyFound, err = searchTargets(walk, again, false, &RunInfo{}); err != nil {
 			return info, nil, err
 		}
 	}
@@ -991,17 +997,13 @@ func ScoreOf(d domains.Domain, pub *model.Task, target string) (func(*model.Traj
 	}, nil
 }
 
-// searchTargets runs a run's searches against targets, walking its bound
-// once: Historical Milestone, whose adversary is A_ref, the other
-// searched evaluators, the domain's rewards (searchOrder). The targets
-// whose search stopped at the state cap go in info.Capped, in that
-// order.
-func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *pbcste.Env, h *model.Trajectory, opt Options, targets []string, info *RunInfo) (map[string]*attacker.Result, error) {
-	var extra []attacker.Extra
-	for _, rw := range d.Rewards() {
-		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Of, Serial: rw.Fails != nil})
-	}
-	rs, err := attacker.SearchTargets(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: opt.SameEnd, Extra: extra}, targets)
+// searchTargets runs a run's searches against targets on its walk,
+// admitting only witnesses that end in H's state when sameEnd:
+// Historical Milestone, whose adversary is A_ref, the other searched
+// evaluators, the domain's rewards (searchOrder). The targets whose
+// search stopped at the state cap go in info.Capped, in that order.
+func searchTargets(walk *attacker.Walk, targets []string, sameEnd bool, info *RunInfo) (map[string]*attacker.Result, error) {
+	rs, err := walk.Search(targets, sameEnd)
 	if err != nil {
 		return nil, err
 	}
