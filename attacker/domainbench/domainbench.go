@@ -513,8 +513,8 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 				continue // a search that stopped where its target failed has no witness
 			}
 			res.Best.Task = info.Task
-			jd := &judged{res: res, log: env.Replay(res.Best.Steps)}
-			if jd.end, jd.deltas, err = ends.Of(jd.log); err != nil {
+			jd := &judged{res: res}
+			if jd.log, jd.end, jd.deltas, err = ends.Witness(res.Best.Steps); err != nil {
 				return info, nil, err
 			}
 			j.into[target] = jd
@@ -843,26 +843,66 @@ func searchOrder(d domains.Domain) []string {
 
 // Ends tells where a run's witnesses end: in exactly H's state, in the
 // end state of the task's gold run, or elsewhere, by the benchmark's own
-// state hash where it has one.
+// state hash where it has one. It hashes each log it compares once (a
+// whole database, in tau2), and replays each witness once (Witness).
 type Ends struct {
 	task       *domains.Task
+	env        *pbcste.Env
 	hlog, gold *pbcste.Log // gold is nil when the task has no gold run
+	hashes     map[*pbcste.Log]string
+	witnesses  map[string]*ended // by the witness's steps
+}
+
+// ended is a witness replayed, and where it ends.
+type ended struct {
+	log    *pbcste.Log
+	end    string
+	deltas []pbcste.EndDelta
+	err    error
 }
 
 // NewEnds compares witnesses with H's log and with the task's gold run,
 // replayed in env.
 func NewEnds(task *domains.Task, env *pbcste.Env, hlog *pbcste.Log) *Ends {
-	e := &Ends{task: task, hlog: hlog}
+	e := &Ends{task: task, env: env, hlog: hlog, hashes: map[*pbcste.Log]string{}, witnesses: map[string]*ended{}}
 	if task.Gold != nil && task.GoldHash == "" {
 		e.gold = env.Replay(task.Gold.Steps)
 	}
 	return e
 }
 
+// hash is the benchmark's state hash of a log, computed once.
+func (e *Ends) hash(l *pbcste.Log) string {
+	h, ok := e.hashes[l]
+	if !ok {
+		h = e.task.Hash(l)
+		e.hashes[l] = h
+	}
+	return h
+}
+
+// Witness replays a witness's steps and says where it ends (Of). The
+// searches against several targets often find the same witness: one
+// with the steps of a witness before is that witness, not replayed again.
+func (e *Ends) Witness(steps []model.Step) (*pbcste.Log, string, []pbcste.EndDelta, error) {
+	var key []byte
+	for i := range steps {
+		key = model.AppendStep(key, &model.Step{Action: steps[i].Action, Actor: steps[i].Actor})
+		key = append(key, '\n')
+	}
+	w, ok := e.witnesses[string(key)]
+	if !ok {
+		w = &ended{log: e.env.Replay(steps)}
+		w.end, w.deltas, w.err = e.Of(w.log)
+		e.witnesses[string(key)] = w
+	}
+	return w.log, w.end, w.deltas, w.err
+}
+
 // Of is where a witness's log ends (report.EndSame, EndGold, EndOther),
 // and each cell where it differs from H's end.
 func (e *Ends) Of(alog *pbcste.Log) (string, []pbcste.EndDelta, error) {
-	same, deltas, err := EndState(e.task, e.hlog, alog)
+	same, deltas, err := endState(e.task, e.hlog, alog, e.hash)
 	switch {
 	case err != nil:
 		return "", nil, err
@@ -870,14 +910,14 @@ func (e *Ends) Of(alog *pbcste.Log) (string, []pbcste.EndDelta, error) {
 		return report.EndSame, nil, nil
 	case e.task.GoldHash != "":
 		// The benchmark's gold state is not a run's end (tau2 telecom).
-		if e.task.Hash(alog) == e.task.GoldHash {
+		if e.hash(alog) == e.task.GoldHash {
 			return report.EndGold, deltas, nil
 		}
 		return report.EndOther, deltas, nil
 	case e.gold == nil:
 		return report.EndOther, deltas, nil
 	}
-	gold, _, err := EndState(e.task, e.gold, alog)
+	gold, _, err := endState(e.task, e.gold, alog, e.hash)
 	if err != nil {
 		return "", nil, fmt.Errorf("beside the gold run: %w", err)
 	}
@@ -1025,9 +1065,14 @@ func searchTargets(walk *attacker.Walk, targets []string, sameEnd bool, info *Ru
 // that ends in H's state but ends one of its turns elsewhere does not end
 // where H does.
 func EndState(task *domains.Task, hlog, alog *pbcste.Log) (bool, []pbcste.EndDelta, error) {
+	return endState(task, hlog, alog, task.Hash)
+}
+
+// endState is EndState with hash as the benchmark's state hash.
+func endState(task *domains.Task, hlog, alog *pbcste.Log, hash func(*pbcste.Log) string) (bool, []pbcste.EndDelta, error) {
 	same, deltas := pbcste.Collateral(hlog, alog)
 	if task.Hash != nil {
-		if hh, ah := task.Hash(hlog), task.Hash(alog); (hh == ah) != same {
+		if hh, ah := hash(hlog), hash(alog); (hh == ah) != same {
 			return false, nil, fmt.Errorf("the benchmark's state hash says the ends are equal: %t; the environment's says %t", hh == ah, same)
 		}
 	}

@@ -3,12 +3,15 @@ package domainbench
 import (
 	"bytes"
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/parthack/parthack/domains"
 	_ "github.com/parthack/parthack/domains/tau2/retail"
 	_ "github.com/parthack/parthack/domains/tau2/telecom"
 	_ "github.com/parthack/parthack/domains/tauair"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/report"
 )
 
@@ -86,6 +89,58 @@ func TestRunIsDeterministic(t *testing.T) {
 	}
 	if string(ledgers[0]) != string(ledgers[1]) {
 		t.Fatalf("ledgers differ with 1 and 2 workers:\n%s\n%s", ledgers[0], ledgers[1])
+	}
+}
+
+// TestEndsHashEachLogOnce: where the benchmark's state hash is a whole
+// database's (tau2), each log compared is hashed once, and a witness
+// whose steps another had is replayed and compared once: H's hash once,
+// each witness's once, gold's once when a witness is compared with it.
+func TestEndsHashEachLogOnce(t *testing.T) {
+	d := airline(t)
+	runs, err := d.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first run whose last call changes its end.
+	var c *Checked
+	for _, r := range runs {
+		if c, err = Check(d, r); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(c.H.Steps); n > 0 {
+			if same, _ := pbcste.Collateral(c.Res.Log, c.Env.Replay(c.H.Steps[:n-1])); !same {
+				break
+			}
+		}
+	}
+	task := *c.Task
+	hashed := 0
+	task.Hash = func(l *pbcste.Log) string { hashed++; return c.Task.Hash(l) }
+	ends := NewEnds(&task, c.Env, c.Res.Log)
+	h := c.H.Steps
+	short := h[:len(h)-1] // H without its last call: another end
+	cases := []struct {
+		steps   []model.Step
+		end     string
+		hashed  int
+		sameLog bool // the log of the case before
+	}{
+		{h, report.EndSame, 2, false},
+		{slices.Clone(h), report.EndSame, 2, true},
+		{short, report.EndOther, 4, false},
+		{slices.Clone(short), report.EndOther, 4, true},
+	}
+	var prev *pbcste.Log
+	for i, tc := range cases {
+		log, end, _, err := ends.Witness(tc.steps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if end != tc.end || hashed != tc.hashed || (log == prev) != tc.sameLog {
+			t.Errorf("witness %d: ends %s after %d hashes (same log as before: %t), want %s after %d (%t)", i, end, hashed, log == prev, tc.end, tc.hashed, tc.sameLog)
+		}
+		prev = log
 	}
 }
 
