@@ -11,6 +11,7 @@
 package domainbench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -180,15 +181,30 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 	}
 	// Every run is checked before the first search, so that a run that
 	// cannot be certified is said at once, not after the searches of the
-	// runs before it.
+	// runs before it; and its walk sized, so that on several workers the
+	// largest start first and the last to finish is a small one.
 	checks := make([]error, len(picked))
+	size := make([]float64, len(picked))
 	parallel(len(picked), opt.Workers, func(i int) {
-		_, checks[i] = Check(opt.Domain, picked[i])
+		var c *Checked
+		c, checks[i] = Check(opt.Domain, picked[i])
+		if checks[i] == nil {
+			size[i] = c.walkSize(opt.Edits)
+		}
 	})
 	for _, err := range checks {
 		if err != nil {
 			return nil, err
 		}
+	}
+	// One worker takes the runs in their order: a user's scorer is asked
+	// in an order the runs alone fix (domains.Reward.Fails).
+	order := make([]int, len(picked))
+	for i := range order {
+		order[i] = i
+	}
+	if opt.Workers > 1 {
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
 	}
 	type out struct {
 		info RunInfo
@@ -197,7 +213,7 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 	}
 	results := make([]out, len(picked))
 	var mu sync.Mutex
-	parallel(len(picked), opt.Workers, func(i int) {
+	parallelIn(order, opt.Workers, func(i int) {
 		info, rows, err := attackRun(ctx, opt.Domain, picked[i], opt)
 		results[i] = out{info, rows, err}
 		mu.Lock()
@@ -223,6 +239,16 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 
 // parallel calls fn(i) for every i below n, on workers goroutines.
 func parallel(n, workers int, fn func(i int)) {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	parallelIn(order, workers, fn)
+}
+
+// parallelIn calls fn(i) for every i of order, started in that order, on
+// workers goroutines.
+func parallelIn(order []int, workers int, fn func(i int)) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
@@ -232,7 +258,7 @@ func parallel(n, workers int, fn func(i int)) {
 			}
 		})
 	}
-	for i := range n {
+	for _, i := range order {
 		jobs <- i
 	}
 	close(jobs)
@@ -319,6 +345,20 @@ func Check(d domains.Domain, r *domains.Run) (*Checked, error) {
 	}
 	c.Res = res
 	return c, nil
+}
+
+// walkSize estimates the nodes the searches on a checked run walk
+// (attacker.WalkSize), for scheduling: 0 for a run certify leaves out,
+// whose searches do not run.
+func (c *Checked) walkSize(edits int) float64 {
+	if c.H.Termination != "" || c.Task.M() == 0 {
+		return 0
+	}
+	pub := c.Task.Model
+	if c.Task.AttackTask != nil {
+		pub = c.Task.AttackTask(c.H, c.Res.Log.View())
+	}
+	return attacker.WalkSize(pub, c.H, attacker.Options{Edits: edits})
 }
 
 // certify replays and double-certifies one run, and reads its outcome.
