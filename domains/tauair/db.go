@@ -181,18 +181,21 @@ func (r record) str(key string) string {
 }
 
 func load() (*DB, error) {
-	users, err := readCollection("users")
-	if err != nil {
-		return nil, err
+	// The three files are unpacked and parsed side by side.
+	names := []string{"users", "reservations", "flights"}
+	trees := make([]model.JSON, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() { trees[i], errs[i] = readCollection(name) })
 	}
-	reservations, err := readCollection("reservations")
-	if err != nil {
-		return nil, err
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
-	flights, err := readCollection("flights")
-	if err != nil {
-		return nil, err
-	}
+	users, reservations, flights := trees[0], trees[1], trees[2]
 	db := &DB{byNumber: map[string]int{}, pms: map[string][]string{}}
 	ids, byID, err := records(users)
 	if err != nil {
