@@ -175,7 +175,15 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 	if progress == nil {
 		progress = func(string) {}
 	}
+	// The domain's tasks are derived while its shipped runs are read:
+	// the checks need both, and each may first load the domain's world.
+	// (An error of the tasks' is the checks' to say.)
+	var derived sync.WaitGroup
+	if c, ok := opt.Domain.(domains.Counter); ok && opt.Runs == nil && c.Counts().Runs > 0 {
+		derived.Go(func() { opt.Domain.Tasks() })
+	}
 	picked, err := pick(opt.Domain, opt.Runs, opt.Tasks)
+	derived.Wait()
 	if err != nil {
 		return nil, err
 	}
