@@ -142,6 +142,19 @@ func (s *search) replay(ex *exploration) error {
 	return nil
 }
 
+// walker is a copy of the search that walks the bound afresh, recording
+// every candidate whatever its end.
+func (s *search) walker() *search {
+	w := *s
+	w.opt.SameEnd = false
+	w.res = &Result{}
+	w.seen = newTable()
+	w.path = nil
+	w.record = true
+	w.cands = nil
+	return &w
+}
+
 // admitted is the exploration as a search that admits only candidates
 // that end in H's state (sameEnd) or any would have made it: the same
 // walk, and those of its candidates.
@@ -162,15 +175,14 @@ func (ex *exploration) admitted(sameEnd bool) *exploration {
 // walkAll walks every edit of H within the bound, offering nothing, and
 // records every candidate whatever its end (exploration.admitted picks).
 func (s *search) walkAll() *exploration {
-	w := *s
-	w.opt.SameEnd = false
-	w.res = &Result{}
-	w.seen = newTable()
-	w.path = nil
-	w.record = true
-	w.cands = nil
+	w := s.walker()
 	root := s.env.Begin(len(s.honest.Steps) + s.opt.Edits)
-	err := w.walk(root, newHistory(s.env), 0, 0, false)
+	var err error
+	if s.opt.Spare != nil {
+		err = w.walkSplit(root, newHistory(s.env))
+	} else {
+		err = w.walk(root, newHistory(s.env), 0, 0, false)
+	}
 	ex := &exploration{cands: w.cands, states: w.res.States, done: err == nil}
 	if err != nil && !errors.Is(err, errBudget) {
 		ex.err = err

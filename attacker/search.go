@@ -18,6 +18,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
@@ -48,6 +49,10 @@ type Options struct {
 	// Target then only names it.
 	BlackBox func(ctx context.Context, payloadBytes []byte) (float64, error)
 	Calls    int // black-box calls on candidates; default 3
+	// Spare, when set, lends the walk of SearchTargets the cores a
+	// benchmark's workers no longer use (split.go): the last searches of
+	// a benchmark then walk on several cores, with the same result.
+	Spare *Spare
 }
 
 // Extra is an evaluator beyond the deterministic ones. Score's ok is
@@ -441,6 +446,12 @@ type search struct {
 	// record makes the walk an exploration: it collects the eligible
 	// candidates in cands instead of offering them to a target.
 	record bool
+	// ahead, in a helper walking a part of the bound ahead of the walk
+	// (split.go), records what it met instead; walked is the walk's
+	// table, whose every node comes before the helper's in the walk's
+	// order, and so prunes as the helper's own table does.
+	ahead  *aheadWalk
+	walked *table
 	cands  []*candidate
 	res    *Result
 	top    []ranked // a black-box target's best-ranked candidates, best first
@@ -460,9 +471,24 @@ func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) e
 	if s.keyFailed {
 		failed = s.failed
 	}
-	if s.seen.dominated(keyOf(run, i, failed), h, edits) {
+	key := keyOf(run, i, failed)
+	if s.walked != nil && s.walked.prunes(key, h, edits) || s.seen.dominated(key, h, edits) {
+		if s.ahead != nil {
+			s.ahead.prune(key, h, i, edits, inserted, s.path, s.failed)
+		}
 		return nil // a transposition: no new state
 	}
+	if s.ahead == nil {
+		return s.visit(run, h, i, edits, inserted)
+	}
+	at := s.ahead.visit(key, h, edits)
+	err := s.visit(run, h, i, edits, inserted)
+	s.ahead.events[at].end = int32(len(s.ahead.events))
+	return err
+}
+
+// visit is walk at a node the table let through: a new state.
+func (s *search) visit(run *pbcste.Run, h history, i, edits int, inserted bool) error {
 	if s.res.States >= s.opt.MaxStates {
 		return errBudget
 	}
@@ -475,43 +501,64 @@ func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) e
 			return err
 		}
 	}
-	child := func(step, i, edits int, inserted bool) error {
-		next := run.Fork()
-		from := len(next.Events())
-		next.Step(&s.steps[step])
-		failed, ok := s.conversed(next, next.Events()[from:], step)
-		if !ok {
-			return nil // no candidate through here is a conversation the benchmark could hold
-		}
-		s.path = append(s.path, int32(step))
-		s.failed += failed
-		err := s.walk(next, h.extend(next.Events()[from:]), i, edits, inserted)
-		s.failed -= failed
-		s.path = s.path[:len(s.path)-1]
-		return err
-	}
 	if i < len(s.honest.Steps) {
-		if err := child(i, i+1, edits, false); err != nil {
+		if err := s.child(run, h, i, i+1, edits, false); err != nil {
 			return err
 		}
 	}
-	if edits == s.opt.Edits || run.Ended() > 0 || s.conv != nil && s.honest.Termination != "" {
-		return nil // no edit left, or the episode is over: nothing may follow its end
+	if !s.mayEdit(run, edits) {
+		return nil
 	}
-	if i < len(s.honest.Steps) && !inserted && i != s.hEnd && authoredByAgent(&s.honest.Steps[i]) {
+	if s.maySkip(i, inserted) {
 		if err := s.walk(run, h, i+1, edits+1, false); err != nil {
 			return err
 		}
 	}
-	if s.conv != nil && len(s.turns) > 0 && s.turns[i] != "" {
-		return nil // the agent has no turn here: no call of its own goes here
+	if !s.mayInsert(i) {
+		return nil
 	}
 	for mv := len(s.honest.Steps); mv < len(s.steps); mv++ {
-		if err := child(mv, i, edits+1, true); err != nil {
+		if err := s.child(run, h, mv, i, edits+1, true); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// child walks from the node a run reaches by taking steps[step].
+func (s *search) child(run *pbcste.Run, h history, step, i, edits int, inserted bool) error {
+	next := run.Fork()
+	from := len(next.Events())
+	next.Step(&s.steps[step])
+	failed, ok := s.conversed(next, next.Events()[from:], step)
+	if !ok {
+		return nil // no candidate through here is a conversation the benchmark could hold
+	}
+	s.path = append(s.path, int32(step))
+	s.failed += failed
+	err := s.walk(next, h.extend(next.Events()[from:]), i, edits, inserted)
+	s.failed -= failed
+	s.path = s.path[:len(s.path)-1]
+	return err
+}
+
+// mayEdit says whether a node with this run and these edits has edits
+// left to make: not past the bound, nor once the episode is over
+// (nothing may follow its end).
+func (s *search) mayEdit(run *pbcste.Run, edits int) bool {
+	return edits < s.opt.Edits && run.Ended() <= 0 && (s.conv == nil || s.honest.Termination == "")
+}
+
+// maySkip says whether H's step i may be skipped at a node reached by
+// inserting a move (inserted) or not.
+func (s *search) maySkip(i int, inserted bool) bool {
+	return i < len(s.honest.Steps) && !inserted && i != s.hEnd && authoredByAgent(&s.honest.Steps[i])
+}
+
+// mayInsert says whether a move may be inserted before H's step i: not
+// where the agent has no turn (no call of its own goes there).
+func (s *search) mayInsert(i int) bool {
+	return s.conv == nil || len(s.turns) == 0 || s.turns[i] == ""
 }
 
 // conversed holds the events of a step just taken to the conversation
@@ -612,6 +659,10 @@ func (s *search) consider(run *pbcste.Run, h history) error {
 		}
 	}
 	c := &candidate{path: slices.Clone(s.path), h: h, states: s.res.States, sameEnd: sameEnd}
+	if s.ahead != nil {
+		s.ahead.events[len(s.ahead.events)-1].cand = c // this node's, met before its children
+		return nil
+	}
 	if s.record {
 		s.cands = append(s.cands, c)
 		return nil
@@ -781,6 +832,10 @@ func (h history) bound(target int, preds []int) float64 {
 type table struct {
 	heads map[[16]byte]int // key digest → 1 + offset of its latest entry
 	arena []uint64         // entries: edits, 1 + offset of the previous one, then the history
+	// read says helpers read the table while the walk writes it
+	// (split.go), each write under mu.
+	read bool
+	mu   sync.RWMutex
 }
 
 func newTable() *table { return &table{heads: map[[16]byte]int{}} }
@@ -813,6 +868,10 @@ func keyOf(run *pbcste.Run, i, failed int) [16]byte {
 // A node on H's own path (no edit yet) does not stand for one with
 // edits: its zero-edit completion is H, which is no candidate.
 func (t *table) dominated(key [16]byte, h history, edits int) bool {
+	if t.read {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+	}
 	head := t.heads[key]
 	for at := head; at != 0; {
 		e := t.arena[at-1:]
@@ -825,6 +884,22 @@ func (t *table) dominated(key [16]byte, h history, edits int) bool {
 	t.heads[key] = len(t.arena) + 1
 	t.arena = append(t.arena, uint64(edits), uint64(head))
 	t.arena = append(t.arena, h...)
+	return false
+}
+
+// prunes is dominated without recording the node, for a helper reading
+// the walk's table as the walk goes on (split.go).
+func (t *table) prunes(key [16]byte, h history, edits int) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for at := t.heads[key]; at != 0; {
+		e := t.arena[at-1:]
+		pe := int(e[0])
+		if pe <= edits && (pe > 0 || edits == 0) && history(e[2:2+len(h)]).covers(h) {
+			return true
+		}
+		at = int(e[1])
+	}
 	return false
 }
 

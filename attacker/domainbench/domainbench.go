@@ -40,6 +40,9 @@ type Options struct {
 	MaxStates int // search nodes per search; default attacker.DefaultMaxStates
 	Workers   int // runs attacked at once; default GOMAXPROCS, and 1 with a reward that can fail (domains.Reward.Fails)
 	Tasks     []string
+	// spare lends the walks of the last runs the cores of the workers
+	// that have none left (attacker.Spare).
+	spare *attacker.Spare
 	// SameEnd admits only witnesses that end in exactly H's database
 	// (attacker.Options.SameEnd), so that successes are evaluator
 	// inflation only; each target is then searched a second time
@@ -221,7 +224,8 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 	}
 	results := make([]out, len(picked))
 	var mu sync.Mutex
-	parallelIn(order, opt.Workers, func(i int) {
+	opt.spare = attacker.NewSpare(opt.Workers)
+	parallelIn(order, opt.Workers, opt.spare, func(i int) {
 		info, rows, err := attackRun(ctx, opt.Domain, picked[i], opt)
 		results[i] = out{info, rows, err}
 		mu.Lock()
@@ -251,18 +255,22 @@ func parallel(n, workers int, fn func(i int)) {
 	for i := range order {
 		order[i] = i
 	}
-	parallelIn(order, workers, fn)
+	parallelIn(order, workers, nil, fn)
 }
 
 // parallelIn calls fn(i) for every i of order, started in that order, on
-// workers goroutines.
-func parallelIn(order []int, workers int, fn func(i int)) {
+// workers goroutines; each gives its core to spare, when not nil, once
+// it has nothing left to start.
+func parallelIn(order []int, workers int, spare *attacker.Spare, fn func(i int)) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
 				fn(i)
+			}
+			if spare != nil {
+				spare.Give()
 			}
 		})
 	}
@@ -521,7 +529,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 	for _, rw := range d.Rewards() {
 		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Of, Serial: rw.Fails != nil})
 	}
-	walk, err := attacker.NewWalk(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, Extra: extra})
+	walk, err := attacker.NewWalk(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, Extra: extra, Spare: opt.spare})
 	if err != nil {
 		return info, nil, err
 	}
