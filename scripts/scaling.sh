@@ -5,7 +5,9 @@
 # domain one line: the one-core wall time, the CORES-core median [min–max]
 # and their ratio, then the CPU time of each (user+sys: the CORES-core
 # run's beside the one-core run's says how much more work it did) and
-# the cores it kept busy on average (CPU ÷ wall).
+# the cores it kept busy on average (CPU ÷ wall); then one run on half
+# the cores and one on all of them with GOGC=400 (GOGC_TRY), the garbage
+# collector running a quarter as often (EXTRA=0 leaves both out).
 #
 # It needs a built binary and nothing else: no Go toolchain, no network,
 # no checkout (the domains' runs are in the binary). BFCL multi-turn is
@@ -23,8 +25,8 @@
 # and said so, so that the script ends within about 9 minutes.
 #
 # Usage: scripts/scaling.sh BINARY [BFCL_RESULT_FILE]
-# Env: CORES (16), REPEAT (3), BUDGET_S (480), CEILING (1), KEEP=DIR keeps
-# every output and stderr there.
+# Env: CORES (16), REPEAT (3), BUDGET_S (480), CEILING (1), EXTRA (1),
+# GOGC_TRY (400), KEEP=DIR keeps every output and stderr there.
 # Exit: 0 every output identical; 1 an output differs or a run failed;
 # 2 bad usage.
 set -uo pipefail
@@ -36,6 +38,7 @@ fi
 bin="$1"
 bfcl="${2:-}"
 cores="${CORES:-16}"
+gogc_try="${GOGC_TRY:-400}"
 repeat="${REPEAT:-3}"
 budget="${BUDGET_S:-480}"
 if [ ! -x "$bin" ]; then
@@ -74,7 +77,11 @@ timed() {
 	local label="$1" procs="$2"
 	shift 2
 	local TIMEFORMAT='%R %U %S' rc
-	{ time GOMAXPROCS="$procs" "$bin" "$@" >"$label.out" 2>"$label.err"; } 2>"$label.time"
+	if [ -n "${gogc:-}" ]; then
+		{ time GOGC="$gogc" GOMAXPROCS="$procs" "$bin" "$@" >"$label.out" 2>"$label.err"; } 2>"$label.time"
+	else
+		{ time GOMAXPROCS="$procs" "$bin" "$@" >"$label.out" 2>"$label.err"; } 2>"$label.time"
+	fi
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
 		echo "scaling.sh: $label exited $rc: $(tail -n 3 "$label.err" | tr '\n' ' ')" >&2
@@ -107,7 +114,8 @@ if [ "${CEILING:-1}" != "0" ]; then
 	fi
 fi
 
-printf '%-16s %9s %26s %8s %9s %9s %6s  %s\n' domain "1-core s" "$cores-core s median [min–max]" ratio "1c CPU s" "${cores}c CPU s" busy output
+half=$((cores / 2))
+printf '%-16s %9s %26s %7s %9s %9s %6s %15s %13s  %s\n' domain "1-core s" "$cores-core s median [min–max]" ratio "1c CPU s" "${cores}c CPU s" busy "$half-core s (ratio)" "GOGC=$gogc_try s" output
 bench_domain() { # NAME ARGS…
 	local name="$1"
 	shift
@@ -127,8 +135,18 @@ bench_domain() { # NAME ARGS…
 		walls+=("${r% *}")
 		cpus+=("${r#* }")
 	done
+	# Beside them, once each: half the cores (where the curve bends), and
+	# all of them with the collector running less often.
+	local wh="-" wg="-" runs=$((${#walls[@]} + 1))
+	if [ "${EXTRA:-1}" != "0" ] && [ "$(elapsed)" -lt "$budget" ]; then
+		r=$(timed "$name-$half" "$half" "$@") || { status=1; return; }
+		wh="$(sec "${r% *}") ($(awk -v a="$w1" -v b="${r% *}" 'BEGIN { printf "%.1f", a / b }')x)"
+		r=$(gogc="$gogc_try" timed "$name-gogc" "$cores" "$@") || { status=1; return; }
+		wg=$(sec "${r% *}")
+		runs=$((runs + 2))
+	fi
 	sums=$(sha256sum "$name"-*.out | awk '{print $1}' | sort -u | wc -l)
-	local same="identical ($((${#walls[@]} + 1)) runs)"
+	local same="identical ($runs runs)"
 	if [ "$sums" -ne 1 ]; then
 		same="DIFFERS: $(sha256sum "$name"-*.out | tr '\n' ' ')"
 		status=1
@@ -140,9 +158,9 @@ bench_domain() { # NAME ARGS…
 	hi=$(tail -n 1 "$name.walls")
 	med=$(awk -v n="$n" '{ v[NR] = $1 } END { if (n % 2) print v[(n + 1) / 2]; else print (v[n / 2] + v[n / 2 + 1]) / 2 }' "$name.walls")
 	cmed=$(printf '%s\n' "${cpus[@]}" | sort -n | awk -v n="$n" '{ v[NR] = $1 } END { if (n % 2) print v[(n + 1) / 2]; else print (v[n / 2] + v[n / 2 + 1]) / 2 }')
-	printf '%-16s %9s %26s %7sx %9s %9s %6s  %s\n' "$name" "$(sec "$w1")" "$(sec "$med") [$(sec "$lo")–$(sec "$hi")]" \
+	printf '%-16s %9s %26s %6sx %9s %9s %6s %15s %13s  %s\n' "$name" "$(sec "$w1")" "$(sec "$med") [$(sec "$lo")–$(sec "$hi")]" \
 		"$(awk -v a="$w1" -v b="$med" 'BEGIN { printf "%.1f", a / b }')" "$(sec "$c1")" "$(sec "$cmed")" \
-		"$(awk -v c="$cmed" -v w="$med" 'BEGIN { printf "%.1f", c / w }')" "$same"
+		"$(awk -v c="$cmed" -v w="$med" 'BEGIN { printf "%.1f", c / w }')" "$wh" "$wg" "$same"
 }
 
 bench_domain suite bench --format json
