@@ -71,7 +71,7 @@ func walkTurns(t *testing.T, r *domains.Run) (int, map[bool]int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newSearch(context.Background(), pub, env, h, Options{Edits: 2}, nil, hlog)
+	s, err := newSearch(context.Background(), pub, env, h, Options{Edits: 2}, nil, hlog, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

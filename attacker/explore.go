@@ -27,9 +27,10 @@ type exploration struct {
 
 // candidate is an eligible candidate met by the walk.
 type candidate struct {
-	path   []int32 // its steps, as indexes in search.steps
-	h      history
-	states int // states visited when it was met
+	path    []int32 // its steps, as indexes in search.steps
+	h       history
+	states  int  // states visited when it was met
+	sameEnd bool // it ends in exactly H's state (Options.SameEnd)
 
 	once   sync.Once
 	scores []float64 // every evaluator's score but a serial extra's, from the public payload
@@ -141,16 +142,47 @@ func (s *search) replay(ex *exploration) error {
 	return nil
 }
 
-// walkAll walks every edit of H within the bound, offering nothing.
-func (s *search) walkAll() *exploration {
+// walker is a copy of the search that walks the bound afresh, recording
+// every candidate whatever its end.
+func (s *search) walker() *search {
 	w := *s
+	w.opt.SameEnd = false
 	w.res = &Result{}
 	w.seen = newTable()
 	w.path = nil
 	w.record = true
 	w.cands = nil
+	return &w
+}
+
+// admitted is the exploration as a search that admits only candidates
+// that end in H's state (sameEnd) or any would have made it: the same
+// walk, and those of its candidates.
+func (ex *exploration) admitted(sameEnd bool) *exploration {
+	if !sameEnd {
+		return ex
+	}
+	out := *ex
+	out.cands = nil
+	for _, c := range ex.cands {
+		if c.sameEnd {
+			out.cands = append(out.cands, c)
+		}
+	}
+	return &out
+}
+
+// walkAll walks every edit of H within the bound, offering nothing, and
+// records every candidate whatever its end (exploration.admitted picks).
+func (s *search) walkAll() *exploration {
+	w := s.walker()
 	root := s.env.Begin(len(s.honest.Steps) + s.opt.Edits)
-	err := w.walk(root, newHistory(s.env), 0, 0, false)
+	var err error
+	if s.opt.Spare != nil {
+		err = w.walkSplit(root, newHistory(s.env))
+	} else {
+		err = w.walk(root, newHistory(s.env), 0, 0, false)
+	}
 	ex := &exploration{cands: w.cands, states: w.res.States, done: err == nil}
 	if err != nil && !errors.Is(err, errBudget) {
 		ex.err = err

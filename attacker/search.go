@@ -18,6 +18,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/evaluators"
@@ -48,6 +49,10 @@ type Options struct {
 	// Target then only names it.
 	BlackBox func(ctx context.Context, payloadBytes []byte) (float64, error)
 	Calls    int // black-box calls on candidates; default 3
+	// Spare, when set, lends the walk of SearchTargets the cores a
+	// benchmark's workers no longer use (split.go): the last searches of
+	// a benchmark then walk on several cores, with the same result.
+	Spare *Spare
 }
 
 // Extra is an evaluator beyond the deterministic ones. Score's ok is
@@ -140,7 +145,7 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSearch(ctx, pub, env, honest, opt, progress, hlog)
+	s, err := newSearch(ctx, pub, env, honest, opt, progress, hlog, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -157,32 +162,81 @@ func Search(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model
 // others go on (Result.NoScore). Cancelled, it returns each search so
 // far with the context's error; after any other error, no result.
 func SearchTargets(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, targets []string) ([]*Result, error) {
-	opt.BlackBox = nil
+	w, err := NewWalk(ctx, pub, env, honest, opt)
+	if err != nil {
+		return nil, err
+	}
+	return w.Search(targets, opt.SameEnd)
+}
+
+// A Walk is the bound of edits of H walked once for several calls of
+// SearchTargets: each against any targets, and admitting only
+// candidates that end in H's state or any end (Options.SameEnd). What
+// the walk visits depends on neither, only which candidates a search
+// keeps and how it scores them do, so each search's result is its own
+// walk's, byte for byte, and a candidate's scores and H's are computed
+// once for all of them (but a serial extra's: each search asks it as
+// its own walk would have).
+type Walk struct {
+	ctx    context.Context
+	pub    *model.Task
+	env    *pbcste.Env
+	honest *model.Trajectory
+	opt    Options
+	hlog   *pbcste.Log
+	hs     honestScores
+	ex     *exploration // every candidate, whatever its end; nil until a search walks
+}
+
+// honestScores are H's scores by every evaluator but the serial extras,
+// computed by the first search that needs them.
+type honestScores struct {
+	done bool
+	v    []float64
+	err  error
+}
+
+// NewWalk certifies H for the searches of a walk within opt's bound;
+// the first search walks it. opt.Target, opt.BlackBox and opt.SameEnd
+// are not used.
+func NewWalk(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options) (*Walk, error) {
+	opt.Target, opt.BlackBox, opt.SameEnd = "", nil, false
 	hlog, err := certifyHonest(env, honest)
 	if err != nil {
 		return nil, err
 	}
+	return &Walk{ctx: ctx, pub: pub, env: env, honest: honest, opt: opt, hlog: hlog}, nil
+}
+
+// Search is SearchTargets on the walk, admitting only candidates that
+// end in exactly H's state when sameEnd. The searches of one walk run
+// one after another.
+func (w *Walk) Search(targets []string, sameEnd bool) ([]*Result, error) {
 	if len(targets) == 0 {
 		return nil, nil
 	}
 	ss := make([]*search, len(targets))
 	onH := make([]error, len(targets)) // a target's failure on H
 	for i, target := range targets {
-		o := opt
-		o.Target = target
+		o := w.opt
+		o.Target, o.SameEnd = target, sameEnd
 		var se *ScoreError
-		if ss[i], err = newSearch(ctx, pub, env, honest, o, nil, hlog); errors.As(err, &se) {
+		var err error
+		if ss[i], err = newSearch(w.ctx, w.pub, w.env, w.honest, o, nil, w.hlog, &w.hs); errors.As(err, &se) {
 			onH[i] = err
 		} else if err != nil {
 			return nil, err
 		}
 	}
-	ex := ss[0].walkAll()
+	if w.ex == nil {
+		w.ex = ss[0].walkAll()
+	}
+	ex := w.ex.admitted(sameEnd)
 	out := make([]*Result, len(ss))
 	var cancelled error
 	for i, s := range ss {
 		if onH[i] != nil {
-			out[i] = &Result{Task: env.Task.ID, Target: targets[i], Edits: s.opt.Edits, States: ex.states, Eligible: len(ex.cands), NoScore: onH[i]}
+			out[i] = &Result{Task: w.env.Task.ID, Target: targets[i], Edits: s.opt.Edits, States: ex.states, Eligible: len(ex.cands), NoScore: onH[i]}
 			continue
 		}
 		res, err := s.finish(s.replay(ex))
@@ -232,10 +286,11 @@ func certifyHonest(env *pbcste.Env, honest *model.Trajectory) (*pbcste.Log, erro
 }
 
 // newSearch prepares a search against opt.Target (its defaults filled
-// in) from H's certified log. Where the target fails on H (ScoreError),
+// in) from H's certified log; hs, when not nil, holds H's scores for
+// the searches of one walk. Where the target fails on H (ScoreError),
 // the search is returned with the error: its walk does not depend on
 // the target.
-func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, progress func(Progress), hlog *pbcste.Log) (*search, error) {
+func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *model.Trajectory, opt Options, progress func(Progress), hlog *pbcste.Log, hs *honestScores) (*search, error) {
 	if opt.Target == "" {
 		opt.Target = "historical_milestone"
 	}
@@ -299,9 +354,18 @@ func newSearch(ctx context.Context, pub *model.Task, env *pbcste.Env, honest *mo
 		s.hState, s.hAgent = hlog.InitialVectors()
 	}
 	var err error
-	if opt.BlackBox != nil {
+	switch {
+	case opt.BlackBox != nil:
 		s.hScore, err = s.blackBoxScore(hlog)
-	} else {
+	case hs != nil && s.serial() == nil:
+		if !hs.done {
+			hs.v, hs.err = s.scoreAll(hlog)
+			hs.done = true
+		}
+		if err = hs.err; err == nil {
+			s.hScore = hs.v[target]
+		}
+	default:
 		s.hScore, err = s.score(hlog)
 	}
 	s.res = &Result{Task: env.Task.ID, Target: opt.Target, Edits: opt.Edits, Honest: s.hScore, Score: s.hScore}
@@ -382,6 +446,12 @@ type search struct {
 	// record makes the walk an exploration: it collects the eligible
 	// candidates in cands instead of offering them to a target.
 	record bool
+	// ahead, in a helper walking a part of the bound ahead of the walk
+	// (split.go), records what it met instead; walked is the walk's
+	// table, whose every node comes before the helper's in the walk's
+	// order, and so prunes as the helper's own table does.
+	ahead  *aheadWalk
+	walked *table
 	cands  []*candidate
 	res    *Result
 	top    []ranked // a black-box target's best-ranked candidates, best first
@@ -401,9 +471,24 @@ func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) e
 	if s.keyFailed {
 		failed = s.failed
 	}
-	if s.seen.dominated(keyOf(run, i, failed), h, edits) {
+	key := keyOf(run, i, failed)
+	if s.walked != nil && s.walked.prunes(key, h, edits) || s.seen.dominated(key, h, edits) {
+		if s.ahead != nil {
+			s.ahead.prune(key, h, i, edits, inserted, s.path, s.failed)
+		}
 		return nil // a transposition: no new state
 	}
+	if s.ahead == nil {
+		return s.visit(run, h, i, edits, inserted)
+	}
+	at := s.ahead.visit(key, h, edits)
+	err := s.visit(run, h, i, edits, inserted)
+	s.ahead.events[at].end = int32(len(s.ahead.events))
+	return err
+}
+
+// visit is walk at a node the table let through: a new state.
+func (s *search) visit(run *pbcste.Run, h history, i, edits int, inserted bool) error {
 	if s.res.States >= s.opt.MaxStates {
 		return errBudget
 	}
@@ -416,43 +501,64 @@ func (s *search) walk(run *pbcste.Run, h history, i, edits int, inserted bool) e
 			return err
 		}
 	}
-	child := func(step, i, edits int, inserted bool) error {
-		next := run.Fork()
-		from := len(next.Events())
-		next.Step(&s.steps[step])
-		failed, ok := s.conversed(next, next.Events()[from:], step)
-		if !ok {
-			return nil // no candidate through here is a conversation the benchmark could hold
-		}
-		s.path = append(s.path, int32(step))
-		s.failed += failed
-		err := s.walk(next, h.extend(next.Events()[from:]), i, edits, inserted)
-		s.failed -= failed
-		s.path = s.path[:len(s.path)-1]
-		return err
-	}
 	if i < len(s.honest.Steps) {
-		if err := child(i, i+1, edits, false); err != nil {
+		if err := s.child(run, h, i, i+1, edits, false); err != nil {
 			return err
 		}
 	}
-	if edits == s.opt.Edits || run.Ended() > 0 || s.conv != nil && s.honest.Termination != "" {
-		return nil // no edit left, or the episode is over: nothing may follow its end
+	if !s.mayEdit(run, edits) {
+		return nil
 	}
-	if i < len(s.honest.Steps) && !inserted && i != s.hEnd && authoredByAgent(&s.honest.Steps[i]) {
+	if s.maySkip(i, inserted) {
 		if err := s.walk(run, h, i+1, edits+1, false); err != nil {
 			return err
 		}
 	}
-	if s.conv != nil && len(s.turns) > 0 && s.turns[i] != "" {
-		return nil // the agent has no turn here: no call of its own goes here
+	if !s.mayInsert(i) {
+		return nil
 	}
 	for mv := len(s.honest.Steps); mv < len(s.steps); mv++ {
-		if err := child(mv, i, edits+1, true); err != nil {
+		if err := s.child(run, h, mv, i, edits+1, true); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// child walks from the node a run reaches by taking steps[step].
+func (s *search) child(run *pbcste.Run, h history, step, i, edits int, inserted bool) error {
+	next := run.Fork()
+	from := len(next.Events())
+	next.Step(&s.steps[step])
+	failed, ok := s.conversed(next, next.Events()[from:], step)
+	if !ok {
+		return nil // no candidate through here is a conversation the benchmark could hold
+	}
+	s.path = append(s.path, int32(step))
+	s.failed += failed
+	err := s.walk(next, h.extend(next.Events()[from:]), i, edits, inserted)
+	s.failed -= failed
+	s.path = s.path[:len(s.path)-1]
+	return err
+}
+
+// mayEdit says whether a node with this run and these edits has edits
+// left to make: not past the bound, nor once the episode is over
+// (nothing may follow its end).
+func (s *search) mayEdit(run *pbcste.Run, edits int) bool {
+	return edits < s.opt.Edits && run.Ended() <= 0 && (s.conv == nil || s.honest.Termination == "")
+}
+
+// maySkip says whether H's step i may be skipped at a node reached by
+// inserting a move (inserted) or not.
+func (s *search) maySkip(i int, inserted bool) bool {
+	return i < len(s.honest.Steps) && !inserted && i != s.hEnd && authoredByAgent(&s.honest.Steps[i])
+}
+
+// mayInsert says whether a move may be inserted before H's step i: not
+// where the agent has no turn (no call of its own goes there).
+func (s *search) mayInsert(i int) bool {
+	return s.conv == nil || len(s.turns) == 0 || s.turns[i] == ""
 }
 
 // conversed holds the events of a step just taken to the conversation
@@ -536,7 +642,8 @@ func (s *search) consider(run *pbcste.Run, h history) error {
 	if log.Goal().Index != s.hGoal || cstate != s.hState || cagent != s.hAgent {
 		return nil
 	}
-	if s.opt.SameEnd && (log.FinalHash() != s.hFinal || s.hTurns != nil && !slices.Equal(log.TurnHashes(), s.hTurns)) {
+	sameEnd := log.FinalHash() == s.hFinal && (s.hTurns == nil || slices.Equal(log.TurnHashes(), s.hTurns))
+	if s.opt.SameEnd && !sameEnd {
 		return nil
 	}
 	if s.conv != nil {
@@ -551,7 +658,11 @@ func (s *search) consider(run *pbcste.Run, h history) error {
 			return nil // what the walk let through, the rule refuses: not a witness
 		}
 	}
-	c := &candidate{path: slices.Clone(s.path), h: h, states: s.res.States}
+	c := &candidate{path: slices.Clone(s.path), h: h, states: s.res.States, sameEnd: sameEnd}
+	if s.ahead != nil {
+		s.ahead.events[len(s.ahead.events)-1].cand = c // this node's, met before its children
+		return nil
+	}
 	if s.record {
 		s.cands = append(s.cands, c)
 		return nil
@@ -721,6 +832,10 @@ func (h history) bound(target int, preds []int) float64 {
 type table struct {
 	heads map[[16]byte]int // key digest → 1 + offset of its latest entry
 	arena []uint64         // entries: edits, 1 + offset of the previous one, then the history
+	// read says helpers read the table while the walk writes it
+	// (split.go), each write under mu.
+	read bool
+	mu   sync.RWMutex
 }
 
 func newTable() *table { return &table{heads: map[[16]byte]int{}} }
@@ -753,6 +868,10 @@ func keyOf(run *pbcste.Run, i, failed int) [16]byte {
 // A node on H's own path (no edit yet) does not stand for one with
 // edits: its zero-edit completion is H, which is no candidate.
 func (t *table) dominated(key [16]byte, h history, edits int) bool {
+	if t.read {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+	}
 	head := t.heads[key]
 	for at := head; at != 0; {
 		e := t.arena[at-1:]
@@ -765,6 +884,22 @@ func (t *table) dominated(key [16]byte, h history, edits int) bool {
 	t.heads[key] = len(t.arena) + 1
 	t.arena = append(t.arena, uint64(edits), uint64(head))
 	t.arena = append(t.arena, h...)
+	return false
+}
+
+// prunes is dominated without recording the node, for a helper reading
+// the walk's table as the walk goes on (split.go).
+func (t *table) prunes(key [16]byte, h history, edits int) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for at := t.heads[key]; at != 0; {
+		e := t.arena[at-1:]
+		pe := int(e[0])
+		if pe <= edits && (pe > 0 || edits == 0) && history(e[2:2+len(h)]).covers(h) {
+			return true
+		}
+		at = int(e[1])
+	}
 	return false
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // ModelRow is one agent model's results on a real benchmark: how many of
@@ -43,24 +44,30 @@ func ByModel(l *Ledger, model map[string]string, runs map[string]int) []ModelRow
 		}
 	}
 	slices.Sort(names)
-	var out []ModelRow
-	for _, m := range names {
-		sub := &Ledger{}
-		failed := map[string]bool{}
-		for _, r := range l.Rows {
-			if model[r.Task] == m {
-				sub.Rows = append(sub.Rows, r)
-				failed[r.Task] = true
+	if len(names) == 0 {
+		return nil
+	}
+	// Each model's groups are computed side by side, and kept in order.
+	out := make([]ModelRow, len(names))
+	var wg sync.WaitGroup
+	for i, m := range names {
+		wg.Go(func() {
+			sub := &Ledger{}
+			failed := map[string]bool{}
+			for _, r := range l.Rows {
+				if model[r.Task] == m {
+					sub.Rows = append(sub.Rows, r)
+					failed[r.Task] = true
+				}
 			}
-		}
-		row := ModelRow{Model: m, Runs: runs[m], Failed: len(failed)}
-		for _, g := range Compute(sub).Groups {
-			if g.Set == SetTargeted {
+			row := ModelRow{Model: m, Runs: runs[m], Failed: len(failed)}
+			for _, g := range compute(sub, SetTargeted).Groups {
 				row.Groups = append(row.Groups, ModelGroup{Target: g.Target, Label: g.Label, Successes: g.Successes, Yield: g.Yield, MeanDelta: g.MeanDelta, EndCounts: g.EndCounts})
 			}
-		}
-		out = append(out, row)
+			out[i] = row
+		})
 	}
+	wg.Wait()
 	return out
 }
 

@@ -18,6 +18,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/parthack/parthack/evaluators"
 )
@@ -267,7 +268,11 @@ func Label(target string) string {
 // Compute derives every metric from the ledger. Groups come shared set
 // first, then targeted; within a set, targets in the order they first
 // appear in the ledger.
-func Compute(l *Ledger) *Report {
+func Compute(l *Ledger) *Report { return compute(l, SetShared, SetTargeted) }
+
+// compute is Compute with the groups of the given sets only. The groups
+// are computed side by side, each its own bootstrap, and kept in order.
+func compute(l *Ledger, sets ...string) *Report {
 	var targets []string
 	tasks := map[string]bool{}
 	for _, r := range l.Rows {
@@ -280,7 +285,12 @@ func Compute(l *Ledger) *Report {
 	if l.Minimal {
 		rep.LeftOut = minimalLeftOut
 	}
-	for _, set := range []string{SetShared, SetTargeted} {
+	type rowsOf struct {
+		set, target string
+		rows        []Row
+	}
+	var groups []rowsOf
+	for _, set := range sets {
 		for _, target := range targets {
 			var rows []Row
 			for _, r := range l.Rows {
@@ -289,14 +299,25 @@ func Compute(l *Ledger) *Report {
 				}
 			}
 			if len(rows) > 0 {
-				g := group(set, target, rows)
-				if l.Minimal {
-					g.Attempts, g.Valid = nil, nil
-				}
-				rep.Groups = append(rep.Groups, g)
+				groups = append(groups, rowsOf{set, target, rows})
 			}
 		}
 	}
+	if len(groups) == 0 {
+		return rep
+	}
+	rep.Groups = make([]Group, len(groups))
+	var wg sync.WaitGroup
+	for i, gr := range groups {
+		wg.Go(func() {
+			g := group(gr.set, gr.target, gr.rows)
+			if l.Minimal {
+				g.Attempts, g.Valid = nil, nil
+			}
+			rep.Groups[i] = g
+		})
+	}
+	wg.Wait()
 	return rep
 }
 

@@ -132,11 +132,14 @@ func Run(ctx context.Context, ts []*tasks.Task, opt RunOptions, progress func(st
 	var firstErr error // the failure that stopped the run, not the cancellations it caused
 	next := make(chan int)
 	var wg sync.WaitGroup
+	// A worker with no task left lends its core to the walks still going.
+	spare := attacker.NewSpare(min(workers, len(work)))
 	for range min(workers, len(work)) {
 		wg.Go(func() {
+			defer spare.Give()
 			for i := range next {
 				owns := func(target string) bool { return owned[report.Pair{Task: ts[i].ID, Target: target}] }
-				shared, judged, targeted, judgedTargeted, err := runTask(ctx, ts[i], opt, owns, say)
+				shared, judged, targeted, judgedTargeted, err := runTask(ctx, ts[i], opt, owns, spare, say)
 				results[i] = slices.Concat(shared, judged, targeted, judgedTargeted)
 				if err != nil {
 					mu.Lock()
@@ -192,7 +195,7 @@ func largestFirst(ts []*tasks.Task, work []int, edits int) []int {
 // evaluator (or judge) order, for the targets it owns (the pairs of the
 // run's shard). The search against Historical Milestone runs whatever the
 // targets: every shared row needs A_ref.
-func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(target string) bool, progress func(string)) (shared, judged, targeted, judgedTargeted []report.Row, err error) {
+func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(target string) bool, spare *attacker.Spare, progress func(string)) (shared, judged, targeted, judgedTargeted []report.Row, err error) {
 	trusted, err := sealed.Trusted(t.ID)
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -247,7 +250,7 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 		}
 		return r
 	}
-	searched, err := searchTargets(ctx, t, env, opt, owns, progress)
+	searched, err := searchTargets(ctx, t, env, opt, owns, spare, progress)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -349,14 +352,14 @@ func runTask(ctx context.Context, t *tasks.Task, opt RunOptions, owns func(targe
 // Historical Milestone, whose adversary is A_ref, whatever the targets,
 // and against every other deterministic evaluator the run owns. progress
 // gets a line per search, in that order.
-func searchTargets(ctx context.Context, t *tasks.Task, env *pbcste.Env, opt RunOptions, owns func(target string) bool, progress func(string)) (map[string]*attacker.Result, error) {
+func searchTargets(ctx context.Context, t *tasks.Task, env *pbcste.Env, opt RunOptions, owns func(target string) bool, spare *attacker.Spare, progress func(string)) (map[string]*attacker.Result, error) {
 	targets := []string{ReferenceTarget}
 	for _, ev := range evaluators.Deterministic() {
 		if ev.Name != ReferenceTarget && owns(ev.Name) {
 			targets = append(targets, ev.Name)
 		}
 	}
-	rs, err := attacker.SearchTargets(ctx, t.Public, env, t.HonestTrajectory, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates}, targets)
+	rs, err := attacker.SearchTargets(ctx, t.Public, env, t.HonestTrajectory, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, Spare: spare}, targets)
 	if err != nil {
 		return nil, err
 	}

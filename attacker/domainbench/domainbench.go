@@ -11,6 +11,7 @@
 package domainbench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,9 @@ type Options struct {
 	MaxStates int // search nodes per search; default attacker.DefaultMaxStates
 	Workers   int // runs attacked at once; default GOMAXPROCS, and 1 with a reward that can fail (domains.Reward.Fails)
 	Tasks     []string
+	// spare lends the walks of the last runs the cores of the workers
+	// that have none left (attacker.Spare).
+	spare *attacker.Spare
 	// SameEnd admits only witnesses that end in exactly H's database
 	// (attacker.Options.SameEnd), so that successes are evaluator
 	// inflation only; each target is then searched a second time
@@ -174,21 +178,44 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 	if progress == nil {
 		progress = func(string) {}
 	}
+	// The domain's tasks are derived while its shipped runs are read:
+	// the checks need both, and each may first load the domain's world.
+	// (An error of the tasks' is the checks' to say.)
+	var derived sync.WaitGroup
+	if c, ok := opt.Domain.(domains.Counter); ok && opt.Runs == nil && c.Counts().Runs > 0 {
+		derived.Go(func() { opt.Domain.Tasks() })
+	}
 	picked, err := pick(opt.Domain, opt.Runs, opt.Tasks)
+	derived.Wait()
 	if err != nil {
 		return nil, err
 	}
 	// Every run is checked before the first search, so that a run that
 	// cannot be certified is said at once, not after the searches of the
-	// runs before it.
+	// runs before it; and its walk sized, so that on several workers the
+	// largest start first and the last to finish is a small one.
 	checks := make([]error, len(picked))
+	size := make([]float64, len(picked))
 	parallel(len(picked), opt.Workers, func(i int) {
-		_, checks[i] = Check(opt.Domain, picked[i])
+		var c *Checked
+		c, checks[i] = Check(opt.Domain, picked[i])
+		if checks[i] == nil {
+			size[i] = c.walkSize(opt.Edits)
+		}
 	})
 	for _, err := range checks {
 		if err != nil {
 			return nil, err
 		}
+	}
+	// One worker takes the runs in their order: a user's scorer is asked
+	// in an order the runs alone fix (domains.Reward.Fails).
+	order := make([]int, len(picked))
+	for i := range order {
+		order[i] = i
+	}
+	if opt.Workers > 1 {
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
 	}
 	type out struct {
 		info RunInfo
@@ -197,7 +224,8 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 	}
 	results := make([]out, len(picked))
 	var mu sync.Mutex
-	parallel(len(picked), opt.Workers, func(i int) {
+	opt.spare = attacker.NewSpare(opt.Workers)
+	parallelIn(order, opt.Workers, opt.spare, func(i int) {
 		info, rows, err := attackRun(ctx, opt.Domain, picked[i], opt)
 		results[i] = out{info, rows, err}
 		mu.Lock()
@@ -223,6 +251,17 @@ func Run(ctx context.Context, opt Options, progress func(string)) (*Result, erro
 
 // parallel calls fn(i) for every i below n, on workers goroutines.
 func parallel(n, workers int, fn func(i int)) {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	parallelIn(order, workers, nil, fn)
+}
+
+// parallelIn calls fn(i) for every i of order, started in that order, on
+// workers goroutines; each gives its core to spare, when not nil, once
+// it has nothing left to start.
+func parallelIn(order []int, workers int, spare *attacker.Spare, fn func(i int)) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
@@ -230,9 +269,12 @@ func parallel(n, workers int, fn func(i int)) {
 			for i := range jobs {
 				fn(i)
 			}
+			if spare != nil {
+				spare.Give()
+			}
 		})
 	}
-	for i := range n {
+	for _, i := range order {
 		jobs <- i
 	}
 	close(jobs)
@@ -322,6 +364,20 @@ func Check(d domains.Domain, r *domains.Run) (*Checked, error) {
 		r.Certified(c.H, res.Log)
 	}
 	return c, nil
+}
+
+// walkSize estimates the nodes the searches on a checked run walk
+// (attacker.WalkSize), for scheduling: 0 for a run certify leaves out,
+// whose searches do not run.
+func (c *Checked) walkSize(edits int) float64 {
+	if c.H.Termination != "" || c.Task.M() == 0 {
+		return 0
+	}
+	pub := c.Task.Model
+	if c.Task.AttackTask != nil {
+		pub = c.Task.AttackTask(c.H, c.Res.Log.View())
+	}
+	return attacker.WalkSize(pub, c.H, attacker.Options{Edits: edits})
 }
 
 // certify replays and double-certifies one run, and reads its outcome.
@@ -472,19 +528,25 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			return info, nil, err
 		}
 	}
-	found, err := searchTargets(ctx, d, pub, env, h, opt, searchOrder(d), &info)
+	var extra []attacker.Extra
+	for _, rw := range d.Rewards() {
+		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Of, Serial: rw.Fails != nil})
+	}
+	walk, err := attacker.NewWalk(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, Extra: extra, Spare: opt.spare})
 	if err != nil {
 		return info, nil, err
 	}
-	// Beside a same-end search, the search that admits any end says where
-	// the attacks it alone finds end. A reward that can fail (a user's
-	// scorer) is searched again only where its row will ask where its
-	// attack ends: its own search gave H a score and stopped nowhere, and
-	// found no success.
+	found, err := searchTargets(walk, searchOrder(d), opt.SameEnd, &info)
+	if err != nil {
+		return info, nil, err
+	}
+	// Beside a same-end search, the search that admits any end, on the
+	// same walk, says where the attacks it alone finds end. A reward that
+	// can fail (a user's scorer) is searched again only where its row
+	// will ask where its attack ends: its own search gave H a score and
+	// stopped nowhere, and found no success.
 	var anyFound map[string]*attacker.Result
 	if opt.SameEnd {
-		o := opt
-		o.SameEnd = false
 		var again []string
 		for _, target := range searchOrder(d) {
 			if k := slices.IndexFunc(d.Rewards(), func(rw domains.Reward) bool { return rw.Name == target }); k >= 0 && d.Rewards()[k].Fails != nil {
@@ -495,7 +557,7 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 			}
 			again = append(again, target)
 		}
-		if anyFound, err = searchTargets(ctx, d, pub, env, h, o, again, &RunInfo{}); err != nil {
+		if anyFound, err = searchTargets(walk, again, false, &RunInfo{}); err != nil {
 			return info, nil, err
 		}
 	}
@@ -510,8 +572,8 @@ func attackRun(ctx context.Context, d domains.Domain, r *domains.Run, opt Option
 				continue // a search that stopped where its target failed has no witness
 			}
 			res.Best.Task = info.Task
-			jd := &judged{res: res, log: env.Replay(res.Best.Steps)}
-			if jd.end, jd.deltas, err = ends.Of(jd.log); err != nil {
+			jd := &judged{res: res}
+			if jd.log, jd.end, jd.deltas, err = ends.Witness(res.Best.Steps); err != nil {
 				return info, nil, err
 			}
 			j.into[target] = jd
@@ -840,26 +902,66 @@ func searchOrder(d domains.Domain) []string {
 
 // Ends tells where a run's witnesses end: in exactly H's state, in the
 // end state of the task's gold run, or elsewhere, by the benchmark's own
-// state hash where it has one.
+// state hash where it has one. It hashes each log it compares once (a
+// whole database, in tau2), and replays each witness once (Witness).
 type Ends struct {
 	task       *domains.Task
+	env        *pbcste.Env
 	hlog, gold *pbcste.Log // gold is nil when the task has no gold run
+	hashes     map[*pbcste.Log]string
+	witnesses  map[string]*ended // by the witness's steps
+}
+
+// ended is a witness replayed, and where it ends.
+type ended struct {
+	log    *pbcste.Log
+	end    string
+	deltas []pbcste.EndDelta
+	err    error
 }
 
 // NewEnds compares witnesses with H's log and with the task's gold run,
 // replayed in env.
 func NewEnds(task *domains.Task, env *pbcste.Env, hlog *pbcste.Log) *Ends {
-	e := &Ends{task: task, hlog: hlog}
+	e := &Ends{task: task, env: env, hlog: hlog, hashes: map[*pbcste.Log]string{}, witnesses: map[string]*ended{}}
 	if task.Gold != nil && task.GoldHash == "" {
 		e.gold = env.Replay(task.Gold.Steps)
 	}
 	return e
 }
 
+// hash is the benchmark's state hash of a log, computed once.
+func (e *Ends) hash(l *pbcste.Log) string {
+	h, ok := e.hashes[l]
+	if !ok {
+		h = e.task.Hash(l)
+		e.hashes[l] = h
+	}
+	return h
+}
+
+// Witness replays a witness's steps and says where it ends (Of). The
+// searches against several targets often find the same witness: one
+// with the steps of a witness before is that witness, not replayed again.
+func (e *Ends) Witness(steps []model.Step) (*pbcste.Log, string, []pbcste.EndDelta, error) {
+	var key []byte
+	for i := range steps {
+		key = model.AppendStep(key, &model.Step{Action: steps[i].Action, Actor: steps[i].Actor})
+		key = append(key, '\n')
+	}
+	w, ok := e.witnesses[string(key)]
+	if !ok {
+		w = &ended{log: e.env.Replay(steps)}
+		w.end, w.deltas, w.err = e.Of(w.log)
+		e.witnesses[string(key)] = w
+	}
+	return w.log, w.end, w.deltas, w.err
+}
+
 // Of is where a witness's log ends (report.EndSame, EndGold, EndOther),
 // and each cell where it differs from H's end.
 func (e *Ends) Of(alog *pbcste.Log) (string, []pbcste.EndDelta, error) {
-	same, deltas, err := EndState(e.task, e.hlog, alog)
+	same, deltas, err := endState(e.task, e.hlog, alog, e.hash)
 	switch {
 	case err != nil:
 		return "", nil, err
@@ -867,14 +969,14 @@ func (e *Ends) Of(alog *pbcste.Log) (string, []pbcste.EndDelta, error) {
 		return report.EndSame, nil, nil
 	case e.task.GoldHash != "":
 		// The benchmark's gold state is not a run's end (tau2 telecom).
-		if e.task.Hash(alog) == e.task.GoldHash {
+		if e.hash(alog) == e.task.GoldHash {
 			return report.EndGold, deltas, nil
 		}
 		return report.EndOther, deltas, nil
 	case e.gold == nil:
 		return report.EndOther, deltas, nil
 	}
-	gold, _, err := EndState(e.task, e.gold, alog)
+	gold, _, err := endState(e.task, e.gold, alog, e.hash)
 	if err != nil {
 		return "", nil, fmt.Errorf("beside the gold run: %w", err)
 	}
@@ -994,17 +1096,13 @@ func ScoreOf(d domains.Domain, pub *model.Task, target string) (func(*model.Traj
 	}, nil
 }
 
-// searchTargets runs a run's searches against targets, walking its bound
-// once: Historical Milestone, whose adversary is A_ref, the other
-// searched evaluators, the domain's rewards (searchOrder). The targets
-// whose search stopped at the state cap go in info.Capped, in that
-// order.
-func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *pbcste.Env, h *model.Trajectory, opt Options, targets []string, info *RunInfo) (map[string]*attacker.Result, error) {
-	var extra []attacker.Extra
-	for _, rw := range d.Rewards() {
-		extra = append(extra, attacker.Extra{Name: rw.Name, Score: rw.Of, Serial: rw.Fails != nil})
-	}
-	rs, err := attacker.SearchTargets(ctx, pub, env, h, attacker.Options{Edits: opt.Edits, MaxStates: opt.MaxStates, SameEnd: opt.SameEnd, Extra: extra}, targets)
+// searchTargets runs a run's searches against targets on its walk,
+// admitting only witnesses that end in H's state when sameEnd:
+// Historical Milestone, whose adversary is A_ref, the other searched
+// evaluators, the domain's rewards (searchOrder). The targets whose
+// search stopped at the state cap go in info.Capped, in that order.
+func searchTargets(walk *attacker.Walk, targets []string, sameEnd bool, info *RunInfo) (map[string]*attacker.Result, error) {
+	rs, err := walk.Search(targets, sameEnd)
 	if err != nil {
 		return nil, err
 	}
@@ -1026,9 +1124,14 @@ func searchTargets(ctx context.Context, d domains.Domain, pub *model.Task, env *
 // that ends in H's state but ends one of its turns elsewhere does not end
 // where H does.
 func EndState(task *domains.Task, hlog, alog *pbcste.Log) (bool, []pbcste.EndDelta, error) {
+	return endState(task, hlog, alog, task.Hash)
+}
+
+// endState is EndState with hash as the benchmark's state hash.
+func endState(task *domains.Task, hlog, alog *pbcste.Log, hash func(*pbcste.Log) string) (bool, []pbcste.EndDelta, error) {
 	same, deltas := pbcste.Collateral(hlog, alog)
 	if task.Hash != nil {
-		if hh, ah := task.Hash(hlog), task.Hash(alog); (hh == ah) != same {
+		if hh, ah := hash(hlog), hash(alog); (hh == ah) != same {
 			return false, nil, fmt.Errorf("the benchmark's state hash says the ends are equal: %t; the environment's says %t", hh == ah, same)
 		}
 	}

@@ -3,6 +3,9 @@ package domainbench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -10,6 +13,8 @@ import (
 	_ "github.com/parthack/parthack/domains/tau2/retail"
 	_ "github.com/parthack/parthack/domains/tau2/telecom"
 	_ "github.com/parthack/parthack/domains/tauair"
+	"github.com/parthack/parthack/model"
+	"github.com/parthack/parthack/pbcste"
 	"github.com/parthack/parthack/report"
 )
 
@@ -68,25 +73,118 @@ func TestOutcomeIsTauBenchReward(t *testing.T) {
 	}
 }
 
-// TestRunIsDeterministic: the same options give the same ledgers,
-// whatever the number of workers.
+// TestRunIsDeterministic: the same options give the same ledgers, runs
+// and witnesses, byte for byte, whatever the workers and cores: with
+// several workers the runs start largest walk first, not in their
+// order, and the candidates are scored on every core.
 func TestRunIsDeterministic(t *testing.T) {
-	opt := Options{Domain: airline(t), Edits: 1, Tasks: []string{"TAU-A01", "TAU-A04", "TAU-A06"}, SameEnd: true}
-	var ledgers [2][]byte
-	for i, workers := range []int{1, 2} {
-		opt.Workers = workers
-		res, err := Run(context.Background(), opt, nil)
+	cases := []struct {
+		domain string
+		tasks  []string
+	}{
+		{"tau-airline", []string{"TAU-A01", "TAU-A04", "TAU-A06"}},
+		{"tau2-retail", []string{"T2R-0", "T2R-101", "T2R-11"}},
+	}
+	for _, c := range cases {
+		t.Run(c.domain, func(t *testing.T) {
+			d, err := domains.Lookup(c.domain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := Options{Domain: d, Edits: 1, Tasks: c.tasks, SameEnd: true}
+			var outs []string
+			for _, run := range []struct{ workers, procs int }{{1, 1}, {4, 1}, {4, 4}} {
+				opt.Workers = run.workers
+				prev := runtime.GOMAXPROCS(run.procs)
+				res, err := Run(context.Background(), opt, nil)
+				runtime.GOMAXPROCS(prev)
+				if err != nil {
+					t.Fatal(err)
+				}
+				outs = append(outs, resultText(t, res))
+			}
+			for i, o := range outs[1:] {
+				if o != outs[0] {
+					t.Fatalf("run %d differs from one worker on one core:\n%s\n%s", i+1, o, outs[0])
+				}
+			}
+		})
+	}
+}
+
+// resultText is a bench's result as bytes: both ledgers, the runs and
+// every witness.
+func resultText(t *testing.T, res *Result) string {
+	t.Helper()
+	var b bytes.Buffer
+	for _, l := range []*report.Ledger{res.Failed, res.Control} {
+		if err := report.WriteJSON(&b, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs, err := json.Marshal(res.Runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Write(runs)
+	for _, r := range res.Runs {
+		for _, w := range r.Witnesses {
+			fmt.Fprintf(&b, "\n%s %t %v %s %s %v\n", w.Target, w.AnyEnd, w.Delta, w.End, w.Rise, w.Collateral)
+			b.Write(model.EncodeTrajectory(w.Trajectory))
+		}
+	}
+	return b.String()
+}
+
+// TestEndsHashEachLogOnce: where the benchmark's state hash is a whole
+// database's (tau2), each log compared is hashed once, and a witness
+// whose steps another had is replayed and compared once: H's hash once,
+// each witness's once, gold's once when a witness is compared with it.
+func TestEndsHashEachLogOnce(t *testing.T) {
+	d := airline(t)
+	runs, err := d.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first run whose last call changes its end.
+	var c *Checked
+	for _, r := range runs {
+		if c, err = Check(d, r); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(c.H.Steps); n > 0 {
+			if same, _ := pbcste.Collateral(c.Res.Log, c.Env.Replay(c.H.Steps[:n-1])); !same {
+				break
+			}
+		}
+	}
+	task := *c.Task
+	hashed := 0
+	task.Hash = func(l *pbcste.Log) string { hashed++; return c.Task.Hash(l) }
+	ends := NewEnds(&task, c.Env, c.Res.Log)
+	h := c.H.Steps
+	short := h[:len(h)-1] // H without its last call: another end
+	cases := []struct {
+		steps   []model.Step
+		end     string
+		hashed  int
+		sameLog bool // the log of the case before
+	}{
+		{h, report.EndSame, 2, false},
+		{slices.Clone(h), report.EndSame, 2, true},
+		{short, report.EndOther, 4, false},
+		{slices.Clone(short), report.EndOther, 4, true},
+	}
+	var prev *pbcste.Log
+	for i, tc := range cases {
+		log, end, _, err := ends.Witness(tc.steps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var b bytes.Buffer
-		if err := report.WriteJSON(&b, res.Failed); err != nil {
-			t.Fatal(err)
+		if end != tc.end || hashed != tc.hashed || (log == prev) != tc.sameLog {
+			t.Errorf("witness %d: ends %s after %d hashes (same log as before: %t), want %s after %d (%t)", i, end, hashed, log == prev, tc.end, tc.hashed, tc.sameLog)
 		}
-		ledgers[i] = b.Bytes()
-	}
-	if string(ledgers[0]) != string(ledgers[1]) {
-		t.Fatalf("ledgers differ with 1 and 2 workers:\n%s\n%s", ledgers[0], ledgers[1])
+		prev = log
 	}
 }
 

@@ -29,7 +29,8 @@ type Reader interface {
 	Name() string // parthack's name of the domain
 	// Runner derives the file's tasks and gives them, with run, which
 	// turns one of its simulations into a run: a file's runs are made one
-	// at a time, as its simulations are read.
+	// at a time, as its simulations are read. A domain's shipped files
+	// are read side by side (Shipped): Runner is called for them at once.
 	Runner(res *Results) (run func(*Simulation) (*domains.Run, error), tasks []*domains.Task, err error)
 	// Conformer holds a file to what tau2 recorded, run by run: check
 	// replays one of its simulations, report states what they showed.
@@ -193,25 +194,38 @@ func (s *Shipped) Runs() ([]*domains.Run, error) {
 // errHeadRead stops reading a file once its head is read.
 var errHeadRead = errors.New("the file's head is read")
 
+// readHeads reads the files' heads side by side (each file's tasks are
+// derived by its own checker), and keeps them in the files' order.
 func (s *Shipped) readHeads() {
-	seen := map[string]bool{}
-	for _, name := range RunFiles(s.tau2Name) {
-		var f shippedFile
-		var tasks []*domains.Task
-		err := streamShipped(name, func(res *Results) error {
-			var err error
-			if f.run, tasks, err = s.reader.Runner(res); err != nil {
-				return err
+	names := RunFiles(s.tau2Name)
+	files := make([]shippedFile, len(names))
+	tasks := make([][]*domains.Task, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() {
+			err := streamShipped(name, func(res *Results) error {
+				var err error
+				if files[i].run, tasks[i], err = s.reader.Runner(res); err != nil {
+					return err
+				}
+				return errHeadRead
+			}, func(*Simulation) error { return nil })
+			if !errors.Is(err, errHeadRead) {
+				errs[i] = err
 			}
-			return errHeadRead
-		}, func(*Simulation) error { return nil })
-		if !errors.Is(err, errHeadRead) {
-			s.headsErr = err
+			files[i].name = name
+		})
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	for i := range names {
+		if errs[i] != nil {
+			s.headsErr = errs[i]
 			return
 		}
-		f.name = name
-		s.runners = append(s.runners, f)
-		for _, t := range tasks {
+		s.runners = append(s.runners, files[i])
+		for _, t := range tasks[i] {
 			if !seen[t.ID] {
 				seen[t.ID] = true
 				s.tasks = append(s.tasks, t)
@@ -221,19 +235,31 @@ func (s *Shipped) readHeads() {
 	slices.SortStableFunc(s.tasks, func(a, b *domains.Task) int { return compareIDs(a.ID, b.ID) })
 }
 
+// readRuns reads the files side by side (each file's runs are made by
+// its own runner, one at a time), and keeps the runs in the files'
+// order; the error is the first file's.
 func (s *Shipped) readRuns() {
-	for _, f := range s.runners {
-		err := streamShipped(f.name, func(*Results) error { return nil }, func(sim *Simulation) error {
-			rn, err := f.run(sim)
-			if err == nil {
-				s.runs = append(s.runs, rn)
-			}
-			return err
+	runs := make([][]*domains.Run, len(s.runners))
+	errs := make([]error, len(s.runners))
+	var wg sync.WaitGroup
+	for i, f := range s.runners {
+		wg.Go(func() {
+			errs[i] = streamShipped(f.name, func(*Results) error { return nil }, func(sim *Simulation) error {
+				rn, err := f.run(sim)
+				if err == nil {
+					runs[i] = append(runs[i], rn)
+				}
+				return err
+			})
 		})
-		if err != nil {
-			s.runs, s.runsErr = nil, err
+	}
+	wg.Wait()
+	for i := range runs {
+		if errs[i] != nil {
+			s.runs, s.runsErr = nil, errs[i]
 			return
 		}
+		s.runs = append(s.runs, runs[i]...)
 	}
 }
 

@@ -2,25 +2,26 @@ package tau2
 
 import (
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/parthack/parthack/domains"
 )
 
 // countingReader is a tau2 domain that counts the runners it gives and
-// the runs they make; a task's id is its tau2 id, a run's name its file
-// and simulation.
-type countingReader struct{ runners, runs int }
+// the runs they make (the files are read side by side); a task's id is
+// its tau2 id, a run's name its file and simulation.
+type countingReader struct{ runners, runs atomic.Int64 }
 
 func (c *countingReader) Name() string { return "counting" }
 func (c *countingReader) Runner(res *Results) (func(*Simulation) (*domains.Run, error), []*domains.Task, error) {
-	c.runners++
+	c.runners.Add(1)
 	var tasks []*domains.Task
 	for _, t := range res.Tasks {
 		tasks = append(tasks, &domains.Task{ID: t.ID})
 	}
 	return func(s *Simulation) (*domains.Run, error) {
-		c.runs++
+		c.runs.Add(1)
 		return &domains.Run{Name: res.File + "/" + s.ID}, nil
 	}, tasks, nil
 }
@@ -69,9 +70,9 @@ func TestShippedTasksMakeNoRun(t *testing.T) {
 			if !slices.Equal(gotTasks, wantTasks) {
 				t.Errorf("tasks %v, want %v", gotTasks, wantTasks)
 			}
-			files := len(RunFiles(domain))
-			if c.runners != files || c.runs != 0 {
-				t.Errorf("reading the tasks gave %d runners and made %d runs, want %d and none", c.runners, c.runs, files)
+			files := int64(len(RunFiles(domain)))
+			if c.runners.Load() != files || c.runs.Load() != 0 {
+				t.Errorf("reading the tasks gave %d runners and made %d runs, want %d and none", c.runners.Load(), c.runs.Load(), files)
 			}
 			runs, err := s.Runs()
 			if err != nil {
@@ -84,8 +85,8 @@ func TestShippedTasksMakeNoRun(t *testing.T) {
 			if !slices.Equal(gotRuns, wantRuns) {
 				t.Errorf("runs %v, want %v", gotRuns, wantRuns)
 			}
-			if c.runners != files || c.runs != len(wantRuns) {
-				t.Errorf("reading the runs too gave %d runners and made %d runs, want %d and %d", c.runners, c.runs, files, len(wantRuns))
+			if c.runners.Load() != files || c.runs.Load() != int64(len(wantRuns)) {
+				t.Errorf("reading the runs too gave %d runners and made %d runs, want %d and %d", c.runners.Load(), c.runs.Load(), files, len(wantRuns))
 			}
 			t.Logf("%d files, %d tasks, %d runs", files, len(tasks), len(runs))
 		})

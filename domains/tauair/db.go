@@ -181,28 +181,49 @@ func (r record) str(key string) string {
 }
 
 func load() (*DB, error) {
-	users, err := readCollection("users")
-	if err != nil {
-		return nil, err
+	// The three files are unpacked, parsed and made entities side by
+	// side, each into a part of its own; the database is the parts in
+	// order, the error the first part's.
+	var users, reservations, flights DB
+	parts := []struct {
+		db   *DB
+		name string
+		read func(*DB, model.JSON) error
+	}{{&users, "users", (*DB).readUsers}, {&reservations, "reservations", (*DB).readReservations}, {&flights, "flights", (*DB).readFlights}}
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		p.db.byNumber, p.db.pms = map[string]int{}, map[string][]string{}
+		wg.Go(func() {
+			j, err := readCollection(p.name)
+			if err == nil {
+				err = p.read(p.db, j)
+			}
+			errs[i] = err
+		})
 	}
-	reservations, err := readCollection("reservations")
-	if err != nil {
-		return nil, err
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
-	flights, err := readCollection("flights")
-	if err != nil {
-		return nil, err
-	}
-	db := &DB{byNumber: map[string]int{}, pms: map[string][]string{}}
+	db := &DB{Entities: slices.Concat(users.Entities, reservations.Entities, flights.Entities),
+		users: users.users, pms: users.pms, reservations: reservations.reservations, flights: flights.flights, byNumber: flights.byNumber}
+	return db, nil
+}
+
+// readUsers makes the users and their payment methods entities.
+func (db *DB) readUsers(users model.JSON) error {
 	ids, byID, err := records(users)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, id := range ids {
 		u := byID[id]
 		e, err := entityOf(TypeUser, id, u, nil, "payment_methods")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		db.Entities = append(db.Entities, e)
 		db.users = append(db.users, id)
@@ -218,31 +239,44 @@ func load() (*DB, error) {
 			}
 			e, err := entityOf(TypePaymentMethod, id+"/"+pm, r, map[string]string{"user": id})
 			if err != nil {
-				return nil, err
+				return err
 			}
 			db.Entities = append(db.Entities, e)
 			db.pms[id] = append(db.pms[id], pm)
 		}
 	}
-	if ids, byID, err = records(reservations); err != nil {
-		return nil, err
+	return nil
+}
+
+// readReservations makes the reservations entities.
+func (db *DB) readReservations(reservations model.JSON) error {
+	ids, byID, err := records(reservations)
+	if err != nil {
+		return err
 	}
 	for _, id := range ids {
 		db.reservations = append(db.reservations, id)
 		e, err := entityOf(TypeReservation, id, byID[id], nil)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		db.Entities = append(db.Entities, e)
 	}
-	if ids, byID, err = records(flights); err != nil {
-		return nil, err
+	return nil
+}
+
+// readFlights makes the flights and their dates entities, and the
+// flights' index.
+func (db *DB) readFlights(flights model.JSON) error {
+	ids, byID, err := records(flights)
+	if err != nil {
+		return err
 	}
 	for _, num := range ids {
 		f := byID[num]
 		e, err := entityOf(TypeFlight, num, f, nil, "dates")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		db.Entities = append(db.Entities, e)
 		fi := flightInfo{number: num, origin: f.str("origin"), destination: f.str("destination"),
@@ -259,7 +293,7 @@ func load() (*DB, error) {
 			}
 			e, err := entityOf(TypeFlightDate, num+"/"+d, r, map[string]string{"flight": num, "date": d})
 			if err != nil {
-				return nil, err
+				return err
 			}
 			db.Entities = append(db.Entities, e)
 			fi.dates = append(fi.dates, d)
@@ -267,7 +301,7 @@ func load() (*DB, error) {
 		db.byNumber[num] = len(db.flights)
 		db.flights = append(db.flights, fi)
 	}
-	return db, nil
+	return nil
 }
 
 // entityOf maps one record to an entity of typ, every key to its field

@@ -3,8 +3,10 @@ package tauair
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/parthack/parthack/model"
 )
@@ -181,15 +183,32 @@ func (d *Domain) DataHash(v model.StateView, changed []model.CellDiff) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// initialReprs computes every initial record's Python text once.
+// initialReprs computes every initial record's Python text once, the
+// records of a collection split among the cores (each its own reader of
+// the loaded database): every command that hashes a state waits for it.
 func (d *Domain) initialReprs() {
-	c := &callCtx{d: d, v: d.db.Start()}
+	v := d.db.Start()
 	d.initial = map[string]map[string][]byte{}
 	for _, coll := range collections {
+		ids := d.ids(coll)
+		reprs := make([][]byte, len(ids))
+		parts := min(runtime.GOMAXPROCS(0), len(ids))
+		var wg sync.WaitGroup
+		for p := range parts {
+			wg.Go(func() {
+				c := &callCtx{d: d, v: v}
+				for k := p * len(ids) / parts; k < (p+1)*len(ids)/parts; k++ {
+					if rec := c.root(coll, ids[k]); rec != nil {
+						reprs[k] = appendPyRepr(nil, rec)
+					}
+				}
+			})
+		}
+		wg.Wait()
 		d.initial[coll] = map[string][]byte{}
-		for _, id := range d.ids(coll) {
-			if rec := c.root(coll, id); rec != nil {
-				d.initial[coll][id] = appendPyRepr(nil, rec)
+		for k, id := range ids {
+			if reprs[k] != nil {
+				d.initial[coll][id] = reprs[k]
 			}
 		}
 	}

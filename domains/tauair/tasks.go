@@ -74,13 +74,19 @@ func deriveTasks() ([]*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []*Task
+	// The tasks are derived side by side (each gold run replayed in the
+	// one environment), and kept in order; the error is the first task's.
+	out := make([]*Task, len(golds))
+	errs := make([]error, len(golds))
+	var wg sync.WaitGroup
 	for i := range golds {
-		t, err := derive(base, env, &golds[i])
+		wg.Go(func() { out[i], errs[i] = derive(base, env, &golds[i]) })
+	}
+	wg.Wait()
+	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("tau-airline task %d: %w", golds[i].TaskID, err)
 		}
-		out = append(out, t)
 	}
 	return out, nil
 }

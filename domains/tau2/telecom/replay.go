@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
@@ -14,6 +15,7 @@ import (
 // and scores them as tau2 does.
 type Checker struct {
 	Domain *Domain
+	mu     sync.Mutex // a mode's files are read side by side
 	tasks  map[*tau2.Task]*Task
 }
 
@@ -36,14 +38,19 @@ func Solo(r *tau2.Results) bool {
 
 // Derive is the task derived from a tau2 task, once per task.
 func (c *Checker) Derive(t *tau2.Task) (*Task, error) {
-	if d, ok := c.tasks[t]; ok {
+	c.mu.Lock()
+	d, ok := c.tasks[t]
+	c.mu.Unlock()
+	if ok {
 		return d, nil
 	}
 	d, err := Derive(c.Domain, t)
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
 	c.tasks[t] = d
+	c.mu.Unlock()
 	return d, nil
 }
 
