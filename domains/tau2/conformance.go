@@ -109,8 +109,14 @@ func (c *Checker) Derive(t *Task) (*Derived, error) {
 		if d, err = Derive(c.World, c.Env, t, c.Hashes); err != nil {
 			return nil, err
 		}
+		// Files are read side by side: a text another file's checker
+		// derived meanwhile keeps that derivation, so a task stays one.
 		c.texts.mu.Lock()
-		c.texts.m[string(t.Raw)] = d
+		if first, ok := c.texts.m[string(t.Raw)]; ok {
+			d = first
+		} else {
+			c.texts.m[string(t.Raw)] = d
+		}
 		c.texts.mu.Unlock()
 	}
 	c.gold[t] = d
