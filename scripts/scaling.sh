@@ -50,6 +50,7 @@ if [ -n "$bfcl" ] && [ ! -r "$bfcl" ]; then
 	echo "scaling.sh: cannot read the BFCL result file $bfcl" >&2
 	exit 2
 fi
+case "$bfcl" in /* | "") ;; *) bfcl="$PWD/$bfcl" ;; esac # the benches run elsewhere
 dir="${KEEP:-}"
 if [ -z "$dir" ]; then
 	dir="$(mktemp -d)"
