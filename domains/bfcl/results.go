@@ -2,15 +2,14 @@ package bfcl
 
 import (
 	"bufio"
-	"compress/flate"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/parthack/parthack/domains/bfcl/pyval"
+	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/model"
 )
 
@@ -142,25 +141,9 @@ func unpacked(file string, r io.Reader) (src io.Reader, gz bool, err error) {
 	}
 	z, err := gzip.NewReader(br)
 	if err != nil {
-		return nil, true, &model.DecodeError{File: file, Msg: gzipError(err).Error()}
+		return nil, true, &model.DecodeError{File: file, Msg: mapfile.GzipError(err).Error()}
 	}
 	return z, true, nil
-}
-
-// gzipError says in words what is wrong with a gzip stream.
-func gzipError(err error) error {
-	var corrupt flate.CorruptInputError
-	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return errors.New("truncated gzip: the compressed stream ends early")
-	case errors.Is(err, gzip.ErrChecksum):
-		return errors.New("corrupt gzip: the unpacked data does not match the checksum the file stores (gzip -t: crc error)")
-	case errors.Is(err, gzip.ErrHeader):
-		return errors.New("corrupt gzip: a member's header is not gzip's (gzip -t: not in gzip format, or trailing garbage)")
-	case errors.As(err, &corrupt):
-		return fmt.Errorf("corrupt gzip: invalid compressed data at byte %d of a member", int64(corrupt))
-	}
-	return err
 }
 
 func decodeResult(c jc, text string) (*Result, error) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/parthack/parthack/internal/mapfile"
 	"github.com/parthack/parthack/model"
 )
 
@@ -175,7 +176,7 @@ func streamLines(file string, r io.Reader, each func(c jc, text string) error) e
 		line, rerr := lr.ReadString('\n')
 		if rerr != nil && rerr != io.EOF {
 			if gz {
-				rerr = gzipError(rerr)
+				rerr = mapfile.GzipError(rerr)
 			}
 			return &model.DecodeError{File: file, Line: n, Msg: rerr.Error()}
 		}
@@ -189,7 +190,7 @@ func streamLines(file string, r io.Reader, each func(c jc, text string) error) e
 				// A damaged stream's text is garbage: its damage is the
 				// error to report, not where the garbage stops parsing.
 				if _, derr := io.Copy(io.Discard, lr); derr != nil {
-					return &model.DecodeError{File: file, Msg: gzipError(derr).Error()}
+					return &model.DecodeError{File: file, Msg: mapfile.GzipError(derr).Error()}
 				}
 			}
 			return perr

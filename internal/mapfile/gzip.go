@@ -41,11 +41,11 @@ func Unpack(src []byte) ([]byte, error) {
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(src))
 	if err != nil {
-		return nil, gzipError(err)
+		return nil, GzipError(err)
 	}
 	out, err := io.ReadAll(zr)
 	if err != nil {
-		return nil, gzipError(err)
+		return nil, GzipError(err)
 	}
 	return out, nil
 }
@@ -73,7 +73,7 @@ func Open(path string) (io.ReadCloser, error) {
 	zr, err := gzip.NewReader(br)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, gzipError(err))
+		return nil, fmt.Errorf("%s: %w", path, GzipError(err))
 	}
 	return readCloser{&gzipErrs{r: zr}, f}, nil
 }
@@ -103,7 +103,7 @@ func Damaged(r io.Reader) error {
 	return err
 }
 
-// gzipErrs says what an error of a file's gzip stream means (gzipError);
+// gzipErrs says what an error of a file's gzip stream means (GzipError);
 // the reader that meets it names the file and where. err is the error
 // once given.
 type gzipErrs struct {
@@ -114,14 +114,15 @@ type gzipErrs struct {
 func (g *gzipErrs) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
 	if err != nil && err != io.EOF {
-		err = gzipError(err)
+		err = GzipError(err)
 		g.err = err
 	}
 	return n, err
 }
 
-// gzipError says in words what is wrong with a gzip stream.
-func gzipError(err error) error {
+// GzipError says in words what is wrong with a gzip stream (an error of
+// another kind is wrapped as gzip's).
+func GzipError(err error) error {
 	var corrupt flate.CorruptInputError
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):
