@@ -332,7 +332,9 @@ func TestEndToEnd(t *testing.T) {
 	s.keys("Tab")
 	s.waitFor("peak then undo", "5 agent steps")
 	s.keys("Enter")
-	scr = s.waitFor("e2e witness · 5 steps", "✓ eligible")
+	// Browse's Saved list also says "✓ eligible +0.25": wait on the
+	// editor's own row, which a screen caught mid-redraw does not hold.
+	scr = s.waitFor("e2e witness · 5 steps", "0.50  0.75  +0.25")
 	if !strings.Contains(rowOf(scr, "Historical Milestone"), "+0.25") {
 		t.Fatalf("the reopened witness scores differently:\n%s", scr)
 	}
