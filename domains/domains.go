@@ -94,12 +94,14 @@ type Task struct {
 	GoalMayHoldAtStart bool
 }
 
-// M is the number of the task's goal predicates (its first goal version).
+// M is the number of the task's goal predicates: of its last goal
+// version, the one a run ends under where the user revises the goal
+// (BFCL's turns); a task of one version has that one.
 func (t *Task) M() int {
 	if len(t.Model.Goals) == 0 {
 		return 0
 	}
-	return len(t.Model.Goals[0].Predicates)
+	return len(t.Model.Goals[len(t.Model.Goals)-1].Predicates)
 }
 
 // Run is one recorded run of a task.
