@@ -1,10 +1,7 @@
 package classes
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,33 +21,6 @@ type fsReplaySeq struct {
 	ID            string          `json:"id"`
 	InitialConfig json.RawMessage `json:"initial_config"`
 	Calls         []fsReplayStep  `json:"calls"`
-}
-
-func fsReadSeqs(t *testing.T, path string) []fsReplaySeq {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var out []fsReplaySeq
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<26)
-	for line := 1; sc.Scan(); line++ {
-		var s fsReplaySeq
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			t.Fatalf("%s:%d: %v", path, line, err)
-		}
-		out = append(out, s)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return out
 }
 
 // fsPublicState is what the generator writes after a call: repr of each
@@ -73,7 +43,7 @@ func fsPublicState(s *Session, class string) map[string]string {
 // each state with Python's; it returns how many of each were equal.
 func fsReplayFile(t *testing.T, class, path string) (results, states, calls int) {
 	t.Helper()
-	for _, seq := range fsReadSeqs(t, path) {
+	for _, seq := range gzipJSONLines[fsReplaySeq](t, path) {
 		cfg := pyval.NewDict()
 		if len(seq.InitialConfig) > 0 {
 			v, err := pyval.Loads(seq.InitialConfig)

@@ -31,7 +31,7 @@ func TestMathResultsMarshal(t *testing.T) {
 	self := &Instance{Class: c}
 	c.Init(self)
 	objects := 0
-	for _, seq := range fsReadSeqs(t, filepath.Join("testdata", "math", "edge.jsonl.gz")) {
+	for _, seq := range gzipJSONLines[fsReplaySeq](t, filepath.Join("testdata", "math", "edge.jsonl.gz")) {
 		for _, step := range seq.Calls {
 			call, err := ParseCall(step.Call) // fails on 10**20, which Execute evaluates
 			if err != nil {

@@ -1,13 +1,10 @@
 package classes
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -37,24 +34,8 @@ type msgtSequence struct {
 
 func msgtReadLines(t *testing.T, path string) [][]byte {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
 	var lines [][]byte
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<28)
-	for sc.Scan() {
-		lines = append(lines, append([]byte(nil), sc.Bytes()...))
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
+	gzipLines(t, path, func(line []byte) { lines = append(lines, append([]byte(nil), line...)) })
 	return lines
 }
 

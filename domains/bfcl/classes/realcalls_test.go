@@ -16,27 +16,6 @@ import (
 	"github.com/parthack/parthack/domains/bfcl/pyval"
 )
 
-// sharedBFCL finds shared/realworld/bfcl in a folder above the test's
-// (the staged data, absent outside the workbench: tests skip then).
-func sharedBFCL(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("BFCL_DIR"); d != "" {
-		return d
-	}
-	dir, _ := filepath.Abs(".")
-	for {
-		p := filepath.Join(dir, "shared", "realworld", "bfcl")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("shared/realworld/bfcl is absent: BFCL's data and runs are not staged here")
-		}
-		dir = parent
-	}
-}
-
 // realCalls gathers every gold call and every decoded model call of the
 // staged data and runs, once each, sorted, and the result each decoded
 // call got in the runs (BFCL's harness under Python 3.12) where a step

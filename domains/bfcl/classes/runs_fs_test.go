@@ -1,10 +1,7 @@
 package classes
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,27 +9,6 @@ import (
 
 	"github.com/parthack/parthack/domains/bfcl/pyval"
 )
-
-func fsGzipLines(t *testing.T, path string, f func(line []byte)) {
-	t.Helper()
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<28)
-	for sc.Scan() {
-		f(sc.Bytes())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
 
 // TestRunsFileSystemMath replays the GorillaFileSystem and MathAPI calls
 // of the real runs (shared/realworld/bfcl/runs, test data that stays
@@ -62,7 +38,7 @@ func TestRunsFileSystemMath(t *testing.T) {
 		name := filepath.Base(run)
 		category := strings.TrimSuffix(name[strings.Index(name, "multi_turn_")+len("multi_turn_"):], "_result.json.gz")
 		entries := map[string]entry{}
-		fsGzipLines(t, filepath.Join(dir, "data", "BFCL_v4_multi_turn_"+category+".json.gz"), func(line []byte) {
+		gzipLines(t, filepath.Join(dir, "data", "BFCL_v4_multi_turn_"+category+".json.gz"), func(line []byte) {
 			var e struct {
 				ID string `json:"id"`
 				entry
@@ -73,7 +49,7 @@ func TestRunsFileSystemMath(t *testing.T) {
 			entries[e.ID] = e.entry
 		})
 		counts := map[string]*[4]int{"GorillaFileSystem": {}, "MathAPI": {}} // results, equal, snapshots, equal
-		fsGzipLines(t, run, func(line []byte) {
+		gzipLines(t, run, func(line []byte) {
 			var r struct {
 				ID           string            `json:"id"`
 				InferenceLog []json.RawMessage `json:"inference_log"`

@@ -1,7 +1,6 @@
 package classes
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -32,33 +31,6 @@ type tradeScenario struct {
 		Result string      `json:"result"`
 		State  [][2]string `json:"state"`
 	} `json:"steps"`
-}
-
-func tradeReadScenarios(t *testing.T, name string) []tradeScenario {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "trade", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []tradeScenario
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var s tradeScenario
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			t.Fatalf("%s line %d: %v", name, len(out)+1, err)
-		}
-		out = append(out, s)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // tradeState is what generate.py records of an instance: [name,
@@ -100,7 +72,7 @@ func TestTradeReplaysBFCL(t *testing.T) {
 	for _, file := range []string{"gold.jsonl.gz", "edge.jsonl.gz"} {
 		for _, roundTrip := range []bool{false, true} {
 			calls, equal := 0, 0
-			for n, sc := range tradeReadScenarios(t, file) {
+			for n, sc := range gzipJSONLines[tradeScenario](t, filepath.Join("testdata", "trade", file)) {
 				cfg, err := pyval.Loads([]byte(`{"` + sc.Class + `":` + string(sc.Config) + `}`))
 				if err != nil {
 					t.Fatal(err)
@@ -183,27 +155,6 @@ func tradeGunzip(t *testing.T, path string) []byte {
 	return b
 }
 
-func tradeGzipLines(t *testing.T, path string, each func(line []byte)) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<28)
-	for sc.Scan() {
-		each(sc.Bytes())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // tradeJSONEqual compares two JSON texts as values, numbers by their text
 // (so 1 and 1.0 differ, as json.dumps writes them).
 func tradeJSONEqual(a, b []byte) bool {
@@ -234,7 +185,7 @@ func TestTradeReplaysRealRuns(t *testing.T) {
 	}
 	entries := map[string]entry{}
 	for _, cat := range []string{"base", "miss_func", "miss_param"} {
-		tradeGzipLines(t, filepath.Join(dir, "data", "BFCL_v4_multi_turn_"+cat+".json.gz"), func(line []byte) {
+		gzipLines(t, filepath.Join(dir, "data", "BFCL_v4_multi_turn_"+cat+".json.gz"), func(line []byte) {
 			var e struct {
 				ID string `json:"id"`
 				entry
@@ -258,7 +209,7 @@ func TestTradeReplaysRealRuns(t *testing.T) {
 	}
 	for _, file := range files {
 		calls, callsEqual, snaps, snapsEqual := 0, 0, 0, 0
-		tradeGzipLines(t, file, func(line []byte) {
+		gzipLines(t, file, func(line []byte) {
 			var run struct {
 				ID           string            `json:"id"`
 				InferenceLog []json.RawMessage `json:"inference_log"`

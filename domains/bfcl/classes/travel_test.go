@@ -1,8 +1,6 @@
 package classes
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -28,33 +26,6 @@ type travelCase struct {
 		State  string `json:"state"`
 		Lookup string `json:"lookup"`
 	} `json:"calls"`
-}
-
-func readTravelCases(t *testing.T, name string) []travelCase {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "travel", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	var out []travelCase
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<24)
-	for line := 1; sc.Scan(); line++ {
-		var c travelCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s:%d: %v", name, line, err)
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return out
 }
 
 // travelSession is a session of TravelAPI alone, loaded from config (the
@@ -112,7 +83,7 @@ func travelRoundTrip(t *testing.T, in *Instance) {
 func TestTravelAgainstPython(t *testing.T) {
 	for _, file := range []string{"gold.jsonl.gz", "hand.jsonl.gz"} {
 		t.Run(file, func(t *testing.T) {
-			cases := readTravelCases(t, file)
+			cases := gzipJSONLines[travelCase](t, filepath.Join("testdata", "travel", file))
 			calls, results, states := 0, 0, 0
 			for _, c := range cases {
 				s := travelSession(t, c.Config, c.ID)
@@ -221,27 +192,6 @@ func TestTravelStrptime(t *testing.T) {
 	}
 }
 
-func travelGzipLines(t *testing.T, path string, each func(line []byte)) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		each(sc.Bytes())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
-
 // TestTravelRealRuns replays the TravelAPI calls of the staged real runs
 // (gpt-oss-120b and gpt-oss-20b, base, miss_func and miss_param) on a
 // session of TravelAPI alone, and requires each result to equal the tool
@@ -256,7 +206,7 @@ func TestTravelRealRuns(t *testing.T) {
 	}
 	entries := map[string]entry{}
 	for _, cat := range []string{"base", "miss_func", "miss_param"} {
-		travelGzipLines(t, filepath.Join(dir, "data", "BFCL_v4_multi_turn_"+cat+".json.gz"), func(line []byte) {
+		gzipLines(t, filepath.Join(dir, "data", "BFCL_v4_multi_turn_"+cat+".json.gz"), func(line []byte) {
 			var e struct {
 				ID string `json:"id"`
 				entry
@@ -275,7 +225,7 @@ func TestTravelRealRuns(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			var n, calls, equal, snaps, snapsEqual, mixed int
-			travelGzipLines(t, file, func(line []byte) {
+			gzipLines(t, file, func(line []byte) {
 				var r struct {
 					ID  string            `json:"id"`
 					Log []json.RawMessage `json:"inference_log"`
