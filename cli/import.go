@@ -154,10 +154,10 @@ func runImport(e *env, format domains.Format, files []string, dry, rename, asJSO
 			if im == nil {
 				return nil
 			}
-			// The trajectory is encoded straight into the record: a long
-			// conversation is held once more, not twice.
-			return im.AddBody(store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Created: int64(existing + saved)},
-				func(b []byte) []byte { return model.AppendTrajectory(b, tr) })
+			// The trajectory is encoded a piece at a time into the
+			// record, a long one in chunks: never held a second time.
+			return im.AddStream(store.Record{Kind: store.KindWitness, Task: tr.Task, Name: tr.Name, Note: tr.Note, Created: int64(existing + saved)},
+				func(w io.Writer) error { return model.WriteTrajectory(w, tr) })
 		}
 		// A dry run also holds each run to what the benchmark
 		// recorded, as it is read.

@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Canonical encodes v as canonical JSON: struct fields in declaration
@@ -40,7 +42,67 @@ func AppendTrajectory(b []byte, tr *Trajectory) []byte {
 	for _, t := range tr.Transcript {
 		text += len(t.Content) + 64
 	}
-	b = slices.Grow(b, 256+len(tr.Note)+128*len(tr.Steps)+text)
+	e := &trajectoryEncoder{b: slices.Grow(b, 256+len(tr.Note)+128*len(tr.Steps)+text)}
+	e.encode(tr)
+	return e.b
+}
+
+// WriteTrajectory writes EncodeTrajectory(tr) to w in pieces of about
+// 64 KiB, a long message escaped a piece at a time: the encoding is never
+// held whole, whatever the conversation's length.
+func WriteTrajectory(w io.Writer, tr *Trajectory) error {
+	e := &trajectoryEncoder{b: make([]byte, 0, 2*writePiece), w: w}
+	e.encode(tr)
+	if e.err == nil && len(e.b) > 0 {
+		_, e.err = w.Write(e.b)
+	}
+	return e.err
+}
+
+// writePiece is how much WriteTrajectory gathers before it writes.
+const writePiece = 64 << 10
+
+// trajectoryEncoder encodes a trajectory into b, which it hands to w
+// whenever it has gathered a piece (with w nil, it keeps everything).
+type trajectoryEncoder struct {
+	b   []byte
+	w   io.Writer
+	err error
+	esc jsonEscaper // for the pieces of a long message
+}
+
+// flush writes what is gathered once it is a piece.
+func (e *trajectoryEncoder) flush() {
+	if e.w == nil || e.err != nil || len(e.b) < writePiece {
+		return
+	}
+	_, e.err = e.w.Write(e.b)
+	e.b = e.b[:0]
+}
+
+// text appends s as a JSON string; a long one, when writing, a piece at a
+// time, cut where a character starts so that each piece escapes as it
+// would within the whole.
+func (e *trajectoryEncoder) text(s string) {
+	if e.w == nil || len(s) <= writePiece {
+		e.b = appendJSONString(e.b, s)
+		return
+	}
+	e.b = append(e.b, '"')
+	for len(s) > 0 {
+		n := min(writePiece, len(s))
+		for n < len(s) && !utf8.RuneStart(s[n]) {
+			n++
+		}
+		e.b = e.esc.appendBody(e.b, s[:n])
+		s = s[n:]
+		e.flush()
+	}
+	e.b = append(e.b, '"')
+}
+
+func (e *trajectoryEncoder) encode(tr *Trajectory) {
+	b := e.b
 	b = append(b, "{\n  \"format\": "...)
 	b = appendJSONString(b, TrajectoryFormat)
 	b = append(b, ",\n  \"task\": "...)
@@ -67,7 +129,9 @@ func AppendTrajectory(b []byte, tr *Trajectory) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, "\n    "...)
-		b = AppendStep(b, &st)
+		e.b = AppendStep(b, &st)
+		e.flush()
+		b = e.b
 	}
 	if len(tr.Steps) > 0 {
 		b = append(b, "\n  "...)
@@ -81,13 +145,16 @@ func AppendTrajectory(b []byte, tr *Trajectory) []byte {
 			}
 			b = append(b, "\n    {\"role\": "...)
 			b = appendJSONString(b, t.Role)
-			b = append(b, ", \"content\": "...)
-			b = appendJSONString(b, t.Content)
+			e.b = append(b, ", \"content\": "...)
+			e.text(t.Content)
+			b = e.b
 			if t.Step > 0 {
 				b = append(b, ", \"step\": "...)
 				b = strconv.AppendInt(b, int64(t.Step), 10)
 			}
-			b = append(b, '}')
+			e.b = append(b, '}')
+			e.flush()
+			b = e.b
 		}
 		b = append(b, "\n  ]"...)
 	}
@@ -99,7 +166,7 @@ func AppendTrajectory(b []byte, tr *Trajectory) []byte {
 		b = append(b, ",\n  \"max_errors\": "...)
 		b = strconv.AppendInt(b, int64(tr.MaxErrors), 10)
 	}
-	return append(b, "\n}\n"...)
+	e.b = append(b, "\n}\n"...)
 }
 
 // AppendStep appends one step as a single-line JSON object.

@@ -6,11 +6,11 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // ValueKind is the dynamic kind of a Value.
@@ -157,6 +157,27 @@ func (v Value) String() string { return string(v.AppendJSON(nil)) }
 // appendJSONString writes s as a JSON string without HTML escaping, so the
 // bytes depend only on s.
 func appendJSONString(b []byte, s string) []byte {
+	return append(appendJSONStringBody(append(b, '"'), s), '"')
+}
+
+// appendJSONStringBody writes s escaped as within a JSON string, without
+// its quotes.
+func appendJSONStringBody(b []byte, s string) []byte {
+	var x jsonEscaper
+	return x.appendBody(b, s)
+}
+
+// jsonEscaper escapes strings as encoding/json does, without HTML
+// escaping, into a buffer it keeps from one string to the next. Each
+// character is escaped on its own, so the pieces of a string cut where
+// characters start escape to the pieces of the string.
+type jsonEscaper struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+// appendBody appends s escaped, without its quotes.
+func (x *jsonEscaper) appendBody(b []byte, s string) []byte {
 	plain := true
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
@@ -165,16 +186,16 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 	}
 	if plain {
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"')
+		return append(b, s...)
 	}
-	var sb strings.Builder
-	enc := json.NewEncoder(&sb)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
+	if x.enc == nil {
+		x.enc = json.NewEncoder(&x.buf)
+		x.enc.SetEscapeHTML(false)
+	}
+	x.buf.Reset()
+	if err := x.enc.Encode(s); err != nil {
 		panic(err) // a Go string always encodes
 	}
-	out := sb.String()
-	return append(b, out[:len(out)-1]...)
+	out := x.buf.Bytes()
+	return append(b, out[1:len(out)-2]...) // less the quotes and the newline
 }

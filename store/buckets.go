@@ -30,6 +30,12 @@ var (
 	// keyImportKeys is the bucket, in an import's bucket, listing the keys
 	// of the records it wrote, each with an empty value.
 	keyImportKeys = []byte("keys")
+
+	// bucketBodies holds, in one bucket per kind bucket (named alike),
+	// the bodies too long for one transaction, in chunks (chunks.go):
+	// key = the record's 8-byte key | a uint32 chunk index, big-endian
+	// (schema 3).
+	bucketBodies = []byte("bodies")
 )
 
 // kindBuckets maps each Kind to the bucket holding its records, in the
@@ -51,4 +57,10 @@ func bucketName(kind Kind) ([]byte, bool) {
 		}
 	}
 	return nil, false
+}
+
+// bucketOf is bucketName of a kind known to be one of kindBuckets'.
+func bucketOf(kind Kind) []byte {
+	name, _ := bucketName(kind)
+	return name
 }

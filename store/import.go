@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -86,15 +87,21 @@ func (im *Import) Add(r Record) error {
 	return im.add(encode(r))
 }
 
-// AddBody is Add of a record whose body appendBody appends to the bytes
-// it is given (model.AppendTrajectory; r.Body is not read): it is written
-// straight into the record's value, so that a large one is held once,
-// not as the caller's Body and again as the value.
-func (im *Import) AddBody(r Record, appendBody func([]byte) []byte) error {
+// AddStream is Add of a record whose body write writes to the writer it
+// is given (model.WriteTrajectory; r.Body is not read). A body that fits
+// one transaction goes into the record's value, as Add puts it; a longer
+// one is written in chunks, each in a transaction of its own (chunks.go),
+// so that neither the import nor bbolt ever holds it whole.
+func (im *Import) AddStream(r Record, write func(io.Writer) error) error {
 	if err := im.check(r); err != nil {
 		return err
 	}
-	return im.add(encodeBody(r, 0, appendBody))
+	w := &bodyWriter{im: im, r: r, buf: appendHead(make([]byte, 0, headSize(r)+4096), recordVersion, r)}
+	w.head = len(w.buf)
+	if err := write(w); err != nil {
+		return err
+	}
+	return w.close()
 }
 
 // check refuses a record the import cannot add.
@@ -235,10 +242,11 @@ func (s *Store) dropUnfinished() error {
 	return nil
 }
 
-// dropImport deletes an unpublished import's records, in transactions of
-// at most importBatchBytes of records each, and then its list of keys.
-// Each transaction deletes records and their keys from the list together,
-// so the list always names every record still to delete.
+// dropImport deletes an unpublished import's records, with their chunks,
+// in transactions of at most importBatchBytes of records each, and then
+// its list of keys. Each transaction deletes records and their keys from
+// the list together, a record's chunks before it, so the list always
+// names every record still to delete and every key with chunks left.
 func (s *Store) dropImport(id []byte) error {
 	for {
 		finished := false
@@ -259,10 +267,21 @@ func (s *Store) dropImport(id []byte) error {
 				if b == nil || keys == nil {
 					return fmt.Errorf("%w: import %d names bucket %q, which is missing, or lacks its keys", ErrCorrupt, binary.BigEndian.Uint64(id), name)
 				}
+				bodies, err := bodiesOf(tx, name)
+				if err != nil {
+					return err
+				}
 				var batch [][]byte
 				size := 0
 				c := keys.Cursor()
 				for k, _ := c.First(); k != nil && size < importBatchBytes; k, _ = c.Next() {
+					freed, more, err := deleteChunks(bodies, k, importBatchBytes-size)
+					if err != nil {
+						return err
+					}
+					if size += freed; more {
+						break
+					}
 					batch = append(batch, bytes.Clone(k))
 					size += len(b.Get(k))
 				}
@@ -274,7 +293,7 @@ func (s *Store) dropImport(id []byte) error {
 						return err
 					}
 				}
-				if len(batch) > 0 {
+				if len(batch) > 0 || size > 0 {
 					return nil
 				}
 				finished = true

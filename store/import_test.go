@@ -46,7 +46,8 @@ func raw(t *testing.T, s *Store) (keys, imports int) {
 // import's records (by List, Names, Get, Put or Delete of their keys)
 // until Commit, while records Put meanwhile are seen at once; after
 // Commit all of them are there, in order, with their keys, those added
-// with their body appended (AddBody) as those added whole.
+// with their body written in pieces (AddStream: chunked where the batch
+// is smaller than a record) as those added whole.
 func TestImportPublishesAtOnce(t *testing.T) {
 	for _, batch := range []int{1, 40 << 10, 1 << 30} {
 		t.Run(fmt.Sprint(batch), func(t *testing.T) {
@@ -62,10 +63,10 @@ func TestImportPublishesAtOnce(t *testing.T) {
 			for i := range 30 {
 				r := importRecord(i)
 				add := func() error { return im.Add(r) }
-				if i%2 == 1 { // its body appended into the record's value
+				if i%2 == 1 { // its body written in pieces of 1, 2, 3, … bytes
 					body := r.Body
 					r.Body = []byte("not read")
-					add = func() error { return im.AddBody(r, func(b []byte) []byte { return append(b, body...) }) }
+					add = func() error { return im.AddStream(r, writePieces(body)) }
 				}
 				if err := add(); err != nil {
 					t.Fatal(err)
@@ -126,6 +127,21 @@ func TestImportPublishesAtOnce(t *testing.T) {
 				t.Fatal("Add after Commit succeeded")
 			}
 		})
+	}
+}
+
+// writePieces is an AddStream body writer of body in pieces of 1, 2, 3,
+// … bytes.
+func writePieces(body []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		for n := 1; len(body) > 0; n++ {
+			k := min(n, len(body))
+			if _, err := w.Write(body[:k]); err != nil {
+				return err
+			}
+			body = body[k:]
+		}
+		return nil
 	}
 }
 
@@ -333,7 +349,7 @@ func TestImportKilled(t *testing.T) {
 				t.Fatalf("killed after a transaction of the import: the file holds %d keys, want at least 9", keys)
 			}
 			for i, r := range seen[1:] {
-				if r.Name != importRecord(i).Name || !bytes.Equal(r.Body, crashBody(i)) {
+				if r.Name != importRecord(i).Name || !bytes.Equal(r.Body, killBody(i)) {
 					t.Fatalf("record %d: %q, torn or out of order", i, r.Name)
 				}
 			}
@@ -346,6 +362,9 @@ func TestImportKilled(t *testing.T) {
 			if keys, imports := raw(t, s); keys != len(seen) || imports != 0 {
 				t.Fatalf("after the next open the file holds %d keys and %d imports; want %d and 0", keys, imports, len(seen))
 			}
+			if want := 3 * 5 * min(1, len(seen)-1); chunks(t, s) != want {
+				t.Fatalf("after the next open the file holds %d chunks of bodies; want %d", chunks(t, s), want)
+			}
 			if got, err := s.Get(KindWitness, before.Key); err != nil || got.Name != "before" {
 				t.Fatalf("the record before the import: %+v, %v", got, err)
 			}
@@ -353,10 +372,21 @@ func TestImportKilled(t *testing.T) {
 	}
 }
 
+// killBody is the body of record i of helperImport: records 20, 60 and
+// 100 are 40 times longer than the others, five chunks of 64 KiB.
+func killBody(i int) []byte {
+	if i%40 == 20 {
+		return bytes.Repeat(crashBody(i), 40)
+	}
+	return crashBody(i)
+}
+
 // helperImport is TestHelperProcess's "import" mode: it imports 120
-// records in 64 KiB transactions, printing a line after each Add and one
-// after Commit, then holds the store until killed. With helperStepEnv
-// set it reads a byte from stdin before each Add and before Commit.
+// records in 64 KiB transactions, their bodies written in pieces
+// (killBody: three of them chunked), printing a line after each Add and
+// one after Commit, then holds the store until killed. With
+// helperStepEnv set it reads a byte from stdin before each Add and
+// before Commit.
 func helperImport(s *Store) {
 	importBatchBytes = 64 << 10
 	step := func() {
@@ -373,7 +403,7 @@ func helperImport(s *Store) {
 	}
 	for i := range 120 {
 		step()
-		if err := im.Add(importRecord(i)); err != nil {
+		if err := im.AddStream(importRecord(i), writePieces(killBody(i))); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}

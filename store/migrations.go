@@ -14,6 +14,7 @@ import (
 var migrations = []func(tx *bolt.Tx) error{
 	createBuckets,
 	createImports,
+	createBodies,
 }
 
 // createBuckets turns an empty bbolt file into a version-1 store.
@@ -36,6 +37,22 @@ func createBuckets(tx *bolt.Tx) error {
 func createImports(tx *bolt.Tx) error {
 	_, err := tx.CreateBucketIfNotExists(bucketImports)
 	return err
+}
+
+// createBodies adds the buckets of chunked bodies (chunks.go). A parthack
+// that predates them would read a chunked record as corrupt, so the schema
+// version rises and such a parthack refuses the file.
+func createBodies(tx *bolt.Tx) error {
+	bodies, err := tx.CreateBucketIfNotExists(bucketBodies)
+	if err != nil {
+		return err
+	}
+	for _, kb := range kindBuckets {
+		if _, err := bodies.CreateBucketIfNotExists(kb.name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readVersion returns the schema version of the store in tx: 0 for a bbolt

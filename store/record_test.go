@@ -16,7 +16,7 @@ func TestRecordEncoding(t *testing.T) {
 		{Kind: KindRun, Key: 42, Name: strings.Repeat("x", 300), Body: []byte(`{"ledger":[]}`), Created: math.MaxInt64},
 	}
 	for _, want := range tests {
-		got, err := decode(want.Kind, key, encode(want))
+		got, err := decode(want.Kind, key, encode(want), nil)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("decode(encode(%+v)) = %+v, %v", want, got, err)
 		}
@@ -33,7 +33,11 @@ func TestDecodeRejects(t *testing.T) {
 		{"short key", []byte{0, 0, 0, 1}, valid},
 		{"empty value", uintToKey(1), nil},
 		{"version 0", uintToKey(1), append([]byte{0}, valid[1:]...)},
-		{"version 2", uintToKey(1), append([]byte{2}, valid[1:]...)},
+		{"version 3", uintToKey(1), append([]byte{3}, valid[1:]...)},
+		{"chunked without its count", uintToKey(1), append([]byte{recordChunked}, valid[1:]...)},
+		{"chunked, no chunk", uintToKey(1), append(append([]byte{recordChunked}, valid[1:]...), 0, 5)},
+		{"chunked, no length", uintToKey(1), append(append([]byte{recordChunked}, valid[1:]...), 1)},
+		{"chunked, bytes after", uintToKey(1), append(append([]byte{recordChunked}, valid[1:]...), 1, 5, 0)},
 		{"length past end", uintToKey(1), []byte{recordVersion, 200}},
 	}
 	for cut := 1; cut < headerLen; cut++ {
@@ -43,7 +47,7 @@ func TestDecodeRejects(t *testing.T) {
 		}{"truncated header", uintToKey(1), valid[:cut]})
 	}
 	for _, tt := range tests {
-		if r, err := decode(KindWitness, tt.key, tt.value); !errors.Is(err, ErrCorrupt) {
+		if r, err := decode(KindWitness, tt.key, tt.value, nil); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s (%x): decode = %+v, %v; want ErrCorrupt", tt.name, tt.value, r, err)
 		}
 	}

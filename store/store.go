@@ -6,18 +6,21 @@
 //	(root)
 //	├── meta
 //	│   ├── magic          = "parthack-store"
-//	│   └── schema_version = uint32, big-endian (currently 2)
+//	│   └── schema_version = uint32, big-endian (currently 3)
 //	├── witnesses
 //	│   └── <key>          = record
 //	├── notes
 //	│   └── <key>          = record
 //	├── runs
 //	│   └── <key>          = record
-//	└── imports            (schema 2)
-//	    └── <id>           one unpublished import
-//	        ├── kind       = the bucket its records are in, e.g. "witnesses"
-//	        └── keys
-//	            └── <key>  = "" (that bucket's record <key> is the import's)
+//	├── imports            (schema 2)
+//	│   └── <id>           one unpublished import
+//	│       ├── kind       = the bucket its records are in, e.g. "witnesses"
+//	│       └── keys
+//	│           └── <key>  = "" (that bucket's record <key> is the import's)
+//	└── bodies             (schema 3)
+//	    └── witnesses, notes, runs
+//	        └── <key><i>   = chunk i (uint32, big-endian) of record <key>'s body
 //
 // A <key> is a uint64, big-endian, taken from the bucket's NextSequence, so
 // bbolt's byte order is creation order. A record is
@@ -25,7 +28,12 @@
 //	0x01 | uvarint len, Task | uvarint len, Name | uvarint len, Note | varint Created | Body
 //
 // where the leading byte is the record encoding version and Body runs to the
-// end of the value, verbatim.
+// end of the value, verbatim; or, for a body too long for one import
+// transaction (chunks.go),
+//
+//	0x02 | uvarint len, Task | uvarint len, Name | uvarint len, Note | varint Created | uvarint chunks | uvarint body length
+//
+// with the body in chunks under bodies.
 //
 // Open creates a new store atomically (create.go), runs pending schema
 // migrations (migrations.go) in one transaction, removes the records of
@@ -361,6 +369,8 @@ func (s *Store) Put(r Record) (Record, error) {
 			r.Key = seq
 		} else if k := uintToKey(r.Key); b.Get(k) == nil || hidden(k) {
 			return fmt.Errorf("replace key %d: %w", r.Key, ErrNotFound)
+		} else if err := dropChunks(b.Tx(), r.Kind, k); err != nil {
+			return err
 		}
 		return b.Put(uintToKey(r.Key), encode(r))
 	})
@@ -379,8 +389,11 @@ func (s *Store) Get(kind Kind, key uint64) (Record, error) {
 		if v == nil || hidden(k) {
 			return ErrNotFound
 		}
-		var err error
-		r, err = decode(kind, k, v)
+		bodies, err := bodiesOf(b.Tx(), bucketOf(kind))
+		if err != nil {
+			return err
+		}
+		r, err = decode(kind, k, v, bodies)
 		return err
 	})
 	if err != nil {
@@ -404,15 +417,23 @@ func (s *Store) Heads(kind Kind) ([]Record, error) {
 func (s *Store) list(kind Kind, bodies bool) ([]Record, error) {
 	var out []Record
 	err := s.view(kind, func(b *bolt.Bucket, hidden func([]byte) bool) error {
+		chunks, err := bodiesOf(b.Tx(), bucketOf(kind))
+		if err != nil {
+			return err
+		}
 		return b.ForEach(func(k, v []byte) error {
 			if hidden(k) {
 				return nil
 			}
-			r, body, err := decodeHead(kind, k, v)
-			if err != nil {
+			r, body, c, err := decodeHead(kind, k, v)
+			switch {
+			case err != nil:
 				return err
-			}
-			if bodies && len(body) > 0 {
+			case bodies && c.n > 0:
+				if r.Body, err = readChunks(kind, r.Key, c, chunks); err != nil {
+					return err
+				}
+			case bodies && len(body) > 0:
 				r.Body = bytes.Clone(body)
 			}
 			out = append(out, r)
@@ -456,6 +477,9 @@ func (s *Store) Delete(kind Kind, key uint64) error {
 		k := uintToKey(key)
 		if b.Get(k) == nil || hidden(k) {
 			return ErrNotFound
+		}
+		if err := dropChunks(b.Tx(), kind, k); err != nil {
+			return err
 		}
 		return b.Delete(k)
 	})

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -263,8 +264,8 @@ func TestOpenRejects(t *testing.T) {
 		}, ErrForeign, nil},
 		{"newer schema", func(t *testing.T, path string) {
 			store(t, path)
-			writeBolt(t, path, setVersion(3))
-		}, ErrNewerSchema, []string{"version 3", "up to 2"}},
+			writeBolt(t, path, setVersion(4))
+		}, ErrNewerSchema, []string{"version 4", "up to 3"}},
 		{"damaged data pages", func(t *testing.T, path string) {
 			store(t, path)
 			// Keep bbolt's two meta pages valid so the damage is only
@@ -338,8 +339,8 @@ func TestOpenCreatesAndMigrates(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			if v, err := s.SchemaVersion(); err != nil || v != 2 {
-				t.Fatalf("SchemaVersion = %d, %v; want 2", v, err)
+			if v, err := s.SchemaVersion(); err != nil || v != 3 {
+				t.Fatalf("SchemaVersion = %d, %v; want 3", v, err)
 			}
 			for _, kind := range allKinds {
 				if _, err := s.Put(Record{Kind: kind}); err != nil {
@@ -350,47 +351,57 @@ func TestOpenCreatesAndMigrates(t *testing.T) {
 	}
 }
 
-// TestOpenMigratesVersion1: a store an older parthack wrote (schema 1,
-// without the imports bucket) keeps its records, is refused read-only
-// until opened once read-write, and then takes imports.
-func TestOpenMigratesVersion1(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "parthack.db")
-	old := []byte{recordVersion, 0, 1, 'w', 0, 2}
-	writeBolt(t, path, func(tx *bolt.Tx) error {
-		if err := migrations[0](tx); err != nil {
-			return err
-		}
-		if err := setVersion(1)(tx); err != nil {
-			return err
-		}
-		b := tx.Bucket([]byte("witnesses"))
-		if err := b.SetSequence(1); err != nil {
-			return err
-		}
-		return b.Put(uintToKey(1), old)
-	})
-	if _, err := Open(path, WithReadOnly()); err == nil || !strings.Contains(err.Error(), "schema version 1 is older than 2; open it once without read-only") {
-		t.Fatalf("read-only Open of a version-1 store: %v", err)
+// TestOpenMigratesOlderVersions: a store an older parthack wrote (schema
+// 1, without the imports bucket; schema 2, without the chunked bodies)
+// keeps its records, is refused read-only until opened once read-write,
+// and then takes imports, a chunked body included.
+func TestOpenMigratesOlderVersions(t *testing.T) {
+	withBatch(t, 4<<10)
+	for version := 1; version < len(migrations); version++ {
+		t.Run(fmt.Sprint(version), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "parthack.db")
+			old := []byte{recordVersion, 0, 1, 'w', 0, 2}
+			writeBolt(t, path, func(tx *bolt.Tx) error {
+				for _, m := range migrations[:version] {
+					if err := m(tx); err != nil {
+						return err
+					}
+				}
+				if err := setVersion(uint32(version))(tx); err != nil {
+					return err
+				}
+				b := tx.Bucket([]byte("witnesses"))
+				if err := b.SetSequence(1); err != nil {
+					return err
+				}
+				return b.Put(uintToKey(1), old)
+			})
+			want := fmt.Sprintf("schema version %d is older than %d; open it once without read-only", version, len(migrations))
+			if _, err := Open(path, WithReadOnly()); err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("read-only Open of a version-%d store: %v", version, err)
+			}
+			s, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if v, err := s.SchemaVersion(); err != nil || v != len(migrations) {
+				t.Fatalf("SchemaVersion = %d, %v; want %d", v, err, len(migrations))
+			}
+			im, err := s.BeginImport(KindWitness)
+			if err != nil {
+				t.Fatal(err)
+			}
+			long := bytes.Repeat([]byte("chunk "), 3000)
+			if err := im.AddStream(Record{Kind: KindWitness, Name: "new"}, func(w io.Writer) error { _, err := w.Write(long); return err }); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := im.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			assertList(t, s, KindWitness, []Record{{Kind: KindWitness, Key: 1, Name: "w", Created: 1}, {Kind: KindWitness, Key: 2, Name: "new", Body: long}})
+		})
 	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if v, err := s.SchemaVersion(); err != nil || v != 2 {
-		t.Fatalf("SchemaVersion = %d, %v; want 2", v, err)
-	}
-	im, err := s.BeginImport(KindWitness)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := im.Add(Record{Kind: KindWitness, Name: "new"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := im.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	assertList(t, s, KindWitness, []Record{{Kind: KindWitness, Key: 1, Name: "w", Created: 1}, {Kind: KindWitness, Key: 2, Name: "new"}})
 }
 
 func TestReadOnly(t *testing.T) {
