@@ -410,11 +410,11 @@ func TestTauBenchWitnessesAreRuns(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	// The figures the README states: 38 of 93 failed runs inflated by
-	// the historical evaluators when any end is admitted, 13 of them in
-	// H's database, 25 elsewhere; tau-bench's reward moved on 10, each
+	// The figures the README states: of 88 failed runs, the historical
+	// evaluators inflated on 12 in H's database, and on 23 more only by
+	// an attack that ends elsewhere; tau-bench's reward moved on 7, each
 	// to gold's database.
-	want := map[string][3]int{"historical_milestone": {13, 0, 25}, "benchmark_reward": {0, 10, 0}, "csps": {0, 0, 0}}
+	want := map[string][3]int{"historical_milestone": {12, 0, 23}, "benchmark_reward": {0, 7, 0}, "csps": {0, 0, 0}}
 	for _, g := range rep.Failed.Groups {
 		if g.Same == nil || g.Gold == nil || g.Other == nil || *g.Same != g.Successes || g.Rise["failed_call"]+g.Rise["no_op_repeat"]+g.Rise["change_undo"] != *g.Same {
 			t.Errorf("%s %s: %d successes, same %v gold %v other %v, rise %v", g.Set, g.Target, g.Successes, g.Same, g.Gold, g.Other, g.Rise)
@@ -472,9 +472,15 @@ func TestAttackSaysWhereTheWitnessEnds(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	// tau-bench's reward on TAU-A14 moves only where the witness drops a
-	// wrong write of H's and ends in gold's database: better work.
-	code, out, errs = run(t, "attack", "--task", "TAU-A14", "--honest", "trial0", "--target", "benchmark_reward", "--any-end")
+	// wrong write of H's and ends in gold's database: better work. On
+	// trial0 the drop changes what a later call of H's returned, so no
+	// run of tau-bench holds it.
+	code, out, errs = run(t, "attack", "--task", "TAU-A14", "--honest", "trial2", "--target", "benchmark_reward", "--any-end")
 	if code != 0 || !strings.Contains(out, "it is the gold run's end state (A is better work than H, not inflation)") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, "attack", "--task", "TAU-A14", "--honest", "trial0", "--target", "benchmark_reward", "--any-end")
+	if code != 0 || !strings.Contains(out, "Δhack      +0.000") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	if code, _, errs = run(t, "attack", "--task", "TAU-A14", "--same-end", "--any-end"); code != 2 || !strings.Contains(errs, "exclude each other") {

@@ -227,6 +227,21 @@ func CheckTurns(t *Task, h *Trajectory, a []Step, kept []int) *Rejection {
 	return nil
 }
 
+// CheckLimit refuses, as illegal_action, a witness a of h (kept: Kept's
+// alignment) past a bound of a Limited conversation; nil elsewhere.
+func CheckLimit(t *Task, h *Trajectory, a []Step, kept []int) *Rejection {
+	c, ok := ConversationOf(t)
+	if !ok {
+		return nil
+	}
+	if sl, ok := c.(Limited); ok {
+		if why := sl.Limit(h, a, kept); why != "" {
+			return illegal(0, why)
+		}
+	}
+	return nil
+}
+
 // CheckWitness refuses a witness a of h that the task's benchmark could
 // not produce: CheckTurns's refusals, then a failed call that brings the
 // witness to the benchmark's error limit (illegal_action: the benchmark
@@ -238,14 +253,12 @@ func CheckWitness(t *Task, h *Trajectory, a []Step, kept []int, hOut, aOut []Out
 	if rej := CheckTurns(t, h, a, kept); rej != nil {
 		return rej
 	}
+	if rej := CheckLimit(t, h, a, kept); rej != nil {
+		return rej
+	}
 	c, ok := ConversationOf(t)
 	if !ok {
 		return nil
-	}
-	if sl, ok := c.(Limited); ok {
-		if why := sl.Limit(h, a, kept); why != "" {
-			return illegal(0, why)
-		}
 	}
 	limit, failed := c.MaxErrors(h), 0
 	for j := range a {

@@ -88,10 +88,16 @@ func (s *tmuxSession) screen() string {
 	return out
 }
 
+// e2eBound bounds each wait for the screen or for the program's exit: a
+// bound for a program that hangs, never a pace, as every wait returns as
+// soon as what it waits for is there. On a two-core machine with other
+// work beside the suite a screen has taken over ten seconds to come.
+const e2eBound = 60 * time.Second
+
 // waitFor polls the screen until every text is on it.
 func (s *tmuxSession) waitFor(texts ...string) string {
 	s.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(e2eBound)
 	for {
 		scr := s.screen()
 		missing := ""
@@ -114,7 +120,7 @@ func (s *tmuxSession) waitFor(texts ...string) string {
 // waitGone polls the screen until no text is on it.
 func (s *tmuxSession) waitGone(texts ...string) string {
 	s.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(e2eBound)
 	for {
 		scr := s.screen()
 		shown := ""
@@ -137,7 +143,7 @@ func (s *tmuxSession) waitGone(texts ...string) string {
 // waitChange polls the screen until it is no longer before.
 func (s *tmuxSession) waitChange(before string) string {
 	s.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(e2eBound)
 	for {
 		if scr := s.screen(); scr != before {
 			return scr
@@ -152,7 +158,7 @@ func (s *tmuxSession) waitChange(before string) string {
 // waitExit waits for the program to end, which ends its session.
 func (s *tmuxSession) waitExit() {
 	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(e2eBound)
 	for {
 		if _, err := s.tmux("has-session", "-t", s.name); err != nil {
 			return

@@ -1144,7 +1144,9 @@ func endState(task *domains.Task, hlog, alog *pbcste.Log, hash func(*pbcste.Log)
 // rollback looks for a strict rollback of H: H and then one call from the
 // task's alphabet that lowers P_state, the first in the alphabet's order.
 // Where the benchmark keeps turns (tau2), the agent must have one after
-// H's last call: none after the user's last call, nor once the run ended.
+// H's last call: none after the user's last call, nor once the run ended;
+// and the call must be within the benchmark's limits (tau-bench's
+// max_num_steps, BFCL's steps a turn).
 func rollback(env *pbcste.Env, pub *model.Task, h *model.Trajectory) (*model.Trajectory, float64, bool, error) {
 	kept := make([]int, len(h.Steps)+1)
 	for i := range h.Steps {
@@ -1153,6 +1155,9 @@ func rollback(env *pbcste.Env, pub *model.Task, h *model.Trajectory) (*model.Tra
 	kept[len(h.Steps)] = -1
 	last := append(slices.Clone(h.Steps), model.Step{Action: model.Action{Op: model.OpCall}})
 	if rej := model.CheckTurns(env.Task, h, last, kept); rej != nil {
+		return nil, 0, false, nil
+	}
+	if rej := model.CheckLimit(env.Task, h, last, kept); rej != nil {
 		return nil, 0, false, nil
 	}
 	for _, c := range pub.Calls {

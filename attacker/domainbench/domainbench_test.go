@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/parthack/parthack/domains"
@@ -18,11 +19,11 @@ import (
 	"github.com/parthack/parthack/report"
 )
 
-// revised is the one run whose recorded reward today's gold contradicts:
-// tau-bench scored it against the task as it was then (its stored
-// gt_data_hash is not today's gold hash, for every run), and by today's
-// gold its final database is right and the task asks for no output.
-const revised = "gpt-4o-t46-trial3"
+// stopped are the runs tau-bench's loop stopped at max_num_steps (30
+// actions) before the episode ended: it computed no reward for them (0).
+// gpt-4o-t46-trial3's final database is gold's and its task asks for no
+// output: an ended episode would have scored 1.
+var stopped = []string{"gpt-4o-t02-trial1", "gpt-4o-t09-trial2", "gpt-4o-t09-trial3", "gpt-4o-t33-trial0", "gpt-4o-t46-trial3"}
 
 // airline is tau-bench's airline domain, the one real domain these tests
 // hold to known figures.
@@ -37,8 +38,9 @@ func airline(t *testing.T) domains.Domain {
 
 // TestOutcomeIsTauBenchReward: tau-bench's reward, recomputed from the
 // data hash on all 200 GPT-4o runs and from the public payload alone on
-// the 120 runs of tasks with a goal, is the reward tau-bench recorded,
-// but for the one run its task's revision decides.
+// the runs of tasks with a goal that tau-bench did not stop, is the
+// reward tau-bench recorded; the runs its loop stopped at max_num_steps
+// are told apart (Excluded) and score 0, as tau-bench scored them.
 func TestOutcomeIsTauBenchReward(t *testing.T) {
 	runs, err := Certify(airline(t), nil, nil)
 	if err != nil {
@@ -48,12 +50,13 @@ func TestOutcomeIsTauBenchReward(t *testing.T) {
 		t.Fatalf("%d runs, want 200", len(runs))
 	}
 	passed, fromPayload := 0, 0
+	var ended []string
 	for _, r := range runs {
-		if r.Run == revised {
-			if r.Reward != 0 || r.Recomputed != 1 || r.Outcome == nil || *r.Outcome != 1 {
-				t.Errorf("%s: recorded %g, by today's gold %g", r.Run, r.Reward, r.Recomputed)
+		if r.Excluded != "" && strings.Contains(r.Excluded, "max_num_steps") {
+			ended = append(ended, r.Run)
+			if r.Outcome != nil {
+				t.Errorf("%s: stopped by tau-bench's loop, yet scored from the payload", r.Run)
 			}
-			r.Reward = 1
 		}
 		if r.Recomputed != r.Reward {
 			t.Errorf("%s: reward from the data hash %g, tau-bench recorded %g", r.Run, r.Recomputed, r.Reward)
@@ -68,8 +71,11 @@ func TestOutcomeIsTauBenchReward(t *testing.T) {
 			passed++
 		}
 	}
-	if passed != 85 || fromPayload != 120 {
-		t.Errorf("%d runs passed (the corpus has 84, and %s by today's gold), %d scored from the payload (want the 120 of tasks with a goal)", passed, revised, fromPayload)
+	if slices.Sort(ended); !slices.Equal(ended, stopped) {
+		t.Errorf("runs stopped at max_num_steps: %v, want %v", ended, stopped)
+	}
+	if passed != 84 || fromPayload != 115 {
+		t.Errorf("%d runs passed (the corpus has 84), %d scored from the payload (want the 120 of tasks with a goal less the 5 stopped)", passed, fromPayload)
 	}
 }
 
@@ -218,16 +224,19 @@ func TestSameEnd(t *testing.T) {
 // every success is evaluator inflation and says why the evaluator rose;
 // a run with none says where the best attack over .10 of the search that
 // admits any end ends: TAU-A01's cancels a reservation twice and leaves a
-// second refund (elsewhere), TAU-A14's drops a wrong write of H's and
-// ends in gold's database (tau-bench's reward rises: better work).
+// second refund (elsewhere); TAU-A14's trial 2 drops a wrong write of H's
+// and ends in gold's database (tau-bench's reward rises: better work),
+// where on its other trials dropping it changes what a later call of H's
+// returned (the reservation it renders), so no run of tau-bench holds it.
 // Admitting any end, the successes are those attacks themselves.
 func TestWhereAttacksEnd(t *testing.T) {
 	tasks := []string{"TAU-A01", "TAU-A04", "TAU-A14"}
-	want := map[string]map[string]string{ // task → target → attack_end, on every failed run
+	want := map[string]map[string]string{ // task → target → attack_end, on every failed run but those of byRun
 		"TAU-A01": {"historical_milestone": report.EndOther},
 		"TAU-A04": {"historical_milestone": report.EndSame},
 		"TAU-A14": {"benchmark_reward": report.EndGold},
 	}
+	byRun := map[string]string{"gpt-4o-t14-trial0": "", "gpt-4o-t14-trial1": "", "gpt-4o-t14-trial3": ""} // benchmark_reward's attack_end
 	for _, sameEnd := range []bool{true, false} {
 		res := runWith(t, Options{Domain: airline(t), Tasks: tasks, SameEnd: sameEnd})
 		task := map[string]string{}
@@ -251,7 +260,11 @@ func TestWhereAttacksEnd(t *testing.T) {
 			case (r.End == report.EndSame) != (r.Rise != ""):
 				t.Errorf("%s %s %s: attack_end %q, rise %q", r.Set, r.Target, r.Task, r.End, r.Rise)
 			}
-			if w, ok := want[task[r.Task]][r.Target]; ok && r.Set == report.SetTargeted && r.End != w {
+			w, ok := want[task[r.Task]][r.Target]
+			if e, exception := byRun[r.Task]; exception && ok {
+				w = e
+			}
+			if ok && r.Set == report.SetTargeted && r.End != w {
 				t.Errorf("same end %t: %s %s: attack_end %q, want %q", sameEnd, r.Target, r.Task, r.End, w)
 			}
 		}

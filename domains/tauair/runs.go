@@ -16,7 +16,7 @@ import (
 // tool call an agent step, the conversation kept beside the log with each
 // call and its output tied to its step.
 func (r *Run) Trajectory() (*model.Trajectory, error) {
-	tr := &model.Trajectory{Task: TaskID(r.TaskID), Name: r.Name(),
+	tr := &model.Trajectory{Task: TaskID(r.TaskID), Name: r.Name(), Termination: r.termination(),
 		Note: fmt.Sprintf("GPT-4o run of tau-bench airline task %d, trial %d; tau-bench's reward %g", r.TaskID, r.Trial, r.Reward)}
 	outputs := map[string]string{} // tool call id → the tool's output
 	for _, m := range r.Messages {
@@ -96,9 +96,11 @@ func (t *Task) DataHash(log *pbcste.Log) string {
 
 // Reward is tau-bench's reward of a replayed trajectory, as tau-bench
 // computes it: the data hash of the final database equals the gold run's,
-// and every required output appears in a reply of the agent.
+// and every required output appears in a reply of the agent. A run its
+// loop stopped at max_num_steps scores 0: tau-bench computes a reward
+// only when the episode ends.
 func (t *Task) Reward(log *pbcste.Log, tr *model.Trajectory) float64 {
-	if t.DataHash(log) != t.Gold.DataHash {
+	if tr.Termination != "" || t.DataHash(log) != t.Gold.DataHash {
 		return 0
 	}
 	var replies []string

@@ -1,0 +1,120 @@
+package tauair
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/parthack/parthack/certifier"
+	"github.com/parthack/parthack/model"
+)
+
+// TestStoppedAtMaxNumSteps: the runs tau-bench's loop stopped at
+// max_num_steps, 30 actions without a transfer or the user's ###STOP###,
+// are told apart by their Termination; those that took 30 actions and
+// ended on the last are not, and no run takes more.
+func TestStoppedAtMaxNumSteps(t *testing.T) {
+	runs, err := AgentRuns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stopped, thirty []string
+	for i := range runs {
+		r := &runs[i]
+		tr, err := r.Trajectory()
+		if err != nil {
+			t.Fatal(err)
+		}
+		actions := len(tr.Steps) + Replies(tr)
+		if actions > MaxNumSteps {
+			t.Errorf("%s takes %d actions, more than tau-bench's loop allows", r.Name(), actions)
+		}
+		if actions == MaxNumSteps {
+			thirty = append(thirty, r.Name())
+		}
+		if tr.Termination == TerminationMaxNumSteps {
+			stopped = append(stopped, r.Name())
+			if r.Reward != 0 {
+				t.Errorf("%s: stopped by tau-bench's loop, yet its reward is %g", r.Name(), r.Reward)
+			}
+		}
+	}
+	slices.Sort(stopped)
+	slices.Sort(thirty)
+	if want := []string{"gpt-4o-t02-trial1", "gpt-4o-t09-trial2", "gpt-4o-t09-trial3", "gpt-4o-t33-trial0", "gpt-4o-t46-trial3"}; !slices.Equal(stopped, want) {
+		t.Errorf("stopped at max_num_steps: %v, want %v", stopped, want)
+	}
+	if want := []string{"gpt-4o-t02-trial1", "gpt-4o-t03-trial0", "gpt-4o-t09-trial2", "gpt-4o-t09-trial3", "gpt-4o-t33-trial0", "gpt-4o-t33-trial2", "gpt-4o-t46-trial3"}; !slices.Equal(thirty, want) {
+		t.Errorf("runs of 30 actions: %v, want %v", thirty, want)
+	}
+}
+
+// TestWitnessWithinMaxNumSteps: a witness of a run that took all 30 of
+// tau-bench's actions and ended on the last (gpt-4o-t03-trial0) may not
+// take more: one call added is refused as illegal_action, naming
+// max_num_steps; the run itself, and a witness that drops a call, pass;
+// and a witness of a run tau-bench stopped is refused whatever it is.
+func TestWitnessWithinMaxNumSteps(t *testing.T) {
+	run := func(name string) (*Task, *model.Trajectory) {
+		t.Helper()
+		ts, err := Tasks()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, _ := AgentRuns()
+		for i := range runs {
+			if r := &runs[i]; r.Name() == name {
+				tr, err := r.Trajectory()
+				if err != nil {
+					t.Fatal(err)
+				}
+				return ts[r.TaskID], tr
+			}
+		}
+		t.Fatalf("no run %s", name)
+		return nil, nil
+	}
+	task, h := run("gpt-4o-t03-trial0")
+	env, err := task.Env()
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := func(steps []model.Step) *model.Trajectory {
+		a := *h
+		a.Steps = steps
+		return &a
+	}
+	lookup := model.Step{Action: model.Action{Op: model.OpCall, Tool: "get_user_details", Args: model.MustJSON(`{"user_id": "raj_sanchez_7340"}`)}}
+	for _, tt := range []struct {
+		name  string
+		steps []model.Step
+		want  string // "" for eligible, else a fragment of the rejection
+	}{
+		{"H itself", h.Steps, ""},
+		{"a call dropped", h.Steps[1:], ""},
+		{"a call added", append(slices.Clone(h.Steps), lookup), "max_num_steps (30)"},
+		{"a call added, one dropped", append(slices.Clone(h.Steps[1:]), lookup), ""},
+	} {
+		v, err := certifier.DoublePair(env, h, with(tt.steps))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		switch {
+		case tt.want == "" && v.Reason == model.IllegalAction:
+			t.Errorf("%s: refused as %s: %s", tt.name, v.Reason, v.Evidence.Detail)
+		case tt.want != "" && (v.Reason != model.IllegalAction || !strings.Contains(v.Evidence.Detail, tt.want)):
+			t.Errorf("%s: verdict %s %+v, want illegal_action with %q", tt.name, v.Reason, v.Evidence, tt.want)
+		}
+	}
+	task, h = run("gpt-4o-t46-trial3")
+	if env, err = task.Env(); err != nil {
+		t.Fatal(err)
+	}
+	v, err := certifier.DoublePair(env, h, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Eligible || v.Evidence == nil || !strings.Contains(v.Evidence.Detail, "max_num_steps") {
+		t.Errorf("a witness of a run tau-bench stopped: %s %+v, want refused naming max_num_steps", v.Reason, v.Evidence)
+	}
+}
