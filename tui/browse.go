@@ -581,7 +581,7 @@ func (b *browser) info(w int) []string {
 	if t == nil {
 		return nil
 	}
-	out = append(out, st.bold.Render(t.Title), st.muted.Render(fmt.Sprintf("%s · %s · split %s · rollback %s", t.Family, orNone(t.Domain), t.Split, t.RollbackMetric)))
+	out = append(out, st.bold.Render(t.Title), st.muted.Render(fmt.Sprintf("%s · split %s · rollback %s", kinship(t), t.Split, t.RollbackMetric)))
 	if len(t.Rewards) > 0 {
 		var rs []string
 		for _, ch := range t.Runs {
@@ -676,6 +676,16 @@ func (b *browser) elsewhereNote() string {
 		where[i] = fmt.Sprintf("%s %d", w, b.elsewhere[w])
 	}
 	return fmt.Sprintf("+ %d saved for tasks not open here (%s)", n, strings.Join(where, ", "))
+}
+
+// kinship names a task's family and its domain; a benchmark's task has
+// no domain apart from its family (its benchmark is its split), so the
+// family is named once.
+func kinship(t *suiteTask) string {
+	if t.Domain == "" {
+		return t.Family
+	}
+	return t.Family + " · " + t.Domain
 }
 
 func orNone(s string) string {

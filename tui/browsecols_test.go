@@ -100,3 +100,41 @@ func TestBrowseColumnsByNeed(t *testing.T) {
 		})
 	}
 }
+
+// TestTaskLineNamesTheFamilyOnce: the line under a task's title, in
+// Browse and in the task overlay (I), names a benchmark's family once
+// (before: "BFCL multi_turn_base · BFCL multi_turn_base · split …",
+// "airline (tau-bench) · airline (tau-bench) · …"); the suite's tasks keep
+// their family and domain.
+func TestTaskLineNamesTheFamilyOnce(t *testing.T) {
+	cases := []struct {
+		name, family, want string
+		open               func(t *testing.T) *workbench
+		overlay            bool
+	}{
+		{"bfcl browse", "BFCL multi_turn_base", "BFCL multi_turn_base · split BFCL multi-turn (v4) · rollback included",
+			func(t *testing.T) *workbench { return bfclApp(t, 200, 60) }, false},
+		{"bfcl overlay", "BFCL multi_turn_base", "BFCL multi_turn_base · split BFCL multi-turn (v4) · m 4",
+			func(t *testing.T) *workbench { return bfclApp(t, 200, 60) }, true},
+		{"tau-airline browse", "airline (tau-bench)", "airline (tau-bench) · split tau-bench airline · rollback included",
+			func(t *testing.T) *workbench { return domainApp(t, "tau-airline", 200, 60) }, false},
+		{"suite browse", "Persistent multi-step", "Persistent multi-step · helpdesk · split example · rollback included",
+			func(t *testing.T) *workbench {
+				m := exampleApp(t, false)
+				drive(t, m, m.Init(), tea.WindowSizeMsg{Width: 200, Height: 60})
+				return m
+			}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.open(t)
+			if c.overlay {
+				press(t, m, "I")
+			}
+			l := line(t, m, c.family+" · ")
+			if !strings.Contains(l, c.want) || strings.Count(l, c.family) != 1 {
+				t.Errorf("the task's line reads\n%s\nwant %q, the family once", l, c.want)
+			}
+		})
+	}
+}
