@@ -516,10 +516,11 @@ type taskColumns struct{ id, family, m, h, tags int }
 // over all the open tasks so that filtering moves no column. The id
 // names the task: it takes the room it needs first (BFCL's
 // multi_turn_base_10 cut to "mul…_10" reads as any entry of any
-// category), leaving m and H whole, 8 cells of family and up to 6 of
-// tags. The family or models take the room they need, up to 24 cells
-// where the tags need the rest, all the tags leave otherwise (BFCL's
-// models, where no task has a tag); the tags the rest.
+// category), leaving m and H whole and 14 cells to the family and the
+// tags (the header "runs' models" whole). The family or models take the
+// room they need, up to 24 cells where the tags need the rest, all the
+// tags leave otherwise (BFCL's models, where no task has a tag); the
+// tags the rest.
 func (b *browser) columns(width int) taskColumns {
 	c := taskColumns{m: 3, h: 5}
 	famNeed, tagsNeed := max(8, ansi.StringWidth(b.familyHeader())+1), 0
@@ -529,7 +530,7 @@ func (b *browser) columns(width int) taskColumns {
 		c.h = max(c.h, ansi.StringWidth(t.Honest.String())+1)
 		tagsNeed = max(tagsNeed, ansi.StringWidth(strings.Join(t.Tags, " ")))
 	}
-	c.id = clamp(width-c.m-c.h-8-min(tagsNeed, 6), 9, b.idW())
+	c.id = clamp(width-c.m-c.h-14, 9, b.idW())
 	rest := width - c.id - c.m - c.h
 	c.family = clamp(min(max(min(famNeed, 24), rest-tagsNeed), rest), 8, famNeed)
 	if tagsNeed > 0 {
