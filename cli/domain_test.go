@@ -35,7 +35,7 @@ func TestTauCommands(t *testing.T) {
 		{"pair of two real runs", []string{"certify", "--task", "TAU-A04", "--honest", "trial2", "--candidate", "trial3"}, 1, []string{"rejected: state_vector_mismatch", "flights-FQ8APE"}, ""},
 		{"run of another task", []string{"certify", "--task", "TAU-A05", "--candidate", "gpt-4o-t04-trial3"}, 2, nil, "is of task TAU-A04, not TAU-A05"},
 		{"validate the domain", []string{"tasks", "validate", "--domain", "tau-airline"}, 0, []string{"50 tau-airline tasks valid (30 with a goal, 20 whose gold run changes nothing)"}, ""},
-		{"validate BFCL, whose goal each turn revises", []string{"tasks", "validate", "--domain", "bfcl-multi-turn"}, 0, []string{"600 bfcl-multi-turn tasks valid"}, ""},
+		{"validate BFCL, whose goal each turn revises", []string{"tasks", "validate", "--domain", "bfcl-multi-turn"}, 0, []string{"600 bfcl-multi-turn tasks valid (568 with a goal, 32 whose goal is vacuous"}, ""},
 		{"validate tau2 retail", []string{"tasks", "validate", "--domain", "tau2-retail"}, 0, []string{"114 tau2-retail tasks valid (103 with a goal, 11 whose gold run changes nothing)"}, ""},
 		{"attack a real run", []string{"attack", "--task", "TAU-A04", "--honest", "trial3", "--edits", "2"}, 0, []string{"f(H)       0.400", "f(A)       0.600", "exhausted: this is the certified worst case"}, ""},
 		{"unknown task", []string{"domain", "runs", "--domain", "tau-airline", "--tasks", "TAU-A77"}, 2, nil, `tau-airline has no task "TAU-A77"`},
@@ -519,5 +519,28 @@ func TestDomainListLoadsNoRun(t *testing.T) {
 		if rss > bare+16<<20 && !raceEnabled {
 			t.Errorf("%v: peak RSS %d MB, tasks' %d MB: it loads what it does not print", c.args, rss>>20, bare>>20)
 		}
+	}
+}
+
+// TestValidateCountsVacuousGoals: tasks validate --domain counts a BFCL
+// turn by whose end gold has changed nothing public (its goal the
+// predicate that always holds) apart from the turns with a goal, and a
+// task whose last turn's goal is vacuous apart from the tasks with a
+// goal (it said "600 with a goal, 0 whose gold run changes nothing"); a
+// domain with one goal version a task says what it said, byte for byte.
+func TestValidateCountsVacuousGoals(t *testing.T) {
+	cases := []struct{ domain, out string }{
+		{"bfcl-multi-turn", "600 bfcl-multi-turn tasks valid (568 with a goal, 32 whose goal is vacuous: their gold run changes nothing public)\n" +
+			"2602 user turns (1825 with a goal, 777 whose goal is vacuous: by the turn's end gold has changed nothing public)\n"},
+		{"tau-airline", "50 tau-airline tasks valid (30 with a goal, 20 whose gold run changes nothing)\n"},
+		{"tau2-airline", "50 tau2-airline tasks valid (30 with a goal, 20 whose gold run changes nothing)\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.domain, func(t *testing.T) {
+			code, out, errs := run(t, "tasks", "validate", "--domain", c.domain)
+			if code != 0 || out != c.out {
+				t.Errorf("exit %d, stdout\n%s\nwant exit 0, stdout\n%s\nstderr:\n%s", code, out, c.out, errs)
+			}
+		})
 	}
 }

@@ -133,7 +133,9 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 			"--domain NAME validates a real domain's tasks instead: every gold run keeps the episode rule and\n" +
 			"double-certifies with no failed call and, for a task with a goal, starts with no predicate held and ends\n" +
 			"at m/m with P_state = P_agent, every evaluator (and, where the domain keeps what it reads, the\n" +
-			"benchmark's own reward) at 1 (no transient peak).\n\n" +
+			"benchmark's own reward) at 1 (no transient peak). Where the user revises the goal turn by turn (BFCL),\n" +
+			"the user turns are counted too; a turn by whose end gold has changed nothing public has a vacuous goal\n" +
+			"(a predicate that always holds) and is counted apart from those with a goal, as a task whose last turn's is.\n\n" +
 			"Exit codes: 0 valid, 1 a broken property (the first one, located), 2 bad usage.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -178,6 +180,9 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 				if err != nil {
 					return &exitError{code: ExitRejected, err: err}
 				}
+				if vt, ok := d.(vacuousTurns); ok {
+					return e.validTurns(d, vt, n)
+				}
 				fmt.Fprintf(e.stdout, "%d %s tasks valid (%d with a goal, %d whose gold run changes nothing)\n", n, d.Name(), goal, n-goal)
 				return nil
 			}
@@ -196,6 +201,43 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&domain, "domain", "", "validate a domain's tasks instead of the suite ("+strings.Join(domains.Names(), ", ")+")")
 	cmd.Flags().StringArrayVar(&trajectories, "trajectory", nil, "a trajectory of FILE's task (repeatable; default: those next to FILE)")
 	return cmd
+}
+
+// vacuousTurns is a domain whose user revises the goal turn by turn
+// (BFCL's), each turn's goal version what gold has changed by its end,
+// and whose versions where gold has changed nothing the goal may name
+// hold a predicate that always holds (vacuous).
+type vacuousTurns interface {
+	// VacuousTurns says of each user turn of a task whether its goal
+	// version is vacuous.
+	VacuousTurns(t *domains.Task) []bool
+}
+
+// validTurns says that a vacuousTurns domain's n tasks are valid, a
+// vacuous goal counted apart from the goals, by task (its last turn's:
+// the one a run ends under) and by user turn.
+func (e *env) validTurns(d domains.Domain, vt vacuousTurns, n int) error {
+	ts, err := d.Tasks()
+	if err != nil {
+		return err
+	}
+	var vacuous, turns, vacuousTurns int
+	for _, t := range ts {
+		v := vt.VacuousTurns(t)
+		turns += len(v)
+		for _, x := range v {
+			if x {
+				vacuousTurns++
+			}
+		}
+		if len(v) > 0 && v[len(v)-1] {
+			vacuous++
+		}
+	}
+	fmt.Fprintf(e.stdout, "%d %s tasks valid (%d with a goal, %d whose goal is vacuous: their gold run changes nothing public)\n"+
+		"%d user turns (%d with a goal, %d whose goal is vacuous: by the turn's end gold has changed nothing public)\n",
+		n, d.Name(), n-vacuous, vacuous, turns, turns-vacuousTurns, vacuousTurns)
+	return nil
 }
 
 // validateDomainTask validates one task of a real domain as --domain

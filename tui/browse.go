@@ -429,19 +429,17 @@ func (b *browser) View() string {
 	filterLine := st.accent.Render("filter ") + inputView(b.filter)
 	rows := max(h-4, 1)
 	b.top = listWindow(b.top, b.cursor, len(b.visible), rows)
-	// A benchmark's tasks all share a family: they are listed by the
-	// models whose runs they hold instead.
-	column := "family"
-	if len(b.visible) > 0 && len(b.c.ws.tasks[b.visible[0]].Models) > 0 {
-		column = "runs' models"
+	c := b.columns(leftW - 2)
+	head := fit(" ID", c.id) + cell(b.familyHeader(), c.family) + fit("m", c.m) + fit("H", c.h)
+	if c.tags > 0 {
+		head += "tags"
 	}
-	idW, famW := b.columns(leftW - 2)
-	lines := []string{filterLine, st.muted.Render(fit(" ID", idW) + fit(column, famW) + fit("m", 3) + fit("H", 5) + "tags")}
+	lines := []string{filterLine, st.muted.Render(head)}
 	for i := b.top; i < min(b.top+rows, len(b.visible)); i++ {
 		t := b.c.ws.tasks[b.visible[i]]
 		// Ids differ anywhere (telecom's end in their persona): a long
 		// one gives way from its middle.
-		row := fit(" "+shortenMiddle(t.ID, idW-2), idW) + fit(taskFamily(t), famW) + fit(fmt.Sprint(t.M), 3) + fit(t.Honest.String(), 5) + strings.Join(t.Tags, " ")
+		row := fit(" "+shortenMiddle(t.ID, c.id-2), c.id) + cell(taskFamily(t), c.family) + fit(fmt.Sprint(t.M), c.m) + fit(t.Honest.String(), c.h) + strings.Join(t.Tags, " ")
 		if i == b.cursor {
 			mark := st.cursor
 			if b.focus != focusTasks {
@@ -480,6 +478,26 @@ func taskFamily(t *suiteTask) string {
 	return t.Family
 }
 
+// familyHeader heads the family column. A benchmark's tasks all share a
+// family: they are listed by the models whose runs they hold instead.
+func (b *browser) familyHeader() string {
+	for _, t := range b.c.ws.tasks {
+		if len(t.Models) > 0 {
+			return "runs' models"
+		}
+	}
+	return "family"
+}
+
+// cell is s in a column w cells wide, cut so that a gap stays before the
+// next column.
+func cell(s string, w int) string {
+	if ansi.StringWidth(s) >= w {
+		s = ansi.Truncate(s, w-1, "…")
+	}
+	return fit(s, w)
+}
+
 // idW is the widest task id plus its lead and a gap, at least 9.
 func (b *browser) idW() int {
 	w := 0
@@ -489,22 +507,36 @@ func (b *browser) idW() int {
 	return max(w+2, 9)
 }
 
-// columns are the widths of the id and family columns in a row of
-// width cells: the id column as wide as the widest id where the others
-// leave it room, the family column as wide as its widest entry (at most
-// 24) where the id leaves it room.
-func (b *browser) columns(width int) (idW, famW int) {
-	famW = 8
+// taskColumns are the widths of Browse's task columns: the id, the
+// family (a benchmark's task's models), m, H and the tags, none where no
+// task has a tag (most benchmarks' tasks).
+type taskColumns struct{ id, family, m, h, tags int }
+
+// columns share a row of width cells among the task columns by need,
+// over all the open tasks so that filtering moves no column. The id
+// names the task: it takes the room it needs first (BFCL's
+// multi_turn_base_10 cut to "mul…_10" reads as any entry of any
+// category), leaving m and H whole and 14 cells to the family and the
+// tags (the header "runs' models" whole). The family or models take the
+// room they need, up to 24 cells where the tags need the rest, all the
+// tags leave otherwise (BFCL's models, where no task has a tag); the
+// tags the rest.
+func (b *browser) columns(width int) taskColumns {
+	c := taskColumns{m: 3, h: 5}
+	famNeed, tagsNeed := max(8, ansi.StringWidth(b.familyHeader())+1), 0
 	for _, t := range b.c.ws.tasks {
-		famW = max(famW, ansi.StringWidth(taskFamily(t))+1)
+		famNeed = max(famNeed, ansi.StringWidth(taskFamily(t))+1)
+		c.m = max(c.m, ansi.StringWidth(fmt.Sprint(t.M))+1)
+		c.h = max(c.h, ansi.StringWidth(t.Honest.String())+1)
+		tagsNeed = max(tagsNeed, ansi.StringWidth(strings.Join(t.Tags, " ")))
 	}
-	// The id names the task: it takes the room it needs first (BFCL's
-	// multi_turn_base_10 cut to "mul…_10" reads as any entry of any
-	// category), the family or models what m and H leave, 8 cells at
-	// least.
-	idW = clamp(width-8-3-5-6, 9, b.idW())
-	famW = clamp(width-idW-3-5, 8, min(famW, 24))
-	return idW, famW
+	c.id = clamp(width-c.m-c.h-14, 9, b.idW())
+	rest := width - c.id - c.m - c.h
+	c.family = clamp(min(max(min(famNeed, 24), rest-tagsNeed), rest), 8, famNeed)
+	if tagsNeed > 0 {
+		c.tags = max(rest-c.family, 0)
+	}
+	return c
 }
 
 func (b *browser) infoTitle() string {
@@ -550,7 +582,7 @@ func (b *browser) info(w int) []string {
 	if t == nil {
 		return nil
 	}
-	out = append(out, st.bold.Render(t.Title), st.muted.Render(fmt.Sprintf("%s · %s · split %s · rollback %s", t.Family, orNone(t.Domain), t.Split, t.RollbackMetric)))
+	out = append(out, st.bold.Render(t.Title), st.muted.Render(fmt.Sprintf("%s · split %s · rollback %s", kinship(t), t.Split, t.RollbackMetric)))
 	if len(t.Rewards) > 0 {
 		var rs []string
 		for _, ch := range t.Runs {
@@ -645,6 +677,16 @@ func (b *browser) elsewhereNote() string {
 		where[i] = fmt.Sprintf("%s %d", w, b.elsewhere[w])
 	}
 	return fmt.Sprintf("+ %d saved for tasks not open here (%s)", n, strings.Join(where, ", "))
+}
+
+// kinship names a task's family and its domain; a benchmark's task has
+// no domain apart from its family (its benchmark is its split), so the
+// family is named once.
+func kinship(t *suiteTask) string {
+	if t.Domain == "" {
+		return t.Family
+	}
+	return t.Family + " · " + t.Domain
 }
 
 func orNone(s string) string {

@@ -17,7 +17,7 @@ func TestBrowseShowsLongIDs(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		m := domainApp(t, "tau2-telecom", size[0], size[1])
 		leftW, _ := m.browse.panes()
-		idW, _ := m.browse.columns(leftW - 2)
+		idW := m.browse.columns(leftW - 2).id
 		if size[0] == 200 && idW < 40 {
 			t.Errorf("at %d columns the id column is %d wide", size[0], idW)
 		}

@@ -231,7 +231,7 @@ func loadDomain(name string, given []*domains.Run) ([]*suiteTask, error) {
 // its gold run and its runs among runs: H is the run named honest, else
 // the first that failed, else the first. Nil when the task has no run.
 func domainTask(d domains.Domain, t *domains.Task, runs []*domains.Run, honest string) (*suiteTask, error) {
-	st := &suiteTask{ID: t.ID, Title: t.Title, Split: d.Title(), Family: t.Family, Domain: t.Family,
+	st := &suiteTask{ID: t.ID, Title: t.Title, Split: d.Title(), Family: t.Family,
 		RollbackMetric: model.RollbackIncluded, M: t.M(), Public: t.Model, Bench: benchName(d), BenchEvals: d.Rewards()}
 	st.messages, _ = d.(domains.Messenger)
 	st.explain, _ = d.(domains.Explainer)

@@ -113,7 +113,7 @@ func (m *workbench) taskOverlay(t *suiteTask) *overlay {
 	st := m.c.st
 	w := max(m.width-4, 20)
 	lines := wrap(st.bold.Render(t.Title), w)
-	for _, l := range wrap(fmt.Sprintf("%s · %s · split %s · m %d · H's progress %s", t.Family, orNone(t.Domain), t.Split, t.M, t.Honest), w) {
+	for _, l := range wrap(fmt.Sprintf("%s · split %s · m %d · H's progress %s", kinship(t), t.Split, t.M, t.Honest), w) {
 		lines = append(lines, st.muted.Render(l))
 	}
 	if t.Public != nil {

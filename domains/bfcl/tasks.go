@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/bfcl/classes"
 	"github.com/parthack/parthack/domains/bfcl/pyval"
 	"github.com/parthack/parthack/model"
@@ -220,9 +221,26 @@ func vacuous(t *model.Task) *model.Task {
 			x := &t.Initial[0]
 			e = model.Expr{Kind: model.ExprAny, Args: []model.Expr{{Kind: model.ExprAlive, Type: x.Type, ID: x.ID}, {Kind: model.ExprAbsent, Type: x.Type, ID: x.ID}}}
 		}
-		c.Goals[i].Predicates = []model.Predicate{{ID: "vacuous", Text: "always holds", Expr: e}}
+		c.Goals[i].Predicates = []model.Predicate{{ID: vacuousID, Text: "always holds", Expr: e}}
 	}
 	return &c
+}
+
+// vacuousID names the predicate that always holds; a predicate of a
+// changed attribute is named Class.attribute.
+const vacuousID = "vacuous"
+
+// VacuousTurns says of each user turn of a task whether its goal version
+// is vacuous: by the turn's end gold has changed no public attribute, so
+// the version holds only the predicate that always holds. tasks validate
+// counts those turns, and a task whose last turn's is, apart from the
+// goals.
+func (domain) VacuousTurns(t *domains.Task) []bool {
+	out := make([]bool, len(t.Model.Goals))
+	for i, g := range t.Model.Goals {
+		out[i] = len(g.Predicates) == 1 && g.Predicates[0].ID == vacuousID
+	}
+	return out
 }
 
 // Tools are the public methods of the involved classes, sorted.
