@@ -180,7 +180,7 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 				if err != nil {
 					return &exitError{code: ExitRejected, err: err}
 				}
-				if vt, ok := d.(vacuousTurns); ok {
+				if vt, ok := d.(domains.TurnGoals); ok {
 					return e.validTurns(d, vt, n)
 				}
 				fmt.Fprintf(e.stdout, "%d %s tasks valid (%d with a goal, %d whose gold run changes nothing)\n", n, d.Name(), goal, n-goal)
@@ -203,20 +203,10 @@ func newTasksValidateCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// vacuousTurns is a domain whose user revises the goal turn by turn
-// (BFCL's), each turn's goal version what gold has changed by its end,
-// and whose versions where gold has changed nothing the goal may name
-// hold a predicate that always holds (vacuous).
-type vacuousTurns interface {
-	// VacuousTurns says of each user turn of a task whether its goal
-	// version is vacuous.
-	VacuousTurns(t *domains.Task) []bool
-}
-
-// validTurns says that a vacuousTurns domain's n tasks are valid, a
+// validTurns says that a TurnGoals domain's n tasks are valid, a
 // vacuous goal counted apart from the goals, by task (its last turn's:
 // the one a run ends under) and by user turn.
-func (e *env) validTurns(d domains.Domain, vt vacuousTurns, n int) error {
+func (e *env) validTurns(d domains.Domain, vt domains.TurnGoals, n int) error {
 	ts, err := d.Tasks()
 	if err != nil {
 		return err

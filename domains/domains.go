@@ -158,6 +158,17 @@ type Exporter interface {
 // Counts are how many tasks and runs a domain ships.
 type Counts struct{ Tasks, Runs int }
 
+// A TurnGoals domain is one whose user revises the goal turn by turn
+// (BFCL's), each turn's goal version what gold has changed by its end:
+// where gold has changed nothing public, the version holds only a
+// predicate that always holds (vacuous). tasks validate counts those turns
+// apart from the goals.
+type TurnGoals interface {
+	// VacuousTurns says of each user turn of a task whether its goal
+	// version is vacuous.
+	VacuousTurns(t *Task) []bool
+}
+
 // A Counter is a domain that states how many tasks and runs it ships, so
 // that a listing of the domains derives no task and reads no run file:
 // the counts are facts about the files the domain embeds, stated beside
