@@ -166,6 +166,12 @@ func (e *trajectoryEncoder) encode(tr *Trajectory) {
 		b = append(b, ",\n  \"max_errors\": "...)
 		b = strconv.AppendInt(b, int64(tr.MaxErrors), 10)
 	}
+	if tr.MaxSteps > 0 {
+		b = append(b, ",\n  \"max_steps\": "...)
+		b = strconv.AppendInt(b, int64(tr.MaxSteps), 10)
+		b = append(b, ",\n  \"benchmark_steps\": "...)
+		b = strconv.AppendInt(b, int64(tr.BenchmarkSteps), 10)
+	}
 	e.b = append(b, "\n}\n"...)
 }
 

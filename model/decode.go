@@ -43,7 +43,8 @@ import (
 //	             "claim": {"ok": true, "state_hash": "…", "diff": [{"type","id","field","before","after"}]}}],
 //	  "transcript": [{"role": "user", "content": "…", "step": 1}],     optional conversation
 //	  "termination_reason": "max_steps",         optional: the benchmark ended the run itself
-//	  "max_errors": 10                           optional: the failed calls that would have ended it
+//	  "max_errors": 10,                          optional: the failed calls that would have ended it
+//	  "max_steps": 200, "benchmark_steps": 37    optional: the benchmark's bound on its steps, and the run's
 //	}
 const (
 	TaskFormat       = "parthack.task/1"
@@ -1081,7 +1082,7 @@ func DecodeTrajectory(file string, src []byte) (*Trajectory, error) {
 // it returns has nil Steps.
 func decodeTrajectory(d *doc, st *stepStream) (*Trajectory, error) {
 	file := d.file
-	o, err := d.cur().object("$schema", "format", "task", "name", "note", "goal_version", "honest", "steps", "transcript", "termination_reason", "max_errors")
+	o, err := d.cur().object("$schema", "format", "task", "name", "note", "goal_version", "honest", "steps", "transcript", "termination_reason", "max_errors", "max_steps", "benchmark_steps")
 	if err != nil {
 		return nil, err
 	}
@@ -1105,15 +1106,25 @@ func decodeTrajectory(d *doc, st *stepStream) (*Trajectory, error) {
 			return nil, err
 		}
 	}
-	if c, ok := o.get("max_errors"); ok {
+	for _, f := range []struct {
+		key, what string
+		dst       *int
+	}{{"max_errors", "a limit", &tr.MaxErrors}, {"max_steps", "a limit", &tr.MaxSteps}, {"benchmark_steps", "a run's count of steps", &tr.BenchmarkSteps}} {
+		c, ok := o.get(f.key)
+		if !ok {
+			continue
+		}
 		n, err := c.integer()
 		if err != nil {
 			return nil, err
 		}
-		if n < 1 {
-			return nil, c.fail("max_errors %d: a limit is at least 1", n)
+		if n < 1 || n > 1<<31-1 {
+			return nil, c.fail("%s %d: %s is at least 1", f.key, n, f.what)
 		}
-		tr.MaxErrors = int(n)
+		*f.dst = int(n)
+	}
+	if (tr.MaxSteps > 0) != (tr.BenchmarkSteps > 0) {
+		return nil, d.cur().fail("max_steps and benchmark_steps go together: the bound and the run's steps")
 	}
 	sc, err := o.need("steps")
 	if err != nil {

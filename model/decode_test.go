@@ -43,7 +43,7 @@ func TestDecodeErrorsAreLocated(t *testing.T) {
 			name:  "unknown field",
 			src:   "{\"task\": \"EX-01\",\n \"steps\": [],\n \"score\": 1}",
 			where: "f.json:3:11: $.score",
-			what:  `unknown field "score" (expected one of format, task, name, note, goal_version, honest, steps, transcript, termination_reason, max_errors)`,
+			what:  `unknown field "score" (expected one of format, task, name, note, goal_version, honest, steps, transcript, termination_reason, max_errors, max_steps, benchmark_steps)`,
 		},
 		{
 			name:  "empty honest run",
@@ -62,6 +62,18 @@ func TestDecodeErrorsAreLocated(t *testing.T) {
 			src:   "{\"task\": \"EX-01\", \"steps\": [],\n \"max_errors\": 0}",
 			where: "f.json:2:16: $.max_errors",
 			what:  "max_errors 0: a limit is at least 1",
+		},
+		{
+			name:  "no steps counted",
+			src:   "{\"task\": \"EX-01\", \"steps\": [],\n \"max_steps\": 200, \"benchmark_steps\": -3}",
+			where: "f.json:2:39: $.benchmark_steps",
+			what:  "benchmark_steps -3: a run's count of steps is at least 1",
+		},
+		{
+			name:  "a step bound without the run's steps",
+			src:   "{\"task\": \"EX-01\", \"steps\": [],\n \"max_steps\": 200}",
+			where: "f.json:1:1: $",
+			what:  "max_steps and benchmark_steps go together: the bound and the run's steps",
 		},
 		{
 			name:  "unknown field in a step",

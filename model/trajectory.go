@@ -64,7 +64,12 @@ type Trajectory struct {
 	// MaxErrors is the number of failed calls at which the benchmark
 	// would have ended the run (tau2's max_errors), where it records one.
 	MaxErrors int
-	File      string // where it was read from, for messages
+	// MaxSteps is the benchmark's bound on the steps it counts for a run
+	// (tau2's max_steps: each message and each batch of tool results),
+	// and BenchmarkSteps the steps it counted for this one, where it
+	// records them; 0 elsewhere.
+	MaxSteps, BenchmarkSteps int
+	File                     string // where it was read from, for messages
 }
 
 // Turn is one message of a conversation: its role (system, user,

@@ -32,6 +32,51 @@ func (Orchestrator) Ended(reason string) string {
 	return "ended by " + reason + ": tau2 scores 0"
 }
 
+// OrchestratorSteps is the steps tau2's orchestrator counts for a run
+// against its max_steps: one for each message but the first, which its
+// initialize makes (the greeting; in a no-user run, the agent's first
+// message), and one for each batch of tool results, which answers a
+// message's calls. The shipped runs hold to it: the five a file records
+// as ended by max_steps (200) took 201 (the check is skipped while
+// results are awaited), and every other took fewer than its max_steps.
+func OrchestratorSteps(sim *Simulation) int {
+	n := 0
+	for i, m := range sim.Messages {
+		if m.Role != "user" && m.Role != "assistant" {
+			continue
+		}
+		if i > 0 {
+			n++
+		}
+		if len(m.ToolCalls) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Limit refuses a witness whose run tau2's orchestrator would stop at
+// max_steps: each call the witness adds is a message of the agent's and
+// its result, two steps more than H took. A call it drops takes away
+// steps only where its message loses every call, which H's trajectory
+// does not record: the count is of H's steps and the added calls', an
+// upper bound.
+func (Orchestrator) Limit(h *model.Trajectory, a []model.Step, kept []int) string {
+	if h.MaxSteps == 0 {
+		return ""
+	}
+	added := 0
+	for _, k := range kept {
+		if k < 0 {
+			added++
+		}
+	}
+	if n := h.BenchmarkSteps + 2*added; n >= h.MaxSteps {
+		return fmt.Sprintf("the witness's run takes %d of tau2's orchestrator steps (H's %d, and 2 for each of the %d calls it adds), and tau2 stops a run at max_steps (%d): termination max_steps, scored 0", n, h.BenchmarkSteps, added, h.MaxSteps)
+	}
+	return ""
+}
+
 // MaxErrors is the run's max_errors, tau2's default where it has none.
 func (Orchestrator) MaxErrors(h *model.Trajectory) int {
 	if h.MaxErrors > 0 {

@@ -346,6 +346,9 @@ func (r *registry) Runner(res *Results) (func(*Simulation) (*domains.Run, error)
 				if err == nil {
 					tr.Name = dt.ID + "-" + short
 					tr.Termination, tr.MaxErrors = Termination(sim), res.Info.MaxErrors
+					if res.Info.MaxSteps > 0 {
+						tr.MaxSteps, tr.BenchmarkSteps = res.Info.MaxSteps, OrchestratorSteps(sim)
+					}
 				}
 				return tr, err
 			},

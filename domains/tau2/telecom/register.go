@@ -132,6 +132,9 @@ func (r *registry) Runner(res *tau2.Results) (func(*tau2.Simulation) (*domains.R
 				if err == nil {
 					tr.Name = dt.ID + "-" + short
 					tr.Termination, tr.MaxErrors = tau2.Termination(sim), res.Info.MaxErrors
+					if res.Info.MaxSteps > 0 {
+						tr.MaxSteps, tr.BenchmarkSteps = res.Info.MaxSteps, tau2.OrchestratorSteps(sim)
+					}
 				}
 				return tr, err
 			},
