@@ -1,6 +1,9 @@
 package tauair
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -116,5 +119,76 @@ func TestWitnessWithinMaxNumSteps(t *testing.T) {
 	}
 	if v.Eligible || v.Evidence == nil || !strings.Contains(v.Evidence.Detail, "max_num_steps") {
 		t.Errorf("a witness of a run tau-bench stopped: %s %+v, want refused naming max_num_steps", v.Reason, v.Evidence)
+	}
+}
+
+// TestConversationTauBenchCouldRecord: a run's conversation that
+// tau-bench's loop could not have recorded is refused at the message,
+// with its JSON path: a tool message that answers no call, or another
+// call than the one before it, a call no tool message answers, two calls
+// in one message, a call in a user's message.
+func TestConversationTauBenchCouldRecord(t *testing.T) {
+	runs, err := AgentRuns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := EncodeRuns(runs[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var valid []map[string]any
+	if err := json.Unmarshal(src, &valid); err != nil {
+		t.Fatal(err)
+	}
+	traj := func(file []map[string]any) []any { return file[0]["traj"].([]any) }
+	tool := slices.IndexFunc(traj(valid), func(m any) bool { return m.(map[string]any)["role"] == "tool" })
+	user := slices.IndexFunc(traj(valid), func(m any) bool { return m.(map[string]any)["role"] == "user" })
+	for _, tt := range []struct {
+		name, want string
+		edit       func(traj []any) []any
+	}{
+		{"another call's id", fmt.Sprintf(`$[0].traj[%d]: answers call id "x"`, tool), func(traj []any) []any {
+			traj[tool].(map[string]any)["tool_call_id"] = "x"
+			return traj
+		}},
+		{"another call's name", fmt.Sprintf(`$[0].traj[%d]: answers`, tool), func(traj []any) []any {
+			traj[tool].(map[string]any)["name"] = "book_reservation"
+			return traj
+		}},
+		{"a result before its call", fmt.Sprintf(`$[0].traj[%d]: a tool message`, tool-1), func(traj []any) []any {
+			traj[tool-1], traj[tool] = traj[tool], traj[tool-1]
+			return traj
+		}},
+		{"a call unanswered", fmt.Sprintf(`$[0].traj[%d].tool_calls[0]: no tool message answers this call`, tool-1), func(traj []any) []any {
+			return slices.Delete(traj, tool, tool+1)
+		}},
+		{"two calls in a message", fmt.Sprintf(`$[0].traj[%d].tool_calls[1]: a second call in one message`, tool-1), func(traj []any) []any {
+			m := traj[tool-1].(map[string]any)
+			m["tool_calls"] = append(m["tool_calls"].([]any), m["tool_calls"].([]any)[0])
+			return traj
+		}},
+		{"a user's call", fmt.Sprintf(`$[0].traj[%d].tool_calls[0]: a call in a user message`, user), func(traj []any) []any {
+			traj[user].(map[string]any)["tool_calls"] = traj[tool-1].(map[string]any)["tool_calls"]
+			return traj
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var file []map[string]any
+			if err := json.Unmarshal(src, &file); err != nil {
+				t.Fatal(err)
+			}
+			file[0]["traj"] = tt.edit(traj(file))
+			bad, err := json.MarshalIndent(file, "", " ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = StreamRuns("runs.json", bytes.NewReader(bad), func(int, *Run) error { return nil })
+			if err == nil || !strings.HasPrefix(err.Error(), "runs.json:") || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want runs.json:LINE:COL … %s", err, tt.want)
+			}
+		})
+	}
+	if err := StreamRuns("runs.json", bytes.NewReader(src), func(int, *Run) error { return nil }); err != nil {
+		t.Fatalf("the run as exported: %v", err)
 	}
 }

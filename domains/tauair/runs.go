@@ -16,6 +16,9 @@ import (
 // tool call an agent step, the conversation kept beside the log with each
 // call and its output tied to its step.
 func (r *Run) Trajectory() (*model.Trajectory, error) {
+	if err := r.checkConversation(); err != nil {
+		return nil, err
+	}
 	tr := &model.Trajectory{Task: TaskID(r.TaskID), Name: r.Name(), Termination: r.termination(),
 		Note: fmt.Sprintf("GPT-4o run of tau-bench airline task %d, trial %d; tau-bench's reward %g", r.TaskID, r.Trial, r.Reward)}
 	outputs := map[string]string{} // tool call id → the tool's output
@@ -59,6 +62,49 @@ func (r *Run) Trajectory() (*model.Trajectory, error) {
 		}
 	}
 	return tr, nil
+}
+
+// checkConversation refuses a conversation tau-bench's loop could not
+// have recorded: its agent acts on the first call of a message only, and
+// records that call with the tool message that answers it right after
+// (ToolCallingAgent.solve); its user calls no tool. A tool message must
+// answer the call before it, by id and name, and every call be answered.
+func (r *Run) checkConversation() error {
+	awaiting, at := (*ToolCall)(nil), -1 // the call the next message must answer, and its message
+	call := func(tc *ToolCall) string { return tc.Function.Name + "(" + tc.Function.Arguments + ")" }
+	unanswered := func() error {
+		return &MessageError{Message: at, Call: call(awaiting), Err: errors.New("no tool message answers this call (tau-bench records each call with the tool message that answers it, right after)")}
+	}
+	for j := range r.Messages {
+		m := &r.Messages[j]
+		if m.Role == "tool" {
+			switch {
+			case awaiting == nil:
+				return &MessageError{Message: j, Err: fmt.Errorf("a tool message (tool_call_id %q) that answers no call: tau-bench records a tool message right after the call it answers", m.ToolCallID)}
+			case m.ToolCallID != awaiting.ID:
+				return &MessageError{Message: j, Err: fmt.Errorf("answers call id %q, but the call before it, %s in message %d, has id %q", m.ToolCallID, call(awaiting), at, awaiting.ID)}
+			case m.Name != "" && m.Name != awaiting.Function.Name:
+				return &MessageError{Message: j, Err: fmt.Errorf("answers %s (name %q), but the call before it is %s", m.ToolCallID, m.Name, call(awaiting))}
+			}
+			awaiting = nil
+			continue
+		}
+		if awaiting != nil {
+			return unanswered()
+		}
+		switch {
+		case len(m.ToolCalls) > 0 && m.Role != "assistant":
+			return &MessageError{Message: j, CallIndex: 0, Call: call(&m.ToolCalls[0]), Err: fmt.Errorf("a call in a %s message: in tau-bench only the agent calls tools", m.Role)}
+		case len(m.ToolCalls) > 1:
+			return &MessageError{Message: j, CallIndex: 1, Call: call(&m.ToolCalls[1]), Err: errors.New("a second call in one message: tau-bench's agent acts on a message's first call only and records only it")}
+		case len(m.ToolCalls) == 1:
+			awaiting, at = &m.ToolCalls[0], j
+		}
+	}
+	if awaiting != nil {
+		return unanswered()
+	}
+	return nil
 }
 
 // ErrNoRun is RunByName's error for a name no run of the corpus has.
