@@ -289,11 +289,7 @@ func TestEpisodeRule(t *testing.T) {
 			t.Fatal(err)
 		}
 		// GPT-4o's trial 0 of task 4 ends with the transfer; append a call.
-		r := runs[4]
-		traj := r["traj"].([]any)
-		traj = append(traj, map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
-			"id": "call_after", "type": "function", "function": map[string]any{"name": "get_user_details", "arguments": `{"user_id": "omar_rossi_1241"}`}}}})
-		r["traj"] = traj
+		r := withCallAppended(runs[4], "call_after", `{"user_id": "omar_rossi_1241"}`)
 		bad := filepath.Join(dir, "after.json")
 		bb, _ := json.Marshal([]map[string]any{runs[0], r})
 		if err := os.WriteFile(bad, bb, 0o644); err != nil {

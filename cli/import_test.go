@@ -37,31 +37,47 @@ func tauRuns(t *testing.T) []map[string]any {
 // the file, line and column, the run's index (and name when it can be
 // read), the JSON path or the message and call, and what was expected;
 // nothing is saved.
+// renamedFirstCall is a copy of a tau-bench run (as tauRuns gives it)
+// whose first call is of the tool name, recorded as tau-bench records
+// any call: its tool message names the tool too.
+func renamedFirstCall(run map[string]any, name string) map[string]any {
+	var out map[string]any
+	b, _ := json.Marshal(run)
+	json.Unmarshal(b, &out)
+	for _, m := range out["traj"].([]any) {
+		m := m.(map[string]any)
+		if calls, ok := m["tool_calls"].([]any); ok && len(calls) > 0 {
+			calls[0].(map[string]any)["function"].(map[string]any)["name"] = name
+		} else if m["role"] == "tool" {
+			m["name"] = name
+			break
+		}
+	}
+	return out
+}
+
+// withCallAppended is a copy of a tau-bench run with a call of
+// get_user_details appended, answered by its tool message.
+func withCallAppended(run map[string]any, id, args string) map[string]any {
+	var out map[string]any
+	b, _ := json.Marshal(run)
+	json.Unmarshal(b, &out)
+	out["traj"] = append(out["traj"].([]any),
+		map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+			map[string]any{"id": id, "type": "function", "function": map[string]any{"name": "get_user_details", "arguments": args}}}},
+		map[string]any{"role": "tool", "tool_call_id": id, "name": "get_user_details", "content": "{}"})
+	return out
+}
+
 func TestImportBadInput(t *testing.T) {
 	runs := tauRuns(t)
 	two, err := json.MarshalIndent([]map[string]any{runs[4], runs[54]}, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	unknown := map[string]any{}
-	b, _ := json.Marshal(runs[4])
-	json.Unmarshal(b, &unknown)
-	for _, m := range unknown["traj"].([]any) {
-		if calls, ok := m.(map[string]any)["tool_calls"].([]any); ok && len(calls) > 0 {
-			calls[0].(map[string]any)["function"].(map[string]any)["name"] = "get_reservation_detail"
-			break
-		}
-	}
-	unknownFile, _ := json.Marshal([]any{runs[54], unknown})
-	afterEnd := map[string]any{}
-	json.Unmarshal(b, &afterEnd)
-	traj := afterEnd["traj"].([]any)
+	unknownFile, _ := json.Marshal([]any{runs[54], renamedFirstCall(runs[4], "get_reservation_detail")})
 	// The run ends with a call of transfer_to_human_agents (step 6).
-	traj = append(traj, map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
-		map[string]any{"id": "c2", "type": "function", "function": map[string]any{"name": "get_user_details", "arguments": `{"user_id":"omar_rossi_1241"}`}},
-	}})
-	afterEnd["traj"] = traj
-	afterEndFile, _ := json.Marshal([]any{afterEnd})
+	afterEndFile, _ := json.Marshal([]any{withCallAppended(runs[4], "c2", `{"user_id":"omar_rossi_1241"}`)})
 
 	cases := []struct {
 		name string
@@ -239,18 +255,10 @@ func TestImportStreamsToStore(t *testing.T) {
 	for range 3 {
 		many = append(many, runs...)
 	}
-	bad := map[string]any{}
-	b, _ := json.Marshal(runs[4])
-	json.Unmarshal(b, &bad)
-	for _, m := range bad["traj"].([]any) {
-		if calls, ok := m.(map[string]any)["tool_calls"].([]any); ok && len(calls) > 0 {
-			calls[0].(map[string]any)["function"].(map[string]any)["name"] = "get_reservation_detail"
-			break
-		}
-	}
+	bad := renamedFirstCall(runs[4], "get_reservation_detail")
 	dir := t.TempDir()
 	good, refused := filepath.Join(dir, "many.json"), filepath.Join(dir, "refused.json")
-	b, _ = json.Marshal(many)
+	b, _ := json.Marshal(many)
 	if err := os.WriteFile(good, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

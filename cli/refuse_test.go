@@ -114,16 +114,7 @@ func TestImportRefusesAndLeavesNoStore(t *testing.T) {
 	at = bytes.Index(stored[at:], []byte(`"content": "`)) + at + len(`"content": "`) + 3
 	tauRuns := tauRuns(t)
 	two, _ := json.Marshal([]map[string]any{tauRuns[4], tauRuns[54]})
-	unknown := map[string]any{}
-	b, _ := json.Marshal(tauRuns[4])
-	json.Unmarshal(b, &unknown)
-	for _, m := range unknown["traj"].([]any) {
-		if calls, ok := m.(map[string]any)["tool_calls"].([]any); ok && len(calls) > 0 {
-			calls[0].(map[string]any)["function"].(map[string]any)["name"] = "get_reservation_detail"
-			break
-		}
-	}
-	unknownFile, _ := json.Marshal([]any{tauRuns[54], unknown})
+	unknownFile, _ := json.Marshal([]any{tauRuns[54], renamedFirstCall(tauRuns[4], "get_reservation_detail")})
 	tauTool := write("bad.json", unknownFile)
 	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
 		t.Fatal(err)
