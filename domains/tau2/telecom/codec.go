@@ -125,7 +125,7 @@ func valueOf(f reflect.Value) model.Value {
 			return model.List(f.Interface().([]string))
 		}
 	}
-	return model.MustJSON(string(tau2.AppendDumps(nil, pyOf(f), false)))
+	return tau2.ModelValue(pyOf(f)) // FromJSON of its json.dumps, written straight
 }
 
 // setValue stores an entity field value in a Go field.
