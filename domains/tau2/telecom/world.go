@@ -102,6 +102,9 @@ type world struct {
 type startMemo struct {
 	once sync.Once
 	recs map[recKey]memoRec
+	// agent is tau2's hash of the world's agent database, made once.
+	agentOnce sync.Once
+	agent     string
 }
 
 type memoRec struct {
@@ -451,7 +454,31 @@ type Hashes struct{ Agent, User string }
 func (h Hashes) String() string { return h.Agent + "/" + h.User }
 
 func (w *world) hashes() Hashes {
-	return Hashes{Agent: tau2.DictHash(w.agentDump()), User: tau2.DictHash(w.userDump())}
+	h := Hashes{User: tau2.DictHash(w.userDump())}
+	if w.agentAsOrig() {
+		m := w.orig.memo
+		m.agentOnce.Do(func() { m.agent = tau2.DictHash(w.orig.agentDump()) })
+		h.Agent = m.agent
+	} else {
+		h.Agent = tau2.DictHash(w.agentDump())
+	}
+	return h
+}
+
+// agentAsOrig reports whether the agent's database is its origin's, one
+// value record by record (memoOf) and in the same order, so that its hash
+// is the origin's, made once.
+func (w *world) agentAsOrig() bool {
+	if w.orig == nil || w.orig.memo == nil || !same(reflect.ValueOf(&w.books).Elem(), reflect.ValueOf(&w.orig.books).Elem()) {
+		return false
+	}
+	all := true
+	w.each(func(k *kind, id string, rec reflect.Value) {
+		if all && slices.Contains(agentKinds, k) && k != kBooks && w.memoOf(k, id, rec) == nil {
+			all = false
+		}
+	})
+	return all
 }
 
 // view is the world as a read-only state.
