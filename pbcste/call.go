@@ -34,6 +34,20 @@ func (v view) Field(typ, id, field string) (model.Value, bool) {
 	return v.s.field(slot, fi, false), true
 }
 
+// Fields reads every field of an alive entity, decoded in one pass over
+// its record (model.RecordView).
+func (v view) Fields(typ, id string) ([]model.Value, bool) {
+	ti, ok := v.s.env.typeIdx[typ]
+	if !ok {
+		return nil, false
+	}
+	slot, ok := v.s.lookup(ti, id)
+	if !ok || !v.s.rec(slot).alive() {
+		return nil, false
+	}
+	return v.s.fields(slot), true
+}
+
 // View is read-only access to the state, as a domain's tools have it.
 func (s *State) View() model.StateView { return view{s} }
 

@@ -538,7 +538,7 @@ func (s *State) fields(slot int32) []model.Value {
 	if !r.exists() {
 		return nil
 	}
-	var out []model.Value
+	out := make([]model.Value, 0, len(s.env.types[r.typ()].fields))
 	enc := r.enc()
 	for at := r.fieldsAt(); at < len(enc); {
 		var v model.Value

@@ -230,3 +230,39 @@ func TestWriteCopiesOnlyItsRecord(t *testing.T) {
 		checkEncodings(t, 0, c.s)
 	}
 }
+
+// TestFieldsReadsEachField: a tool reading a record whole (the state's
+// model.RecordView) reads what it reads field by field, after every step
+// of a random run; a missing or deleted entity reads as none.
+func TestFieldsReadsEachField(t *testing.T) {
+	env, err := Compile(encodingTask())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(9, 2))
+	ops := []model.Op{model.OpCreate, model.OpUpdate, model.OpUpdate, model.OpDelete, model.OpRestore}
+	run := env.Begin(0)
+	for range 500 {
+		a := model.Action{Op: ops[r.IntN(len(ops))], Type: "thing", ID: string(rune('A' + r.IntN(6)))}
+		if a.Op == model.OpCreate || a.Op == model.OpUpdate {
+			for _, f := range []string{"s", "n", "b", "l", "j"} {
+				if r.IntN(3) == 0 {
+					a.Fields = append(a.Fields, model.Assign{Field: f, Value: randomValue(r, f)})
+				}
+			}
+		}
+		run.Step(&model.Step{Action: a})
+		v := run.state.View().(model.RecordView)
+		for _, id := range []string{"A", "B", "C", "D", "E", "F", "G"} {
+			vals, ok := v.Fields("thing", id)
+			if ok != v.Alive("thing", id) || ok && len(vals) != 5 {
+				t.Fatalf("thing %s: Fields %v (%d values), Alive %v", id, ok, len(vals), v.Alive("thing", id))
+			}
+			for j, f := range []string{"s", "n", "b", "l", "j"} {
+				if want, _ := v.Field("thing", id, f); ok && !vals[j].Equal(want) {
+					t.Fatalf("thing %s.%s: Fields reads %v, Field %v", id, f, vals[j], want)
+				}
+			}
+		}
+	}
+}
