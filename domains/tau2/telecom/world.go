@@ -101,7 +101,7 @@ type world struct {
 // with the record itself to hold another world's to.
 type startMemo struct {
 	once sync.Once
-	recs map[recKey]memoRec
+	recs map[recKey]*memoRec
 	// agent is tau2's hash of the world's agent database, made once.
 	agentOnce sync.Once
 	agent     string
@@ -122,15 +122,15 @@ func (w *world) memoOf(k *kind, id string, rec reflect.Value) *memoRec {
 	}
 	m := w.orig.memo
 	m.once.Do(func() {
-		m.recs = map[recKey]memoRec{}
+		m.recs = map[recKey]*memoRec{}
 		w.orig.each(func(k *kind, id string, rec reflect.Value) {
 			if rec.IsValid() {
-				m.recs[recKey{k, id}] = memoRec{rec: rec, entity: k.entity(rec), text: tau2.AppendDumps(nil, pyOf(rec), true)}
+				m.recs[recKey{k, id}] = &memoRec{rec: rec, entity: k.entity(rec), text: tau2.AppendDumps(nil, pyOf(rec), true)}
 			}
 		})
 	})
 	if r, ok := m.recs[recKey{k, id}]; ok && same(rec, r.rec) {
-		return &r
+		return r
 	}
 	return nil
 }
