@@ -291,6 +291,36 @@ func (env *Env) build() (*State, error) {
 	return s, nil
 }
 
+// typeIndex is typeIdx[name]: a scan of a schema's few types, which a
+// domain's tools name on every read, costs less than hashing the name.
+// The last of a name is typeIdx's.
+func (env *Env) typeIndex(name string) (int, bool) {
+	if len(env.types) > 8 {
+		i, ok := env.typeIdx[name]
+		return i, ok
+	}
+	for i := len(env.types) - 1; i >= 0; i-- {
+		if env.types[i].name == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// fieldIndex is fieldIdx[name], scanned as typeIndex scans types.
+func (t *typeInfo) fieldIndex(name string) (int, bool) {
+	if len(t.fields) > 16 {
+		i, ok := t.fieldIdx[name]
+		return i, ok
+	}
+	for i := len(t.fields) - 1; i >= 0; i-- {
+		if t.fields[i].Name == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // TypeName and FieldName turn indices back into the schema's names.
 func (env *Env) TypeName(t int) string { return env.types[t].name }
 
