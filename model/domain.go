@@ -137,6 +137,15 @@ type StateView interface {
 	Field(typ, id, field string) (Value, bool)
 }
 
+// A RecordView is a StateView that also reads an alive entity's fields
+// at once: its values in its type's schema order, each what Field reads
+// (a copy the caller may keep); false when the entity is missing or
+// deleted. A tool that reads a whole record asks once, not per field.
+type RecordView interface {
+	StateView
+	Fields(typ, id string) ([]Value, bool)
+}
+
 // Changed is a state read as another with some cells changed: a gold
 // run's end, read as the start plus its net changes (After of each cell).
 func Changed(base StateView, cells []CellDiff) StateView { return &changedView{base, cells} }

@@ -25,6 +25,9 @@ const JSONValue ValueKind = ListValue + 1
 // Python writes them, so 28 and 28.0 stay different values as they are
 // to a Python benchmark). Duplicate keys are an error.
 func FromJSON(src []byte) (Value, error) {
+	if v, ok := canonicalValue(src); ok {
+		return v, nil // already in the form FromJSON writes: no tree to build
+	}
 	d, err := parseDoc("", src)
 	if err != nil {
 		return Null, err

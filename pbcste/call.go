@@ -10,7 +10,7 @@ import (
 type view struct{ s *State }
 
 func (v view) Alive(typ, id string) bool {
-	ti, ok := v.s.env.typeIdx[typ]
+	ti, ok := v.s.env.typeIndex(typ)
 	if !ok {
 		return false
 	}
@@ -19,11 +19,11 @@ func (v view) Alive(typ, id string) bool {
 }
 
 func (v view) Field(typ, id, field string) (model.Value, bool) {
-	ti, ok := v.s.env.typeIdx[typ]
+	ti, ok := v.s.env.typeIndex(typ)
 	if !ok {
 		return model.Null, false
 	}
-	fi, ok := v.s.env.types[ti].fieldIdx[field]
+	fi, ok := v.s.env.types[ti].fieldIndex(field)
 	if !ok {
 		return model.Null, false
 	}
@@ -32,6 +32,20 @@ func (v view) Field(typ, id, field string) (model.Value, bool) {
 		return model.Null, false
 	}
 	return v.s.field(slot, fi, false), true
+}
+
+// Fields reads every field of an alive entity, decoded in one pass over
+// its record (model.RecordView).
+func (v view) Fields(typ, id string) ([]model.Value, bool) {
+	ti, ok := v.s.env.typeIndex(typ)
+	if !ok {
+		return nil, false
+	}
+	slot, ok := v.s.lookup(ti, id)
+	if !ok || !v.s.rec(slot).alive() {
+		return nil, false
+	}
+	return v.s.fields(slot), true
 }
 
 // View is read-only access to the state, as a domain's tools have it.

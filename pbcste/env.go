@@ -252,25 +252,73 @@ func (env *Env) fromFrozen(f *frozen) *State {
 
 func (env *Env) build() (*State, error) {
 	s := newState(env)
+	s.index = newIndexFor(len(env.Task.Initial))
+	most := 0
+	for _, ti := range env.types {
+		most = max(most, len(ti.fields))
+	}
+	vals := make([]model.Value, most)
+	var b []byte
 	for _, e := range env.Task.Initial {
 		ti, ok := env.typeIdx[e.Type]
 		if !ok {
 			return nil, fmt.Errorf("task %s: initial entity %s %s: unknown type", env.Task.ID, e.Type, e.ID)
 		}
-		vals := make([]model.Value, len(env.types[ti].fields))
+		t := &env.types[ti]
+		fields := vals[:len(t.fields)]
+		clear(fields)
+		next := 0 // entities keep their fields in the schema's order, or near it
 		for _, a := range e.Fields {
-			fi, ok := env.types[ti].fieldIdx[a.Field]
-			if !ok {
-				return nil, fmt.Errorf("task %s: initial entity %s %s: unknown field %s", env.Task.ID, e.Type, e.ID, a.Field)
+			fi := next
+			if fi >= len(t.fields) || t.fields[fi].Name != a.Field {
+				if fi, ok = t.fieldIdx[a.Field]; !ok {
+					return nil, fmt.Errorf("task %s: initial entity %s %s: unknown field %s", env.Task.ID, e.Type, e.ID, a.Field)
+				}
 			}
-			vals[fi] = a.Value
+			fields[fi], next = a.Value, fi+1
 		}
-		if _, exists := s.lookup(ti, e.ID); exists {
+		h := s.index.hash(int32(ti), e.ID)
+		if _, exists := s.index.findHashed(s, h, int32(ti), e.ID); exists {
 			return nil, fmt.Errorf("task %s: initial entity %s %s appears twice", env.Task.ID, e.Type, e.ID)
 		}
-		s.place(int32(ti), e.ID, !e.Deleted, vals)
+		b = env.appendHeader(b[:0], int32(ti), e.ID, !e.Deleted)
+		fieldsAt := len(b)
+		for _, v := range fields {
+			b = appendValue(b, v)
+		}
+		s.placeInitial(int32(ti), h, fieldsAt, !e.Deleted, b)
 	}
 	return s, nil
+}
+
+// typeIndex is typeIdx[name]: a scan of a schema's few types, which a
+// domain's tools name on every read, costs less than hashing the name.
+// The last of a name is typeIdx's.
+func (env *Env) typeIndex(name string) (int, bool) {
+	if len(env.types) > 8 {
+		i, ok := env.typeIdx[name]
+		return i, ok
+	}
+	for i := len(env.types) - 1; i >= 0; i-- {
+		if env.types[i].name == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// fieldIndex is fieldIdx[name], scanned as typeIndex scans types.
+func (t *typeInfo) fieldIndex(name string) (int, bool) {
+	if len(t.fields) > 16 {
+		i, ok := t.fieldIdx[name]
+		return i, ok
+	}
+	for i := len(t.fields) - 1; i >= 0; i-- {
+		if t.fields[i].Name == name {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // TypeName and FieldName turn indices back into the schema's names.

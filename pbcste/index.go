@@ -23,6 +23,16 @@ type idIndex struct {
 
 func newIndex() *idIndex { return &idIndex{seed: maphash.MakeSeed(), table: make([]uint64, 8)} }
 
+// newIndexFor is an index with room for n slots: it never grows while
+// they are added.
+func newIndexFor(n int) *idIndex {
+	size := 8
+	for 4*n > 3*size {
+		size *= 2
+	}
+	return &idIndex{seed: maphash.MakeSeed(), table: make([]uint64, size)}
+}
+
 // hash mixes the type into the id's hash.
 func (x *idIndex) hash(typ int32, id string) uint64 {
 	return (maphash.String(x.seed, id) ^ uint64(typ)) * 0x9e3779b97f4a7c15
@@ -35,6 +45,11 @@ func (x *idIndex) find(s *State, typ int32, id string) (int32, bool) {
 	if h == 0 || s.hint.id != unsafe.StringData(id) || s.hint.n != len(id) || s.hint.typ != typ {
 		h = x.hash(typ, id)
 	}
+	return x.findHashed(s, h, typ, id)
+}
+
+// findHashed is find with the key's hash known.
+func (x *idIndex) findHashed(s *State, h uint64, typ int32, id string) (int32, bool) {
 	tag, mask := h>>32<<32, uint64(len(x.table)-1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		v := x.table[i]
@@ -66,7 +81,11 @@ func (x *idIndex) add(s *State, slot int32) {
 }
 
 func (x *idIndex) put(s *State, slot int32) {
-	h := x.hash(s.rec(slot).typ(), s.idOf(slot, true))
+	x.putHashed(x.hash(s.rec(slot).typ(), s.idOf(slot, true)), slot)
+}
+
+// putHashed enters a slot whose key's hash is h; the table has room.
+func (x *idIndex) putHashed(h uint64, slot int32) {
 	mask := uint64(len(x.table) - 1)
 	i := h & mask
 	for x.table[i] != 0 {

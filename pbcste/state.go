@@ -390,6 +390,40 @@ func (s *State) place(typ int32, id string, alive bool, fields []model.Value) in
 	return slot
 }
 
+// placeInitial adds a slot to a snapshot being built from a task's
+// initial entities, none of which exists yet: enc is its encoding (fields
+// from fieldsAt), h its index hash. Its record is what newSlot and place
+// make of it, written once: room for enc and encSlack more, exists and
+// alive set, hashed and counted. A chunk's data is sized from the chunk
+// before it, so that it is made once, not grown.
+func (s *State) placeInitial(typ int32, h uint64, fieldsAt int, alive bool, enc []byte) {
+	slot := s.n
+	c := slot >> chunkBits
+	if int(c) == len(s.chunks) {
+		ch := chunk{at: make([]uint32, 0, chunkSize)}
+		if c > 0 {
+			ch.data = make([]byte, 0, len(s.chunks[c-1].data)*9/8)
+		}
+		s.chunks = append(s.chunks, ch)
+		s.owned = append(s.owned, true)
+	}
+	ch := &s.chunks[c]
+	flags := byte(flagExists)
+	if alive {
+		flags |= flagAlive
+	}
+	ch.at = append(ch.at, uint32(len(ch.data)))
+	ch.data = appendRec(ch.data, typ, fieldsAt, flags, enc, len(enc)+encSlack)
+	s.n++
+	s.index.putHashed(h, slot)
+	s.index.n++
+	for i := range s.matches {
+		s.matches[i] = append(s.matches[i], false)
+	}
+	s.rehash(s.rec(slot))
+	s.recount(slot, ^uint64(0))
+}
+
 // splice replaces enc[start:end] of a slot's record (its chunk owned)
 // by v and returns the record: in place when its room allows, else moved
 // to the end of the chunk's data with room to grow.
@@ -504,7 +538,7 @@ func (s *State) fields(slot int32) []model.Value {
 	if !r.exists() {
 		return nil
 	}
-	var out []model.Value
+	out := make([]model.Value, 0, len(s.env.types[r.typ()].fields))
 	enc := r.enc()
 	for at := r.fieldsAt(); at < len(enc); {
 		var v model.Value

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,6 +116,61 @@ func checkEncodings(t *testing.T, step int, s *State) {
 	}
 }
 
+// TestBuildPlacesEachEntity: a snapshot built from a task's initial
+// entities (written once each, chunks and index sized ahead) is the one
+// that placing them one by one makes: the same records byte for byte,
+// slot by slot, the same hash, counts and lookups, over several chunks,
+// with fields in any order, nulls and deleted entities.
+func TestBuildPlacesEachEntity(t *testing.T) {
+	task := encodingTask()
+	r := rand.New(rand.NewPCG(3, 1))
+	task.Initial = nil
+	for i := range 3*chunkSize + 17 {
+		e := model.Entity{Type: "thing", ID: fmt.Sprintf("T%04d", i), Deleted: r.IntN(9) == 0}
+		for _, f := range []string{"s", "n", "b", "l", "j"} {
+			if r.IntN(4) > 0 {
+				e.Fields = append(e.Fields, model.Assign{Field: f, Value: randomValue(r, f)})
+			}
+		}
+		r.Shuffle(len(e.Fields), func(i, j int) { e.Fields[i], e.Fields[j] = e.Fields[j], e.Fields[i] })
+		task.Initial = append(task.Initial, e)
+	}
+	env, err := Compile(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := env.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed := newState(env)
+	for _, e := range task.Initial {
+		ti := env.typeIdx[e.Type]
+		vals := make([]model.Value, len(env.types[ti].fields))
+		for _, a := range e.Fields {
+			vals[env.types[ti].fieldIdx[a.Field]] = a.Value
+		}
+		placed.place(int32(ti), e.ID, !e.Deleted, vals)
+	}
+	if built.n != placed.n || built.sum != placed.sum || fmt.Sprint(built.counts) != fmt.Sprint(placed.counts) || fmt.Sprint(built.matches) != fmt.Sprint(placed.matches) {
+		t.Fatalf("built %d slots, hash %s, counts %v; placed %d, %s, %v", built.n, built.sum, built.counts, placed.n, placed.sum, placed.counts)
+	}
+	for slot := range built.n {
+		b, p := built.rec(slot), placed.rec(slot)
+		if !bytes.Equal(b[:b.size()], p[:p.size()]) {
+			t.Fatalf("slot %d: built record %q, placed %q", slot, b[:b.size()], p[:p.size()])
+		}
+		if got, ok := built.slotOf(b.typ(), built.idOf(slot, false)); !ok || got != slot {
+			t.Fatalf("slot %d: the built index finds %d, %v", slot, got, ok)
+		}
+	}
+	dup := *task
+	dup.Initial = append(slices.Clone(task.Initial), task.Initial[5])
+	if _, err := Compile(&dup); err == nil || !strings.Contains(err.Error(), "appears twice") {
+		t.Fatalf("an entity given twice: %v", err)
+	}
+}
+
 // TestWriteCopiesOnlyItsRecord: a state that shares its chunks with
 // another (a clone, the initial snapshot) copies, when it first writes a
 // slot, that slot's record and its chunk's offsets, never the chunk's
@@ -172,5 +228,41 @@ func TestWriteCopiesOnlyItsRecord(t *testing.T) {
 			}
 		}
 		checkEncodings(t, 0, c.s)
+	}
+}
+
+// TestFieldsReadsEachField: a tool reading a record whole (the state's
+// model.RecordView) reads what it reads field by field, after every step
+// of a random run; a missing or deleted entity reads as none.
+func TestFieldsReadsEachField(t *testing.T) {
+	env, err := Compile(encodingTask())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(9, 2))
+	ops := []model.Op{model.OpCreate, model.OpUpdate, model.OpUpdate, model.OpDelete, model.OpRestore}
+	run := env.Begin(0)
+	for range 500 {
+		a := model.Action{Op: ops[r.IntN(len(ops))], Type: "thing", ID: string(rune('A' + r.IntN(6)))}
+		if a.Op == model.OpCreate || a.Op == model.OpUpdate {
+			for _, f := range []string{"s", "n", "b", "l", "j"} {
+				if r.IntN(3) == 0 {
+					a.Fields = append(a.Fields, model.Assign{Field: f, Value: randomValue(r, f)})
+				}
+			}
+		}
+		run.Step(&model.Step{Action: a})
+		v := run.state.View().(model.RecordView)
+		for _, id := range []string{"A", "B", "C", "D", "E", "F", "G"} {
+			vals, ok := v.Fields("thing", id)
+			if ok != v.Alive("thing", id) || ok && len(vals) != 5 {
+				t.Fatalf("thing %s: Fields %v (%d values), Alive %v", id, ok, len(vals), v.Alive("thing", id))
+			}
+			for j, f := range []string{"s", "n", "b", "l", "j"} {
+				if want, _ := v.Field("thing", id, f); ok && !vals[j].Equal(want) {
+					t.Fatalf("thing %s.%s: Fields reads %v, Field %v", id, f, vals[j], want)
+				}
+			}
+		}
 	}
 }

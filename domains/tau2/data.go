@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"embed"
+	"encoding/binary"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -33,11 +33,17 @@ func Data(name string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tau2 data %s: %w", name, err)
 	}
-	out, err := io.ReadAll(z)
-	if err != nil {
+	// The gzip trailer's last four bytes are the text's size (mod 2^32):
+	// the buffer is made once, not grown.
+	size := 0
+	if len(b) >= 4 {
+		size = int(binary.LittleEndian.Uint32(b[len(b)-4:]))
+	}
+	out := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := out.ReadFrom(z); err != nil {
 		return nil, fmt.Errorf("tau2 data %s: %w", name, err)
 	}
-	return out, nil
+	return out.Bytes(), nil
 }
 
 // RunFiles lists the shipped run files of a domain ("retail", "airline",

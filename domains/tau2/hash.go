@@ -3,6 +3,7 @@ package tau2
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"sync"
 )
 
 // Collection is one top-level dict of a tau2 database (retail's orders,
@@ -58,6 +59,14 @@ func DBHash(colls []Collection) string {
 // DictHash is get_dict_hash of one value: the sha256 hex of
 // json.dumps(x, sort_keys=True).
 func DictHash(x any) string {
-	sum := sha256.Sum256(AppendDumps(nil, x, true))
+	bp := dumpBufs.Get().(*[]byte)
+	b := AppendDumps((*bp)[:0], x, true)
+	sum := sha256.Sum256(b)
+	*bp = b[:0]
+	dumpBufs.Put(bp)
 	return hex.EncodeToString(sum[:])
 }
+
+// dumpBufs hold the texts DictHash writes, reused: a telecom task's two
+// databases are hashed at every derivation and DB check.
+var dumpBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/evaluators"
@@ -534,15 +535,31 @@ func (r *registry) Rewards() []domains.Reward {
 
 // Rewards are tau2's reward and its components as a domain's evaluators,
 // but for those named (components the domain's tasks never score on),
-// then the field's (domains.FieldRewards).
+// then the field's (domains.FieldRewards). The components of one payload
+// are one computation (evaluators.Tau2), which the evaluators share: a
+// payload's evaluators are asked about it one after another.
 func Rewards(without ...string) []domains.Reward {
+	type scored struct {
+		p     *payload.Payload // held here, so never another payload's address
+		score evaluators.Tau2Score
+		ok    bool
+	}
+	var last atomic.Pointer[scored] // no lock: evaluators scoring other payloads side by side only miss
+	tau2 := func(p *payload.Payload) (evaluators.Tau2Score, bool) {
+		if l := last.Load(); l != nil && l.p == p {
+			return l.score, l.ok
+		}
+		s, ok := evaluators.Tau2(p)
+		last.Store(&scored{p, s, ok})
+		return s, ok
+	}
 	var out []domains.Reward
 	for _, name := range evaluators.Tau2Names() {
 		if slices.Contains(without, name) {
 			continue
 		}
 		out = append(out, domains.Reward{Name: name, Label: evaluators.Tau2Label(name), Score: func(p *payload.Payload) (float64, bool) {
-			s, ok := evaluators.Tau2(p)
+			s, ok := tau2(p)
 			if !ok || s.Premature != "" && name != evaluators.Tau2RewardName {
 				return 0, false // a run tau2 ended itself: no component is computed
 			}

@@ -11,11 +11,13 @@
 package tauair
 
 import (
+	"bytes"
 	"compress/gzip"
 	"embed"
+	"encoding/binary"
 	"fmt"
-	"io"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/parthack/parthack/model"
@@ -98,106 +100,104 @@ var loadOnce = sync.OnceValues(load)
 func Load() (*DB, error) { return loadOnce() }
 
 func readGzip(name string) ([]byte, error) {
-	f, err := corpus.Open("corpus/" + name)
+	gz, err := corpus.ReadFile("corpus/" + name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
+	z, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	b, err := io.ReadAll(z)
-	if err != nil {
+	// The gzip trailer's last four bytes are the text's size (mod 2^32):
+	// the buffer is made once, not grown.
+	size := 0
+	if len(gz) >= 4 {
+		size = int(binary.LittleEndian.Uint32(gz[len(gz)-4:]))
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(z); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return b, nil
+	return buf.Bytes(), nil
 }
 
-// readCollection parses one collection of the database strictly: an
-// object of records by id, each an object.
-func readCollection(name string) (model.JSON, error) {
-	b, err := readGzip("db-" + name + ".json.gz")
+// readCollection reads one collection of the database: an object of
+// records by id, each an object. Text the scanner does not read is
+// parsed by model.ParseJSON for its located error.
+func readCollection(name string) (*scanner, *record, error) {
+	file := "db-" + name + ".json.gz"
+	b, err := readGzip(file)
 	if err != nil {
-		return model.JSON{}, err
+		return nil, nil, err
 	}
-	j, err := model.ParseJSON("db-"+name+".json.gz", b)
-	if err != nil {
-		return model.JSON{}, err
+	// Every canonical text is its value's bytes less white space: the
+	// collection's never outgrow its text.
+	s := &scanner{src: b, canon: make([]byte, 0, len(b))}
+	if r, ok := s.document(); ok {
+		return s, r, nil
 	}
-	if j.Kind() != "object" {
-		return model.JSON{}, j.Errorf("expected an object of records by id, got %s", j.Kind())
+	j, err := model.ParseJSON(file, b)
+	if err == nil {
+		err = j.Errorf("expected an object of records by id, got %s", j.Kind())
 	}
-	return j, nil
-}
-
-// record is one record of a collection, read from its tree.
-type record struct {
-	keys []string
-	vals []model.JSON
+	return nil, nil, err
 }
 
 // records are a collection's records by id, ids sorted.
-func records(j model.JSON) ([]string, map[string]record, error) {
-	ids, vals, _ := j.Entries()
-	out := make(map[string]record, len(ids))
-	for i, id := range ids {
-		r, err := recordOf(vals[i])
-		if err != nil {
-			return nil, nil, err
-		}
-		out[id] = r
+func (s *scanner) records(file string, all *record) ([]string, []*record, error) {
+	order := make([]int, len(all.keys))
+	for i := range order {
+		order[i] = i
 	}
-	slices.Sort(ids)
-	return ids, out, nil
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(all.keys[a], all.keys[b]) })
+	ids, recs := make([]string, len(order)), make([]*record, len(order))
+	for i, o := range order {
+		ids[i] = all.keys[o]
+		if all.subs == nil || all.subs[o] == nil {
+			return nil, nil, s.notRecord(file, ids[i])
+		}
+		recs[i] = all.subs[o]
+	}
+	return ids, recs, nil
 }
 
-func recordOf(j model.JSON) (record, error) {
-	if j.Kind() != "object" {
-		return record{}, j.Errorf("expected a record (an object), got %s", j.Kind())
+// notRecord is the located error of a record that is no object.
+func (s *scanner) notRecord(file, id string) error {
+	j, err := model.ParseJSON(file, s.src)
+	if err != nil {
+		return err
 	}
-	keys, vals, _ := j.Entries()
-	return record{keys, vals}, nil
-}
-
-// get is a record's value for a key.
-func (r record) get(key string) (model.JSON, bool) {
-	for i, k := range r.keys {
-		if k == key {
-			return r.vals[i], true
-		}
-	}
-	return model.JSON{}, false
+	v, _ := j.Member(id)
+	return v.Errorf("expected a record (an object), got %s", v.Kind())
 }
 
 // str is a record's string for a key, "" when absent or no string.
-func (r record) str(key string) string {
+func (s *scanner) str(r *record, key string) string {
 	v, ok := r.get(key)
 	if !ok {
 		return ""
 	}
-	s, _ := v.Str()
-	return s
+	return s.strOf(v)
 }
 
 func load() (*DB, error) {
-	// The three files are unpacked, parsed and made entities side by
-	// side, each into a part of its own; the database is the parts in
-	// order, the error the first part's.
+	// The three files are unpacked, read and made entities side by side,
+	// each into a part of its own; the database is the parts in order,
+	// the error the first part's.
 	var users, reservations, flights DB
 	parts := []struct {
 		db   *DB
 		name string
-		read func(*DB, model.JSON) error
+		read func(*DB, string, *scanner, *record) error
 	}{{&users, "users", (*DB).readUsers}, {&reservations, "reservations", (*DB).readReservations}, {&flights, "flights", (*DB).readFlights}}
 	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
 	for i, p := range parts {
 		p.db.byNumber, p.db.pms = map[string]int{}, map[string][]string{}
 		wg.Go(func() {
-			j, err := readCollection(p.name)
+			s, r, err := readCollection(p.name)
 			if err == nil {
-				err = p.read(p.db, j)
+				err = p.read(p.db, "db-"+p.name+".json.gz", s, r)
 			}
 			errs[i] = err
 		})
@@ -213,31 +213,42 @@ func load() (*DB, error) {
 	return db, nil
 }
 
+// nested is a record's member that is itself a record of records (a
+// user's payment methods, a flight's dates): its keys sorted, each
+// member's record (empty where it is no object); none when the member is
+// absent or no object.
+func nested(r *record, key string) ([]string, []*record) {
+	all := r.sub(key)
+	if all == nil {
+		return nil, nil
+	}
+	keys := slices.Sorted(slices.Values(all.keys))
+	recs := make([]*record, len(keys))
+	for i, k := range keys {
+		if recs[i] = all.sub(k); recs[i] == nil {
+			recs[i] = &record{}
+		}
+	}
+	return keys, recs
+}
+
 // readUsers makes the users and their payment methods entities.
-func (db *DB) readUsers(users model.JSON) error {
-	ids, byID, err := records(users)
+func (db *DB) readUsers(file string, s *scanner, users *record) error {
+	ids, recs, err := s.records(file, users)
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
-		u := byID[id]
-		e, err := entityOf(TypeUser, id, u, nil, "payment_methods")
+	for i, id := range ids {
+		u := recs[i]
+		e, err := s.entityOf(TypeUser, id, u, nil, "payment_methods")
 		if err != nil {
 			return err
 		}
 		db.Entities = append(db.Entities, e)
 		db.users = append(db.users, id)
-		pms := record{}
-		if v, ok := u.get("payment_methods"); ok && v.Kind() == "object" {
-			pms, _ = recordOf(v)
-		}
-		for _, pm := range slices.Sorted(slices.Values(pms.keys)) {
-			rec, _ := pms.get(pm)
-			r := record{}
-			if rec.Kind() == "object" {
-				r, _ = recordOf(rec)
-			}
-			e, err := entityOf(TypePaymentMethod, id+"/"+pm, r, map[string]string{"user": id})
+		pms, pmRecs := nested(u, "payment_methods")
+		for j, pm := range pms {
+			e, err := s.entityOf(TypePaymentMethod, id+"/"+pm, pmRecs[j], []model.Assign{{Field: "user", Value: model.Str(id)}}, "")
 			if err != nil {
 				return err
 			}
@@ -249,14 +260,14 @@ func (db *DB) readUsers(users model.JSON) error {
 }
 
 // readReservations makes the reservations entities.
-func (db *DB) readReservations(reservations model.JSON) error {
-	ids, byID, err := records(reservations)
+func (db *DB) readReservations(file string, s *scanner, reservations *record) error {
+	ids, recs, err := s.records(file, reservations)
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
+	for i, id := range ids {
 		db.reservations = append(db.reservations, id)
-		e, err := entityOf(TypeReservation, id, byID[id], nil)
+		e, err := s.entityOf(TypeReservation, id, recs[i], nil, "")
 		if err != nil {
 			return err
 		}
@@ -267,31 +278,23 @@ func (db *DB) readReservations(reservations model.JSON) error {
 
 // readFlights makes the flights and their dates entities, and the
 // flights' index.
-func (db *DB) readFlights(flights model.JSON) error {
-	ids, byID, err := records(flights)
+func (db *DB) readFlights(file string, s *scanner, flights *record) error {
+	ids, recs, err := s.records(file, flights)
 	if err != nil {
 		return err
 	}
-	for _, num := range ids {
-		f := byID[num]
-		e, err := entityOf(TypeFlight, num, f, nil, "dates")
+	for i, num := range ids {
+		f := recs[i]
+		e, err := s.entityOf(TypeFlight, num, f, nil, "dates")
 		if err != nil {
 			return err
 		}
 		db.Entities = append(db.Entities, e)
-		fi := flightInfo{number: num, origin: f.str("origin"), destination: f.str("destination"),
-			departure: f.str("scheduled_departure_time_est"), arrival: f.str("scheduled_arrival_time_est")}
-		dates := record{}
-		if v, ok := f.get("dates"); ok && v.Kind() == "object" {
-			dates, _ = recordOf(v)
-		}
-		for _, d := range slices.Sorted(slices.Values(dates.keys)) {
-			rec, _ := dates.get(d)
-			r := record{}
-			if rec.Kind() == "object" {
-				r, _ = recordOf(rec)
-			}
-			e, err := entityOf(TypeFlightDate, num+"/"+d, r, map[string]string{"flight": num, "date": d})
+		fi := flightInfo{number: num, origin: s.str(f, "origin"), destination: s.str(f, "destination"),
+			departure: s.str(f, "scheduled_departure_time_est"), arrival: s.str(f, "scheduled_arrival_time_est")}
+		dates, dateRecs := nested(f, "dates")
+		for j, d := range dates {
+			e, err := s.entityOf(TypeFlightDate, num+"/"+d, dateRecs[j], []model.Assign{{Field: "date", Value: model.Str(d)}, {Field: "flight", Value: model.Str(num)}}, "")
 			if err != nil {
 				return err
 			}
@@ -305,46 +308,55 @@ func (db *DB) readFlights(flights model.JSON) error {
 }
 
 // entityOf maps one record to an entity of typ, every key to its field
-// but those dropped, with the strings of extra set (the keys its place
-// in the database gives it: a payment method's user).
-func entityOf(typ, id string, rec record, extra map[string]string, drop ...string) (model.Entity, error) {
+// but the one dropped, with the strings of extra set (the keys its place
+// in the database gives it: a payment method's user), fields in the
+// order of their names.
+func (s *scanner) entityOf(typ, id string, rec *record, extra []model.Assign, drop string) (model.Entity, error) {
 	et, _ := schema.Type(typ)
 	e := model.Entity{Type: typ, ID: id}
-	keys := make([]string, 0, len(rec.keys)+len(extra))
+	over := func(k string) bool {
+		return k == drop || slices.ContainsFunc(extra, func(a model.Assign) bool { return a.Field == k })
+	}
+	n := len(extra)
 	for _, k := range rec.keys {
-		if _, over := extra[k]; !over && !slices.Contains(drop, k) {
-			keys = append(keys, k)
+		if !over(k) {
+			n++
 		}
 	}
-	for k := range extra {
-		keys = append(keys, k)
+	if n == 0 {
+		return e, nil
 	}
-	slices.Sort(keys)
-	if len(keys) > 0 {
-		e.Fields = make([]model.Assign, 0, len(keys))
-	}
-	for _, k := range keys {
-		fd, ok := et.Field(k)
-		if !ok {
-			return e, fmt.Errorf("tau-airline database: %s %s: key %q has no field in the schema", typ, id, k)
+	e.Fields = make([]model.Assign, 0, n)
+	for i, k := range rec.keys {
+		if over(k) {
+			continue
 		}
-		var v model.Value
-		if s, ok := extra[k]; ok {
-			v = model.Str(s)
-		} else {
-			x, _ := rec.get(k)
-			var err error
-			if v, err = x.Value(); err != nil {
-				return e, fmt.Errorf("tau-airline database: %s %s: %w", typ, id, err)
-			}
-		}
-		if msg := model.CheckValue(fd, v); msg != "" {
-			return e, fmt.Errorf("tau-airline database: %s %s: %s", typ, id, msg)
+		v, err := s.value(rec.vals[i])
+		if err != nil {
+			return e, fmt.Errorf("tau-airline database: %s %s: %w", typ, id, err)
 		}
 		e.Fields = append(e.Fields, model.Assign{Field: k, Value: v})
 	}
+	if !slices.IsSortedFunc(e.Fields, byField) {
+		slices.SortFunc(e.Fields, byField)
+	}
+	for _, a := range extra { // each into its place: the slice has room
+		i, _ := slices.BinarySearchFunc(e.Fields, a, byField)
+		e.Fields = slices.Insert(e.Fields, i, a)
+	}
+	for _, a := range e.Fields {
+		fd, ok := et.Field(a.Field)
+		if !ok {
+			return e, fmt.Errorf("tau-airline database: %s %s: key %q has no field in the schema", typ, id, a.Field)
+		}
+		if msg := model.CheckValue(fd, a.Value); msg != "" {
+			return e, fmt.Errorf("tau-airline database: %s %s: %s", typ, id, msg)
+		}
+	}
 	return e, nil
 }
+
+func byField(a, b model.Assign) int { return strings.Compare(a.Field, b.Field) }
 
 // maps copies a record without the given keys.
 func maps(m map[string]any, drop ...string) map[string]any {

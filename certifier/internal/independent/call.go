@@ -19,6 +19,16 @@ func (v worldView) Field(typ, id, field string) (model.Value, bool) {
 	return e.value(v.w.sc.fieldOf(e.typ, field)), true
 }
 
+// Fields reads every field of an alive entity (model.RecordView): a
+// copy of its values, which the world keeps.
+func (v worldView) Fields(typ, id string) ([]model.Value, bool) {
+	e := v.w.find(typ, id)
+	if e == nil || !e.alive {
+		return nil, false
+	}
+	return append([]model.Value(nil), e.fields...), true
+}
+
 // tool asks the task's domain what a call writes; a failure is the
 // tool's own error text.
 func (w *world) tool(a *model.Action, actor model.Actor) ([]model.Action, refusal) {

@@ -1,6 +1,7 @@
 package independent
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/parthack/parthack/model"
@@ -85,6 +86,45 @@ func TestRefusedCallIsUndone(t *testing.T) {
 		}
 		if agent == 0 {
 			t.Fatal("step 3 causes no predicate: the test lost its point")
+		}
+	}
+}
+
+// TestFieldsReadsEachField: a tool reading a record whole (the world's
+// model.RecordView) reads what it reads field by field, after random
+// writes on every fixture task; a missing or deleted entity reads as
+// none, and the values read are the tool's to keep.
+func TestFieldsReadsEachField(t *testing.T) {
+	for _, dir := range fixtureTasks {
+		task := loadTask(t, dir)
+		r := rand.New(rand.NewPCG(4, uint64(len(dir))))
+		w := newWorld(task)
+		for _, s := range schedule(task, randomSteps(r, task, 40)) {
+			var diff []model.CellDiff
+			w.apply(s.action, &diff)
+		}
+		v := worldView{w}
+		for ti, et := range w.sc.types {
+			ids := []string{"no-such-entity"}
+			w.each(ti, func(e *entity) { ids = append(ids, e.id) })
+			for _, id := range ids {
+				vals, ok := v.Fields(et.Name, id)
+				if ok != v.Alive(et.Name, id) || ok && len(vals) != len(et.Fields) {
+					t.Fatalf("%s: %s %s: Fields %v (%d values), Alive %v", dir, et.Name, id, ok, len(vals), v.Alive(et.Name, id))
+				}
+				for j, fd := range et.Fields {
+					if want, _ := v.Field(et.Name, id, fd.Name); ok && !vals[j].Equal(want) {
+						t.Fatalf("%s: %s %s.%s: Fields reads %v, Field %v", dir, et.Name, id, fd.Name, vals[j], want)
+					}
+				}
+				if ok && len(vals) > 0 {
+					before, _ := v.Field(et.Name, id, et.Fields[0].Name)
+					vals[0] = model.Str("kept by the tool")
+					if after, _ := v.Field(et.Name, id, et.Fields[0].Name); !after.Equal(before) {
+						t.Fatalf("%s: %s %s: the values read were the world's own", dir, et.Name, id)
+					}
+				}
+			}
 		}
 	}
 }

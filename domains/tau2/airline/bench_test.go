@@ -52,3 +52,17 @@ func BenchmarkConformance(b *testing.B) {
 	b.ReportMetric(b.Elapsed().Seconds()*1e6/float64(b.N*calls), "µs/call")
 	b.ReportMetric(float64(calls), "calls")
 }
+
+// BenchmarkLoad is the database's load from tau-bench's, already read
+// (tauair's BenchmarkLoad times that): tau2's shape, its revisions and
+// payment orders, as a command that needs the database pays it once.
+func BenchmarkLoad(b *testing.B) {
+	if _, err := Load(); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := load(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

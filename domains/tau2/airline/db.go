@@ -104,9 +104,10 @@ type DB struct {
 	byNumber map[string]int
 	resIDs   []string // the initial reservations, sorted
 
-	start    *snapshot
-	textOnce sync.Once
-	texts    map[[2]string][]byte // initial record texts for the hash
+	startOnce sync.Once
+	start     *snapshot
+	textOnce  sync.Once
+	texts     map[[2]string][]byte // initial record texts for the hash
 }
 
 // flightInfo is what search reads of a flight: none of it ever changes.
@@ -138,7 +139,7 @@ func load() (*DB, error) {
 		r := &revs[i]
 		revised[[2]string{r.Type, r.ID}] = r
 	}
-	db := &DB{pms: map[string][]string{}, byNumber: map[string]int{}}
+	db := &DB{pms: map[string][]string{}, byNumber: map[string]int{}, Entities: make([]model.Entity, 0, len(tb.Entities))}
 	var pmEntities []model.Entity
 	for _, e := range tb.Entities {
 		fields := e.Fields
@@ -182,7 +183,7 @@ func load() (*DB, error) {
 	for _, e := range pmEntities {
 		user, pm, _ := strings.Cut(e.ID, "/")
 		pos := slices.Index(db.pms[user], pm)
-		fields := slices.Clone(e.Fields)
+		fields := append(make([]model.Assign, 0, len(e.Fields)+1), e.Fields...) // room for the position
 		for i := range fields {
 			if fields[i].Field == "amount" {
 				// pydantic reads a gift card's and a certificate's amount as
@@ -196,16 +197,19 @@ func load() (*DB, error) {
 		}
 		db.Entities = append(db.Entities, ne)
 	}
-	start := snapshotOf(db.Entities)
 	for _, e := range db.Entities {
 		if e.Type != TypeFlight {
 			continue
 		}
-		fi := flightInfo{number: e.ID}
-		fi.origin = start.str(TypeFlight, e.ID, "origin")
-		fi.destination = start.str(TypeFlight, e.ID, "destination")
-		fi.departure = start.str(TypeFlight, e.ID, "scheduled_departure_time_est")
-		fi.arrival = start.str(TypeFlight, e.ID, "scheduled_arrival_time_est")
+		str := func(f string) string {
+			i := slices.IndexFunc(e.Fields, func(a model.Assign) bool { return a.Field == f })
+			if i < 0 {
+				return ""
+			}
+			return e.Fields[i].Value.AsString()
+		}
+		fi := flightInfo{number: e.ID, origin: str("origin"), destination: str("destination"),
+			departure: str("scheduled_departure_time_est"), arrival: str("scheduled_arrival_time_est")}
 		db.byNumber[e.ID] = len(db.flights)
 		db.flights = append(db.flights, fi)
 	}
@@ -216,7 +220,6 @@ func load() (*DB, error) {
 			fi.dates = append(fi.dates, date)
 		}
 	}
-	db.start = start
 	return db, nil
 }
 
@@ -277,8 +280,12 @@ func checkEntity(e *model.Entity) error {
 	return nil
 }
 
-// Start is the database as loaded, read as a state.
-func (d *DB) Start() model.StateView { return d.start }
+// Start is the database as loaded, read as a state (made the first time:
+// a command that neither hashes nor searches never reads it).
+func (d *DB) Start() model.StateView {
+	d.startOnce.Do(func() { d.start = snapshotOf(d.Entities) })
+	return d.start
+}
 
 // snapshot is a set of entities read as a state.
 type snapshot struct {

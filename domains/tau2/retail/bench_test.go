@@ -52,3 +52,26 @@ func BenchmarkConformance(b *testing.B) {
 	b.ReportMetric(b.Elapsed().Seconds()*1e6/float64(b.N*calls), "µs/call")
 	b.ReportMetric(float64(calls), "calls")
 }
+
+// BenchmarkLoad is the database's load from its text, unpacked (scanDB:
+// 1,550 records), as a command that needs the database pays it once;
+// /parse is the same through tau2's Python values (parseDB), which reads
+// any other text.
+func BenchmarkLoad(b *testing.B) {
+	src, err := tau2.Data("retail/db.json.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		load func([]byte) (*DB, error)
+	}{{"scan", Load}, {"parse", parseDB}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := c.load(src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

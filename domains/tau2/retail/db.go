@@ -85,8 +85,17 @@ var loadOnce = sync.OnceValues(func() (*DB, error) {
 func Shipped() (*DB, error) { return loadOnce() }
 
 // Load decodes a retail db.json as tau2's RetailDB model validates it:
-// prices, balances and amounts are floats.
+// prices, balances and amounts are floats. The text tau2 ships is read
+// by scanDB; any other by parseDB.
 func Load(src []byte) (*DB, error) {
+	if db, ok := scanDB(src); ok {
+		return db, nil
+	}
+	return parseDB(src)
+}
+
+// parseDB is Load through the Python values of the whole text.
+func parseDB(src []byte) (*DB, error) {
 	x, err := tau2.ParsePy(src)
 	if err != nil {
 		return nil, fmt.Errorf("retail db.json: %w", err)

@@ -1,6 +1,7 @@
 package retail
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/parthack/parthack/domains/tau2"
@@ -12,10 +13,19 @@ import (
 // TestEvaluatorsReproduceTau2 builds the public payload of every shipped
 // retail run that ended normally and holds the tau2 evaluators, which
 // read only the payload, to tau2's reward and components recomputed from
-// the run (themselves held to the recorded ones by TestConformance).
+// the run (themselves held to the recorded ones by TestConformance). The
+// domain's reward evaluators (tau2.Rewards, one set for every run, which
+// share a payload's computation) give the same components, for each run
+// and again for the run before it.
 func TestEvaluatorsReproduceTau2(t *testing.T) {
 	c := checker(t)
 	n, skipped := 0, 0
+	rws := tau2.Rewards()
+	type scored struct {
+		p *payload.Payload
+		s evaluators.Tau2Score
+	}
+	var prev scored
 	for _, name := range tau2.RunFiles("retail") {
 		src, _ := tau2.RunFile(name)
 		r, err := tau2.Decode(name, src)
@@ -49,6 +59,17 @@ func TestEvaluatorsReproduceTau2(t *testing.T) {
 				(s.Partial >= 0 && got.PartialAction != s.Partial) {
 				t.Errorf("%s %s: evaluators %+v, tau2 %+v", name, sim.ID, got, *s)
 			}
+			for _, x := range []scored{{q, got}, prev} {
+				for _, rw := range rws {
+					if x.p == nil || !slices.Contains(evaluators.Tau2Names(), rw.Name) {
+						continue
+					}
+					if v, ok := rw.Score(x.p); !ok || v != x.s.Get(rw.Name) {
+						t.Errorf("%s %s: reward evaluator %s scores %v (%v), evaluators.Tau2 %v", name, sim.ID, rw.Name, v, ok, x.s.Get(rw.Name))
+					}
+				}
+			}
+			prev = scored{q, got}
 			n++
 		}
 	}

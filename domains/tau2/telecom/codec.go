@@ -93,9 +93,20 @@ func (k *kind) entity(rec reflect.Value) model.Entity {
 	return e
 }
 
-// read fills a record (a pointer's element) from the state.
+// read fills a record (a pointer's element) from the state: its fields
+// at once where the state reads records whole (model.RecordView).
 func (k *kind) read(v model.StateView, id string, rec reflect.Value) error {
 	rec.Field(k.idx).SetString(id)
+	if rv, ok := v.(model.RecordView); ok {
+		if vals, alive := rv.Fields(k.name, id); alive && len(vals) == len(k.fields) {
+			for j, i := range k.fields {
+				if err := setValue(rec.Field(i), vals[j]); err != nil {
+					return fmt.Errorf("%s %s: field %s: %w", k.name, id, k.def.Fields[j].Name, err)
+				}
+			}
+			return nil
+		}
+	}
 	for j, i := range k.fields {
 		name := k.def.Fields[j].Name
 		x, _ := v.Field(k.name, id, name)
@@ -125,7 +136,7 @@ func valueOf(f reflect.Value) model.Value {
 			return model.List(f.Interface().([]string))
 		}
 	}
-	return model.MustJSON(string(tau2.AppendDumps(nil, pyOf(f), false)))
+	return tau2.ModelValue(pyOf(f)) // FromJSON of its json.dumps, written straight
 }
 
 // setValue stores an entity field value in a Go field.

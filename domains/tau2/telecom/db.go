@@ -94,6 +94,7 @@ func Load(agentTOML, userTOML []byte) (*DB, error) {
 	for _, a := range w.apps {
 		db.apps = append(db.apps, a.AppName)
 	}
+	w.memo = &startMemo{} // the tasks' worlds are clones of it
 	db.start = w
 	return db, nil
 }

@@ -17,6 +17,7 @@ package telecom
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
@@ -32,6 +33,9 @@ type Domain struct {
 	tau2.Orchestrator // tau2's turns and limits: the witness rule
 	db                *DB
 	Solo              bool
+
+	phone      sync.Once // phoneSteps are made once
+	phoneSteps []model.Step
 }
 
 // NewDomain is the telecom domain over loaded databases.

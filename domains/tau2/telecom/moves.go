@@ -17,32 +17,8 @@ import (
 // resume a line). Which of them a witness may author is the certifier's
 // policy: AgentMoves are those that are legal today.
 func (t *Task) Moves() []model.Step {
-	phoneActor := model.ActorUser
-	if t.domain.Solo {
-		phoneActor = model.ActorAgent
-	}
-	var out []model.Step
-	add := func(actor model.Actor, tool, args string) {
-		st := model.Step{Actor: actor, Action: model.Action{Op: model.OpCall, Tool: tool, Args: model.MustJSON(args)}}
-		if !slices.ContainsFunc(out, func(o model.Step) bool { return o.Tool == st.Tool && o.Args.Equal(st.Args) }) {
-			st.Index = len(out)
-			out = append(out, st)
-		}
-	}
-	for _, name := range Toggles {
-		add(phoneActor, name, "{}")
-	}
-	for _, m := range modePreferences {
-		add(phoneActor, "set_network_mode_preference", fmt.Sprintf(`{"mode": %q}`, m))
-	}
-	for _, app := range t.domain.db.apps {
-		for _, perm := range []string{"sms", "storage", "phone", "network"} {
-			add(phoneActor, "grant_app_permission", fmt.Sprintf(`{"app_name": %q, "permission": %q}`, app, perm))
-		}
-	}
-	for _, name := range []string{"reseat_sim_card", "reset_apn_settings", "reboot_device", "connect_vpn", "disconnect_vpn", "make_payment"} {
-		add(phoneActor, name, "{}")
-	}
+	out := slices.Clone(t.domain.phoneMoves())
+	add := func(actor model.Actor, tool, args string) { out = addMove(out, actor, tool, args) }
 	inverse := map[string]string{"enable_roaming": "disable_roaming", "disable_roaming": "enable_roaming", "suspend_line": "resume_line", "resume_line": "suspend_line"}
 	for _, st := range t.Gold.Steps {
 		f := funcs[st.Tool]
@@ -61,6 +37,44 @@ func (t *Task) Moves() []model.Step {
 		}
 	}
 	return out
+}
+
+// addMove appends a call to moves unless it is there already (the same
+// tool and arguments), numbered by its place.
+func addMove(moves []model.Step, actor model.Actor, tool, args string) []model.Step {
+	st := model.Step{Actor: actor, Action: model.Action{Op: model.OpCall, Tool: tool, Args: model.MustJSON(args)}}
+	if slices.ContainsFunc(moves, func(o model.Step) bool { return o.Tool == st.Tool && o.Args.Equal(st.Args) }) {
+		return moves
+	}
+	st.Index = len(moves)
+	return append(moves, st)
+}
+
+// phoneMoves are the moves every task of the domain has, first: the
+// phone's, made once (its tasks differ only in the moves their gold
+// actions give).
+func (d *Domain) phoneMoves() []model.Step {
+	d.phone.Do(func() {
+		actor := model.ActorUser
+		if d.Solo {
+			actor = model.ActorAgent
+		}
+		for _, name := range Toggles {
+			d.phoneSteps = addMove(d.phoneSteps, actor, name, "{}")
+		}
+		for _, m := range modePreferences {
+			d.phoneSteps = addMove(d.phoneSteps, actor, "set_network_mode_preference", fmt.Sprintf(`{"mode": %q}`, m))
+		}
+		for _, app := range d.db.apps {
+			for _, perm := range []string{"sms", "storage", "phone", "network"} {
+				d.phoneSteps = addMove(d.phoneSteps, actor, "grant_app_permission", fmt.Sprintf(`{"app_name": %q, "permission": %q}`, app, perm))
+			}
+		}
+		for _, name := range []string{"reseat_sim_card", "reset_apn_settings", "reboot_device", "connect_vpn", "disconnect_vpn", "make_payment"} {
+			d.phoneSteps = addMove(d.phoneSteps, actor, name, "{}")
+		}
+	})
+	return d.phoneSteps
 }
 
 // AgentMoves are the Moves whose actor is the agent, as the calls a

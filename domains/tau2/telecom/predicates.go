@@ -3,6 +3,7 @@ package telecom
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
@@ -39,6 +40,28 @@ func dataWorking() model.Expr {
 		phoneIs("data_enabled", model.Bool(true)),
 		eq(TypeSurroundings, SurroundingsID, "mobile_data_usage_exceeded", model.Bool(false)),
 	)
+}
+
+// speedKey names a speed test's condition: the least speed and the
+// description it asks for (any), or "not excellent".
+type speedKey struct {
+	min          float64
+	anyDesc      bool
+	desc         string
+	notExcellent bool
+}
+
+// speedExprs are speedIs of each condition the tasks ask, made once: a
+// task's goal shares the expression, which no one writes.
+var speedExprs sync.Map // speedKey → model.Expr
+
+// speedExpr is speedIs(ok), ok being the condition key names.
+func speedExpr(key speedKey, ok func(speed float64, desc string, connected bool) bool) model.Expr {
+	if x, found := speedExprs.Load(key); found {
+		return x.(model.Expr)
+	}
+	x, _ := speedExprs.LoadOrStore(key, speedIs(ok))
+	return x.(model.Expr)
 }
 
 // speedIs is "the speed test passes": a world whose speed and
@@ -122,11 +145,12 @@ func (a Assertion) Predicate(i int) (model.Predicate, bool) {
 		min := numOf(x)
 		d, hasDesc := a.Args.Get("expected_desc")
 		desc, _ := d.(string)
-		holds = speedIs(func(speed float64, got string, _ bool) bool {
-			return speed >= min && (!hasDesc || d == nil || strings.EqualFold(got, desc))
+		anyDesc := !hasDesc || d == nil
+		holds = speedExpr(speedKey{min: min, anyDesc: anyDesc, desc: desc}, func(speed float64, got string, _ bool) bool {
+			return speed >= min && (anyDesc || strings.EqualFold(got, desc))
 		})
 	case "assert_internet_not_excellent":
-		holds = not(speedIs(func(_ float64, got string, _ bool) bool { return strings.EqualFold(got, "excellent") }))
+		holds = not(speedExpr(speedKey{notExcellent: true}, func(_ float64, got string, _ bool) bool { return strings.EqualFold(got, "excellent") }))
 	case "assert_line_status":
 		holds = allOf(ownsLine(s("customer_id"), s("line_id")), eq(TypeLine, s("line_id"), "status", model.Str(s("expected_status"))))
 	case "assert_data_refueling_amount":

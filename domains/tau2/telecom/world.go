@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
@@ -87,6 +88,51 @@ type world struct {
 	apps  []*App
 	sur   Surroundings
 	pay   *PaymentRequest // nil: payment_request is None
+
+	// orig is the shipped databases' world this one was cloned from, nil
+	// when none; a record that is one value to orig's of its key has its
+	// entity and its text, made once (orig.memo).
+	orig *world
+	memo *startMemo
+}
+
+// startMemo is each record of a world as an entity of an initial
+// snapshot and as the text of its json.dumps(sort_keys=True), made once,
+// with the record itself to hold another world's to.
+type startMemo struct {
+	once sync.Once
+	recs map[recKey]*memoRec
+	// agent is tau2's hash of the world's agent database, made once.
+	agentOnce sync.Once
+	agent     string
+}
+
+type memoRec struct {
+	rec    reflect.Value
+	entity model.Entity
+	text   tau2.Raw
+}
+
+// memoOf is a record's memo when w was cloned from a world that has one
+// and the record is one value to that world's record of its key (same),
+// so that its entity and text are that one's; nil otherwise.
+func (w *world) memoOf(k *kind, id string, rec reflect.Value) *memoRec {
+	if w.orig == nil || w.orig.memo == nil {
+		return nil
+	}
+	m := w.orig.memo
+	m.once.Do(func() {
+		m.recs = map[recKey]*memoRec{}
+		w.orig.each(func(k *kind, id string, rec reflect.Value) {
+			if rec.IsValid() {
+				m.recs[recKey{k, id}] = &memoRec{rec: rec, entity: k.entity(rec), text: tau2.AppendDumps(nil, pyOf(rec), true)}
+			}
+		})
+	})
+	if r, ok := m.recs[recKey{k, id}]; ok && same(rec, r.rec) {
+		return r
+	}
+	return nil
 }
 
 // recKey is a record of a world: its kind and id.
@@ -302,6 +348,8 @@ func (w *world) changesFrom(before *world) []model.CellDiff {
 		delete(was, recKey{k, id})
 		if !existed {
 			out = append(out, model.CellDiff{Type: k.name, ID: id, Field: model.AliveField, Before: model.Null, After: model.Bool(true)})
+		} else if same(rec, old) {
+			return // one value to valueOf, field by field: no cell differs
 		}
 		var olds []model.Value
 		if existed {
@@ -329,7 +377,12 @@ func (w *world) changesFrom(before *world) []model.CellDiff {
 func (w *world) entities() []model.Entity {
 	var out []model.Entity
 	w.each(func(k *kind, id string, rec reflect.Value) {
-		if rec.IsValid() {
+		if !rec.IsValid() {
+			return
+		}
+		if m := w.memoOf(k, id, rec); m != nil {
+			out = append(out, m.entity) // its fields shared, as a snapshot's are: no one writes them
+		} else {
 			out = append(out, k.entity(rec))
 		}
 	})
@@ -337,21 +390,27 @@ func (w *world) entities() []model.Entity {
 }
 
 // agentDump is TelecomDB.model_dump(), of a world with every record in
-// memory.
+// memory, for json.dumps(sort_keys=True): a record with a memo (memoOf)
+// is its text, spliced in.
 func (w *world) agentDump() tau2.Obj {
-	list := func(ids []string, rec func(string) any) []any {
+	list := func(k *kind, ids []string, rec func(string) any) []any {
 		out := make([]any, len(ids))
 		for i, id := range ids {
-			out[i] = pyOf(reflect.ValueOf(rec(id)).Elem())
+			r := reflect.ValueOf(rec(id)).Elem()
+			if m := w.memoOf(k, id, r); m != nil {
+				out[i] = m.text
+			} else {
+				out[i] = pyOf(r)
+			}
 		}
 		return out
 	}
 	return tau2.Obj{
-		{Key: "plans", Value: list(w.books.Plans, func(id string) any { return w.plans[id] })},
-		{Key: "customers", Value: list(w.books.Customers, func(id string) any { return w.customers[id] })},
-		{Key: "lines", Value: list(w.books.Lines, func(id string) any { return w.lines[id] })},
-		{Key: "bills", Value: list(w.books.Bills, func(id string) any { return w.bills[id] })},
-		{Key: "devices", Value: list(w.books.Devices, func(id string) any { return w.devices[id] })},
+		{Key: "plans", Value: list(kPlan, w.books.Plans, func(id string) any { return w.plans[id] })},
+		{Key: "customers", Value: list(kCustomer, w.books.Customers, func(id string) any { return w.customers[id] })},
+		{Key: "lines", Value: list(kLine, w.books.Lines, func(id string) any { return w.lines[id] })},
+		{Key: "bills", Value: list(kBill, w.books.Bills, func(id string) any { return w.bills[id] })},
+		{Key: "devices", Value: list(kDevice, w.books.Devices, func(id string) any { return w.devices[id] })},
 	}
 }
 
@@ -395,7 +454,31 @@ type Hashes struct{ Agent, User string }
 func (h Hashes) String() string { return h.Agent + "/" + h.User }
 
 func (w *world) hashes() Hashes {
-	return Hashes{Agent: tau2.DictHash(w.agentDump()), User: tau2.DictHash(w.userDump())}
+	h := Hashes{User: tau2.DictHash(w.userDump())}
+	if w.agentAsOrig() {
+		m := w.orig.memo
+		m.agentOnce.Do(func() { m.agent = tau2.DictHash(w.orig.agentDump()) })
+		h.Agent = m.agent
+	} else {
+		h.Agent = tau2.DictHash(w.agentDump())
+	}
+	return h
+}
+
+// agentAsOrig reports whether the agent's database is its origin's, one
+// value record by record (memoOf) and in the same order, so that its hash
+// is the origin's, made once.
+func (w *world) agentAsOrig() bool {
+	if w.orig == nil || w.orig.memo == nil || !same(reflect.ValueOf(&w.books).Elem(), reflect.ValueOf(&w.orig.books).Elem()) {
+		return false
+	}
+	all := true
+	w.each(func(k *kind, id string, rec reflect.Value) {
+		if all && slices.Contains(agentKinds, k) && k != kBooks && w.memoOf(k, id, rec) == nil {
+			all = false
+		}
+	})
+	return all
 }
 
 // view is the world as a read-only state.
@@ -411,9 +494,13 @@ func (w *world) view() model.StateView {
 	return v
 }
 
-// clone is a deep copy of a world in memory, itself in memory.
+// clone is a deep copy of a world in memory, itself in memory, cloned
+// from w's origin (w itself when it has a memo and none).
 func (w *world) clone() *world {
 	c := emptyWorld()
+	if c.orig = w.orig; c.orig == nil && w.memo != nil {
+		c.orig = w
+	}
 	c.books, c.phone, c.apn, c.sur = *dup(&w.books), *dup(&w.phone), *dup(&w.apn), *dup(&w.sur)
 	c.vpn, c.pay = dup(w.vpn), dup(w.pay)
 	dupAll(c.plans, w.plans)

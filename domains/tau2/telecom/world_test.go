@@ -119,3 +119,33 @@ func TestClone(t *testing.T) {
 		t.Error("the changes did not change the clone")
 	}
 }
+
+// TestMemoChangesNothing: every shipped task derived from the shipped
+// databases, whose unchanged records share their entities and texts
+// (memoOf), is the task derived from the same databases without the
+// memo, record by record: its initial snapshot, its gold's net changes
+// and tau2's hashes of its gold environment.
+func TestMemoChangesNothing(t *testing.T) {
+	db, err := Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := *db
+	bare.start = db.start.clone()
+	bare.start.orig, bare.start.memo = nil, nil
+	for _, solo := range []bool{false, true} {
+		for _, tt := range shippedTasks(t) {
+			got, err := Derive(NewDomain(db, solo), tt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Derive(NewDomain(&bare, solo), tt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Task.Initial, want.Task.Initial) || !reflect.DeepEqual(got.Changes, want.Changes) || got.GoldHashes != want.GoldHashes {
+				t.Fatalf("%s: derived with the memo, its initial snapshot, gold changes or gold hashes (%s) differ from those without (%s)", got.ID, got.GoldHashes, want.GoldHashes)
+			}
+		}
+	}
+}

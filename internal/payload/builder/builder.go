@@ -10,6 +10,7 @@ package builder
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
@@ -309,15 +310,7 @@ func (v *view) checkInitial(ents []payload.Entity) error {
 	for _, e := range ents {
 		want[[2]string{e.Type, e.ID}] = e
 	}
-	pubInitial := v.pub.Initial
-	if v.scope != nil {
-		pubInitial = nil
-		for _, pe := range v.pub.Initial {
-			if v.inScope(pe.Type, pe.ID) {
-				pubInitial = append(pubInitial, pe)
-			}
-		}
-	}
+	pubInitial := v.scopedInitial()
 	if len(pubInitial) != len(ents) {
 		return fmt.Errorf("payload: task %s: the public initial snapshot has %d entities; the redacted trusted one has %d", v.pub.ID, len(pubInitial), len(ents))
 	}
@@ -337,6 +330,71 @@ func (v *view) checkInitial(ents []payload.Entity) error {
 		}
 	}
 	return nil
+}
+
+// scopedInitial are the public initial entities in the scope, in the
+// snapshot's order: a domain task's few named entities are looked up in
+// an index of its large snapshot, which its tasks share, not found by
+// reading every entity.
+func (v *view) scopedInitial() []model.Entity {
+	if v.scope == nil {
+		return v.pub.Initial
+	}
+	if idx := initialIndex(v.pub.Initial); idx != nil && len(v.scope.types) == 0 {
+		at := make([]int, 0, len(v.scope.ents))
+		for k := range v.scope.ents {
+			if i, ok := idx[k]; ok {
+				at = append(at, i)
+			}
+		}
+		slices.Sort(at)
+		out := make([]model.Entity, len(at))
+		for j, i := range at {
+			out[j] = v.pub.Initial[i]
+		}
+		return out
+	}
+	var out []model.Entity
+	for _, pe := range v.pub.Initial {
+		if v.inScope(pe.Type, pe.ID) {
+			out = append(out, pe)
+		}
+	}
+	return out
+}
+
+// initialIndexes are the indexes of large initial snapshots (a domain's,
+// which all its tasks share), by the snapshot's first entity and length:
+// each entity's position by type and id.
+var initialIndexes sync.Map // indexKey → map[[2]string]int
+
+type indexKey struct {
+	first *model.Entity
+	n     int
+}
+
+// initialIndex is the index of a large snapshot, made once; nil for a
+// small one (reading it costs less than an index) or one that holds an
+// entity twice.
+func initialIndex(ents []model.Entity) map[[2]string]int {
+	if len(ents) < 1024 {
+		return nil
+	}
+	key := indexKey{&ents[0], len(ents)}
+	if idx, ok := initialIndexes.Load(key); ok {
+		return idx.(map[[2]string]int)
+	}
+	idx := make(map[[2]string]int, len(ents))
+	for i, e := range ents {
+		k := [2]string{e.Type, e.ID}
+		if _, twice := idx[k]; twice {
+			idx = nil
+			break
+		}
+		idx[k] = i
+	}
+	got, _ := initialIndexes.LoadOrStore(key, idx)
+	return got.(map[[2]string]int)
 }
 
 // event writes one public event from the trusted log.
