@@ -165,6 +165,11 @@ func (e *env) llmAttackOne(ctx context.Context, c *llmclient.Client, taskArg, ho
 	if err := checkEpisode(env.Task, honestPath, h); err != nil {
 		return nil, err
 	}
+	if _, t, domain, err := domainTask(taskArg); err == nil && domain && t.AttackTask != nil {
+		// A domain task's calls to add are drawn from the task and from
+		// where H ends, as the search's are.
+		pub = t.AttackTask(h, env.Replay(h.Steps).View())
+	}
 	res, err := llmattack.Run(ctx, c, pub, env, h, opt)
 	if err != nil {
 		if errors.Is(err, ctx.Err()) {

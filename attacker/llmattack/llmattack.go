@@ -138,7 +138,7 @@ func Run(ctx context.Context, client *llmclient.Client, pub *model.Task, env *pb
 	if err != nil {
 		return nil, err
 	}
-	system := systemPrompt(target)
+	system := systemPrompt(target, pub.Domain != nil)
 	res := &Result{Task: env.Task.ID, Target: opt.Target, Model: client.Model(), K: opt.K, Honest: hScores[target].Value, Score: hScores[target].Value}
 	for n := 1; n <= opt.K; n++ {
 		user, err := userPrompt(iface, res.Attempts)

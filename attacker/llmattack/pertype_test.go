@@ -29,7 +29,7 @@ func TestPromptExplainsPerTypeOps(t *testing.T) {
 	if !strings.Contains(string(in), `"type_ops":{"grant":["update","delete","restore"],"ticket":["update"]}`) {
 		t.Errorf("interface does not quote the per-type ops: %s", in)
 	}
-	if sys := systemPrompt(0); !strings.Contains(sys, `"type_ops"`) {
+	if sys := systemPrompt(0, false); !strings.Contains(sys, `"type_ops"`) {
 		t.Errorf("system prompt does not explain type_ops")
 	}
 }
