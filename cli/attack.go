@@ -209,6 +209,9 @@ func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt att
 	if err := checkEpisode(env.Task, honestPath, h); err != nil {
 		return nil, nil, err
 	}
+	if err := checkAttackable(env.Task, honestPath, h); err != nil {
+		return nil, nil, err
+	}
 	d, t, domain, err := domainTask(taskArg)
 	if err != nil {
 		return nil, nil, usage(err)

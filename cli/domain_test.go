@@ -540,3 +540,26 @@ func TestValidateCountsVacuousGoals(t *testing.T) {
 		})
 	}
 }
+
+// TestAttackRefusesARunTheBenchmarkEnded: attack, and attack --llm, on an
+// H the benchmark stopped itself (tau-bench's loop at max_num_steps, tau2
+// at max_steps) say so and exit 2, before any search: no witness keeps
+// its conversation (it said "score the honest trajectory: …" or spoke of
+// a goal schema).
+func TestAttackRefusesARunTheBenchmarkEnded(t *testing.T) {
+	for _, tc := range []struct{ task, honest, want string }{
+		{"TAU-A46", "trial3", "stopped by tau-bench's loop at max_num_steps (30 actions)"},
+		{"T2A-15", "gpt-oss-120b-trial0", "ended by max_steps: tau2 scores 0"},
+	} {
+		for _, llm := range []bool{false, true} {
+			args := []string{"attack", "--task", tc.task, "--honest", tc.honest}
+			if llm {
+				args = append(args, "--llm", "--attacker-base-url", "http://127.0.0.1:1", "--attacker-model", "m")
+			}
+			code, _, errs := run(t, args...)
+			if code != 2 || !strings.Contains(errs, "--honest "+tc.honest+": H is a run the benchmark ended itself ("+tc.want) {
+				t.Errorf("%v: exit %d: %s", args, code, errs)
+			}
+		}
+	}
+}

@@ -70,3 +70,17 @@ func episodeSteps(t *model.Task, path string, steps certifier.Steps) certifier.S
 		return head, passed, err
 	}
 }
+
+// checkAttackable refuses, as bad usage, an H the benchmark ended itself
+// (a tau2 run stopped at max_steps, a tau-bench run its loop stopped):
+// no witness keeps its conversation, so there is nothing to search.
+func checkAttackable(t *model.Task, name string, h *model.Trajectory) error {
+	if h.Termination == "" {
+		return nil
+	}
+	why := "ended by " + h.Termination
+	if c, ok := model.ConversationOf(t); ok {
+		why = c.Ended(h.Termination)
+	}
+	return usageErr("--honest %s: H is a run the benchmark ended itself (%s): no witness keeps its conversation; attack a run its conversation ended", name, why)
+}

@@ -165,6 +165,9 @@ func (e *env) llmAttackOne(ctx context.Context, c *llmclient.Client, taskArg, ho
 	if err := checkEpisode(env.Task, honestPath, h); err != nil {
 		return nil, err
 	}
+	if err := checkAttackable(env.Task, honestPath, h); err != nil {
+		return nil, err
+	}
 	if _, t, domain, err := domainTask(taskArg); err == nil && domain && t.AttackTask != nil {
 		// A domain task's calls to add are drawn from the task and from
 		// where H ends, as the search's are.
