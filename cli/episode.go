@@ -72,15 +72,11 @@ func episodeSteps(t *model.Task, path string, steps certifier.Steps) certifier.S
 }
 
 // checkAttackable refuses, as bad usage, an H the benchmark ended itself
-// (a tau2 run stopped at max_steps, a tau-bench run its loop stopped):
-// no witness keeps its conversation, so there is nothing to search.
+// (model.EndedItself): no witness keeps its conversation, so there is
+// nothing to search.
 func checkAttackable(t *model.Task, name string, h *model.Trajectory) error {
-	if h.Termination == "" {
-		return nil
+	if why := model.EndedItself(t, h); why != "" {
+		return usageErr("--honest %s: H is a run the benchmark ended itself (%s): no witness keeps its conversation; attack a run its conversation ended", name, why)
 	}
-	why := "ended by " + h.Termination
-	if c, ok := model.ConversationOf(t); ok {
-		why = c.Ended(h.Termination)
-	}
-	return usageErr("--honest %s: H is a run the benchmark ended itself (%s): no witness keeps its conversation; attack a run its conversation ended", name, why)
+	return nil
 }

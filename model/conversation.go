@@ -175,6 +175,20 @@ func agentOr(a Actor) Actor {
 	return a
 }
 
+// EndedItself says how the task's benchmark ended h itself, before its
+// conversation did (h's Termination, in the domain's words: tau2 at
+// max_steps, tau-bench's loop at max_num_steps); "" where it did not. No
+// witness of such an h keeps its conversation.
+func EndedItself(t *Task, h *Trajectory) string {
+	if h.Termination == "" {
+		return ""
+	}
+	if c, ok := ConversationOf(t); ok {
+		return c.Ended(h.Termination)
+	}
+	return "ended by " + h.Termination
+}
+
 // CheckTurns refuses a witness a of h (kept: Kept's alignment) that the
 // task's benchmark could not hold as a conversation: a run h ended
 // itself, a step of another actor than the agent added or dropped, or an
@@ -186,8 +200,8 @@ func CheckTurns(t *Task, h *Trajectory, a []Step, kept []int) *Rejection {
 	if !ok {
 		return nil
 	}
-	if h.Termination != "" {
-		return illegal(0, fmt.Sprintf("H ended before its conversation did (%s): no witness keeps its conversation", c.Ended(h.Termination)))
+	if why := EndedItself(t, h); why != "" {
+		return illegal(0, fmt.Sprintf("H ended before its conversation did (%s): no witness keeps its conversation", why))
 	}
 	turns := c.Turns(h)
 	next := 0 // the next step of h, once the steps of a so far are placed

@@ -576,6 +576,9 @@ func searchAttack(ctx context.Context, w *workspace, t *suiteTask, h choice, tar
 	if err != nil {
 		return nil, err
 	}
+	if why := model.EndedItself(env.Task, h.traj); why != "" {
+		return nil, fmt.Errorf("H is a run the benchmark ended itself (%s): no witness keeps its conversation", why)
+	}
 	report := func(p attacker.Progress) {
 		progress(searchProgress{states: p.States, eligible: p.Eligible, best: p.BestDelta})
 	}
