@@ -135,7 +135,7 @@ func (d *Domain) DataHash(v model.StateView, changed []model.CellDiff) string {
 		coll, key := RootOf(cd.Type, cd.ID)
 		dirty[[2]string{coll, key}] = true
 	}
-	c := &callCtx{d: d, v: v}
+	c := &callCtx{d: d, v: v, hashing: true}
 	h := sha256.New()
 	b := make([]byte, 0, 64<<10)
 	b = append(b, '(')
@@ -196,10 +196,16 @@ func (d *Domain) initialReprs() {
 		var wg sync.WaitGroup
 		for p := range parts {
 			wg.Go(func() {
-				c := &callCtx{d: d, v: v}
+				c := &callCtx{d: d, v: v, hashing: true}
+				var buf []byte // the texts side by side, in chunks
 				for k := p * len(ids) / parts; k < (p+1)*len(ids)/parts; k++ {
 					if rec := c.root(coll, ids[k]); rec != nil {
-						reprs[k] = appendPyRepr(nil, rec)
+						if cap(buf)-len(buf) < 16<<10 {
+							buf = make([]byte, 0, 256<<10)
+						}
+						start := len(buf)
+						buf = appendPyRepr(buf, rec)
+						reprs[k] = buf[start:len(buf):len(buf)]
 					}
 				}
 			})

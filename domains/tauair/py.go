@@ -186,6 +186,8 @@ func appendPyRepr(b []byte, x any) []byte {
 		return append(b, n.String()...)
 	case num:
 		return append(b, v.String()...)
+	case pyText:
+		return append(b, v...)
 	case []any:
 		return appendTuple(b, len(v), func(b []byte, i int) []byte { return appendPyRepr(b, v[i]) })
 	case map[string]any:
@@ -218,6 +220,11 @@ func appendTuple(b []byte, n int, item func([]byte, int) []byte) []byte {
 
 // appendPyStr writes Python's repr of a str.
 func appendPyStr(b []byte, s string) []byte {
+	if plainPyStr(s) {
+		b = append(b, '\'')
+		b = append(b, s...)
+		return append(b, '\'')
+	}
 	quote := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		quote = '"'
@@ -248,6 +255,18 @@ func appendPyStr(b []byte, s string) []byte {
 		}
 	}
 	return append(b, quote)
+}
+
+// plainPyStr reports whether s is printable ASCII without a quote or a
+// backslash: its repr is itself in single quotes (most of a database's
+// strings).
+func plainPyStr(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '\'' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonOf decodes a model value's JSON into Go values.
