@@ -186,4 +186,3 @@ func digits(s string, i int) int {
 	}
 	return i
 }
-
