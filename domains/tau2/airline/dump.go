@@ -41,6 +41,26 @@ func py(v model.StateView, typ, id, f string) any {
 	return tau2.MustPy(x)
 }
 
+// dumped is py's value for a hash text: a nested value's json.dumps
+// with sorted keys written straight from its canonical JSON (tau2.Raw)
+// where that text is plain, which saves reading it into Python values.
+// A record dumped so is only for AppendDumps with sorted keys: its
+// nested dicts keep the order of their JSON, not their model's.
+func dumped(v model.StateView, typ, id, f string) any {
+	x := field(v, typ, id, f)
+	if x.Kind() == model.JSONValue {
+		s := x.AsString()
+		if b, ok := tau2.AppendPlainDumps(make([]byte, 0, len(s)+len(s)/4), s); ok {
+			return tau2.Raw(b)
+		}
+	}
+	return py(v, typ, id, f)
+}
+
+// fieldReader reads a field as Python holds it: py, or dumped for a hash
+// text.
+type fieldReader func(v model.StateView, typ, id, f string) any
+
 // ordered gives a nested record its model's key order; a model field
 // the record lacks dumps as None (address2 is Optional).
 func ordered(x any, keys []string, fillNone bool) any {
@@ -106,7 +126,7 @@ func asFloat(x any) any {
 }
 
 // userDump is User.model_dump().
-func (d *DB) userDump(v model.StateView, user string) tau2.Obj {
+func (d *DB) userDump(v model.StateView, user string, read fieldReader) tau2.Obj {
 	pms := tau2.Obj{}
 	for _, pm := range d.userPMs(v, user) {
 		pms = append(pms, tau2.Member{Key: pm, Value: paymentMethodDump(v, user+"/"+pm)})
@@ -117,32 +137,32 @@ func (d *DB) userDump(v model.StateView, user string) tau2.Obj {
 	}
 	return tau2.Obj{
 		{Key: "user_id", Value: fieldStr(v, TypeUser, user, "user_id")},
-		{Key: "name", Value: ordered(py(v, TypeUser, user, "name"), nameKeys, false)},
+		{Key: "name", Value: ordered(read(v, TypeUser, user, "name"), nameKeys, false)},
 		{Key: "address", Value: ordered(py(v, TypeUser, user, "address"), addressKeys, true)},
 		{Key: "email", Value: fieldStr(v, TypeUser, user, "email")},
 		{Key: "dob", Value: fieldStr(v, TypeUser, user, "dob")},
 		{Key: "payment_methods", Value: pms},
-		{Key: "saved_passengers", Value: orderedList(py(v, TypeUser, user, "saved_passengers"), passengerKeys)},
+		{Key: "saved_passengers", Value: orderedList(read(v, TypeUser, user, "saved_passengers"), passengerKeys)},
 		{Key: "membership", Value: fieldStr(v, TypeUser, user, "membership")},
 		{Key: "reservations", Value: reservations},
 	}
 }
 
 // reservationDump is Reservation.model_dump().
-func reservationDump(v model.StateView, id string) tau2.Obj {
+func reservationDump(v model.StateView, id string, read fieldReader) tau2.Obj {
 	o := tau2.Obj{}
 	for _, f := range []string{"reservation_id", "user_id", "origin", "destination", "flight_type", "cabin"} {
 		o = append(o, tau2.Member{Key: f, Value: fieldStr(v, TypeReservation, id, f)})
 	}
 	o = append(o,
-		tau2.Member{Key: "flights", Value: orderedList(py(v, TypeReservation, id, "flights"), legKeys)},
-		tau2.Member{Key: "passengers", Value: orderedList(py(v, TypeReservation, id, "passengers"), passengerKeys)},
-		tau2.Member{Key: "payment_history", Value: orderedList(py(v, TypeReservation, id, "payment_history"), paymentKeys)},
+		tau2.Member{Key: "flights", Value: orderedList(read(v, TypeReservation, id, "flights"), legKeys)},
+		tau2.Member{Key: "passengers", Value: orderedList(read(v, TypeReservation, id, "passengers"), passengerKeys)},
+		tau2.Member{Key: "payment_history", Value: orderedList(read(v, TypeReservation, id, "payment_history"), paymentKeys)},
 		tau2.Member{Key: "created_at", Value: fieldStr(v, TypeReservation, id, "created_at")},
 		tau2.Member{Key: "total_baggages", Value: field(v, TypeReservation, id, "total_baggages").AsInt()},
 		tau2.Member{Key: "nonfree_baggages", Value: field(v, TypeReservation, id, "nonfree_baggages").AsInt()},
 		tau2.Member{Key: "insurance", Value: fieldStr(v, TypeReservation, id, "insurance")},
-		tau2.Member{Key: "status", Value: py(v, TypeReservation, id, "status")},
+		tau2.Member{Key: "status", Value: read(v, TypeReservation, id, "status")},
 	)
 	return o
 }
@@ -158,20 +178,20 @@ var statusFields = map[string][]string{
 }
 
 // flightDateDump is one FlightDateStatus model dumped.
-func flightDateDump(v model.StateView, id string) tau2.Obj {
+func flightDateDump(v model.StateView, id string, read fieldReader) tau2.Obj {
 	status := fieldStr(v, TypeFlightDate, id, "status")
 	o := tau2.Obj{{Key: "status", Value: status}}
 	for _, f := range statusFields[status] {
-		o = append(o, tau2.Member{Key: f, Value: ordered(py(v, TypeFlightDate, id, f), cabinKeys, false)})
+		o = append(o, tau2.Member{Key: f, Value: ordered(read(v, TypeFlightDate, id, f), cabinKeys, false)})
 	}
 	return o
 }
 
 // flightDump is Flight.model_dump(), its dates included.
-func (d *DB) flightDump(v model.StateView, fi *flightInfo) tau2.Obj {
+func (d *DB) flightDump(v model.StateView, fi *flightInfo, read fieldReader) tau2.Obj {
 	dates := tau2.Obj{}
 	for _, date := range fi.dates {
-		dates = append(dates, tau2.Member{Key: date, Value: flightDateDump(v, fi.number+"/"+date)})
+		dates = append(dates, tau2.Member{Key: date, Value: flightDateDump(v, fi.number+"/"+date, read)})
 	}
 	return tau2.Obj{
 		{Key: "flight_number", Value: fi.number}, {Key: "origin", Value: fi.origin}, {Key: "destination", Value: fi.destination},
@@ -226,18 +246,18 @@ func (d *DB) Hash(v model.StateView, changed []model.CellDiff) string {
 }
 
 func (d *DB) flightText(v model.StateView, id string) []byte {
-	return tau2.AppendDumps(nil, d.flightDump(v, &d.flights[d.byNumber[id]]), true)
+	return tau2.AppendDumps(nil, d.flightDump(v, &d.flights[d.byNumber[id]], dumped), true)
 }
 
 func reservationText(v model.StateView, id string) []byte {
 	if !v.Alive(TypeReservation, id) {
 		return nil
 	}
-	return tau2.AppendDumps(nil, reservationDump(v, id), true)
+	return tau2.AppendDumps(nil, reservationDump(v, id, dumped), true)
 }
 
 func (d *DB) userText(v model.StateView, id string) []byte {
-	return tau2.AppendDumps(nil, d.userDump(v, id), true)
+	return tau2.AppendDumps(nil, d.userDump(v, id, dumped), true)
 }
 
 func (d *DB) initialTexts() {
