@@ -260,17 +260,32 @@ func (d *DB) userText(v model.StateView, id string) []byte {
 	return tau2.AppendDumps(nil, d.userDump(v, id, dumped), true)
 }
 
+// initialTexts writes every initial record's hash text once, the texts
+// side by side in large chunks.
 func (d *DB) initialTexts() {
 	v := d.Start()
 	d.texts = make(map[[2]string][]byte, len(d.flights)+len(d.resIDs)+len(d.users))
+	var buf []byte
+	put := func(coll, id string, rec tau2.Obj) {
+		if cap(buf)-len(buf) < 16<<10 {
+			buf = make([]byte, 0, 256<<10)
+		}
+		start := len(buf)
+		buf = tau2.AppendDumps(buf, rec, true)
+		d.texts[[2]string{coll, id}] = buf[start:len(buf):len(buf)]
+	}
 	for _, id := range d.resIDs {
-		d.texts[[2]string{"reservations", id}] = reservationText(v, id)
+		if v.Alive(TypeReservation, id) {
+			put("reservations", id, reservationDump(v, id, dumped))
+		} else {
+			d.texts[[2]string{"reservations", id}] = nil
+		}
 	}
 	for _, id := range d.users {
-		d.texts[[2]string{"users", id}] = d.userText(v, id)
+		put("users", id, d.userDump(v, id, dumped))
 	}
 	for i := range d.flights {
-		d.texts[[2]string{"flights", d.flights[i].number}] = d.flightText(v, d.flights[i].number)
+		put("flights", d.flights[i].number, d.flightDump(v, &d.flights[i], dumped))
 	}
 }
 
