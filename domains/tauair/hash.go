@@ -135,7 +135,7 @@ func (d *Domain) DataHash(v model.StateView, changed []model.CellDiff) string {
 		coll, key := RootOf(cd.Type, cd.ID)
 		dirty[[2]string{coll, key}] = true
 	}
-	c := &callCtx{d: d, v: v, hashing: true}
+	c := &callCtx{d: d, v: v}
 	h := sha256.New()
 	b := make([]byte, 0, 64<<10)
 	b = append(b, '(')
@@ -150,8 +150,8 @@ func (d *Domain) DataHash(v model.StateView, changed []model.CellDiff) string {
 		for _, id := range d.ids(coll) {
 			var text []byte
 			if dirty[[2]string{coll, id}] {
-				if rec := c.root(coll, id); rec != nil {
-					text = appendPyRepr(nil, rec)
+				if t, ok := c.appendRootRepr(nil, coll, id); ok {
+					text = t
 				}
 			} else {
 				text = d.initial[coll][id]
@@ -196,15 +196,15 @@ func (d *Domain) initialReprs() {
 		var wg sync.WaitGroup
 		for p := range parts {
 			wg.Go(func() {
-				c := &callCtx{d: d, v: v, hashing: true}
+				c := &callCtx{d: d, v: v}
 				var buf []byte // the texts side by side, in chunks
 				for k := p * len(ids) / parts; k < (p+1)*len(ids)/parts; k++ {
-					if rec := c.root(coll, ids[k]); rec != nil {
-						if cap(buf)-len(buf) < 16<<10 {
-							buf = make([]byte, 0, 256<<10)
-						}
-						start := len(buf)
-						buf = appendPyRepr(buf, rec)
+					if cap(buf)-len(buf) < 16<<10 {
+						buf = make([]byte, 0, 256<<10)
+					}
+					start := len(buf)
+					if b, ok := c.appendRootRepr(buf, coll, ids[k]); ok {
+						buf = b
 						reprs[k] = buf[start:len(buf):len(buf)]
 					}
 				}

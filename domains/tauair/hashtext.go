@@ -1,36 +1,38 @@
 package tauair
 
 import (
+	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/parthack/parthack/model"
 )
 
-// pyText is a value's Python text (appendPyRepr's) written ahead: a
-// record built for hashing holds its fields so, and appendPyRepr splices
-// them in.
-type pyText []byte
-
-// reprOf is appendPyRepr of jsonOf(v), written straight from the value's
-// canonical JSON text where that text is plain (no white space, keys in
-// increasing order, strings of printable ASCII without escapes), which
-// the loaded database's values are; any other value is decoded as
+// appendValueRepr writes appendPyRepr of jsonOf(v), straight from the
+// value's canonical JSON text where that text is plain (no white space,
+// keys in increasing order, strings of printable ASCII without escapes),
+// which the loaded database's values are; any other value is decoded as
 // jsonOf does.
-func reprOf(v model.Value) pyText {
+func appendValueRepr(b []byte, v model.Value) []byte {
 	switch v.Kind() {
 	case model.StringValue:
-		return appendPyStr(nil, v.AsString())
+		return appendPyStr(b, v.AsString())
 	case model.IntValue:
-		return strconv.AppendInt(nil, v.AsInt(), 10)
+		return strconv.AppendInt(b, v.AsInt(), 10)
 	case model.BoolValue:
-		return appendPyRepr(nil, v.AsBool())
+		return appendPyRepr(b, v.AsBool())
+	case model.ListValue:
+		if xs := v.AsList(); !slices.ContainsFunc(xs, func(x string) bool { return !utf8.ValidString(x) }) {
+			return appendTuple(b, len(xs), func(b []byte, i int) []byte { return appendPyStr(b, xs[i]) })
+		}
 	case model.JSONValue:
 		s := v.AsString()
-		if b, end, ok := appendPlainRepr(make([]byte, 0, len(s)+len(s)/2), s, 0); ok && end == len(s) {
-			return b
+		if out, end, ok := appendPlainRepr(b, s, 0); ok && end == len(s) {
+			return out
 		}
 	}
-	return appendPyRepr(nil, jsonOf(v))
+	return appendPyRepr(b, jsonOf(v))
 }
 
 // appendPlainRepr writes the Python text of the plain JSON value at s[i:]
@@ -186,3 +188,107 @@ func digits(s string, i int) int {
 	}
 	return i
 }
+
+// appendRootRepr writes appendPyRepr of root(coll, id) straight from the
+// state's values, without the record's maps: each field's text (reprOf),
+// the keys in sorted order. false when the record is absent.
+func (c *callCtx) appendRootRepr(b []byte, coll, id string) ([]byte, bool) {
+	switch coll {
+	case "users":
+		if !c.v.Alive(TypeUser, id) {
+			return b, false
+		}
+		var pms []string // sorted, as paymentMethodIDs gives them
+		for _, pm := range c.d.paymentMethodIDs(id) {
+			if c.v.Alive(TypePaymentMethod, id+"/"+pm) {
+				pms = append(pms, pm)
+			}
+		}
+		return c.appendRecordRepr(b, TypeUser, id, nil, "payment_methods", func(b []byte) []byte {
+			return appendTuple(b, len(pms), func(b []byte, i int) []byte {
+				b = append(b, '(')
+				b = appendPyStr(b, pms[i])
+				b = append(b, ", "...)
+				b = c.appendRecordRepr(b, TypePaymentMethod, id+"/"+pms[i], []string{"user"}, "", nil)
+				return append(b, ')')
+			})
+		}), true
+	case "reservations":
+		if !c.v.Alive(TypeReservation, id) {
+			return b, false
+		}
+		return c.appendRecordRepr(b, TypeReservation, id, nil, "", nil), true
+	case "flights":
+		fi, ok := c.d.db.byNumber[id]
+		if !ok || !c.v.Alive(TypeFlight, id) {
+			return b, false
+		}
+		var dates []string
+		for _, date := range c.d.db.flights[fi].dates {
+			if c.v.Alive(TypeFlightDate, id+"/"+date) {
+				dates = append(dates, date)
+			}
+		}
+		slices.Sort(dates)
+		return c.appendRecordRepr(b, TypeFlight, id, nil, "dates", func(b []byte) []byte {
+			return appendTuple(b, len(dates), func(b []byte, i int) []byte {
+				b = append(b, '(')
+				b = appendPyStr(b, dates[i])
+				b = append(b, ", "...)
+				b = c.appendRecordRepr(b, TypeFlightDate, id+"/"+dates[i], []string{"flight", "date"}, "", nil)
+				return append(b, ')')
+			})
+		}), true
+	}
+	return b, false
+}
+
+// appendRecordRepr writes appendPyRepr of record(typ, id) less the fields
+// drop names, with the member extraKey (written by extra) set when it is
+// not "", as root sets a record's nested ones.
+func (c *callCtx) appendRecordRepr(b []byte, typ, id string, drop []string, extraKey string, extra func([]byte) []byte) []byte {
+	type member struct {
+		key string
+		v   model.Value
+	}
+	var buf [24]member
+	ms := buf[:0]
+	for _, name := range fieldsByName(typ) {
+		if name == extraKey || slices.Contains(drop, name) {
+			continue
+		}
+		if v := c.field(typ, id, name); !v.IsNull() {
+			ms = append(ms, member{name, v})
+		}
+	}
+	if extraKey != "" {
+		at, _ := slices.BinarySearchFunc(ms, extraKey, func(m member, k string) int { return strings.Compare(m.key, k) })
+		ms = slices.Insert(ms, at, member{key: extraKey})
+	}
+	return appendTuple(b, len(ms), func(b []byte, i int) []byte {
+		b = append(b, '(')
+		b = appendPyStr(b, ms[i].key)
+		b = append(b, ", "...)
+		if ms[i].key == extraKey {
+			b = extra(b)
+		} else {
+			b = appendValueRepr(b, ms[i].v)
+		}
+		return append(b, ')')
+	})
+}
+
+// fieldsByName are each entity type's field names, sorted: a record's
+// keys in the order to_hashable sorts them.
+var fieldsByName = func() func(typ string) []string {
+	byType := map[string][]string{}
+	for _, et := range schema.Types {
+		var names []string
+		for _, fd := range et.Fields {
+			names = append(names, fd.Name)
+		}
+		slices.Sort(names)
+		byType[et.Name] = names
+	}
+	return func(typ string) []string { return byType[typ] }
+}()

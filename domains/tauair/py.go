@@ -186,8 +186,6 @@ func appendPyRepr(b []byte, x any) []byte {
 		return append(b, n.String()...)
 	case num:
 		return append(b, v.String()...)
-	case pyText:
-		return append(b, v...)
 	case []any:
 		return appendTuple(b, len(v), func(b []byte, i int) []byte { return appendPyRepr(b, v[i]) })
 	case map[string]any:

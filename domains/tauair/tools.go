@@ -93,9 +93,6 @@ type callCtx struct {
 	v      model.StateView
 	args   map[string]any
 	writes []model.Action
-	// hashing makes record hold each field as its Python text (pyText),
-	// for DataHash, which needs no other use of them.
-	hashing bool
 }
 
 // Call runs one tool. Like tau-bench, a tool that returns "Error: …"
@@ -228,11 +225,7 @@ func (c *callCtx) record(typ, id string) map[string]any {
 	et, _ := schema.Type(typ)
 	out := map[string]any{}
 	for _, fd := range et.Fields {
-		switch v := c.field(typ, id, fd.Name); {
-		case v.IsNull():
-		case c.hashing:
-			out[fd.Name] = reprOf(v)
-		default:
+		if v := c.field(typ, id, fd.Name); !v.IsNull() {
 			out[fd.Name] = jsonOf(v)
 		}
 	}
