@@ -2,7 +2,9 @@ package airline
 
 import (
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
@@ -200,6 +202,87 @@ func (d *DB) flightDump(v model.StateView, fi *flightInfo, read fieldReader) tau
 	}
 }
 
+// appendFlightText writes AppendDumps(flightDump(v, fi, dumped), true),
+// a flight's hash text, straight, without the dump's dicts: the initial
+// texts write some 9,000 flight dates (TestHashTextsAreTheDumps holds
+// the two to the same text).
+func appendFlightText(b []byte, v model.StateView, fi *flightInfo) []byte {
+	dates := fi.dates
+	if !slices.IsSorted(dates) {
+		dates = slices.Sorted(slices.Values(dates))
+	}
+	b = append(b, `{"dates": {`...)
+	for i, date := range dates {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = tau2.AppendDumps(b, date, true)
+		b = append(b, ": {"...)
+		id := fi.number + "/" + date
+		status := fieldStr(v, TypeFlightDate, id, "status")
+		for j, k := range statusKeys(status) {
+			if j > 0 {
+				b = append(b, ", "...)
+			}
+			b = tau2.AppendDumps(b, k, true)
+			b = append(b, ": "...)
+			if k == "status" {
+				b = tau2.AppendDumps(b, status, true)
+			} else {
+				b = appendFieldDumps(b, v, TypeFlightDate, id, k)
+			}
+		}
+		b = append(b, '}')
+	}
+	b = append(b, "}"...)
+	for _, m := range [...]struct{ key, value string }{
+		{"destination", fi.destination}, {"flight_number", fi.number}, {"origin", fi.origin},
+		{"scheduled_arrival_time_est", fi.arrival}, {"scheduled_departure_time_est", fi.departure},
+	} {
+		b = append(b, ", "...)
+		b = tau2.AppendDumps(b, m.key, true)
+		b = append(b, ": "...)
+		b = tau2.AppendDumps(b, m.value, true)
+	}
+	return append(b, '}')
+}
+
+// appendFieldDumps writes json.dumps(sort_keys=True) of a field as py
+// reads it, from its canonical JSON where that is plain.
+func appendFieldDumps(b []byte, v model.StateView, typ, id, f string) []byte {
+	switch x := field(v, typ, id, f); x.Kind() {
+	case model.NullValue:
+		return append(b, "null"...)
+	case model.IntValue:
+		return strconv.AppendInt(b, x.AsInt(), 10)
+	case model.StringValue:
+		if utf8.ValidString(x.AsString()) {
+			return tau2.AppendDumps(b, x.AsString(), true)
+		}
+	case model.JSONValue:
+		if out, ok := tau2.AppendPlainDumps(b, x.AsString()); ok {
+			return out
+		}
+	}
+	return tau2.AppendDumps(b, py(v, typ, id, f), true)
+}
+
+// statusKeys are a flight date's keys for its status, sorted.
+func statusKeys(status string) []string {
+	if keys, ok := statusKeysSorted[status]; ok {
+		return keys
+	}
+	return []string{"status"}
+}
+
+var statusKeysSorted = func() map[string][]string {
+	out := map[string][]string{}
+	for status, fields := range statusFields {
+		out[status] = slices.Sorted(slices.Values(append([]string{"status"}, fields...)))
+	}
+	return out
+}()
+
 // directFlightDump is DirectFlight.model_dump(): a flight on a date it
 // is available, date as given (None for search_direct_flight's).
 func directFlightDump(v model.StateView, fi *flightInfo, day string, date any) tau2.Obj {
@@ -285,7 +368,12 @@ func (d *DB) initialTexts() {
 		put("users", id, d.userDump(v, id, dumped))
 	}
 	for i := range d.flights {
-		put("flights", d.flights[i].number, d.flightDump(v, &d.flights[i], dumped))
+		if cap(buf)-len(buf) < 16<<10 {
+			buf = make([]byte, 0, 256<<10)
+		}
+		start := len(buf)
+		buf = appendFlightText(buf, v, &d.flights[i])
+		d.texts[[2]string{"flights", d.flights[i].number}] = buf[start:len(buf):len(buf)]
 	}
 }
 

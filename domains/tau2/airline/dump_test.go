@@ -29,6 +29,10 @@ func TestHashTextsAreTheDumps(t *testing.T) {
 		check(id, db.userDump(v, id, dumped), db.userDump(v, id, py))
 	}
 	for i := range db.flights {
-		check(db.flights[i].number, db.flightDump(v, &db.flights[i], dumped), db.flightDump(v, &db.flights[i], py))
+		fi := &db.flights[i]
+		check(fi.number, db.flightDump(v, fi, dumped), db.flightDump(v, fi, py))
+		if got, want := appendFlightText(nil, v, fi), tau2.AppendDumps(nil, db.flightDump(v, fi, py), true); !bytes.Equal(got, want) {
+			t.Fatalf("%s: appendFlightText\n%s\nwant\n%s", fi.number, got, want)
+		}
 	}
 }
