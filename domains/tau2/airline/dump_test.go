@@ -24,6 +24,9 @@ func TestHashTextsAreTheDumps(t *testing.T) {
 	}
 	for _, id := range db.resIDs {
 		check(id, reservationDump(v, id, dumped), reservationDump(v, id, py))
+		if got, want := appendReservationText(nil, v, id), tau2.AppendDumps(nil, reservationDump(v, id, py), true); !bytes.Equal(got, want) {
+			t.Fatalf("%s: appendReservationText\n%s\nwant\n%s", id, got, want)
+		}
 	}
 	for _, id := range db.users {
 		check(id, db.userDump(v, id, dumped), db.userDump(v, id, py))
