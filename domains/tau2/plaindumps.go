@@ -65,6 +65,9 @@ func appendPlainDumps(b []byte, s string, i int) ([]byte, int, bool) {
 			return b, i, false
 		}
 		// As pyParser.number reads it: an int where it is one and fits.
+		if integer && end-i <= 18 && s[i:end] != "-0" {
+			return append(b, s[i:end]...), end, true // it reads back as written
+		}
 		if integer {
 			if n, err := strconv.ParseInt(s[i:end], 10, 64); err == nil {
 				return strconv.AppendInt(b, n, 10), end, true

@@ -12,7 +12,7 @@ func TestAppendPlainDumps(t *testing.T) {
 		text  string
 		plain bool
 	}{
-		{`"a/b c"`, true}, {`0`, true}, {`-12`, true}, {`28.0`, true}, {`1e+16`, true}, {`99999999999999999999`, true},
+		{`"a/b c"`, true}, {`0`, true}, {`-12`, true}, {`-0`, true}, {`-0.0`, true}, {`123456789012345678`, true}, {`-12345678901234567`, true}, {`9223372036854775807`, true}, {`28.0`, true}, {`1e+16`, true}, {`99999999999999999999`, true},
 		{`[]`, true}, {`[1,"x",null,true,false]`, true}, {`{}`, true}, {`{"a":{"b":[2.5]},"c":"d"}`, true},
 		{`{"b":1,"a":2}`, false}, {`{"a": 1}`, false}, {`"caf\u00e9"`, false}, {`"it\"s"`, false}, {`[1,]`, false}, {`1 `, false},
 	} {

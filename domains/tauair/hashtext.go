@@ -101,6 +101,9 @@ func appendPlainRepr(b []byte, s string, i int) ([]byte, int, bool) {
 			return b, i, false
 		}
 		// As numOf reads a json.Number.
+		if integer && end-i <= 18 && s[i:end] != "-0" {
+			return append(b, s[i:end]...), end, true // it reads back as written
+		}
 		if integer {
 			n, _ := strconv.ParseInt(s[i:end], 10, 64)
 			return strconv.AppendInt(b, n, 10), end, true
