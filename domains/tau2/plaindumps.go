@@ -87,6 +87,10 @@ func appendPlainDumps(b []byte, s string, i int) ([]byte, int, bool) {
 	return b, i, false
 }
 
+// AppendStr appends json.dumps of a str: AppendDumps(b, s, …) without
+// making s an interface value (an allocation each).
+func AppendStr(b []byte, s string) []byte { return appendPyStr(b, s) }
+
 // plainStringAt is the JSON string at s[i:] when it is printable ASCII
 // without escapes (json.dumps writes it as it is), and where it ends.
 func plainStringAt(s string, i int) (string, int, bool) {

@@ -216,7 +216,7 @@ func appendFlightText(b []byte, v model.StateView, fi *flightInfo) []byte {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = tau2.AppendDumps(b, date, true)
+		b = tau2.AppendStr(b, date)
 		b = append(b, ": {"...)
 		id := fi.number + "/" + date
 		status := fieldStr(v, TypeFlightDate, id, "status")
@@ -224,10 +224,10 @@ func appendFlightText(b []byte, v model.StateView, fi *flightInfo) []byte {
 			if j > 0 {
 				b = append(b, ", "...)
 			}
-			b = tau2.AppendDumps(b, k, true)
+			b = tau2.AppendStr(b, k)
 			b = append(b, ": "...)
 			if k == "status" {
-				b = tau2.AppendDumps(b, status, true)
+				b = tau2.AppendStr(b, status)
 			} else {
 				b = appendFieldDumps(b, v, TypeFlightDate, id, k)
 			}
@@ -240,9 +240,9 @@ func appendFlightText(b []byte, v model.StateView, fi *flightInfo) []byte {
 		{"scheduled_arrival_time_est", fi.arrival}, {"scheduled_departure_time_est", fi.departure},
 	} {
 		b = append(b, ", "...)
-		b = tau2.AppendDumps(b, m.key, true)
+		b = tau2.AppendStr(b, m.key)
 		b = append(b, ": "...)
-		b = tau2.AppendDumps(b, m.value, true)
+		b = tau2.AppendStr(b, m.value)
 	}
 	return append(b, '}')
 }
@@ -256,7 +256,7 @@ func appendReservationText(b []byte, v model.StateView, id string) []byte {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = tau2.AppendDumps(b, k, true)
+		b = tau2.AppendStr(b, k)
 		b = append(b, ": "...)
 		switch k {
 		case "flights", "passengers", "payment_history", "status":
@@ -264,7 +264,7 @@ func appendReservationText(b []byte, v model.StateView, id string) []byte {
 		case "total_baggages", "nonfree_baggages":
 			b = strconv.AppendInt(b, field(v, TypeReservation, id, k).AsInt(), 10)
 		default:
-			b = tau2.AppendDumps(b, fieldStr(v, TypeReservation, id, k), true)
+			b = tau2.AppendStr(b, fieldStr(v, TypeReservation, id, k))
 		}
 	}
 	return append(b, '}')
@@ -284,7 +284,7 @@ func appendFieldDumps(b []byte, v model.StateView, typ, id, f string) []byte {
 		return strconv.AppendInt(b, x.AsInt(), 10)
 	case model.StringValue:
 		if utf8.ValidString(x.AsString()) {
-			return tau2.AppendDumps(b, x.AsString(), true)
+			return tau2.AppendStr(b, x.AsString())
 		}
 	case model.JSONValue:
 		if out, ok := tau2.AppendPlainDumps(b, x.AsString()); ok {
