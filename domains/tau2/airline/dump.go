@@ -373,7 +373,7 @@ func (d *DB) userText(v model.StateView, id string) []byte {
 // initialTexts writes every initial record's hash text once, the texts
 // side by side in large chunks.
 func (d *DB) initialTexts() {
-	v := d.Start()
+	v := &recordView{snapshot: d.Start().(*snapshot)}
 	d.texts = make(map[[2]string][]byte, len(d.flights)+len(d.resIDs)+len(d.users))
 	var buf []byte
 	put := func(coll, id string, text func([]byte) []byte) {
