@@ -30,6 +30,9 @@ func TestHashTextsAreTheDumps(t *testing.T) {
 	}
 	for _, id := range db.users {
 		check(id, db.userDump(v, id, dumped), db.userDump(v, id, py))
+		if got, want := db.appendUserText(nil, v, id), tau2.AppendDumps(nil, db.userDump(v, id, py), true); !bytes.Equal(got, want) {
+			t.Fatalf("%s: appendUserText\n%s\nwant\n%s", id, got, want)
+		}
 	}
 	for i := range db.flights {
 		fi := &db.flights[i]
