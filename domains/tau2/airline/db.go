@@ -108,6 +108,7 @@ type DB struct {
 	start     *snapshot
 	textOnce  sync.Once
 	texts     map[[2]string][]byte // initial record texts for the hash
+	hashes    tau2.HashMemo        // the hashes of states, by what sets them apart
 }
 
 // flightInfo is what search reads of a flight: none of it ever changes.

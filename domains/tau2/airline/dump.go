@@ -1,6 +1,9 @@
 package airline
 
 import (
+	"bytes"
+	"cmp"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -373,24 +376,47 @@ func (d *DB) Hash(v model.StateView, changed []model.CellDiff) string {
 	for _, c := range changed {
 		dirty[rootOf(c.Type, c.ID)] = true
 	}
-	text := func(coll string, render func(string) []byte) func(string) []byte {
-		return func(id string) []byte {
-			if !dirty[[2]string{coll, id}] {
-				return d.texts[[2]string{coll, id}]
-			}
-			return render(id)
+	// The records written whose text is not the initial one are the state
+	// as the hash reads it (tau2.HashMemo).
+	texts := map[[2]string][]byte{}
+	var key []byte
+	for _, k := range slices.SortedFunc(maps.Keys(dirty), func(a, b [2]string) int {
+		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
+	}) {
+		var text []byte
+		switch k[0] {
+		case "flights":
+			text = d.flightText(v, k[1])
+		case "reservations":
+			text = reservationText(v, k[1])
+		case "users":
+			text = d.userText(v, k[1])
+		}
+		if initial := d.texts[k]; (text == nil) != (initial == nil) || !bytes.Equal(text, initial) {
+			texts[k] = text
+			key = tau2.AppendStateKey(key, k[0], k[1], text)
 		}
 	}
-	resIDs := slices.Sorted(slices.Values(slices.Concat(d.resIDs, newReservations)))
-	flightIDs := make([]string, len(d.flights))
-	for i := range d.flights {
-		flightIDs[i] = d.flights[i].number
-	}
-	slices.Sort(flightIDs)
-	return tau2.DBHash([]tau2.Collection{
-		{Name: "flights", IDs: flightIDs, Text: text("flights", func(id string) []byte { return d.flightText(v, id) })},
-		{Name: "reservations", IDs: resIDs, Text: text("reservations", func(id string) []byte { return reservationText(v, id) })},
-		{Name: "users", IDs: d.users, Text: text("users", func(id string) []byte { return d.userText(v, id) })},
+	return d.hashes.Hash(key, func() string {
+		text := func(coll string) func(string) []byte {
+			return func(id string) []byte {
+				if t, ok := texts[[2]string{coll, id}]; ok {
+					return t
+				}
+				return d.texts[[2]string{coll, id}]
+			}
+		}
+		resIDs := slices.Sorted(slices.Values(slices.Concat(d.resIDs, newReservations)))
+		flightIDs := make([]string, len(d.flights))
+		for i := range d.flights {
+			flightIDs[i] = d.flights[i].number
+		}
+		slices.Sort(flightIDs)
+		return tau2.DBHash([]tau2.Collection{
+			{Name: "flights", IDs: flightIDs, Text: text("flights")},
+			{Name: "reservations", IDs: resIDs, Text: text("reservations")},
+			{Name: "users", IDs: d.users, Text: text("users")},
+		})
 	})
 }
 
