@@ -2,6 +2,7 @@ package tau2
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"sync"
 )
@@ -70,3 +71,51 @@ func DictHash(x any) string {
 // dumpBufs hold the texts DictHash writes, reused: a telecom task's two
 // databases are hashed at every derivation and DB check.
 var dumpBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// HashMemo keeps the hashes of states by what sets them apart from the
+// initial database: the records whose text is not the initial one, with
+// their texts (StateKey). Two states with the same key have the same
+// database text, so the same hash: an attack hashes H's end, the gold
+// run's and every witness that ends in H's state, each 3 MB of text for
+// airline. It keeps at most maxHashMemo states.
+type HashMemo struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+const maxHashMemo = 1 << 10
+
+// Hash is the hash of the state with key, computed by hash the first time.
+func (h *HashMemo) Hash(key []byte, hash func() string) string {
+	h.mu.Lock()
+	s, ok := h.m[string(key)]
+	h.mu.Unlock()
+	if ok {
+		return s
+	}
+	s = hash()
+	h.mu.Lock()
+	if h.m == nil {
+		h.m = map[string]string{}
+	}
+	if len(h.m) < maxHashMemo {
+		h.m[string(key)] = s
+	}
+	h.mu.Unlock()
+	return s
+}
+
+// AppendStateKey appends one record to a state's key for HashMemo: its
+// collection, its key and its text (nil when absent), each delimited.
+func AppendStateKey(b []byte, coll, id string, text []byte) []byte {
+	b = append(b, coll...)
+	b = append(b, 0)
+	b = append(b, id...)
+	b = append(b, 0)
+	if text == nil {
+		return append(b, '-')
+	}
+	b = append(b, '+')
+	b = binary.AppendUvarint(b, uint64(len(text)))
+	return append(b, text...)
+}

@@ -599,8 +599,14 @@ const hexDigits = "0123456789abcdef"
 // short escapes, \u00XX for other control characters, \uXXXX (a
 // surrogate pair above the BMP) for everything not ASCII.
 func appendPyStr(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); {
+	// The printable ASCII before the first character to escape (most
+	// strings are all of it) goes in whole.
+	i := 0
+	for i < len(s) && 0x20 <= s[i] && s[i] <= 0x7e && s[i] != '"' && s[i] != '\\' {
+		i++
+	}
+	b = append(append(b, '"'), s[:i]...)
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch c {

@@ -96,3 +96,13 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInitialReprs is the Python text of every initial record, which
+// the first data hash of a process writes once (a command that attacks or
+// scores one task pays it whole).
+func BenchmarkInitialReprs(b *testing.B) {
+	_, d := baseWorld(b)
+	for b.Loop() {
+		d.initialReprs()
+	}
+}

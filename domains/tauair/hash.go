@@ -150,8 +150,8 @@ func (d *Domain) DataHash(v model.StateView, changed []model.CellDiff) string {
 		for _, id := range d.ids(coll) {
 			var text []byte
 			if dirty[[2]string{coll, id}] {
-				if rec := c.root(coll, id); rec != nil {
-					text = appendPyRepr(nil, rec)
+				if t, ok := c.appendRootRepr(nil, coll, id); ok {
+					text = t
 				}
 			} else {
 				text = d.initial[coll][id]
@@ -197,9 +197,15 @@ func (d *Domain) initialReprs() {
 		for p := range parts {
 			wg.Go(func() {
 				c := &callCtx{d: d, v: v}
+				var buf []byte // the texts side by side, in chunks
 				for k := p * len(ids) / parts; k < (p+1)*len(ids)/parts; k++ {
-					if rec := c.root(coll, ids[k]); rec != nil {
-						reprs[k] = appendPyRepr(nil, rec)
+					if cap(buf)-len(buf) < 16<<10 {
+						buf = make([]byte, 0, 256<<10)
+					}
+					start := len(buf)
+					if b, ok := c.appendRootRepr(buf, coll, ids[k]); ok {
+						buf = b
+						reprs[k] = buf[start:len(buf):len(buf)]
 					}
 				}
 			})

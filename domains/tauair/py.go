@@ -218,6 +218,11 @@ func appendTuple(b []byte, n int, item func([]byte, int) []byte) []byte {
 
 // appendPyStr writes Python's repr of a str.
 func appendPyStr(b []byte, s string) []byte {
+	if plainPyStr(s) {
+		b = append(b, '\'')
+		b = append(b, s...)
+		return append(b, '\'')
+	}
 	quote := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		quote = '"'
@@ -248,6 +253,18 @@ func appendPyStr(b []byte, s string) []byte {
 		}
 	}
 	return append(b, quote)
+}
+
+// plainPyStr reports whether s is printable ASCII without a quote or a
+// backslash: its repr is itself in single quotes (most of a database's
+// strings).
+func plainPyStr(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '\'' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonOf decodes a model value's JSON into Go values.

@@ -66,3 +66,16 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInitialTexts is the hash text of every initial record, which
+// the first hash of a process writes once (a command that attacks or
+// scores one task pays it whole).
+func BenchmarkInitialTexts(b *testing.B) {
+	db, err := Load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		db.initialTexts()
+	}
+}

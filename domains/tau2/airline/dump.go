@@ -1,8 +1,13 @@
 package airline
 
 import (
+	"bytes"
+	"cmp"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
@@ -40,6 +45,26 @@ func py(v model.StateView, typ, id, f string) any {
 	}
 	return tau2.MustPy(x)
 }
+
+// dumped is py's value for a hash text: a nested value's json.dumps
+// with sorted keys written straight from its canonical JSON (tau2.Raw)
+// where that text is plain, which saves reading it into Python values.
+// A record dumped so is only for AppendDumps with sorted keys: its
+// nested dicts keep the order of their JSON, not their model's.
+func dumped(v model.StateView, typ, id, f string) any {
+	x := field(v, typ, id, f)
+	if x.Kind() == model.JSONValue {
+		s := x.AsString()
+		if b, ok := tau2.AppendPlainDumps(make([]byte, 0, len(s)+len(s)/4), s); ok {
+			return tau2.Raw(b)
+		}
+	}
+	return py(v, typ, id, f)
+}
+
+// fieldReader reads a field as Python holds it: py, or dumped for a hash
+// text.
+type fieldReader func(v model.StateView, typ, id, f string) any
 
 // ordered gives a nested record its model's key order; a model field
 // the record lacks dumps as None (address2 is Optional).
@@ -106,7 +131,7 @@ func asFloat(x any) any {
 }
 
 // userDump is User.model_dump().
-func (d *DB) userDump(v model.StateView, user string) tau2.Obj {
+func (d *DB) userDump(v model.StateView, user string, read fieldReader) tau2.Obj {
 	pms := tau2.Obj{}
 	for _, pm := range d.userPMs(v, user) {
 		pms = append(pms, tau2.Member{Key: pm, Value: paymentMethodDump(v, user+"/"+pm)})
@@ -117,32 +142,32 @@ func (d *DB) userDump(v model.StateView, user string) tau2.Obj {
 	}
 	return tau2.Obj{
 		{Key: "user_id", Value: fieldStr(v, TypeUser, user, "user_id")},
-		{Key: "name", Value: ordered(py(v, TypeUser, user, "name"), nameKeys, false)},
+		{Key: "name", Value: ordered(read(v, TypeUser, user, "name"), nameKeys, false)},
 		{Key: "address", Value: ordered(py(v, TypeUser, user, "address"), addressKeys, true)},
 		{Key: "email", Value: fieldStr(v, TypeUser, user, "email")},
 		{Key: "dob", Value: fieldStr(v, TypeUser, user, "dob")},
 		{Key: "payment_methods", Value: pms},
-		{Key: "saved_passengers", Value: orderedList(py(v, TypeUser, user, "saved_passengers"), passengerKeys)},
+		{Key: "saved_passengers", Value: orderedList(read(v, TypeUser, user, "saved_passengers"), passengerKeys)},
 		{Key: "membership", Value: fieldStr(v, TypeUser, user, "membership")},
 		{Key: "reservations", Value: reservations},
 	}
 }
 
 // reservationDump is Reservation.model_dump().
-func reservationDump(v model.StateView, id string) tau2.Obj {
+func reservationDump(v model.StateView, id string, read fieldReader) tau2.Obj {
 	o := tau2.Obj{}
 	for _, f := range []string{"reservation_id", "user_id", "origin", "destination", "flight_type", "cabin"} {
 		o = append(o, tau2.Member{Key: f, Value: fieldStr(v, TypeReservation, id, f)})
 	}
 	o = append(o,
-		tau2.Member{Key: "flights", Value: orderedList(py(v, TypeReservation, id, "flights"), legKeys)},
-		tau2.Member{Key: "passengers", Value: orderedList(py(v, TypeReservation, id, "passengers"), passengerKeys)},
-		tau2.Member{Key: "payment_history", Value: orderedList(py(v, TypeReservation, id, "payment_history"), paymentKeys)},
+		tau2.Member{Key: "flights", Value: orderedList(read(v, TypeReservation, id, "flights"), legKeys)},
+		tau2.Member{Key: "passengers", Value: orderedList(read(v, TypeReservation, id, "passengers"), passengerKeys)},
+		tau2.Member{Key: "payment_history", Value: orderedList(read(v, TypeReservation, id, "payment_history"), paymentKeys)},
 		tau2.Member{Key: "created_at", Value: fieldStr(v, TypeReservation, id, "created_at")},
 		tau2.Member{Key: "total_baggages", Value: field(v, TypeReservation, id, "total_baggages").AsInt()},
 		tau2.Member{Key: "nonfree_baggages", Value: field(v, TypeReservation, id, "nonfree_baggages").AsInt()},
 		tau2.Member{Key: "insurance", Value: fieldStr(v, TypeReservation, id, "insurance")},
-		tau2.Member{Key: "status", Value: py(v, TypeReservation, id, "status")},
+		tau2.Member{Key: "status", Value: read(v, TypeReservation, id, "status")},
 	)
 	return o
 }
@@ -158,20 +183,20 @@ var statusFields = map[string][]string{
 }
 
 // flightDateDump is one FlightDateStatus model dumped.
-func flightDateDump(v model.StateView, id string) tau2.Obj {
+func flightDateDump(v model.StateView, id string, read fieldReader) tau2.Obj {
 	status := fieldStr(v, TypeFlightDate, id, "status")
 	o := tau2.Obj{{Key: "status", Value: status}}
 	for _, f := range statusFields[status] {
-		o = append(o, tau2.Member{Key: f, Value: ordered(py(v, TypeFlightDate, id, f), cabinKeys, false)})
+		o = append(o, tau2.Member{Key: f, Value: ordered(read(v, TypeFlightDate, id, f), cabinKeys, false)})
 	}
 	return o
 }
 
 // flightDump is Flight.model_dump(), its dates included.
-func (d *DB) flightDump(v model.StateView, fi *flightInfo) tau2.Obj {
+func (d *DB) flightDump(v model.StateView, fi *flightInfo, read fieldReader) tau2.Obj {
 	dates := tau2.Obj{}
 	for _, date := range fi.dates {
-		dates = append(dates, tau2.Member{Key: date, Value: flightDateDump(v, fi.number+"/"+date)})
+		dates = append(dates, tau2.Member{Key: date, Value: flightDateDump(v, fi.number+"/"+date, read)})
 	}
 	return tau2.Obj{
 		{Key: "flight_number", Value: fi.number}, {Key: "origin", Value: fi.origin}, {Key: "destination", Value: fi.destination},
@@ -179,6 +204,153 @@ func (d *DB) flightDump(v model.StateView, fi *flightInfo) tau2.Obj {
 		{Key: "dates", Value: dates},
 	}
 }
+
+// appendFlightText writes AppendDumps(flightDump(v, fi, dumped), true),
+// a flight's hash text, straight, without the dump's dicts: the initial
+// texts write some 9,000 flight dates (TestHashTextsAreTheDumps holds
+// the two to the same text).
+func appendFlightText(b []byte, v model.StateView, fi *flightInfo) []byte {
+	dates := fi.dates
+	if !slices.IsSorted(dates) {
+		dates = slices.Sorted(slices.Values(dates))
+	}
+	b = append(b, `{"dates": {`...)
+	for i, date := range dates {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = tau2.AppendStr(b, date)
+		b = append(b, ": {"...)
+		id := fi.number + "/" + date
+		status := fieldStr(v, TypeFlightDate, id, "status")
+		for j, k := range statusKeys(status) {
+			if j > 0 {
+				b = append(b, ", "...)
+			}
+			b = tau2.AppendStr(b, k)
+			b = append(b, ": "...)
+			if k == "status" {
+				b = tau2.AppendStr(b, status)
+			} else {
+				b = appendFieldDumps(b, v, TypeFlightDate, id, k)
+			}
+		}
+		b = append(b, '}')
+	}
+	b = append(b, "}"...)
+	for _, m := range [...]struct{ key, value string }{
+		{"destination", fi.destination}, {"flight_number", fi.number}, {"origin", fi.origin},
+		{"scheduled_arrival_time_est", fi.arrival}, {"scheduled_departure_time_est", fi.departure},
+	} {
+		b = append(b, ", "...)
+		b = tau2.AppendStr(b, m.key)
+		b = append(b, ": "...)
+		b = tau2.AppendStr(b, m.value)
+	}
+	return append(b, '}')
+}
+
+// appendReservationText writes AppendDumps(reservationDump(v, id,
+// dumped), true), a reservation's hash text, straight, its keys in
+// sorted order (TestHashTextsAreTheDumps holds the two to the same text).
+func appendReservationText(b []byte, v model.StateView, id string) []byte {
+	b = append(b, '{')
+	for i, k := range reservationKeysSorted {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = tau2.AppendStr(b, k)
+		b = append(b, ": "...)
+		switch k {
+		case "flights", "passengers", "payment_history", "status":
+			b = appendFieldDumps(b, v, TypeReservation, id, k)
+		case "total_baggages", "nonfree_baggages":
+			b = strconv.AppendInt(b, field(v, TypeReservation, id, k).AsInt(), 10)
+		default:
+			b = tau2.AppendStr(b, fieldStr(v, TypeReservation, id, k))
+		}
+	}
+	return append(b, '}')
+}
+
+// reservationKeysSorted are Reservation's fields, sorted.
+var reservationKeysSorted = []string{"cabin", "created_at", "destination", "flight_type", "flights", "insurance",
+	"nonfree_baggages", "origin", "passengers", "payment_history", "reservation_id", "status", "total_baggages", "user_id"}
+
+// appendUserText writes AppendDumps(d.userDump(v, user, dumped), true),
+// a user's hash text, straight, its keys in sorted order
+// (TestHashTextsAreTheDumps holds the two to the same text).
+func (d *DB) appendUserText(b []byte, v model.StateView, user string) []byte {
+	b = append(b, `{"address": `...)
+	b = tau2.AppendDumps(b, ordered(py(v, TypeUser, user, "address"), addressKeys, true), true)
+	for _, k := range [...]string{"dob", "email", "membership"} {
+		b = append(b, ", "...)
+		b = tau2.AppendStr(b, k)
+		b = append(b, ": "...)
+		b = tau2.AppendStr(b, fieldStr(v, TypeUser, user, k))
+	}
+	b = append(b, `, "name": `...)
+	b = appendFieldDumps(b, v, TypeUser, user, "name")
+	b = append(b, `, "payment_methods": {`...)
+	pms := d.userPMs(v, user)
+	slices.Sort(pms)
+	for i, pm := range pms {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = tau2.AppendStr(b, pm)
+		b = append(b, ": "...)
+		b = tau2.AppendDumps(b, paymentMethodDump(v, user+"/"+pm), true)
+	}
+	b = append(b, `}, "reservations": [`...)
+	for i, r := range field(v, TypeUser, user, "reservations").AsList() {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = tau2.AppendStr(b, r)
+	}
+	b = append(b, `], "saved_passengers": `...)
+	b = appendFieldDumps(b, v, TypeUser, user, "saved_passengers")
+	b = append(b, `, "user_id": `...)
+	b = tau2.AppendStr(b, fieldStr(v, TypeUser, user, "user_id"))
+	return append(b, '}')
+}
+
+// appendFieldDumps writes json.dumps(sort_keys=True) of a field as py
+// reads it, from its canonical JSON where that is plain.
+func appendFieldDumps(b []byte, v model.StateView, typ, id, f string) []byte {
+	switch x := field(v, typ, id, f); x.Kind() {
+	case model.NullValue:
+		return append(b, "null"...)
+	case model.IntValue:
+		return strconv.AppendInt(b, x.AsInt(), 10)
+	case model.StringValue:
+		if utf8.ValidString(x.AsString()) {
+			return tau2.AppendStr(b, x.AsString())
+		}
+	case model.JSONValue:
+		if out, ok := tau2.AppendPlainDumps(b, x.AsString()); ok {
+			return out
+		}
+	}
+	return tau2.AppendDumps(b, py(v, typ, id, f), true)
+}
+
+// statusKeys are a flight date's keys for its status, sorted.
+func statusKeys(status string) []string {
+	if keys, ok := statusKeysSorted[status]; ok {
+		return keys
+	}
+	return []string{"status"}
+}
+
+var statusKeysSorted = func() map[string][]string {
+	out := map[string][]string{}
+	for status, fields := range statusFields {
+		out[status] = slices.Sorted(slices.Values(append([]string{"status"}, fields...)))
+	}
+	return out
+}()
 
 // directFlightDump is DirectFlight.model_dump(): a flight on a date it
 // is available, date as given (None for search_direct_flight's).
@@ -204,53 +376,91 @@ func (d *DB) Hash(v model.StateView, changed []model.CellDiff) string {
 	for _, c := range changed {
 		dirty[rootOf(c.Type, c.ID)] = true
 	}
-	text := func(coll string, render func(string) []byte) func(string) []byte {
-		return func(id string) []byte {
-			if !dirty[[2]string{coll, id}] {
-				return d.texts[[2]string{coll, id}]
-			}
-			return render(id)
+	// The records written whose text is not the initial one are the state
+	// as the hash reads it (tau2.HashMemo).
+	texts := map[[2]string][]byte{}
+	var key []byte
+	for _, k := range slices.SortedFunc(maps.Keys(dirty), func(a, b [2]string) int {
+		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
+	}) {
+		var text []byte
+		switch k[0] {
+		case "flights":
+			text = d.flightText(v, k[1])
+		case "reservations":
+			text = reservationText(v, k[1])
+		case "users":
+			text = d.userText(v, k[1])
+		}
+		if initial := d.texts[k]; (text == nil) != (initial == nil) || !bytes.Equal(text, initial) {
+			texts[k] = text
+			key = tau2.AppendStateKey(key, k[0], k[1], text)
 		}
 	}
-	resIDs := slices.Sorted(slices.Values(slices.Concat(d.resIDs, newReservations)))
-	flightIDs := make([]string, len(d.flights))
-	for i := range d.flights {
-		flightIDs[i] = d.flights[i].number
-	}
-	slices.Sort(flightIDs)
-	return tau2.DBHash([]tau2.Collection{
-		{Name: "flights", IDs: flightIDs, Text: text("flights", func(id string) []byte { return d.flightText(v, id) })},
-		{Name: "reservations", IDs: resIDs, Text: text("reservations", func(id string) []byte { return reservationText(v, id) })},
-		{Name: "users", IDs: d.users, Text: text("users", func(id string) []byte { return d.userText(v, id) })},
+	return d.hashes.Hash(key, func() string {
+		text := func(coll string) func(string) []byte {
+			return func(id string) []byte {
+				if t, ok := texts[[2]string{coll, id}]; ok {
+					return t
+				}
+				return d.texts[[2]string{coll, id}]
+			}
+		}
+		resIDs := slices.Sorted(slices.Values(slices.Concat(d.resIDs, newReservations)))
+		flightIDs := make([]string, len(d.flights))
+		for i := range d.flights {
+			flightIDs[i] = d.flights[i].number
+		}
+		slices.Sort(flightIDs)
+		return tau2.DBHash([]tau2.Collection{
+			{Name: "flights", IDs: flightIDs, Text: text("flights")},
+			{Name: "reservations", IDs: resIDs, Text: text("reservations")},
+			{Name: "users", IDs: d.users, Text: text("users")},
+		})
 	})
 }
 
 func (d *DB) flightText(v model.StateView, id string) []byte {
-	return tau2.AppendDumps(nil, d.flightDump(v, &d.flights[d.byNumber[id]]), true)
+	return tau2.AppendDumps(nil, d.flightDump(v, &d.flights[d.byNumber[id]], dumped), true)
 }
 
 func reservationText(v model.StateView, id string) []byte {
 	if !v.Alive(TypeReservation, id) {
 		return nil
 	}
-	return tau2.AppendDumps(nil, reservationDump(v, id), true)
+	return tau2.AppendDumps(nil, reservationDump(v, id, dumped), true)
 }
 
 func (d *DB) userText(v model.StateView, id string) []byte {
-	return tau2.AppendDumps(nil, d.userDump(v, id), true)
+	return tau2.AppendDumps(nil, d.userDump(v, id, dumped), true)
 }
 
+// initialTexts writes every initial record's hash text once, the texts
+// side by side in large chunks.
 func (d *DB) initialTexts() {
-	v := d.Start()
+	v := &recordView{snapshot: d.Start().(*snapshot)}
 	d.texts = make(map[[2]string][]byte, len(d.flights)+len(d.resIDs)+len(d.users))
+	var buf []byte
+	put := func(coll, id string, text func([]byte) []byte) {
+		if cap(buf)-len(buf) < 16<<10 {
+			buf = make([]byte, 0, 256<<10)
+		}
+		start := len(buf)
+		buf = text(buf)
+		d.texts[[2]string{coll, id}] = buf[start:len(buf):len(buf)]
+	}
 	for _, id := range d.resIDs {
-		d.texts[[2]string{"reservations", id}] = reservationText(v, id)
+		if v.Alive(TypeReservation, id) {
+			put("reservations", id, func(b []byte) []byte { return appendReservationText(b, v, id) })
+		} else {
+			d.texts[[2]string{"reservations", id}] = nil
+		}
 	}
 	for _, id := range d.users {
-		d.texts[[2]string{"users", id}] = d.userText(v, id)
+		put("users", id, func(b []byte) []byte { return d.appendUserText(b, v, id) })
 	}
 	for i := range d.flights {
-		d.texts[[2]string{"flights", d.flights[i].number}] = d.flightText(v, d.flights[i].number)
+		put("flights", d.flights[i].number, func(b []byte) []byte { return appendFlightText(b, v, &d.flights[i]) })
 	}
 }
 

@@ -202,7 +202,7 @@ func (c *callCtx) userDetails() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.db.userDump(c.v, u), nil
+	return c.db.userDump(c.v, u, py), nil
 }
 
 func (c *callCtx) reservationDetails() (any, error) {
@@ -210,7 +210,7 @@ func (c *callCtx) reservationDetails() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return reservationDump(c.v, r), nil
+	return reservationDump(c.v, r, py), nil
 }
 
 func (c *callCtx) flightStatus() (any, error) {

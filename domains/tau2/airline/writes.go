@@ -398,7 +398,7 @@ func (c *callCtx) withPayment(rid string, p tau2.Obj) []model.Assign {
 
 // after is the reservation's dump with the fields just written.
 func (c *callCtx) after(rid string, fields []model.Assign) any {
-	return reservationDump(overlay{c.v, TypeReservation, rid, fields}, rid)
+	return reservationDump(overlay{c.v, TypeReservation, rid, fields}, rid, py)
 }
 
 // overlay is a state with one entity's fields replaced.
