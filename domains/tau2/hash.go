@@ -106,12 +106,14 @@ func (h *HashMemo) Hash(key []byte, hash func() string) string {
 }
 
 // AppendStateKey appends one record to a state's key for HashMemo: its
-// collection, its key and its text (nil when absent), each delimited.
+// collection, its key and its text (nil when absent), each with its
+// length, so that no two records' keys run together (an id may hold any
+// byte).
 func AppendStateKey(b []byte, coll, id string, text []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(coll)))
 	b = append(b, coll...)
-	b = append(b, 0)
+	b = binary.AppendUvarint(b, uint64(len(id)))
 	b = append(b, id...)
-	b = append(b, 0)
 	if text == nil {
 		return append(b, '-')
 	}

@@ -26,6 +26,8 @@ func TestHashMemo(t *testing.T) {
 		{{"users", "u1", []byte(`{"a": 1}` + "\x00users\x00u2\x00+\x02{}")}},
 		{{"users", "u1u2", nil}},
 		{{"user", "su1", nil}},
+		{{"users", "u1\x00u2", nil}},
+		{{"users\x00u1", "u2", nil}},
 	}
 	seen := map[string]int{}
 	for i, s := range states {
