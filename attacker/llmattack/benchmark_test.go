@@ -36,7 +36,7 @@ func TestSuitePromptIsFrozen(t *testing.T) {
 // attacker may add; on tau2 telecom H's user calls keep their actor.
 func TestPromptOnABenchmarksTask(t *testing.T) {
 	sys := systemPrompt(0, true)
-	for _, want := range []string{`{"op": "call", "tool": <tool>, "args": {`, "tau-bench: 30 actions", "max_steps", "20 steps a user turn", "only where it has a turn", "returns exactly what it returned in H", `"calls"`, "no keys but op, tool, args and, for a user's step, actor"} {
+	for _, want := range []string{`{"op": "call", "tool": <tool>, "args": {`, "within the benchmark's step limits", "only where it has a turn", "returns exactly what it returned in H", `"calls"`, "no keys but op, tool, args and, for a user's step, actor"} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("the system prompt on a benchmark's task lacks %q", want)
 		}
