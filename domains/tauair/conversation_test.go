@@ -126,7 +126,8 @@ func TestWitnessWithinMaxNumSteps(t *testing.T) {
 // tau-bench's loop could not have recorded is refused at the message,
 // with its JSON path: a tool message that answers no call, or another
 // call than the one before it, a call no tool message answers, two calls
-// in one message, a call in a user's message.
+// in one message, a call in a user's message, and a run of tau-bench's
+// ReAct agent (it imported as a run with no call).
 func TestConversationTauBenchCouldRecord(t *testing.T) {
 	runs, err := AgentRuns()
 	if err != nil {
@@ -166,6 +167,11 @@ func TestConversationTauBenchCouldRecord(t *testing.T) {
 			m := traj[tool-1].(map[string]any)
 			m["tool_calls"] = append(m["tool_calls"].([]any), m["tool_calls"].([]any)[0])
 			return traj
+		}},
+		{"a ReAct agent's run", fmt.Sprintf(`$[0].traj[%d]: a user message that holds a tool's output ("API output: "…): a run of tau-bench's ReAct or Act agent`, user+2), func(traj []any) []any {
+			// chat_react_agent: the action in the text, its output a user's message.
+			return slices.Insert(traj[:user+1], user+1, any(map[string]any{"role": "assistant", "content": "Thought: look the user up\nAction:\n{\"name\": \"get_user_details\", \"arguments\": {\"user_id\": \"x\"}}"}),
+				any(map[string]any{"role": "user", "content": "API output: Error: user not found"}))
 		}},
 		{"a user's call", fmt.Sprintf(`$[0].traj[%d].tool_calls[0]: a call in a user message`, user), func(traj []any) []any {
 			traj[user].(map[string]any)["tool_calls"] = traj[tool-1].(map[string]any)["tool_calls"]

@@ -64,11 +64,17 @@ func (r *Run) Trajectory() (*model.Trajectory, error) {
 	return tr, nil
 }
 
+// reactObservation starts the user message in which tau-bench's ReAct and
+// Act agents (chat_react_agent) record a tool's output.
+const reactObservation = "API output: "
+
 // checkConversation refuses a conversation tau-bench's loop could not
 // have recorded: its agent acts on the first call of a message only, and
 // records that call with the tool message that answers it right after
 // (ToolCallingAgent.solve); its user calls no tool. A tool message must
 // answer the call before it, by id and name, and every call be answered.
+// A run of another of tau-bench's agents, which writes its actions in its
+// text, is refused too: read as tool calls it would have none.
 func (r *Run) checkConversation() error {
 	awaiting, at := (*ToolCall)(nil), -1 // the call the next message must answer, and its message
 	call := func(tc *ToolCall) string { return tc.Function.Name + "(" + tc.Function.Arguments + ")" }
@@ -93,6 +99,8 @@ func (r *Run) checkConversation() error {
 			return unanswered()
 		}
 		switch {
+		case m.Role == "user" && m.Content != nil && strings.HasPrefix(*m.Content, reactObservation):
+			return &MessageError{Message: j, Err: fmt.Errorf("a user message that holds a tool's output (%q…): a run of tau-bench's ReAct or Act agent, whose actions are in its text; parthack reads the tool-calling agent's runs, whose calls are tool_calls", reactObservation)}
 		case len(m.ToolCalls) > 0 && m.Role != "assistant":
 			return &MessageError{Message: j, CallIndex: 0, Call: call(&m.ToolCalls[0]), Err: fmt.Errorf("a call in a %s message: in tau-bench only the agent calls tools", m.Role)}
 		case len(m.ToolCalls) > 1:
