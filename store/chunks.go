@@ -105,14 +105,14 @@ func dropChunks(tx *bolt.Tx, kind Kind, k []byte) error {
 
 // bodyWriter is the io.Writer AddStream gives a record's body to. It
 // holds the record's value while it fits one transaction; past that, it
-// writes the body so far as the first chunk and each further chunk as it
-// fills.
+// writes the body so far as the first chunks and a transaction's worth of
+// chunks each time it has gathered one more.
 type bodyWriter struct {
 	im   *Import
 	r    Record
-	buf  []byte // the value (head and body) until the first chunk; then the chunk being filled
-	head int    // the head's length in buf, until the first chunk
-	key  []byte // the record's key, once its first chunk is written
+	buf  []byte // the value (head and body) until the first chunks are written; then the body gathered since
+	head int    // the head's length in buf, until the first chunks are written
+	key  []byte // the record's key, once its first chunks are written
 	c    chunked
 }
 
