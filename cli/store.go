@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -202,7 +203,7 @@ func newStoreExportCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := atomicfile.Write(args[1], model.EncodeTrajectory(tr), 0o644); err != nil {
+			if err := atomicfile.WriteFunc(args[1], 0o644, func(w io.Writer) error { return model.WriteTrajectory(w, tr) }); err != nil {
 				return usageErr("store export: %w", err)
 			}
 			fmt.Fprintf(e.stderr, "store export: %s %q (task %s, %d steps) written to %s\n", refOf(r), r.Name, tr.Task, len(tr.Steps), args[1])

@@ -6,8 +6,10 @@
 package atomicfile
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,7 +17,17 @@ import (
 
 // Write replaces path with data, atomically, with permissions perm.
 func Write(path string, data []byte, perm os.FileMode) error {
-	tmp, err := writeTemp(path, data, perm)
+	return WriteFunc(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFunc replaces path with what write writes, atomically, with
+// permissions perm: a long file is written as it is made, never held
+// whole.
+func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error {
+	tmp, err := writeTemp(path, perm, write)
 	if err != nil {
 		return err
 	}
@@ -26,9 +38,10 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	return nil
 }
 
-// writeTemp writes data, synced, to a new temporary file beside path
-// and returns its name; on failure it leaves nothing.
-func writeTemp(path string, data []byte, perm os.FileMode) (name string, err error) {
+// writeTemp writes what write writes, buffered and synced, to a new
+// temporary file beside path and returns its name; on failure it leaves
+// nothing.
+func writeTemp(path string, perm os.FileMode, write func(io.Writer) error) (name string, err error) {
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		return "", fmt.Errorf("write %s: is a directory", path)
 	}
@@ -46,7 +59,11 @@ func writeTemp(path string, data []byte, perm os.FileMode) (name string, err err
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	if err := write(bw); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := tmp.Chmod(perm); err != nil {
@@ -104,7 +121,10 @@ func (s *Set) Dir(dir string, perm os.FileMode) error {
 
 // Write writes data, to replace path when the set is committed.
 func (s *Set) Write(path string, data []byte, perm os.FileMode) error {
-	tmp, err := writeTemp(path, data, perm)
+	tmp, err := writeTemp(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 	if err != nil {
 		return err
 	}

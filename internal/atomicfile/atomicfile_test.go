@@ -1,8 +1,12 @@
 package atomicfile
 
 import (
+	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -77,5 +81,40 @@ func TestSetAllOrNothing(t *testing.T) {
 	ok.Abort() // after Commit: nothing
 	if entries, _ := os.ReadDir(out); len(entries) != 2 {
 		t.Fatalf("after Commit %s holds %v, want the two files", out, entries)
+	}
+}
+
+// TestWriteFuncFailsWhole: a file written as it is made replaces the
+// target whole; a writer that fails midway, after more than a buffer's
+// worth, leaves the target as it was and no temporary file.
+func TestWriteFuncFailsWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.json")
+	if err := Write(path, []byte("before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	piece := bytes.Repeat([]byte("x"), 100<<10)
+	err := WriteFunc(path, 0o644, func(w io.Writer) error {
+		for range 5 {
+			if _, err := w.Write(piece); err != nil {
+				return err
+			}
+		}
+		return errors.New("the run failed midway")
+	})
+	if err == nil || !strings.Contains(err.Error(), "midway") {
+		t.Fatalf("WriteFunc = %v, want the writer's error", err)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != "before" {
+		t.Fatalf("the target reads %d bytes, %v; want it as it was", len(got), err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("%d files in the directory, want only the target", len(entries))
+	}
+	if err := WriteFunc(path, 0o644, func(w io.Writer) error { _, err := w.Write(piece); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, piece) {
+		t.Fatalf("the target reads %d bytes, want %d", len(got), len(piece))
 	}
 }
