@@ -1,6 +1,9 @@
 package tau2_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +11,7 @@ import (
 	"github.com/parthack/parthack/certifier"
 	"github.com/parthack/parthack/domains"
 	_ "github.com/parthack/parthack/domains/all"
+	"github.com/parthack/parthack/domains/tau2"
 	"github.com/parthack/parthack/model"
 )
 
@@ -114,6 +118,44 @@ func TestWitnessWithinMaxSteps(t *testing.T) {
 		}
 		if refused := v.Reason == model.IllegalAction && strings.Contains(v.Evidence.Detail, "max_steps"); refused != tt.refused {
 			t.Errorf("%s, %d calls added to a run at %d of %d steps: %s %+v", r.Name, tt.added, low.BenchmarkSteps, low.MaxSteps, v.Reason, v.Evidence)
+		}
+	}
+}
+
+// TestFullDuplexRefused: a run of tau2's audio-native (full-duplex)
+// mode, told by its info's audio_native_config or its simulation's ticks,
+// is refused at that member: its turns and steps are not the half-duplex
+// orchestrator's (both imported as half-duplex runs).
+func TestFullDuplexRefused(t *testing.T) {
+	gz, err := tau2.RunFile("runs/airline-gpt-4o.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// insert puts text just inside the object that follows key.
+	insert := func(key, text string) []byte {
+		i := bytes.Index(src, []byte(key))
+		j := bytes.IndexByte(src[i:], '{') + i + 1
+		return append(append(append([]byte{}, src[:j]...), text...), src[j:]...)
+	}
+	for _, tt := range []struct {
+		path string
+		bad  []byte
+	}{
+		{"info.audio_native_config", insert(`"info": `, `"audio_native_config": {"tick_duration_seconds": 0.2}, `)},
+		{"simulations[0].ticks", insert(`"simulations": `, `"ticks": [{"tick": 0}], `)},
+	} {
+		bad := tt.bad
+		_, err := tau2.Decode("f.json", bad)
+		if err == nil || !strings.Contains(err.Error(), tt.path+": a run of tau2's audio-native (full-duplex) mode") {
+			t.Errorf("%s: %v", tt.path, err)
 		}
 	}
 }

@@ -249,6 +249,9 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 	}
 	var held []heldRun
 	run := func(i int, v model.JSON, raw []byte) error {
+		if t, ok := v.Member("ticks"); ok && !t.IsNull() {
+			return d.fail(fmt.Sprintf("simulations[%d].ticks", i), "%s", fullDuplex)
+		}
 		s, ok := d.fastSimulation(i, v)
 		if !ok {
 			var err error
@@ -368,6 +371,11 @@ func (d *decoder) fail(path, format string, args ...any) error {
 	line, col := d.place(path)
 	return &Error{File: d.file, Line: line, Col: col, Path: path, SimID: d.simID, Message: fmt.Sprintf(format, args...)}
 }
+
+// fullDuplex refuses a run of tau2's audio-native (full-duplex) mode:
+// its conversation is ticks, its max_steps counts ticks, and its turns are
+// not the half-duplex orchestrator's, whose rule every witness is held to.
+const fullDuplex = "a run of tau2's audio-native (full-duplex) mode, kept as ticks: parthack reads half-duplex runs, whose turns, steps and limits are the ones it holds a witness to"
 
 // domainPath is where a Results file names its domain.
 const domainPath = "info.environment_info.domain_name"
@@ -501,6 +509,9 @@ func (d *decoder) info(raw json.RawMessage, out *Info) error {
 	m, err := d.object("info", raw)
 	if err != nil {
 		return err
+	}
+	if raw, ok := m["audio_native_config"]; ok && !isNull(raw) {
+		return d.fail("info.audio_native_config", "%s", fullDuplex)
 	}
 	for _, f := range []struct {
 		key string
