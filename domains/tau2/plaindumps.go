@@ -3,6 +3,7 @@ package tau2
 import (
 	"strconv"
 
+	"github.com/parthack/parthack/internal/jsonscan"
 	"github.com/parthack/parthack/model"
 )
 
@@ -38,7 +39,7 @@ func appendPlainDumps(b []byte, s string, i int) ([]byte, int, bool) {
 				b = append(b, ", "...)
 			}
 			if c == '{' {
-				key, end, ok := plainStringAt(s, i)
+				key, end, ok := jsonscan.PlainString(s, i)
 				if !ok || (n > 0 && key <= prev) || end >= len(s) || s[end] != ':' {
 					return b, i, false
 				}
@@ -57,10 +58,10 @@ func appendPlainDumps(b []byte, s string, i int) ([]byte, int, bool) {
 		}
 		return append(b, closing), i + 1, true
 	case c == '"':
-		_, end, ok := plainStringAt(s, i)
+		_, end, ok := jsonscan.PlainString(s, i)
 		return append(b, s[i:end]...), end, ok
 	case c == '-' || '0' <= c && c <= '9':
-		end, integer, ok := numberAt(s, i)
+		end, integer, ok := jsonscan.Number(s, i)
 		if !ok {
 			return b, i, false
 		}
@@ -90,65 +91,3 @@ func appendPlainDumps(b []byte, s string, i int) ([]byte, int, bool) {
 // AppendStr appends json.dumps of a str: AppendDumps(b, s, …) without
 // making s an interface value (an allocation each).
 func AppendStr(b []byte, s string) []byte { return appendPyStr(b, s) }
-
-// plainStringAt is the JSON string at s[i:] when it is printable ASCII
-// without escapes (json.dumps writes it as it is), and where it ends.
-func plainStringAt(s string, i int) (string, int, bool) {
-	if i >= len(s) || s[i] != '"' {
-		return "", i, false
-	}
-	for j := i + 1; j < len(s); j++ {
-		switch c := s[j]; {
-		case c == '"':
-			return s[i+1 : j], j + 1, true
-		case c < 0x20 || c > 0x7e || c == '\\':
-			return "", i, false
-		}
-	}
-	return "", i, false
-}
-
-// numberAt scans the JSON number at s[i:]: where it ends and whether it
-// has neither fraction nor exponent.
-func numberAt(s string, i int) (int, bool, bool) {
-	if s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && '1' <= s[i] && s[i] <= '9':
-		i = digitsAt(s, i)
-	default:
-		return i, false, false
-	}
-	integer := true
-	if i < len(s) && s[i] == '.' {
-		integer = false
-		j := digitsAt(s, i+1)
-		if j == i+1 {
-			return i, false, false
-		}
-		i = j
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		integer = false
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := digitsAt(s, i)
-		if j == i {
-			return i, false, false
-		}
-		i = j
-	}
-	return i, integer, true
-}
-
-func digitsAt(s string, i int) int {
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
-	return i
-}

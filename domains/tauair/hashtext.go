@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/parthack/parthack/internal/jsonscan"
 	"github.com/parthack/parthack/model"
 )
 
@@ -55,7 +56,7 @@ func appendPlainRepr(b []byte, s string, i int) ([]byte, int, bool) {
 				i++
 				b = append(b, ", "...)
 			}
-			key, end, ok := plainString(s, i)
+			key, end, ok := jsonscan.PlainString(s, i)
 			if !ok || (n > 0 && key <= prev) || end >= len(s) || s[end] != ':' {
 				return b, i, false
 			}
@@ -90,13 +91,13 @@ func appendPlainRepr(b []byte, s string, i int) ([]byte, int, bool) {
 		}
 		return closeTuple(b, s, i, n)
 	case c == '"':
-		str, end, ok := plainString(s, i)
+		str, end, ok := jsonscan.PlainString(s, i)
 		if !ok {
 			return b, i, false
 		}
 		return appendPyStr(b, str), end, true
 	case c == '-' || '0' <= c && c <= '9':
-		end, integer, ok := numberAt(s, i)
+		end, integer, ok := jsonscan.Number(s, i)
 		if !ok {
 			return b, i, false
 		}
@@ -128,68 +129,6 @@ func closeTuple(b []byte, s string, i, n int) ([]byte, int, bool) {
 		b = append(b, ',')
 	}
 	return append(b, ')'), i + 1, true
-}
-
-// plainString is the JSON string at s[i:] when it is printable ASCII
-// without escapes, and where it ends.
-func plainString(s string, i int) (string, int, bool) {
-	if i >= len(s) || s[i] != '"' {
-		return "", i, false
-	}
-	for j := i + 1; j < len(s); j++ {
-		switch c := s[j]; {
-		case c == '"':
-			return s[i+1 : j], j + 1, true
-		case c < 0x20 || c > 0x7e || c == '\\':
-			return "", i, false
-		}
-	}
-	return "", i, false
-}
-
-// numberAt scans the JSON number at s[i:]: where it ends and whether it
-// has neither fraction nor exponent (an int to Python's json module).
-func numberAt(s string, i int) (int, bool, bool) {
-	if s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && '1' <= s[i] && s[i] <= '9':
-		i = digits(s, i)
-	default:
-		return i, false, false
-	}
-	integer := true
-	if i < len(s) && s[i] == '.' {
-		integer = false
-		j := digits(s, i+1)
-		if j == i+1 {
-			return i, false, false
-		}
-		i = j
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		integer = false
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := digits(s, i)
-		if j == i {
-			return i, false, false
-		}
-		i = j
-	}
-	return i, integer, true
-}
-
-func digits(s string, i int) int {
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
-	return i
 }
 
 // appendRootRepr writes appendPyRepr of root(coll, id) straight from the
