@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/parthack/parthack/internal/jsonscan"
 	"github.com/parthack/parthack/model"
 )
 
@@ -126,7 +127,7 @@ func skip(src []byte, i, depth int) (start, end int, ok bool) {
 	case c == 'n':
 		return start, i + 4, hasAt(src, i, "null")
 	default:
-		end, _, ok = numberEnd(src, i)
+		end, _, ok = jsonscan.Number(src, i)
 		return start, end, ok
 	}
 }
@@ -201,51 +202,6 @@ var stops = func() (t [256]bool) {
 	}
 	return t
 }()
-
-// numberEnd is the end of the number at i, by the JSON grammar:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?; integer says it has no
-// fraction or exponent.
-func numberEnd(src []byte, i int) (end int, integer, ok bool) {
-	digits := func(i int) int {
-		for i < len(src) && '0' <= src[i] && src[i] <= '9' {
-			i++
-		}
-		return i
-	}
-	if i < len(src) && src[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(src) && src[i] == '0':
-		i++
-	case i < len(src) && '1' <= src[i] && src[i] <= '9':
-		i = digits(i)
-	default:
-		return i, false, false
-	}
-	integer = true
-	if i < len(src) && src[i] == '.' {
-		integer = false
-		j := digits(i + 1)
-		if j == i+1 {
-			return j, false, false
-		}
-		i = j
-	}
-	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
-		integer = false
-		i++
-		if i < len(src) && (src[i] == '+' || src[i] == '-') {
-			i++
-		}
-		j := digits(i)
-		if j == i {
-			return j, false, false
-		}
-		i = j
-	}
-	return i, integer, true
-}
 
 // text is a string that shares the scanned text.
 func (s *scanner) text(b []byte) string {
@@ -421,7 +377,7 @@ func (s *scanner) value(r raw) (model.Value, error) {
 			return v, nil
 		}
 	default:
-		if _, integer, _ := numberEnd(r, 0); integer {
+		if _, integer, _ := jsonscan.Number(r, 0); integer {
 			if i, err := strconv.ParseInt(s.text(r), 10, 64); err == nil {
 				return model.Int(i), nil
 			}
@@ -506,7 +462,7 @@ func appendCompact(b []byte, r raw) ([]byte, bool) {
 			b = append(b, r[i:end]...)
 			i = end
 		default:
-			end, integer, _ := numberEnd(r, i)
+			end, integer, _ := jsonscan.Number(r, i)
 			// An integer reads back as itself unless it is -0 or does
 			// not fit 64 bits (model.FromJSON refuses those).
 			if !integer || end-i > 18 || string(r[i:end]) == "-0" {

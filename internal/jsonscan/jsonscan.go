@@ -24,7 +24,7 @@ func PlainString(s string, i int) (string, int, bool) {
 // Number scans the JSON number at s[i:]: where it ends and whether it
 // has neither fraction nor exponent (an int to Python's json module);
 // false where none starts there.
-func Number(s string, i int) (end int, integer, ok bool) {
+func Number[T ~string | ~[]byte](s T, i int) (end int, integer, ok bool) {
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
@@ -60,7 +60,7 @@ func Number(s string, i int) (end int, integer, ok bool) {
 	return i, integer, true
 }
 
-func digits(s string, i int) int {
+func digits[T ~string | ~[]byte](s T, i int) int {
 	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
 		i++
 	}

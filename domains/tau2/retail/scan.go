@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/parthack/parthack/internal/jsonscan"
 	"github.com/parthack/parthack/model"
 )
 
@@ -169,41 +170,8 @@ var stops = func() (t [256]bool) {
 // integer (no fraction, no exponent).
 func (s *dbScanner) number(i int) (lit string, integer bool, end int, ok bool) {
 	src, start := s.src, i
-	digits := func(i int) int {
-		for i < len(src) && '0' <= src[i] && src[i] <= '9' {
-			i++
-		}
-		return i
-	}
-	if i < len(src) && src[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(src) && src[i] == '0':
-		i++
-	case i < len(src) && '1' <= src[i] && src[i] <= '9':
-		i = digits(i)
-	default:
+	if i, integer, ok = jsonscan.Number(src, i); !ok {
 		return "", false, i, false
-	}
-	integer = true
-	if i < len(src) && src[i] == '.' {
-		j := digits(i + 1)
-		if j == i+1 {
-			return "", false, j, false
-		}
-		i, integer = j, false
-	}
-	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
-		i++
-		if i < len(src) && (src[i] == '+' || src[i] == '-') {
-			i++
-		}
-		j := digits(i)
-		if j == i {
-			return "", false, j, false
-		}
-		i, integer = j, false
 	}
 	if integer && i-start > 18 {
 		return "", false, i, false // parseDB reads a longer one (as a float if it must)
