@@ -151,7 +151,7 @@ func (s *scorerSession) hOf(p *payload.Payload) (*domains.Run, error) {
 func turnsOf(tr *model.Trajectory) []payload.Turn {
 	out := make([]payload.Turn, len(tr.Transcript))
 	for i, t := range tr.Transcript {
-		out[i] = payload.Turn{Role: t.Role, Content: t.Content}
+		out[i] = payload.Turn{Role: t.Role, Content: t.Content.String()}
 	}
 	return out
 }

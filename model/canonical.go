@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -40,10 +41,13 @@ func AppendTrajectory(b []byte, tr *Trajectory) []byte {
 	// copied once, not once for each time a growing buffer doubles.
 	text := 0
 	for _, t := range tr.Transcript {
-		text += len(t.Content) + 64
+		text += t.Content.Len() + 64
 	}
 	e := &trajectoryEncoder{b: slices.Grow(b, 256+len(tr.Note)+128*len(tr.Steps)+text)}
 	e.encode(tr)
+	if e.err != nil { // a spilled message not read back (see Text.String)
+		panic(fmt.Sprintf("model.AppendTrajectory: %v", e.err))
+	}
 	return e.b
 }
 
@@ -80,23 +84,29 @@ func (e *trajectoryEncoder) flush() {
 	e.b = e.b[:0]
 }
 
-// text appends s as a JSON string; a long one, when writing, a piece at a
+// text appends t as a JSON string; a long one, when writing, a piece at a
 // time, cut where a character starts so that each piece escapes as it
-// would within the whole.
-func (e *trajectoryEncoder) text(s string) {
-	if e.w == nil || len(s) <= writePiece {
-		e.b = appendJSONString(e.b, s)
+// would within the whole (a spilled one is read back in such pieces).
+func (e *trajectoryEncoder) text(t Text) {
+	if t.sp == nil && (e.w == nil || len(t.s) <= writePiece) {
+		e.b = appendJSONString(e.b, t.s)
 		return
 	}
 	e.b = append(e.b, '"')
-	for len(s) > 0 {
-		n := min(writePiece, len(s))
-		for n < len(s) && !utf8.RuneStart(s[n]) {
-			n++
+	err := t.Pieces(func(s string) error {
+		for len(s) > 0 {
+			n := min(writePiece, len(s))
+			for n < len(s) && !utf8.RuneStart(s[n]) {
+				n++
+			}
+			e.b = e.esc.appendBody(e.b, s[:n])
+			s = s[n:]
+			e.flush()
 		}
-		e.b = e.esc.appendBody(e.b, s[:n])
-		s = s[n:]
-		e.flush()
+		return e.err
+	})
+	if e.err == nil {
+		e.err = err
 	}
 	e.b = append(e.b, '"')
 }

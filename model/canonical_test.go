@@ -27,7 +27,7 @@ func TestWriteTrajectory(t *testing.T) {
 		Steps: []Step{{Action: Action{Op: OpCall, Tool: "get_user_details", Args: MustJSON(`{"user_id": "x"}`)}}}}
 	for _, unit := range []string{"a", "é", "€", "𝄞", "\xff", "\xe2\x82", "\n", "\"", "\u2028", "\x01", "ab€\xf0\x9d"} {
 		long := strings.Repeat(unit, 3*writePiece/len(unit)+1) + "end"
-		tr.Transcript = []Turn{{Role: "user", Content: "hi"}, {Role: "user", Content: long}, {Role: "assistant", Content: long[1:], Step: 1}}
+		tr.Transcript = []Turn{{Role: "user", Content: TextOf("hi")}, {Role: "user", Content: TextOf(long)}, {Role: "assistant", Content: TextOf(long[1:]), Step: 1}}
 		var w pieceRecorder
 		if err := WriteTrajectory(&w, tr); err != nil {
 			t.Fatal(err)
@@ -47,7 +47,7 @@ func TestWriteTrajectory(t *testing.T) {
 // escaping of a non-ASCII message whole, allocate it twice or more).
 func TestWriteTrajectoryHoldsNoMessage(t *testing.T) {
 	const size = 16 << 20
-	tr := &Trajectory{Task: "T", Transcript: []Turn{{Role: "user", Content: strings.Repeat("lorem ipsum, «dolor»\n", size/22)}}}
+	tr := &Trajectory{Task: "T", Transcript: []Turn{{Role: "user", Content: TextOf(strings.Repeat("lorem ipsum, «dolor»\n", size/22))}}}
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

@@ -1184,9 +1184,11 @@ func decodeTranscript(c cursor, steps int) ([]Turn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t.Content, err = cc.str(); err != nil {
+		content, err := cc.str()
+		if err != nil {
 			return nil, err
 		}
+		t.Content = TextOf(content)
 		if sc, ok := o.get("step"); ok {
 			n, err := sc.integer()
 			if err != nil {

@@ -82,7 +82,8 @@ func appendCanonical(b []byte, c cursor) ([]byte, error) {
 	case nodeBool:
 		return strconv.AppendBool(b, n.b), nil
 	case nodeString:
-		return appendJSONString(b, n.str), nil
+		str, err := c.str()
+		return appendJSONString(b, str), err
 	case nodeNumber:
 		if isIntLiteral(n.str) {
 			i, err := c.integer()

@@ -88,6 +88,101 @@ type doc struct {
 	// locating steps in file order (as decoding a trajectory does) scans
 	// the source once overall instead of once per step.
 	lineOff, line, col int
+	// spills are the strings of a streamed value that were set aside in
+	// a spill file, in order: src has "" in their place.
+	spills []spillAt
+}
+
+// spillAt is a string of a document set aside in a spill file.
+type spillAt struct {
+	off    int // its opening quote in src
+	line   int // the line of src it is on
+	text   *spilled
+	flawed bool // the parser would refuse it: the value is read whole
+}
+
+// spillsSound reports whether no spilled string has a flaw.
+func (d *doc) spillsSound() bool {
+	for _, sp := range d.spills {
+		if sp.flawed {
+			return false
+		}
+	}
+	return true
+}
+
+// spilledValues reports whether every spilled string is a string value
+// of the tree, not a key, which the tree holds as text.
+func (d *doc) spilledValues() bool {
+	found := 0
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n.kind == nodeString && d.spillOf(n) != nil {
+			found++
+		}
+		for _, it := range n.items {
+			walk(it)
+		}
+		for _, m := range n.members {
+			walk(m.val)
+		}
+	}
+	walk(d.root)
+	return found == len(d.spills)
+}
+
+// spillOf is the spilled text of a string node, or nil.
+func (d *doc) spillOf(n *node) *spilled {
+	if len(d.spills) == 0 || n.kind != nodeString {
+		return nil
+	}
+	i, ok := slices.BinarySearchFunc(d.spills, n.off, func(sp spillAt, off int) int { return sp.off - off })
+	if !ok {
+		return nil
+	}
+	return d.spills[i].text
+}
+
+// strOf is a string node's string, read back from the spill file when
+// it was set aside there.
+func (d *doc) strOf(n *node) (string, error) {
+	sp := d.spillOf(n)
+	if sp == nil {
+		return n.str, nil
+	}
+	var b strings.Builder
+	b.Grow(sp.n)
+	err := Text{sp: sp}.Pieces(func(p string) error { b.WriteString(p); return nil })
+	return b.String(), err
+}
+
+// unspilled is src[from:to] as its file has it, the spilled strings in
+// it read back into their places.
+func (d *doc) unspilled(from, to int) ([]byte, error) {
+	n := to - from
+	for _, sp := range d.spills {
+		if sp.off >= from && sp.off < to {
+			n += int(sp.text.size)
+		}
+	}
+	if n == to-from {
+		return d.src[from:to], nil
+	}
+	b := make([]byte, 0, n)
+	prev := from
+	for _, sp := range d.spills {
+		if sp.off < from || sp.off >= to {
+			continue
+		}
+		b = append(b, d.src[prev:sp.off+1]...)
+		k := len(b)
+		b = b[:k+int(sp.text.size)]
+		if _, err := sp.text.f.f.ReadAt(b[k:], sp.text.off); err != nil {
+			return nil, err
+		}
+		prev = sp.off + 1
+	}
+	return append(b, d.src[prev:to]...), nil
 }
 
 // maxDepth bounds nesting so hostile input cannot exhaust the stack.
@@ -406,6 +501,11 @@ func invalidUTF8(c byte) string {
 // errAt builds a DecodeError at a byte offset of the document.
 func (d *doc) errAt(off int, path, msg string) *DecodeError {
 	line, col := d.locate(off)
+	for _, sp := range d.spills {
+		if sp.off < off && sp.line == line {
+			col += int(sp.text.size) // the text set aside was on this line
+		}
+	}
 	if d.line0 > 0 {
 		if line == 1 {
 			col += d.col0 - 1
@@ -482,7 +582,8 @@ func (c cursor) expect(k nodeKind) error {
 func (c cursor) describe() string {
 	switch c.n.kind {
 	case nodeString:
-		return strconv.Quote(c.n.str)
+		s, _ := c.d.strOf(c.n)
+		return strconv.Quote(s)
 	case nodeNumber:
 		return "number " + c.n.str
 	case nodeBool:
@@ -495,7 +596,11 @@ func (c cursor) str() (string, error) {
 	if err := c.expect(nodeString); err != nil {
 		return "", err
 	}
-	return c.n.str, nil
+	s, err := c.d.strOf(c.n)
+	if err != nil {
+		return "", c.fail("the text of a long string could not be read back: %v", err)
+	}
+	return s, nil
 }
 
 func (c cursor) nonEmptyStr() (string, error) {
@@ -631,7 +736,8 @@ func (c cursor) value() (Value, error) {
 	case nodeNull:
 		return Null, nil
 	case nodeString:
-		return Str(c.n.str), nil
+		s, err := c.str()
+		return Str(s), err
 	case nodeBool:
 		return Bool(c.n.b), nil
 	case nodeNumber:

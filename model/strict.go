@@ -36,7 +36,7 @@ func ParseJSON(file string, src []byte) (JSON, error) {
 // document's text copied and parsed again, still placed in its file.
 func (j JSON) Clone() JSON {
 	d := j.c.d
-	c := &doc{file: d.file, src: bytes.Clone(d.src), base: d.base, line0: d.line0, col0: d.col0}
+	c := &doc{file: d.file, src: bytes.Clone(d.src), base: d.base, line0: d.line0, col0: d.col0, spills: d.spills}
 	if f := (&fastParser{d: c}); !f.document() {
 		if err := parseTokensInto(c); err != nil {
 			return j // it parsed once; the same text parses again
@@ -164,9 +164,29 @@ func (j JSON) Entries() ([]string, []JSON, error) {
 // json.RawMessage. It shares the document's bytes, which a stream
 // (StreamJSONArray, StreamJSONObject) writes again after the call that
 // handed the value on: a caller that keeps it copies it.
+//
+// A value holding a string a stream set aside (see Text) is read back
+// whole into a new slice; like Text.String, that panics only at an I/O
+// error of the system.
 func (j JSON) Raw() []byte {
-	src, off := j.c.d.src, j.c.n.off
-	return src[off:valueEnd(src, off)]
+	d, off := j.c.d, j.c.n.off
+	raw, err := d.unspilled(off, valueEnd(d.src, off))
+	if err != nil {
+		panic(fmt.Sprintf("model.JSON.Raw: the text of a long string could not be read back: %v", err))
+	}
+	return raw
+}
+
+// Text reads a string as a Text: one a stream set aside is left where it
+// is, read in pieces when it is read (see Text).
+func (j JSON) Text() (Text, error) {
+	if err := j.c.expect(nodeString); err != nil {
+		return Text{}, err
+	}
+	if sp := j.c.d.spillOf(j.c.n); sp != nil {
+		return Text{sp: sp}, nil
+	}
+	return Text{s: j.c.n.str}, nil
 }
 
 // valueEnd is the offset just past the value of valid JSON that starts
@@ -246,14 +266,14 @@ func StreamJSONArray(file string, r io.Reader, head func(v JSON) error, each fun
 			return err
 		}
 	}
-	if err := s.elements("$", func(i int, v JSON, _ []byte) error { return each(i, v) }); err != nil {
+	if err := s.elements("$", each); err != nil {
 		return err
 	}
 	return s.end()
 }
 
 func newArrayScanner(file string, r io.Reader) (*arrayScanner, error) {
-	s := &arrayScanner{file: file, r: bufio.NewReaderSize(r, 1<<16), line: 1, col: 1}
+	s := &arrayScanner{file: file, r: bufio.NewReaderSize(r, streamBuffer), line: 1, col: 1}
 	if head, _ := s.r.Peek(3); len(head) > 0 {
 		if err := checkBOM(file, head); err != nil {
 			return nil, err
@@ -264,7 +284,7 @@ func newArrayScanner(file string, r io.Reader) (*arrayScanner, error) {
 
 // elements reads the array at path, its '[' next, an element at a time,
 // handing each to each with its text (valid during the call).
-func (s *arrayScanner) elements(path string, each func(i int, v JSON, raw []byte) error) error {
+func (s *arrayScanner) elements(path string, each func(i int, v JSON) error) error {
 	s.read()
 	for i := 0; ; i++ {
 		at := fmt.Sprintf("%s[%d]", path, i)
@@ -280,7 +300,7 @@ func (s *arrayScanner) elements(path string, each func(i int, v JSON, raw []byte
 		if err != nil {
 			return err
 		}
-		if err := each(i, v, s.buf); err != nil {
+		if err := each(i, v); err != nil {
 			return err
 		}
 		s.release()
@@ -326,14 +346,14 @@ func (s *arrayScanner) cut(path, what string, err error) error {
 // only the member being read; the members named in arrays whose value is
 // an array are read an element at a time. A member is handed to member
 // with its key, an element of such an array to each with the array's key
-// and its index; raw is the value's text; v and raw are valid only during
-// the call; a streamed array is handed to member first, with raw nil and
-// v the array, located but with its elements unread (see StreamJSONArray).
+// and its index; v (and its Raw text) is valid only during the call; a
+// streamed array is handed to member first, located but with its elements
+// unread (see StreamJSONArray).
 // Errors are located in the file, with the paths "$.key" and "$.key[i]";
 // a key that repeats is one. An error of member or each stops the stream
 // and is returned as it is. A gzipped file must be unpacked first
 // (mapfile.Open); the input is read to its end.
-func StreamJSONObject(file string, r io.Reader, arrays []string, member func(key string, v JSON, raw []byte) error, each func(key string, i int, v JSON, raw []byte) error) error {
+func StreamJSONObject(file string, r io.Reader, arrays []string, member func(key string, v JSON) error, each func(key string, i int, v JSON) error) error {
 	s, err := newArrayScanner(file, r)
 	if err != nil {
 		return err
@@ -384,13 +404,13 @@ func StreamJSONObject(file string, r io.Reader, arrays []string, member func(key
 			return s.cut(path, "the object is not closed", err)
 		}
 		if c == '[' && slices.Contains(arrays, key) {
-			if err = member(key, s.opening(path), nil); err == nil {
-				err = s.elements(path, func(i int, v JSON, raw []byte) error { return each(key, i, v, raw) })
+			if err = member(key, s.opening(path)); err == nil {
+				err = s.elements(path, func(i int, v JSON) error { return each(key, i, v) })
 			}
 		} else {
 			var v JSON
 			if v, err = s.value(path, "member "+strconv.Quote(key)); err == nil {
-				err = member(key, v, s.buf)
+				err = member(key, v)
 				s.release()
 			}
 		}
@@ -423,6 +443,113 @@ type arrayScanner struct {
 	frees     []func() // give back the parts after the first and buf (take)
 	owned     bool     // buf is a large value's own, shared by its strings
 	stack     []byte
+	strAt     int // the offset in the value of the last string's quote
+	// A string longer than spillAbove goes to a spill file (openSpill),
+	// the value keeping "" in its place.
+	spill    *spillFile // the stream's, made at its first long string
+	noSpill  bool       // the system gave no spill file: strings stay here
+	open     *spilled   // the string being spilled
+	openLine int        // its line in the value
+	check    textChecker
+	spills   []spillAt // the value's spilled strings
+	spillErr error     // writing the spill file failed
+}
+
+// streamBuffer is the size of a stream's read buffer: a string is set
+// aside once it is longer than spillAbove at the end of a buffer's worth
+// (a variable for the tests, as spillAbove is).
+var streamBuffer = 1 << 16
+
+// spillAbove is the length of a string's text beyond which a stream
+// keeps it in a spill file, not in memory (a variable for the tests,
+// which spill short strings to hold both ways to the same reading).
+var spillAbove = 1 << 20
+
+// size is the length of the value read so far.
+func (s *arrayScanner) size() int {
+	n := len(s.buf)
+	for _, p := range s.parts {
+		n += len(p)
+	}
+	return n
+}
+
+// openSpill moves the text of the open string, read so far, to the
+// stream's spill file; the rest of it follows there (spillTake).
+func (s *arrayScanner) openSpill() {
+	if s.noSpill {
+		return
+	}
+	if s.spill == nil {
+		if s.spill = newSpillFile(); s.spill == nil {
+			s.noSpill = true
+			return
+		}
+	}
+	from := s.strAt + 1
+	s.open = &spilled{f: s.spill, off: s.spill.size}
+	s.openLine = s.line
+	s.check = textChecker{}
+	at := 0
+	for _, b := range append(s.parts[:len(s.parts):len(s.parts)], s.buf) {
+		if lo := max(from-at, 0); lo < len(b) {
+			s.spillWrite(b[lo:])
+		}
+		at += len(b)
+	}
+	s.truncate(from)
+}
+
+// spillWrite writes part of the open string's text to the spill file.
+func (s *arrayScanner) spillWrite(b []byte) {
+	if s.spillErr == nil {
+		s.spillErr = s.spill.write(b)
+	}
+	s.check.add(b)
+}
+
+// spillTake consumes b, the next bytes of the open spilled string, into
+// the spill file, keeping line and column.
+func (s *arrayScanner) spillTake(b []byte) {
+	s.spillWrite(b)
+	if k := bytes.Count(b, newline); k > 0 {
+		s.line += k
+		s.col = len(b) - bytes.LastIndexByte(b, '\n')
+	} else {
+		s.col += len(b)
+	}
+	s.r.Discard(len(b))
+}
+
+// closeSpill ends the open spilled string, its closing quote next.
+func (s *arrayScanner) closeSpill(line0 int) {
+	sp := s.open
+	sp.size = s.spill.size - sp.off
+	sound := s.check.sound()
+	sp.n = s.check.n
+	s.spills = append(s.spills, spillAt{off: s.strAt, line: s.openLine - line0 + 1, text: sp, flawed: !sound})
+	spillsMade.Add(1)
+	s.open, s.check = nil, textChecker{}
+}
+
+// truncate cuts the value read so far to its first n bytes, giving back
+// the parts past them.
+func (s *arrayScanner) truncate(n int) {
+	at := 0
+	for i, p := range s.parts {
+		if n <= at+len(p) {
+			// Part i becomes the buffer, with its own free (frees[i-1]);
+			// the parts after it go back.
+			for _, free := range s.frees[i:] {
+				free()
+			}
+			s.buf = p[:n-at]
+			s.parts, s.frees = s.parts[:i], s.frees[:i]
+			return
+		}
+		at += len(p)
+	}
+	s.buf = s.buf[:n-at]
 }
 
 // opening is the array whose '[' is the next byte, as a value placed in
@@ -498,6 +625,7 @@ func (s *arrayScanner) value(path, what string) (JSON, error) {
 	for done := false; !done; {
 		if _, err := s.r.Peek(1); err != nil {
 			s.dropParts()
+			s.open, s.spills = nil, nil
 			return JSON{}, s.cut(path, "the file ends inside "+what, err)
 		}
 		chunk, _ := s.r.Peek(s.r.Buffered())
@@ -510,6 +638,9 @@ func (s *arrayScanner) value(path, what string) (JSON, error) {
 					break
 				}
 				n += i
+				if chunk[n] == '"' && s.open != nil {
+					break // a spilled string ends: its text so far goes first
+				}
 			}
 			c := chunk[n]
 			n++
@@ -526,6 +657,7 @@ func (s *arrayScanner) value(path, what string) (JSON, error) {
 				}
 			case c == '"':
 				inString = true
+				s.strAt = s.size() + n - 1
 			case c == '{' || c == '[':
 				s.stack = append(s.stack, c)
 				// Deeper than the parser allows: hand it over, it says so.
@@ -547,7 +679,17 @@ func (s *arrayScanner) value(path, what string) (JSON, error) {
 				}
 			}
 		}
+		if s.open != nil {
+			s.spillTake(chunk[:n])
+			if n < len(chunk) { // at the string's closing quote
+				s.closeSpill(line0)
+			}
+			continue
+		}
 		s.take(chunk[:n])
+		if inString && s.size()-s.strAt-1 > spillAbove {
+			s.openSpill()
+		}
 		if scalarEnds && !done {
 			next, err := s.r.Peek(1)
 			done = err != nil || len(s.buf) > maxScalar || scalarEnd(next[0])
@@ -557,11 +699,36 @@ func (s *arrayScanner) value(path, what string) (JSON, error) {
 	// to be written again (the next value takes another): its strings
 	// share it.
 	s.owned = s.joined()
-	d := &doc{file: s.file, src: s.buf, base: path, line0: line0, col0: col0, owned: s.owned}
-	if f := (&fastParser{d: d}); !f.document() {
-		if err := parseTokensInto(d); err != nil {
-			return JSON{}, err
+	d := &doc{file: s.file, src: s.buf, base: path, line0: line0, col0: col0, owned: s.owned, spills: s.spills}
+	s.spills = nil // the document's now
+	if s.spillErr != nil {
+		err := s.spillErr
+		s.spillErr = nil
+		return JSON{}, d.errAt(0, path, "the text of a long string could not be set aside: "+err.Error())
+	}
+	parse := func(d *doc) error {
+		if f := (&fastParser{d: d}); !f.document() {
+			return parseTokensInto(d)
 		}
+		return nil
+	}
+	var err error
+	if d.spillsSound() {
+		err = parse(d)
+	}
+	if d.spills != nil && (!d.spillsSound() || err != nil || !d.spilledValues()) {
+		// A flaw in a spilled string, an error that may be the "" in a
+		// string's place, or a spilled key: the value is read whole, as
+		// it would be without spilling, and its errors are the parser's.
+		src, rerr := d.unspilled(0, len(d.src))
+		if rerr != nil {
+			return JSON{}, d.errAt(0, path, "the text of a long string could not be read back: "+rerr.Error())
+		}
+		d = &doc{file: s.file, src: src, base: path, line0: line0, col0: col0, owned: true}
+		err = parse(d)
+	}
+	if err != nil {
+		return JSON{}, err
 	}
 	return JSON{d.cur()}, nil
 }

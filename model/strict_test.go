@@ -86,18 +86,18 @@ func TestStreamJSONObject(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var got strings.Builder
 			err := StreamJSONObject("f.json", strings.NewReader(c.src), []string{"runs"},
-				func(key string, v JSON, raw []byte) error {
-					if raw == nil {
+				func(key string, v JSON) error {
+					if key == "runs" && v.Kind() == "array" {
 						got.WriteString(key + " ")
 						return nil // a streamed array's elements follow
 					}
-					if _, err := ParseJSON("raw", raw); err != nil {
-						t.Errorf("member %s: its text %q does not parse: %v", key, raw, err)
+					if _, err := ParseJSON("raw", v.Raw()); err != nil {
+						t.Errorf("member %s: its text %q does not parse: %v", key, v.Raw(), err)
 					}
 					got.WriteString(key + " ")
 					return nil
 				},
-				func(key string, i int, v JSON, raw []byte) error {
+				func(key string, i int, v JSON) error {
 					fmt.Fprintf(&got, "%s[%d] ", key, i)
 					return nil
 				})
@@ -183,8 +183,8 @@ func TestStreamReadError(t *testing.T) {
 			r := &failingReader{c.src, bad}
 			var err error
 			if c.object {
-				err = StreamJSONObject("f.json", r, []string{"runs"}, func(string, JSON, []byte) error { return nil },
-					func(string, int, JSON, []byte) error { return nil })
+				err = StreamJSONObject("f.json", r, []string{"runs"}, func(string, JSON) error { return nil },
+					func(string, int, JSON) error { return nil })
 			} else {
 				err = StreamJSONArray("f.json", r, nil, func(int, JSON) error { return nil })
 			}
@@ -210,12 +210,12 @@ func TestStreamedArrayPlaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	src = "{\"a\": 1,\n \"runs\":   []}"
-	if err := StreamJSONObject("f.json", strings.NewReader(src), []string{"runs"}, func(key string, v JSON, raw []byte) error {
-		if raw == nil {
+	if err := StreamJSONObject("f.json", strings.NewReader(src), []string{"runs"}, func(key string, v JSON) error {
+		if key == "runs" {
 			place(v)
 		}
 		return nil
-	}, func(string, int, JSON, []byte) error { return nil }); err != nil {
+	}, func(string, int, JSON) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"$ 2:3 f.json:2:3: $: empty", "$.runs 2:12 f.json:2:12: $.runs: empty"}
@@ -331,8 +331,8 @@ func TestJSONRaw(t *testing.T) {
 		t.Fatalf("Bool of a number: %v", err)
 	}
 	// An element of a streamed array: its text is the element's.
-	err = StreamJSONObject("f.json", strings.NewReader(src), []string{"a"}, func(string, JSON, []byte) error { return nil },
-		func(_ string, _ int, v JSON, _ []byte) error {
+	err = StreamJSONObject("f.json", strings.NewReader(src), []string{"a"}, func(string, JSON) error { return nil },
+		func(_ string, _ int, v JSON) error {
 			o, _ := v.Member("o")
 			if string(o.Raw()) != string(inner[0]["o"]) {
 				t.Fatalf("streamed element's member: %s", o.Raw())

@@ -74,10 +74,12 @@ type Trajectory struct {
 
 // Turn is one message of a conversation: its role (system, user,
 // assistant or tool), its text, and the 1-based agent step it makes (an
-// assistant's tool call) or answers (the tool's output), 0 for none.
+// assistant's tool call) or answers (the tool's output), 0 for none. Its
+// text is a Text: a message of hundreds of megabytes read from a
+// benchmark's file stays in the file the stream set it aside in.
 type Turn struct {
 	Role    string `json:"role"`
-	Content string `json:"content"`
+	Content Text   `json:"content"`
 	Step    int    `json:"step,omitempty"`
 }
 

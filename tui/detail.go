@@ -452,7 +452,7 @@ func (c *common) turnLines(turns []model.Turn, title string, width int, full boo
 		case "tool":
 			role = st.muted.Render("call")
 		}
-		lines := wrap(strings.Join(strings.Fields(t.Content), " "), max(width-7, 8))
+		lines := wrap(strings.Join(strings.Fields(t.Content.String()), " "), max(width-7, 8))
 		if len(lines) > most && !full {
 			more := len(lines) - most + 1
 			note := fmt.Sprintf("… (%d more lines: f shows every turn whole)", more)
@@ -554,7 +554,7 @@ func (c *common) turnConversation(a *analysis, k, width int, full bool) []string
 	if open < 0 {
 		return nil
 	}
-	turns := []model.Turn{{Role: "user", Content: text}}
+	turns := []model.Turn{{Role: "user", Content: model.TextOf(text)}}
 	title, most := " · "+name+", the user's message", 6
 	if ev := &log.Events[k-1]; open < k-1 && ev.Step >= 0 {
 		n := 0
@@ -567,7 +567,7 @@ func (c *common) turnConversation(a *analysis, k, width int, full bool) []string
 		if !ev.OK {
 			out = log.Reason(ev)
 		}
-		turns = append(turns, model.Turn{Role: "assistant", Content: describeAction(ev.Action)}, model.Turn{Role: "tool", Content: out})
+		turns = append(turns, model.Turn{Role: "assistant", Content: model.TextOf(describeAction(ev.Action))}, model.Turn{Role: "tool", Content: model.TextOf(out)})
 		// The message shows whole at its own event; beside a call it
 		// is context, and the call's result is what there is to read.
 		title, most = fmt.Sprintf(" · %s, call %d of the turn", name, n), 3

@@ -192,11 +192,11 @@ func TestConversationIsWholeWhereItHappens(t *testing.T) {
 	lastTurn := turns[len(turns)-1]
 	words := func(s string, n int) string { f := strings.Fields(s); return strings.Join(f[:min(n, len(f))], " ") }
 	at0 := strings.Join(m.c.detailLines(a, 0, 200, false, false), "\n")
-	if !strings.Contains(at0, "before the first call") || !strings.Contains(at0, words(firstUser.Content, 4)) {
+	if !strings.Contains(at0, "before the first call") || !strings.Contains(at0, words(firstUser.Content.String(), 4)) {
 		t.Fatalf("the initial snapshot lacks the opening turns:\n%s", at0)
 	}
 	end := strings.Join(m.c.detailLines(a, a.events(), 200, false, false), "\n")
-	if !strings.Contains(end, "and the turns after it") || !strings.Contains(end, words(lastTurn.Content, 4)) {
+	if !strings.Contains(end, "and the turns after it") || !strings.Contains(end, words(lastTurn.Content.String(), 4)) {
 		t.Fatalf("the last call lacks the turns that close the run (%q):\n%s", lastTurn.Content, end)
 	}
 	cut := strings.Join(m.c.detailLines(a, a.events(), 24, false, false), "\n")

@@ -146,7 +146,7 @@ func turnsOf(sim *tau2.Simulation) (open []bool, oneMessage int) {
 func errorsOf(sim *tau2.Simulation) int {
 	n := 0
 	for _, m := range sim.Messages {
-		if m.Role == "tool" && (m.Error || m.Content != nil && strings.HasPrefix(*m.Content, "Error:")) {
+		if m.Role == "tool" && (m.Error || m.Content != nil && strings.HasPrefix(m.Content.String(), "Error:")) {
 			n++
 		}
 	}

@@ -248,7 +248,7 @@ func ActionDecided(sim *Simulation, a Action) string {
 func CommunicateDecided(sim *Simulation, info string) string {
 	want := strings.ToLower(info)
 	for j, m := range sim.Messages {
-		if m.Role == "assistant" && m.Content != nil && strings.Contains(strings.ReplaceAll(strings.ToLower(*m.Content), ",", ""), want) {
+		if m.Role == "assistant" && m.Content != nil && m.Content.Contains(want, communicateForm) {
 			return fmt.Sprintf("messages[%d] says it", j)
 		}
 	}

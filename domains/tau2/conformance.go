@@ -2,7 +2,6 @@ package tau2
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/parthack/parthack/model"
@@ -133,7 +132,7 @@ func Trajectory(w World, r *Results, sim *Simulation, task *Task) (*model.Trajec
 		return nil, err
 	}
 	for j, m := range sim.Messages {
-		content := ""
+		var content model.Text
 		if m.Content != nil {
 			content = *m.Content
 		}
@@ -147,12 +146,12 @@ func Trajectory(w World, r *Results, sim *Simulation, task *Task) (*model.Trajec
 					return nil, &Error{File: r.File, Line: line, Col: col, Path: fmt.Sprintf("simulations[%d].messages[%d].tool_calls[%d]", sim.Index, j, k), SimID: sim.ID, Message: err.Error()}
 				}
 				tr.Steps = append(tr.Steps, st)
-				if k == 0 && strings.TrimSpace(content) != "" {
+				if k == 0 && !content.Blank() {
 					// tau2's COMMUNICATE check reads the text beside calls too.
 					tr.Transcript = append(tr.Transcript, model.Turn{Role: m.Role, Content: content})
 				}
 				text := fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[len(tr.Steps)-1])
-				tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: text, Step: len(tr.Steps)})
+				tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: model.TextOf(text), Step: len(tr.Steps)})
 			}
 		default:
 			tr.Transcript = append(tr.Transcript, model.Turn{Role: m.Role, Content: content})

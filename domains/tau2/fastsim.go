@@ -291,8 +291,8 @@ func fastMessage(v model.JSON, calls *[]model.JSON) (Message, bool) {
 		if c.Kind() != "string" {
 			return msg, false
 		}
-		s, _ := c.Str()
-		msg.Content = &s
+		text, _ := c.Text()
+		msg.Content = &text
 	}
 	switch msg.Role {
 	case "assistant", "user":

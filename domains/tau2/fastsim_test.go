@@ -20,7 +20,7 @@ func exactAndFast(t *testing.T, name string, src []byte) (fast, exact []*Simulat
 	t.Helper()
 	d := &decoder{file: name}
 	err := model.StreamJSONObject(name, bytes.NewReader(src), []string{"simulations"},
-		func(key string, v model.JSON, raw []byte) error {
+		func(key string, v model.JSON) error {
 			if key != "tasks" {
 				return nil
 			}
@@ -28,7 +28,7 @@ func exactAndFast(t *testing.T, name string, src []byte) (fast, exact []*Simulat
 			d.base, d.at = key, v
 			fastTasks, ok := fastTasks(v)
 			var raws []json.RawMessage
-			if err := d.into("tasks", raw, &raws); err != nil {
+			if err := d.into("tasks", v.Raw(), &raws); err != nil {
 				return err
 			}
 			for i, r := range raws {
@@ -45,10 +45,10 @@ func exactAndFast(t *testing.T, name string, src []byte) (fast, exact []*Simulat
 			}
 			return nil
 		},
-		func(_ string, i int, v model.JSON, raw []byte) error {
+		func(_ string, i int, v model.JSON) error {
 			d.base, d.at = fmt.Sprintf("simulations[%d]", i), v
 			f, _ := d.fastSimulation(i, v)
-			s, err := d.simulation(i, raw)
+			s, err := d.simulation(i, v.Raw())
 			if err == nil {
 				d.placeCalls(i, s)
 			}

@@ -108,7 +108,7 @@ func (Orchestrator) Turns(h *model.Trajectory) []string {
 	// of the transcript: a turn of its own, the greeting aside.
 	spoke := func(from, to int) bool {
 		for i := from + 1; i < to; i++ {
-			if t := h.Transcript[i]; t.Role == "assistant" && !(i == 0 && t.Content == Greeting) {
+			if t := h.Transcript[i]; t.Role == "assistant" && !(i == 0 && t.Content.Equal(Greeting)) {
 				return true
 			}
 		}

@@ -107,7 +107,7 @@ func Recorded(r *Results, sim *Simulation) ([]string, error) {
 	out := make([]string, len(ex))
 	for i, e := range ex {
 		if c := sim.Messages[e.Result].Content; c != nil {
-			out[i] = *c
+			out[i] = c.String()
 		}
 	}
 	return out, nil

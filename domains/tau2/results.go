@@ -108,7 +108,7 @@ type Simulation struct {
 // Message is one message of a run.
 type Message struct {
 	Role      string // assistant, user or tool
-	Content   *string
+	Content   *model.Text // nil: null
 	ToolCalls []ToolCall
 	ID        string // a tool message: the call it answers
 	Requestor string // a tool message: who called
@@ -241,21 +241,17 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 		started = true
 		return head(res)
 	}
-	// Runs read before the info or the tasks wait, their text and its
-	// place in the file kept.
-	type heldRun struct {
-		raw []byte
-		at  model.JSON
-	}
-	var held []heldRun
-	run := func(i int, v model.JSON, raw []byte) error {
+	// Runs read before the info or the tasks wait, kept with their
+	// place in the file.
+	var held []model.JSON
+	run := func(i int, v model.JSON) error {
 		if t, ok := v.Member("ticks"); ok && !t.IsNull() {
 			return d.fail(fmt.Sprintf("simulations[%d].ticks", i), "%s", fullDuplex)
 		}
 		s, ok := d.fastSimulation(i, v)
 		if !ok {
 			var err error
-			if s, err = d.simulation(i, raw); err != nil {
+			if s, err = d.simulation(i, v.Raw()); err != nil {
 				return err
 			}
 			d.placeCalls(i, s)
@@ -266,17 +262,17 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 		}
 		return each(s)
 	}
-	member := func(key string, v model.JSON, raw []byte) error {
+	member := func(key string, v model.JSON) error {
 		have[key] = true
 		d.base, d.at, d.simID = key, v, ""
 		switch key {
 		case "timestamp":
 			if !v.IsNull() {
-				return d.into("timestamp", raw, &res.Timestamp)
+				return d.into("timestamp", v.Raw(), &res.Timestamp)
 			}
 		case "info":
 			res.at[domainPath] = d.placed(domainPath)
-			return d.info(raw, &res.Info)
+			return d.info(v.Raw(), &res.Info)
 		case "tasks":
 			add := func(i int, t *Task) error {
 				if _, dup := res.byID[t.ID]; dup {
@@ -295,7 +291,7 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 				return nil
 			}
 			var tasks []json.RawMessage
-			if err := d.into("tasks", raw, &tasks); err != nil {
+			if err := d.into("tasks", v.Raw(), &tasks); err != nil {
 				return err
 			}
 			for i, raw := range tasks {
@@ -309,19 +305,19 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 			}
 		case "simulations":
 			res.at["simulations"] = d.placed("simulations")
-			if raw == nil {
+			if v.Kind() == "array" {
 				return nil // a list: its runs follow, one by one
 			}
 			var sims []json.RawMessage
-			return d.into("simulations", raw, &sims)
+			return d.into("simulations", v.Raw(), &sims)
 		}
 		return nil
 	}
-	element := func(_ string, i int, v model.JSON, raw []byte) error {
+	element := func(_ string, i int, v model.JSON) error {
 		have["simulations"] = true
 		if !started {
 			if !have["info"] || !have["tasks"] {
-				held = append(held, heldRun{bytes.Clone(raw), v.Clone()})
+				held = append(held, v.Clone())
 				return nil
 			}
 			if err := start(); err != nil {
@@ -329,7 +325,7 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 			}
 		}
 		d.base, d.at = fmt.Sprintf("simulations[%d]", i), v
-		return run(i, v, raw)
+		return run(i, v)
 	}
 	if err := model.StreamJSONObject(file, r, []string{"simulations"}, member, element); err != nil {
 		var de *model.DecodeError
@@ -351,9 +347,9 @@ func StreamResults(file string, r io.Reader, head func(*Results) error, each fun
 		}
 	}
 	for i, h := range held {
-		held[i] = heldRun{}
-		d.base, d.at, d.simID = fmt.Sprintf("simulations[%d]", i), h.at, ""
-		if err := run(i, h.at, h.raw); err != nil {
+		held[i] = model.JSON{}
+		d.base, d.at, d.simID = fmt.Sprintf("simulations[%d]", i), h, ""
+		if err := run(i, h); err != nil {
 			return err
 		}
 	}

@@ -84,17 +84,17 @@ func ScoreRun(sim *Simulation, t *Task, dbMatch bool) *Score {
 		}
 		s.Partial = float64(n) / float64(len(c.Actions))
 	}
-	var said []string
+	var said []model.Text
 	for _, m := range sim.Messages {
-		if m.Role == "assistant" && m.Content != nil && strings.TrimSpace(*m.Content) != "" {
-			said = append(said, strings.ReplaceAll(strings.ToLower(*m.Content), ",", ""))
+		if m.Role == "assistant" && m.Content != nil && !m.Content.Blank() {
+			said = append(said, *m.Content)
 		}
 	}
 	s.CommunicateOK = 1
 	for _, info := range c.CommunicateInfo {
 		ok := false
 		for _, text := range said {
-			if strings.Contains(text, strings.ToLower(info)) {
+			if text.Contains(strings.ToLower(info), communicateForm) {
 				ok = true
 				break
 			}
@@ -130,6 +130,10 @@ func ScoreRun(sim *Simulation, t *Task, dbMatch bool) *Score {
 	}
 	return s
 }
+
+// communicateForm is a message as tau2's COMMUNICATE check reads it
+// (evaluator_communicate.py): lower case, commas removed.
+func communicateForm(s string) string { return strings.ReplaceAll(strings.ToLower(s), ",", "") }
 
 func b2f(b bool) float64 {
 	if b {

@@ -34,6 +34,11 @@ func (m Message) MarshalJSON() ([]byte, error) {
 		Arguments json.RawMessage `json:"arguments"`
 		Requestor string          `json:"requestor"`
 	}
+	var content *string
+	if m.Content != nil {
+		s := m.Content.String()
+		content = &s
+	}
 	if m.Role == "tool" {
 		return json.Marshal(struct {
 			ID        string  `json:"id"`
@@ -41,7 +46,7 @@ func (m Message) MarshalJSON() ([]byte, error) {
 			Content   *string `json:"content"`
 			Requestor string  `json:"requestor"`
 			Error     bool    `json:"error"`
-		}{m.ID, m.Role, m.Content, m.Requestor, m.Error})
+		}{m.ID, m.Role, content, m.Requestor, m.Error})
 	}
 	var calls []call
 	for _, tc := range m.ToolCalls {
@@ -51,7 +56,7 @@ func (m Message) MarshalJSON() ([]byte, error) {
 		Role      string  `json:"role"`
 		Content   *string `json:"content"`
 		ToolCalls []call  `json:"tool_calls"`
-	}{m.Role, m.Content, calls})
+	}{m.Role, content, calls})
 }
 
 // Witness is the record of a trajectory a of a run's task, made from the
@@ -72,10 +77,11 @@ func Witness(res *Results, sim *Simulation, task *Task, env *pbcste.Env, a *mode
 				if text == "" && !ev.OK {
 					text = log.Reason(ev) // as ConformRun reads a failed call
 				}
-				return Message{Role: "tool", Content: &text, Error: !ev.OK}
+				content := model.TextOf(text)
+				return Message{Role: "tool", Content: &content, Error: !ev.OK}
 			}
 		}
-		return Message{Role: "tool", Content: new(string)}
+		return Message{Role: "tool", Content: new(model.Text)}
 	}
 	msgs, err := witnessMessages(sim, a, output)
 	if err != nil {
@@ -185,7 +191,7 @@ func witnessMessages(sim *Simulation, a *model.Trajectory, output func(step int)
 				}
 			}
 			// A bare call message whose calls are all skipped goes.
-			if len(m.ToolCalls) > 0 || m.Content != nil && *m.Content != "" {
+			if len(m.ToolCalls) > 0 || m.Content != nil && m.Content.Len() > 0 {
 				out = append(out, m)
 				out = append(out, results...)
 			}

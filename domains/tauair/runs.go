@@ -51,14 +51,14 @@ func (r *Run) Trajectory() (*model.Trajectory, error) {
 				if k == 0 && strings.TrimSpace(content) != "" {
 					text = "(the agent, with this call) " + content + "\n" + text
 				}
-				tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: text, Step: len(tr.Steps)})
+				tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: model.TextOf(text), Step: len(tr.Steps)})
 			}
 		default:
 			role := m.Role
 			if role != "system" && role != "user" && role != "assistant" {
 				return nil, &MessageError{Message: turn, Err: fmt.Errorf("unknown role %q (a message is system, user, assistant or tool)", m.Role)}
 			}
-			tr.Transcript = append(tr.Transcript, model.Turn{Role: role, Content: content})
+			tr.Transcript = append(tr.Transcript, model.Turn{Role: role, Content: model.TextOf(content)})
 		}
 	}
 	return tr, nil
@@ -160,7 +160,7 @@ func (t *Task) Reward(log *pbcste.Log, tr *model.Trajectory) float64 {
 	var replies []string
 	for _, turn := range tr.Transcript {
 		if turn.Role == "assistant" {
-			replies = append(replies, turn.Content)
+			replies = append(replies, turn.Content.String())
 		}
 	}
 	if !model.SaidAll(replies, t.Gold.Outputs) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/model"
 )
 
 // TestCauses: a disagreement with the file says its measured cause:
@@ -69,6 +70,6 @@ func TestCauses(t *testing.T) {
 
 // setResult replaces old by new in a run's tool message msg.
 func setResult(s *tau2.Simulation, msg int, old, new string) {
-	text := strings.Replace(*s.Messages[msg].Content, old, new, 1)
+	text := model.TextOf(strings.Replace(s.Messages[msg].Content.String(), old, new, 1))
 	s.Messages[msg].Content = &text
 }

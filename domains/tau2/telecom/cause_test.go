@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/parthack/parthack/domains/tau2"
+	"github.com/parthack/parthack/model"
 )
 
 // TestCauses: a telecom disagreement with the file says its measured
@@ -23,7 +24,7 @@ func TestCauses(t *testing.T) {
 		want  []string // each disagreement: what, then its cause
 	}{
 		{"a JSON result", 3, func(s *tau2.Simulation) {
-			text := strings.Replace(*s.Messages[5].Content, `"full_name": "John Smith"`, `"full_name": "Jon Smith"`, 1)
+			text := model.TextOf(strings.Replace(s.Messages[5].Content.String(), `"full_name": "John Smith"`, `"full_name": "Jon Smith"`, 1))
 			s.Messages[5].Content = &text
 		}, []string{`call get_customer_by_phone: $.full_name: port "John Smith", file "Jon Smith"`}},
 		{"a reward", 3, func(s *tau2.Simulation) { s.RewardInfo.Reward = 0 },

@@ -88,11 +88,8 @@ func Trajectory(d *Domain, r *tau2.Results, sim *tau2.Simulation, task *Task) (*
 	var directed []bool
 	agentSpoke := false
 	for j, m := range sim.Messages {
-		content := ""
-		if m.Content != nil {
-			content = strings.TrimSpace(*m.Content)
-		}
-		if m.Role != "tool" && content != "" {
+		said := m.Content != nil && !m.Content.Blank()
+		if m.Role != "tool" && said {
 			tr.Transcript = append(tr.Transcript, model.Turn{Role: m.Role, Content: *m.Content})
 		}
 		for k, tc := range m.ToolCalls {
@@ -110,12 +107,12 @@ func Trajectory(d *Domain, r *tau2.Results, sim *tau2.Simulation, task *Task) (*
 			}
 			tr.Steps = append(tr.Steps, st)
 			directed = append(directed, requestor == User && agentSpoke)
-			tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[len(tr.Steps)-1]), Step: len(tr.Steps)})
+			tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: model.TextOf(fmt.Sprintf("%s(%s) → %s", tc.Name, tc.Arguments, results[len(tr.Steps)-1])), Step: len(tr.Steps)})
 		}
 		switch {
-		case m.Role == "assistant" && content != "":
+		case m.Role == "assistant" && said:
 			agentSpoke = true
-		case m.Role == "user" && content != "":
+		case m.Role == "user" && said:
 			agentSpoke = false
 		}
 	}

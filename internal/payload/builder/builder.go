@@ -111,7 +111,7 @@ func TurnsOf(tr *model.Trajectory) []payload.Turn {
 	}
 	out := make([]payload.Turn, len(tr.Transcript))
 	for i, t := range tr.Transcript {
-		out[i] = payload.Turn{Role: t.Role, Content: t.Content}
+		out[i] = payload.Turn{Role: t.Role, Content: t.Content.String()}
 	}
 	return out
 }

@@ -1,0 +1,192 @@
+package model
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// spilling runs f with every string longer than 8 bytes at the end of a
+// 16-byte read buffer set aside in a spill file.
+func spilling(t *testing.T, f func()) {
+	t.Helper()
+	defer SpillShortStrings(8)()
+	f()
+}
+
+// TestStrictReadsWithSpills: the strict stream's tests pass as they are
+// when it sets aside nearly every string: the same values, places and
+// errors.
+func TestStrictReadsWithSpills(t *testing.T) {
+	for name, test := range map[string]func(*testing.T){
+		"StreamJSONArray":           TestStreamJSONArray,
+		"StreamJSONObject":          TestStreamJSONObject,
+		"JSONReads":                 TestJSONReads,
+		"StreamReadError":           TestStreamReadError,
+		"StreamedArrayPlaced":       TestStreamedArrayPlaced,
+		"StreamLargeAndSplitValues": TestStreamLargeAndSplitValues,
+		"JSONRaw":                   TestJSONRaw,
+	} {
+		t.Run(name, func(t *testing.T) { spilling(t, func() { test(t) }) })
+	}
+}
+
+// dumpStream reads src as a stream and writes down everything a reader
+// can see of it: each value's kind, place, path and text, each string
+// read both ways, what a wrong typed read says, and the stream's error.
+// spilled counts the strings set aside.
+func dumpStream(src string, oneByte bool) (dump string, spilled int) {
+	var b strings.Builder
+	var walk func(v JSON)
+	walk = func(v JSON) {
+		line, col := v.Pos()
+		fmt.Fprintf(&b, "%s %s %d:%d raw=%q\n", v.Path(), v.Kind(), line, col, v.Raw())
+		switch v.Kind() {
+		case "string":
+			s, err := v.Str()
+			tx, terr := v.Text()
+			fmt.Fprintf(&b, "  str=%q %v text=%q len=%d %v\n", s, err, tx.String(), tx.Len(), terr)
+			if !tx.Equal(s) || tx.Equal(s+"x") {
+				b.WriteString("  Equal is wrong\n")
+			}
+			var pieces strings.Builder
+			tx.Pieces(func(p string) error { pieces.WriteString(p); return nil })
+			if pieces.String() != s {
+				b.WriteString("  Pieces differ\n")
+			}
+			if tx.sp != nil {
+				spilled++
+			}
+			_, err = v.Int()
+			fmt.Fprintf(&b, "  int: %v\n", err)
+		case "array":
+			items, _ := v.Array()
+			for _, it := range items {
+				walk(it)
+			}
+		case "object":
+			keys, vals, err := v.Entries()
+			fmt.Fprintf(&b, "  keys=%q %v\n", keys, err)
+			for _, it := range vals {
+				walk(it)
+			}
+			x, _ := v.Value()
+			fmt.Fprintf(&b, "  value=%s\n", x.AsString())
+		}
+	}
+	var r = strings.NewReader(src)
+	var err error
+	if oneByte {
+		err = StreamJSONArray("f.json", iotest.OneByteReader(r), nil, func(i int, v JSON) error { walk(v); return nil })
+	} else {
+		err = StreamJSONArray("f.json", r, nil, func(i int, v JSON) error { walk(v); return nil })
+	}
+	fmt.Fprintf(&b, "error: %v\n", err)
+	return b.String(), spilled
+}
+
+// spillCorpus is documents whose strings hold every kind of character
+// and escape, cut anywhere by a small buffer, and each flaw the parser
+// refuses, inside strings long enough to be set aside.
+func spillCorpus() []string {
+	long := strings.Repeat("abcdefghij", 3)
+	docs := []string{
+		`["` + long + `", "` + long + `"]`,
+		"[{\"a\": \"" + long + "\", \"b\": 1, \"a\": 2}]", // a duplicate key after a spilled string, on its line
+		"[{\"a\": \"" + long + "\",\n \"b\": [1, \"" + long + "\", true], \"c\": x}]",
+		`[{"` + long + `": 1, "k": "` + long + `"}]`, // a long key
+		`[{"` + long + `": 1, "` + long + `": 2}]`,   // a long key twice
+		`["caf\u00e9 \ud83d\ude00 \"q\" \\ \/ \b\f\n\r\t ` + long + `"]`,
+		"[\"café, 東京, 😀 " + long + "😀東\"]",
+		"[\"" + long + "\xff" + long + "\"]",
+		"[\"" + long + "\xe6\x9d" + "\"]",
+		`["` + long + `\ud83d` + long + `"]`,
+		`["` + long + `\ude00` + long + `"]`,
+		`["` + long + `\ud83d\u0041` + long + `"]`,
+		`["` + long + `\x` + long + `"]`,
+		`["` + long + `\u12` + `"]`,
+		"[\"" + long + "\t" + long + "\"]",
+		"[\"" + long + "\n" + long + "\"]",
+		"[\"" + long + long,            // the file ends inside it
+		"[\"" + long + "\\",            // inside an escape
+		"[\"" + long + "\", \"" + long, // inside the second
+		"[\"" + long + "\"] x",
+		"[1, {\"s\": \"" + long + "\"}, {\"s\": \"" + long + "\"}, [\"" + long + "\"]]",
+		"[\"" + long + "\", " + "{\"n\": 1.5e400, \"s\": \"" + long + "\"}]",
+	}
+	rng := rand.New(rand.NewSource(28))
+	pieces := []string{"a", "é", "東", "😀", `\"`, `\\`, `\/`, `\n`, `\t`, `\u00e9`, `\u6771`, `\ud83d\ude00`, `\u0000`, " ", "~"}
+	for range 40 {
+		var b strings.Builder
+		b.WriteString("[")
+		for e := range 1 + rng.Intn(4) {
+			if e > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(`{"s": "`)
+			for range rng.Intn(60) {
+				b.WriteString(pieces[rng.Intn(len(pieces))])
+			}
+			b.WriteString(`", "n": `)
+			fmt.Fprint(&b, rng.Intn(1000))
+			if rng.Intn(3) == 0 {
+				b.WriteString(",\n \"t\": [\"" + long + "\", null]")
+			}
+			b.WriteString("}")
+		}
+		b.WriteString("]")
+		docs = append(docs, b.String())
+	}
+	return docs
+}
+
+// TestSpillReadsAsMemory: a stream that sets aside nearly every string
+// reads what one that sets aside none reads, byte for byte of what a
+// reader sees, errors included, whole or a byte at a time; and it does
+// set strings aside.
+func TestSpillReadsAsMemory(t *testing.T) {
+	total := 0
+	for i, src := range spillCorpus() {
+		for _, oneByte := range []bool{false, true} {
+			want, none := dumpStream(src, oneByte)
+			var got string
+			var n int
+			spilling(t, func() { got, n = dumpStream(src, oneByte) })
+			if none != 0 {
+				t.Fatalf("document %d: %d strings set aside at the default length", i, none)
+			}
+			total += n
+			if got != want {
+				t.Errorf("document %d (one byte at a time: %v) reads otherwise with spills:\n%s\nwant\n%s", i, oneByte, got, want)
+			}
+		}
+	}
+	if total < 100 {
+		t.Errorf("%d strings set aside in the corpus, want many", total)
+	}
+}
+
+// TestSpillLargeValue: a string set aside inside a value read in parts
+// (take) gives the parts it covered back, and the value reads whole.
+func TestSpillLargeValue(t *testing.T) {
+	big := strings.Repeat("x", 3*valuePart)
+	src := "[{\"n\": [" + strings.Repeat("1,", valuePart) + "1], \"s\": \"" + big + "\", \"t\": \"" + big + "\"}]"
+	err := StreamJSONArray("f.json", strings.NewReader(src), nil, func(i int, v JSON) error {
+		for _, k := range []string{"s", "t"} {
+			m, _ := v.Member(k)
+			tx, err := m.Text()
+			if err != nil || tx.sp == nil || tx.Len() != len(big) || !tx.Equal(big) {
+				t.Errorf("%s: set aside %v, %d bytes (%v), want %d", k, tx.sp != nil, tx.Len(), err, len(big))
+			}
+		}
+		if n, _ := v.Member("n"); string(n.Raw()) != "["+strings.Repeat("1,", valuePart)+"1]" {
+			t.Errorf("the array before the strings reads %d bytes", len(n.Raw()))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
