@@ -107,7 +107,7 @@ type Simulation struct {
 
 // Message is one message of a run.
 type Message struct {
-	Role      string // assistant, user or tool
+	Role      string      // assistant, user or tool
 	Content   *model.Text // nil: null
 	ToolCalls []ToolCall
 	ID        string // a tool message: the call it answers

@@ -98,7 +98,10 @@ func TestWitnessPlacesCalls(t *testing.T) {
 	h := stepsOf(t, sim) // read 1, read 2, toggle (user), cancel
 	ins := model.Step{Action: model.Action{Op: model.OpCall, Tool: "cancel", Args: model.MustJSON(`{"k": 2}`)}}
 	seq := func(steps ...model.Step) *model.Trajectory { return &model.Trajectory{Steps: steps} }
-	output := func(int) Message { s := model.TextOf("Error: no such order"); return Message{Role: "tool", Content: &s, Error: true} }
+	output := func(int) Message {
+		s := model.TextOf("Error: no such order")
+		return Message{Role: "tool", Content: &s, Error: true}
+	}
 	shape := func(msgs []Message) string {
 		var b strings.Builder
 		for _, m := range msgs {
