@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -188,5 +189,35 @@ func TestSpillLargeValue(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTextEncodesAsString: a Turn's Text encodes through encoding/json
+// as a string field does, with HTML escaping and without.
+func TestTextEncodesAsString(t *testing.T) {
+	text := "<a href=\"x\">&amp;</a> \u2028 é \x01 \\"
+	type plain struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+		Step    int    `json:"step,omitempty"`
+	}
+	for _, html := range []bool{true, false} {
+		enc := func(v any) string {
+			var b strings.Builder
+			e := json.NewEncoder(&b)
+			e.SetEscapeHTML(html)
+			if err := e.Encode(v); err != nil {
+				t.Fatal(err)
+			}
+			return b.String()
+		}
+		got, want := enc(Turn{Role: "user", Content: TextOf(text)}), enc(plain{Role: "user", Content: text})
+		if got != want {
+			t.Errorf("escaping HTML %v: %s, want %s", html, got, want)
+		}
+		var back Turn
+		if err := json.Unmarshal([]byte(got), &back); err != nil || back.Content.String() != text {
+			t.Errorf("read back %q, %v", back.Content.String(), err)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -113,10 +114,9 @@ func (t Text) Equal(s string) bool {
 	if t.sp.n != len(s) {
 		return false
 	}
-	stop := errTextDiffers
 	err := t.Pieces(func(p string) error {
 		if !strings.HasPrefix(s, p) {
-			return stop
+			return errTextDiffers
 		}
 		s = s[len(p):]
 		return nil
@@ -124,7 +124,31 @@ func (t Text) Equal(s string) bool {
 	return err == nil
 }
 
-var errTextDiffers = fmt.Errorf("the texts differ")
+// errTextDiffers and errTextFound stop a reading of a text's pieces.
+var (
+	errTextDiffers = errors.New("the texts differ")
+	errTextFound   = errors.New("found")
+)
+
+// HasPrefix reports whether the text starts with prefix, reading a
+// spilled one no further than it.
+func (t Text) HasPrefix(prefix string) bool {
+	if t.sp == nil {
+		return strings.HasPrefix(t.s, prefix)
+	}
+	rest := prefix
+	err := t.Pieces(func(p string) error {
+		k := min(len(p), len(rest))
+		if p[:k] != rest[:k] {
+			return errTextDiffers
+		}
+		if rest = rest[k:]; rest == "" {
+			return errTextFound
+		}
+		return nil
+	})
+	return err == errTextFound || prefix == ""
+}
 
 // Blank reports whether the text is only white space, as
 // strings.TrimSpace finds it.
@@ -139,19 +163,21 @@ func (t Text) Blank() bool {
 }
 
 // Contains reports whether form(text) holds sub, where form maps each
-// character on its own (strings.ToLower, say): a spilled text is read a
-// piece at a time, each piece formed and searched with the end of the
-// one before it.
+// character on its own (strings.ToLower, say; nil keeps the text as it
+// is): a spilled text is read a piece at a time, each piece formed and
+// searched with the end of the one before it.
 func (t Text) Contains(sub string, form func(string) string) bool {
+	if form == nil {
+		form = func(s string) string { return s }
+	}
 	if t.sp == nil || sub == "" {
 		return strings.Contains(form(t.s), sub)
 	}
-	found := errTextDiffers
 	var tail string
 	err := t.Pieces(func(p string) error {
 		s := tail + form(p)
 		if strings.Contains(s, sub) {
-			return found
+			return errTextFound
 		}
 		if k := len(sub) - 1; len(s) > k {
 			tail = strings.Clone(s[len(s)-k:])
@@ -160,11 +186,13 @@ func (t Text) Contains(sub string, form func(string) string) bool {
 		}
 		return nil
 	})
-	return err == found
+	return err == errTextFound
 }
 
-// MarshalJSON writes the text as encoding/json writes a string.
-func (t Text) MarshalJSON() ([]byte, error) { return json.Marshal(t.String()) }
+// MarshalJSON writes the text as encoding/json writes a string, leaving
+// '<', '>' and '&' to the encoder, which escapes them unless told not to
+// (SetEscapeHTML), as it does a string field's.
+func (t Text) MarshalJSON() ([]byte, error) { return appendJSONString(nil, t.String()), nil }
 
 // UnmarshalJSON reads a JSON string.
 func (t *Text) UnmarshalJSON(b []byte) error {

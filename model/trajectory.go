@@ -106,20 +106,22 @@ const (
 )
 
 // SaidAll reports whether every output appears in some reply (an
-// assistant turn) of replies, compared as tau-bench compares a required
-// output: lower-cased, the reply's commas removed.
+// assistant turn) of replies, compared as Says compares.
 func SaidAll(replies []string, outputs []string) bool {
 	for _, out := range outputs {
-		said := false
-		for _, r := range replies {
-			if strings.Contains(strings.ReplaceAll(strings.ToLower(r), ",", ""), strings.ToLower(out)) {
-				said = true
-				break
-			}
-		}
-		if !said {
+		want := strings.ToLower(out)
+		if !slices.ContainsFunc(replies, func(r string) bool { return strings.Contains(SaidForm(r), want) }) {
 			return false
 		}
 	}
 	return true
 }
+
+// Says reports whether a reply says out, compared as tau-bench compares
+// a required output and tau2 a communicate_info string: out lower-cased
+// within the reply's SaidForm. A long reply is read a piece at a time.
+func Says(reply Text, out string) bool { return reply.Contains(strings.ToLower(out), SaidForm) }
+
+// SaidForm is a reply as those checks read it: lower-cased, its commas
+// removed.
+func SaidForm(s string) string { return strings.ReplaceAll(strings.ToLower(s), ",", "") }

@@ -246,9 +246,8 @@ func ActionDecided(sim *Simulation, a Action) string {
 // assistant message that says the string (compared as tau2 compares:
 // lower case, commas removed), or that none does.
 func CommunicateDecided(sim *Simulation, info string) string {
-	want := strings.ToLower(info)
 	for j, m := range sim.Messages {
-		if m.Role == "assistant" && m.Content != nil && m.Content.Contains(want, communicateForm) {
+		if m.Role == "assistant" && m.Content != nil && model.Says(*m.Content, info) {
 			return fmt.Sprintf("messages[%d] says it", j)
 		}
 	}

@@ -1,7 +1,6 @@
 package tau2
 
 import (
-	"strings"
 
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/model"
@@ -94,7 +93,7 @@ func ScoreRun(sim *Simulation, t *Task, dbMatch bool) *Score {
 	for _, info := range c.CommunicateInfo {
 		ok := false
 		for _, text := range said {
-			if text.Contains(strings.ToLower(info), communicateForm) {
+			if model.Says(text, info) {
 				ok = true
 				break
 			}
@@ -130,10 +129,6 @@ func ScoreRun(sim *Simulation, t *Task, dbMatch bool) *Score {
 	}
 	return s
 }
-
-// communicateForm is a message as tau2's COMMUNICATE check reads it
-// (evaluator_communicate.py): lower case, commas removed.
-func communicateForm(s string) string { return strings.ReplaceAll(strings.ToLower(s), ",", "") }
 
 func b2f(b bool) float64 {
 	if b {

@@ -2,7 +2,6 @@ package tauair
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/parthack/parthack/model"
 )
@@ -85,7 +84,7 @@ func (r *Run) termination() string {
 		return ""
 	}
 	last := r.Messages[len(r.Messages)-1]
-	if last.Role == "user" && last.Content != nil && strings.Contains(*last.Content, stopMarker) {
+	if last.Role == "user" && last.Content != nil && last.Content.Contains(stopMarker, nil) {
 		return ""
 	}
 	for i := len(r.Messages) - 1; i >= 0; i-- {

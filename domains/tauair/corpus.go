@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+
+	"github.com/parthack/parthack/model"
 )
 
 // Call is one tool call of a recorded run, with what tau-bench's own tools
@@ -38,11 +40,11 @@ type Gold struct {
 
 // Message is one message of a run's conversation, as tau-bench keeps it.
 type Message struct {
-	Role       string     `json:"role"`
-	Content    *string    `json:"content"`
-	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
-	Name       string     `json:"name,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Role       string      `json:"role"`
+	Content    *model.Text `json:"content"`
+	ToolCalls  []ToolCall  `json:"tool_calls,omitempty"`
+	Name       string      `json:"name,omitempty"`
+	ToolCallID string      `json:"tool_call_id,omitempty"`
 	// Line and Col place the message in the file it was imported from,
 	// for errors; 0 for the corpus' runs.
 	Line, Col int `json:"-"`

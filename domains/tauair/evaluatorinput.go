@@ -112,7 +112,7 @@ func (r *Run) Traj(t *Task, a *model.Trajectory) ([]Message, error) {
 					ids[tc.ID] = true
 				}
 			}
-			if len(m.ToolCalls) > 0 || m.Content != nil && *m.Content != "" {
+			if len(m.ToolCalls) > 0 || m.Content != nil && m.Content.Len() > 0 {
 				out = append(out, m)
 				for _, res := range r.Messages[b.first+1 : b.end] {
 					if ids[res.ToolCallID] {
@@ -135,8 +135,9 @@ func (r *Run) Traj(t *Task, a *model.Trajectory) ([]Message, error) {
 					}
 				}
 			}
+			content := model.TextOf(text)
 			out = append(out, Message{Role: "assistant", ToolCalls: []ToolCall{tc}},
-				Message{Role: "tool", ToolCallID: id, Name: st.Tool, Content: &text})
+				Message{Role: "tool", ToolCallID: id, Name: st.Tool, Content: &content})
 		}
 	}
 	return out, nil

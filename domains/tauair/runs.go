@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/parthack/parthack/model"
@@ -24,11 +25,11 @@ func (r *Run) Trajectory() (*model.Trajectory, error) {
 	outputs := map[string]string{} // tool call id → the tool's output
 	for _, m := range r.Messages {
 		if m.Role == "tool" && m.Content != nil {
-			outputs[m.ToolCallID] = *m.Content
+			outputs[m.ToolCallID] = m.Content.String()
 		}
 	}
 	for turn, m := range r.Messages {
-		content := ""
+		var content model.Text
 		if m.Content != nil {
 			content = *m.Content
 		}
@@ -48,8 +49,8 @@ func (r *Run) Trajectory() (*model.Trajectory, error) {
 				}
 				tr.Steps = append(tr.Steps, st)
 				text := fmt.Sprintf("%s(%s) → %s", tc.Function.Name, tc.Function.Arguments, outputs[tc.ID])
-				if k == 0 && strings.TrimSpace(content) != "" {
-					text = "(the agent, with this call) " + content + "\n" + text
+				if k == 0 && !content.Blank() {
+					text = "(the agent, with this call) " + content.String() + "\n" + text
 				}
 				tr.Transcript = append(tr.Transcript, model.Turn{Role: "tool", Content: model.TextOf(text), Step: len(tr.Steps)})
 			}
@@ -58,7 +59,7 @@ func (r *Run) Trajectory() (*model.Trajectory, error) {
 			if role != "system" && role != "user" && role != "assistant" {
 				return nil, &MessageError{Message: turn, Err: fmt.Errorf("unknown role %q (a message is system, user, assistant or tool)", m.Role)}
 			}
-			tr.Transcript = append(tr.Transcript, model.Turn{Role: role, Content: model.TextOf(content)})
+			tr.Transcript = append(tr.Transcript, model.Turn{Role: role, Content: content})
 		}
 	}
 	return tr, nil
@@ -99,7 +100,7 @@ func (r *Run) checkConversation() error {
 			return unanswered()
 		}
 		switch {
-		case m.Role == "user" && m.Content != nil && strings.HasPrefix(*m.Content, reactObservation):
+		case m.Role == "user" && m.Content != nil && m.Content.HasPrefix(reactObservation):
 			return &MessageError{Message: j, Err: fmt.Errorf("a user message that holds a tool's output (%q…): a run of tau-bench's ReAct or Act agent, whose actions are in its text; parthack reads the tool-calling agent's runs, whose calls are tool_calls", reactObservation)}
 		case len(m.ToolCalls) > 0 && m.Role != "assistant":
 			return &MessageError{Message: j, CallIndex: 0, Call: call(&m.ToolCalls[0]), Err: fmt.Errorf("a call in a %s message: in tau-bench only the agent calls tools", m.Role)}
@@ -157,14 +158,10 @@ func (t *Task) Reward(log *pbcste.Log, tr *model.Trajectory) float64 {
 	if tr.Termination != "" || t.DataHash(log) != t.Gold.DataHash {
 		return 0
 	}
-	var replies []string
-	for _, turn := range tr.Transcript {
-		if turn.Role == "assistant" {
-			replies = append(replies, turn.Content.String())
+	for _, out := range t.Gold.Outputs {
+		if !slices.ContainsFunc(tr.Transcript, func(turn model.Turn) bool { return turn.Role == "assistant" && model.Says(turn.Content, out) }) {
+			return 0
 		}
-	}
-	if !model.SaidAll(replies, t.Gold.Outputs) {
-		return 0
 	}
 	return 1
 }
@@ -392,7 +389,7 @@ func decodeMessage(v model.JSON, m *Message) error {
 		return err
 	}
 	if c, ok := o.Get("content"); ok && !c.IsNull() {
-		s, err := c.Str()
+		s, err := c.Text()
 		if err != nil {
 			return err
 		}
