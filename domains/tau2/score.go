@@ -1,7 +1,6 @@
 package tau2
 
 import (
-
 	"github.com/parthack/parthack/evaluators"
 	"github.com/parthack/parthack/model"
 )
