@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
 )
 
 // spilling runs f with every string longer than 8 bytes at the end of a
@@ -218,6 +219,72 @@ func TestTextEncodesAsString(t *testing.T) {
 		var back Turn
 		if err := json.Unmarshal([]byte(got), &back); err != nil || back.Content.String() != text {
 			t.Errorf("read back %q, %v", back.Content.String(), err)
+		}
+	}
+}
+
+// spilledText reads s, as a JSON string in a stream, set aside.
+func spilledText(t *testing.T, s string) Text {
+	t.Helper()
+	defer SpillShortStrings(8)()
+	var got Text
+	err := StreamJSONArray("f.json", strings.NewReader("["+string(appendJSONString(nil, s))+"]"), nil, func(_ int, v JSON) error {
+		var err error
+		got, err = v.Text()
+		return err
+	})
+	if err != nil || got.sp == nil {
+		t.Fatalf("not set aside (%v)", err)
+	}
+	return got
+}
+
+// TestTextReadsInPieces: a spilled text answers Contains, HasPrefix,
+// Blank and Says as the string does, a match across the pieces it is
+// read in included.
+func TestTextReadsInPieces(t *testing.T) {
+	body := strings.Repeat("Ünïcode, \"quoted\"\ttext 東京 ", 12_000) // escapes and multi-byte characters: pieces end off their raw size
+	at := func(i int) int { // the start of the character at byte i
+		for !utf8.RuneStart(body[i]) {
+			i--
+		}
+		return i
+	}
+	first := 0 // the first piece's length: the needle goes across its end
+	spilledText(t, body).Pieces(func(p string) error {
+		if first == 0 {
+			first = len(p)
+		}
+		return nil
+	})
+	cases := []string{
+		body,
+		body[:at(first-3)] + "NEEDLE, found" + body[at(first-3):],
+		strings.Repeat(" \t\n\u00a0", 40_000),
+		strings.Repeat(" ", 100_000) + "x",
+	}
+	needles := []string{"NEEDLE, found", "needle found", "東京 ü", "x", "Ünïcode", "text 東京 Ü", "absent", ""}
+	for i, s := range cases {
+		tx := spilledText(t, s)
+		if tx.Len() != len(s) || tx.String() != s {
+			t.Fatalf("case %d: reads back %d bytes, want %d", i, tx.Len(), len(s))
+		}
+		if got, want := tx.Blank(), strings.TrimSpace(s) == ""; got != want {
+			t.Errorf("case %d: Blank %v, want %v", i, got, want)
+		}
+		for _, n := range needles {
+			if got, want := tx.Contains(n, nil), strings.Contains(s, n); got != want {
+				t.Errorf("case %d: Contains(%q) %v, want %v", i, n, got, want)
+			}
+			if got, want := Says(tx, n), strings.Contains(SaidForm(s), strings.ToLower(n)); got != want {
+				t.Errorf("case %d: Says(%q) %v, want %v", i, n, got, want)
+			}
+			if got, want := tx.HasPrefix(n), strings.HasPrefix(s, n); got != want {
+				t.Errorf("case %d: HasPrefix(%q) %v, want %v", i, n, got, want)
+			}
+		}
+		if !tx.HasPrefix(s[:100_000]) || tx.HasPrefix(s+"x") {
+			t.Errorf("case %d: HasPrefix of a prefix longer than a piece, or of more than the text", i)
 		}
 	}
 }
