@@ -7,11 +7,11 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/parthack/parthack/domains/bfcl/classes"
 	"github.com/parthack/parthack/domains/bfcl/pyval"
+	"github.com/parthack/parthack/internal/memo"
 	"github.com/parthack/parthack/model"
 )
 
@@ -48,54 +48,9 @@ type World struct {
 // and the call may change it in place), and the value kept tells whether
 // the call changed it. Entries share most cells (a class's attributes
 // as _load_scenario leaves them, a seeded generator's state): deriving
-// the 600 entries' tasks decodes 908 distinct cells 11,584 times.
-var decoded = cellCache{max: 16 << 20}
-
-// cellCache maps a cell's text to its decoded value, never changed
-// after. It holds two generations, each of at most max bytes of text:
-// once the newer is full it becomes the older, the older is dropped, and
-// a value found in the older moves to the newer.
-type cellCache struct {
-	mu       sync.Mutex
-	max      int
-	new, old map[string]pyval.Value
-	newBytes int
-}
-
-func (c *cellCache) get(text string) (pyval.Value, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if x, ok := c.new[text]; ok {
-		return x, true
-	}
-	x, ok := c.old[text]
-	if ok {
-		c.put(text, x)
-	}
-	return x, ok
-}
-
-func (c *cellCache) add(text string, x pyval.Value) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.put(text, x)
-}
-
-func (c *cellCache) put(text string, x pyval.Value) {
-	if len(text) > c.max {
-		return
-	}
-	if c.newBytes+len(text) > c.max {
-		c.old, c.new, c.newBytes = c.new, nil, 0
-	}
-	if c.new == nil {
-		c.new = map[string]pyval.Value{}
-	}
-	if _, ok := c.new[text]; !ok {
-		c.new[text] = x
-		c.newBytes += len(text)
-	}
-}
+// the 600 entries' tasks decodes 908 distinct cells 11,584 times. Two
+// generations of at most 16 MB of cell text each.
+var decoded = memo.Cache[pyval.Value]{Max: 16 << 20}
 
 // executorModel is the model name the world's instances are named after
 // in the call text BFCL evaluates (InstanceName); no result shows it.
@@ -157,14 +112,14 @@ func Value(v model.Value) (pyval.Value, error) { return pyval.Unmarshal([]byte(v
 // value reads an attribute back from its cell: the value as decoded,
 // which no call changes, and a deep copy of it for the call.
 func (w *World) value(f model.Value) (kept, live pyval.Value, err error) {
-	if x, ok := decoded.get(f.AsString()); ok {
+	if x, ok := decoded.Get(f.AsString()); ok {
 		return x, pyval.DeepCopy(x), nil
 	}
 	x, err := Value(f)
 	if err != nil {
 		return nil, nil, err
 	}
-	decoded.add(f.AsString(), x)
+	decoded.Add(f.AsString(), x, len(f.AsString()))
 	return x, pyval.DeepCopy(x), nil
 }
 
