@@ -123,6 +123,21 @@ func (w *World) value(f model.Value) (kept, live pyval.Value, err error) {
 	return x, pyval.DeepCopy(x), nil
 }
 
+// cells reads an instance's attributes' cells, in names' order (the
+// entity's fields): the whole record at once where the view can.
+func (w *World) cells(v model.StateView, class string, names []string) []model.Value {
+	if rv, ok := v.(model.RecordView); ok {
+		if fs, ok := rv.Fields(class, class); ok && len(fs) == len(names) {
+			return fs
+		}
+	}
+	out := make([]model.Value, len(names))
+	for i, name := range names {
+		out[i], _ = v.Field(class, class, name)
+	}
+	return out
+}
+
 // Name is the domain's id.
 func (w *World) Name() string { return DomainName }
 
@@ -158,37 +173,40 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		cell string
 		kept pyval.Value
 	}
-	before := map[string][]read{}
-	for _, in := range s.Instances {
+	before := make([][]read, len(s.Instances)) // by instance
+	for k, in := range s.Instances {
 		c := in.Class
 		if c.Stateless {
 			continue
 		}
-		in.Attrs = make([]classes.Attr, 0, len(w.attrs[c.Name]))
-		for _, name := range w.attrs[c.Name] {
-			f, _ := v.Field(c.Name, c.Name, name)
-			kept, x, err := w.value(f)
+		names := w.attrs[c.Name]
+		cells := w.cells(v, c.Name, names)
+		in.Attrs = make([]classes.Attr, 0, len(names))
+		before[k] = make([]read, 0, len(names))
+		for i, name := range names {
+			kept, x, err := w.value(cells[i])
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, name, err)
 			}
 			in.Attrs = append(in.Attrs, classes.Attr{Name: name, Value: x})
-			before[c.Name] = append(before[c.Name], read{f.AsString(), kept})
+			before[k] = append(before[k], read{cells[i].AsString(), kept})
 		}
 	}
 	res := s.Execute([]string{CallString(tool, args.AppendJSON(nil))})[0]
 	var writes []model.Action
-	for _, in := range s.Instances {
+	var cmp sameWalk
+	for k, in := range s.Instances {
 		c := in.Class
 		if c.Stateless {
 			continue
 		}
-		if len(in.Attrs) != len(before[c.Name]) {
+		if len(in.Attrs) != len(before[k]) {
 			return nil, "", fmt.Sprintf("%s: the call set an attribute the class did not have after _load_scenario", c.Name)
 		}
 		var fields []model.Assign
 		for i, a := range in.Attrs {
-			was := before[c.Name][i]
-			if same(was.kept, a.Value) {
+			was := before[k][i]
+			if cmp.same(was.kept, a.Value) {
 				continue // Marshal would write the cell it was read from
 			}
 			nv, err := cell(a.Value)
@@ -242,11 +260,20 @@ func GoalVersion(turn int) string { return "turn-" + strconv.Itoa(turn) }
 // differently.
 func same(a, b pyval.Value) bool {
 	var s sameWalk
-	return s.values(a, b)
+	return s.same(a, b)
 }
 
 // sameWalk pairs the pointers met in a with those met in b, both ways.
+// One walk compares attribute after attribute, each afresh, its maps
+// kept for the next.
 type sameWalk struct{ ab, ba map[uintptr]uintptr }
+
+// same is same(a, b), with no pair from a comparison before.
+func (s *sameWalk) same(a, b pyval.Value) bool {
+	clear(s.ab)
+	clear(s.ba)
+	return s.values(a, b)
+}
 
 // pair records that pointer p of a is q of b; false where either is
 // already paired otherwise. seen: the pair was met before (and is being
@@ -286,6 +313,20 @@ func (s *sameWalk) values(a, b pyval.Value) bool {
 	case *big.Int:
 		y, ok := b.(*big.Int)
 		return ok && x.Cmp(y) == 0
+	case *pyval.Random:
+		// A seeded generator's state, as reflect would compare its
+		// fields, at once.
+		y, ok := b.(*pyval.Random)
+		switch {
+		case !ok:
+			return false
+		case x == nil || y == nil:
+			return x == nil && y == nil
+		}
+		if ok, seen := s.pair(uintptr(unsafe.Pointer(x)), uintptr(unsafe.Pointer(y))); seen {
+			return ok
+		}
+		return *x == *y
 	case *pyval.List:
 		y, ok := b.(*pyval.List)
 		if !ok {
