@@ -1,10 +1,12 @@
 package bfcl
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/bfcl/pyval"
+	"github.com/parthack/parthack/internal/memo"
 	"github.com/parthack/parthack/internal/payload"
 	"github.com/parthack/parthack/model"
 )
@@ -116,14 +118,67 @@ func turnCredit(v *Verdict) float64 {
 // PayloadVerdict is BFCL's checker run on the calls a payload records:
 // the entry is the payload's task (BFCL publishes its entries), the
 // model's turns are its events split at the user's steps. false when the
-// payload is no BFCL entry's.
+// payload is no BFCL entry's. The verdict is shared (see verdicts): the
+// caller must not change it.
 func PayloadVerdict(p *payload.Payload) (*Verdict, bool) {
 	e, err := EntryByID(p.Task)
 	if err != nil || e == nil {
 		return nil, false
 	}
-	v := Check(e, PayloadTurns(p))
+	turns := PayloadTurns(p)
+	key := verdictKey(e.ID, turns)
+	if v, ok := verdicts.Get(key); ok {
+		return v, true
+	}
+	v := Check(e, turns)
+	verdicts.Add(key, &v, len(key)+v.size())
 	return &v, true
+}
+
+// verdicts holds the checker's verdicts by the entry and the calls it
+// checked (verdictKey), which are all a verdict is computed from: each
+// of BFCL's four checks scores a payload by its verdict, one after
+// another, and the checker runs once for the four. Two generations of at
+// most 256 KB each (keys and result texts).
+var verdicts = memo.Cache[*Verdict]{Max: 256 << 10}
+
+// verdictKey writes the entry's id and each turn's steps' calls, each
+// text after its length, a turn after 't' and a step after 's': no two
+// runs of calls share a key.
+func verdictKey(id string, turns [][][]string) string {
+	b := appendText(nil, id)
+	for _, turn := range turns {
+		b = append(b, 't')
+		for _, step := range turn {
+			b = append(b, 's')
+			for _, call := range step {
+				b = appendText(b, call)
+			}
+		}
+	}
+	return string(b)
+}
+
+func appendText(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
+}
+
+// size is about the bytes a verdict holds: its texts.
+func (v *Verdict) size() int {
+	n := len(v.ErrorMessage)
+	for _, t := range v.Turns {
+		for _, rs := range t.ModelResults {
+			for _, r := range rs {
+				n += len(r)
+			}
+		}
+		for _, r := range t.GoldResults {
+			n += len(r)
+		}
+	}
+	return n
 }
 
 // PayloadTurns are the model's calls of each turn a payload records, as

@@ -7,11 +7,11 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/parthack/parthack/domains/bfcl/classes"
 	"github.com/parthack/parthack/domains/bfcl/pyval"
+	"github.com/parthack/parthack/internal/memo"
 	"github.com/parthack/parthack/model"
 )
 
@@ -48,54 +48,9 @@ type World struct {
 // and the call may change it in place), and the value kept tells whether
 // the call changed it. Entries share most cells (a class's attributes
 // as _load_scenario leaves them, a seeded generator's state): deriving
-// the 600 entries' tasks decodes 908 distinct cells 11,584 times.
-var decoded = cellCache{max: 16 << 20}
-
-// cellCache maps a cell's text to its decoded value, never changed
-// after. It holds two generations, each of at most max bytes of text:
-// once the newer is full it becomes the older, the older is dropped, and
-// a value found in the older moves to the newer.
-type cellCache struct {
-	mu       sync.Mutex
-	max      int
-	new, old map[string]pyval.Value
-	newBytes int
-}
-
-func (c *cellCache) get(text string) (pyval.Value, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if x, ok := c.new[text]; ok {
-		return x, true
-	}
-	x, ok := c.old[text]
-	if ok {
-		c.put(text, x)
-	}
-	return x, ok
-}
-
-func (c *cellCache) add(text string, x pyval.Value) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.put(text, x)
-}
-
-func (c *cellCache) put(text string, x pyval.Value) {
-	if len(text) > c.max {
-		return
-	}
-	if c.newBytes+len(text) > c.max {
-		c.old, c.new, c.newBytes = c.new, nil, 0
-	}
-	if c.new == nil {
-		c.new = map[string]pyval.Value{}
-	}
-	if _, ok := c.new[text]; !ok {
-		c.new[text] = x
-		c.newBytes += len(text)
-	}
-}
+// the 600 entries' tasks decodes 908 distinct cells 11,584 times. Two
+// generations of at most 16 MB of cell text each.
+var decoded = memo.Cache[pyval.Value]{Max: 16 << 20}
 
 // executorModel is the model name the world's instances are named after
 // in the call text BFCL evaluates (InstanceName); no result shows it.
@@ -157,15 +112,30 @@ func Value(v model.Value) (pyval.Value, error) { return pyval.Unmarshal([]byte(v
 // value reads an attribute back from its cell: the value as decoded,
 // which no call changes, and a deep copy of it for the call.
 func (w *World) value(f model.Value) (kept, live pyval.Value, err error) {
-	if x, ok := decoded.get(f.AsString()); ok {
+	if x, ok := decoded.Get(f.AsString()); ok {
 		return x, pyval.DeepCopy(x), nil
 	}
 	x, err := Value(f)
 	if err != nil {
 		return nil, nil, err
 	}
-	decoded.add(f.AsString(), x)
+	decoded.Add(f.AsString(), x, len(f.AsString()))
 	return x, pyval.DeepCopy(x), nil
+}
+
+// cells reads an instance's attributes' cells, in names' order (the
+// entity's fields): the whole record at once where the view can.
+func (w *World) cells(v model.StateView, class string, names []string) []model.Value {
+	if rv, ok := v.(model.RecordView); ok {
+		if fs, ok := rv.Fields(class, class); ok && len(fs) == len(names) {
+			return fs
+		}
+	}
+	out := make([]model.Value, len(names))
+	for i, name := range names {
+		out[i], _ = v.Field(class, class, name)
+	}
+	return out
 }
 
 // Name is the domain's id.
@@ -203,37 +173,40 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		cell string
 		kept pyval.Value
 	}
-	before := map[string][]read{}
-	for _, in := range s.Instances {
+	before := make([][]read, len(s.Instances)) // by instance
+	for k, in := range s.Instances {
 		c := in.Class
 		if c.Stateless {
 			continue
 		}
-		in.Attrs = make([]classes.Attr, 0, len(w.attrs[c.Name]))
-		for _, name := range w.attrs[c.Name] {
-			f, _ := v.Field(c.Name, c.Name, name)
-			kept, x, err := w.value(f)
+		names := w.attrs[c.Name]
+		cells := w.cells(v, c.Name, names)
+		in.Attrs = make([]classes.Attr, 0, len(names))
+		before[k] = make([]read, 0, len(names))
+		for i, name := range names {
+			kept, x, err := w.value(cells[i])
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, name, err)
 			}
 			in.Attrs = append(in.Attrs, classes.Attr{Name: name, Value: x})
-			before[c.Name] = append(before[c.Name], read{f.AsString(), kept})
+			before[k] = append(before[k], read{cells[i].AsString(), kept})
 		}
 	}
 	res := s.Execute([]string{CallString(tool, args.AppendJSON(nil))})[0]
 	var writes []model.Action
-	for _, in := range s.Instances {
+	var cmp sameWalk
+	for k, in := range s.Instances {
 		c := in.Class
 		if c.Stateless {
 			continue
 		}
-		if len(in.Attrs) != len(before[c.Name]) {
+		if len(in.Attrs) != len(before[k]) {
 			return nil, "", fmt.Sprintf("%s: the call set an attribute the class did not have after _load_scenario", c.Name)
 		}
 		var fields []model.Assign
 		for i, a := range in.Attrs {
-			was := before[c.Name][i]
-			if same(was.kept, a.Value) {
+			was := before[k][i]
+			if cmp.same(was.kept, a.Value) {
 				continue // Marshal would write the cell it was read from
 			}
 			nv, err := cell(a.Value)
@@ -287,11 +260,20 @@ func GoalVersion(turn int) string { return "turn-" + strconv.Itoa(turn) }
 // differently.
 func same(a, b pyval.Value) bool {
 	var s sameWalk
-	return s.values(a, b)
+	return s.same(a, b)
 }
 
 // sameWalk pairs the pointers met in a with those met in b, both ways.
+// One walk compares attribute after attribute, each afresh, its maps
+// kept for the next.
 type sameWalk struct{ ab, ba map[uintptr]uintptr }
+
+// same is same(a, b), with no pair from a comparison before.
+func (s *sameWalk) same(a, b pyval.Value) bool {
+	clear(s.ab)
+	clear(s.ba)
+	return s.values(a, b)
+}
 
 // pair records that pointer p of a is q of b; false where either is
 // already paired otherwise. seen: the pair was met before (and is being
@@ -331,6 +313,20 @@ func (s *sameWalk) values(a, b pyval.Value) bool {
 	case *big.Int:
 		y, ok := b.(*big.Int)
 		return ok && x.Cmp(y) == 0
+	case *pyval.Random:
+		// A seeded generator's state, as reflect would compare its
+		// fields, at once.
+		y, ok := b.(*pyval.Random)
+		switch {
+		case !ok:
+			return false
+		case x == nil || y == nil:
+			return x == nil && y == nil
+		}
+		if ok, seen := s.pair(uintptr(unsafe.Pointer(x)), uintptr(unsafe.Pointer(y))); seen {
+			return ok
+		}
+		return *x == *y
 	case *pyval.List:
 		y, ok := b.(*pyval.List)
 		if !ok {

@@ -50,6 +50,7 @@ func TestSame(t *testing.T) {
 		{"two lists, and a list shared", pyval.NewList(pyval.NewList(int64(1)), pyval.NewList(int64(1))), pyval.NewList(shared, shared), false},
 		{"a generator and its copy", r1, r2, true},
 		{"a generator, and one a draw on", r1, drawn, false},
+		{"a generator shared, and two alike", pyval.NewList(r1, r1), pyval.NewList(r1, r2), false},
 		{"a file system and its copy (parent links)", root, pyval.DeepCopy(root), true},
 		{"a file system and another", root, fsRootWith(t, "other.txt"), false},
 	} {
@@ -63,6 +64,18 @@ func TestSame(t *testing.T) {
 		}
 		if same(c.a, c.b) && !bytes.Equal(ma, mb) {
 			t.Errorf("%s: same, yet Marshal writes %s and %s", c.name, ma, mb)
+		}
+	}
+}
+
+// TestSameWalkAfresh: a walk that compares one attribute after another
+// (as CallAs does) pairs no pointer of one comparison with the next's.
+func TestSameWalkAfresh(t *testing.T) {
+	shared := pyval.NewList(int64(1))
+	var w sameWalk
+	for i, b := range []pyval.Value{pyval.NewList(int64(1)), pyval.NewList(int64(1))} {
+		if !w.same(pyval.NewList(shared), pyval.NewList(b)) {
+			t.Errorf("comparison %d: not the same", i)
 		}
 	}
 }

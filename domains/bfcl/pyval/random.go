@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 )
 
 // Random is random.Random(seed): CPython's Mersenne Twister (MT19937),
@@ -174,9 +175,20 @@ type randomState struct {
 }
 
 // MarshalState is the full Mersenne Twister state: its 624 words and the
-// position of the next draw.
+// position of the next draw, the JSON text json.Marshal writes of a
+// randomState, written straight (a call that draws marshals it).
 func (r *Random) MarshalState() ([]byte, error) {
-	return json.Marshal(randomState{MT: r.mt[:], MTI: r.mti})
+	b := make([]byte, 0, 16+11*len(r.mt))
+	b = append(b, `{"mt":[`...)
+	for i, w := range r.mt {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendUint(b, uint64(w), 10)
+	}
+	b = append(b, `],"mti":`...)
+	b = strconv.AppendInt(b, int64(r.mti), 10)
+	return append(b, '}'), nil
 }
 
 func init() {
