@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // spilling runs f with every string longer than 8 bytes at the end of a
@@ -244,7 +246,7 @@ func spilledText(t *testing.T, s string) Text {
 // read in included.
 func TestTextReadsInPieces(t *testing.T) {
 	body := strings.Repeat("Ünïcode, \"quoted\"\ttext 東京 ", 12_000) // escapes and multi-byte characters: pieces end off their raw size
-	at := func(i int) int { // the start of the character at byte i
+	at := func(i int) int {                                         // the start of the character at byte i
 		for !utf8.RuneStart(body[i]) {
 			i--
 		}
@@ -287,4 +289,15 @@ func TestTextReadsInPieces(t *testing.T) {
 			t.Errorf("case %d: HasPrefix of a prefix longer than a piece, or of more than the text", i)
 		}
 	}
+}
+
+// TestTextMadeOnce: a spilled text made whole is made once while
+// anything holds it, so that readers that need it whole share it.
+func TestTextMadeOnce(t *testing.T) {
+	tx := spilledText(t, strings.Repeat("shared ", 50_000))
+	a, b := tx.String(), tx.String()
+	if unsafe.StringData(a) != unsafe.StringData(b) || a != strings.Repeat("shared ", 50_000) {
+		t.Errorf("made twice, or not the text")
+	}
+	runtime.KeepAlive(a)
 }

@@ -7,9 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
+	"weak"
 )
 
 // Text is the text of a message. It is a string held in memory, or, for
@@ -29,6 +32,10 @@ type spilled struct {
 	f         *spillFile
 	off, size int64 // the text's place in f
 	n         int   // the decoded string's length
+	// whole is the string String last made, while anything holds it:
+	// readers that need it whole (a payload per candidate) share one.
+	mu    sync.Mutex
+	whole weak.Pointer[byte]
 }
 
 // spillFile is the unlinked file a stream writes its long strings to: it
@@ -57,12 +64,20 @@ func (t Text) String() string {
 	if t.sp == nil {
 		return t.s
 	}
+	sp := t.sp
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if p := sp.whole.Value(); p != nil {
+		return unsafe.String(p, sp.n)
+	}
 	var b strings.Builder
-	b.Grow(t.sp.n)
+	b.Grow(sp.n)
 	if err := t.Pieces(func(p string) error { b.WriteString(p); return nil }); err != nil {
 		panic(fmt.Sprintf("model.Text: %v", err))
 	}
-	return b.String()
+	s := b.String()
+	sp.whole = weak.Make(unsafe.StringData(s))
+	return s
 }
 
 // Pieces hands the text to each in order, in pieces of about 64 KiB for a
