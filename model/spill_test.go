@@ -285,6 +285,11 @@ func TestTextReadsInPieces(t *testing.T) {
 				t.Errorf("case %d: HasPrefix(%q) %v, want %v", i, n, got, want)
 			}
 		}
+		for _, k := range []int{0, 1, 7, first - 1, first, first + 1, 3*first + 2, len(s), len(s) + 5} {
+			if got, want := tx.Head(k), TextOf(s).Head(k); got != want || len(got) > k || !utf8.ValidString(got) || len(got) < min(k, len(s))-3 {
+				t.Errorf("case %d: Head(%d) is %d bytes, want %d", i, k, len(got), len(want))
+			}
+		}
 		if !tx.HasPrefix(s[:100_000]) || tx.HasPrefix(s+"x") {
 			t.Errorf("case %d: HasPrefix of a prefix longer than a piece, or of more than the text", i)
 		}

@@ -165,6 +165,31 @@ func (t Text) HasPrefix(prefix string) bool {
 	return err == errTextFound || prefix == ""
 }
 
+// Head is the text's first n bytes at most, cut where a character
+// starts: a spilled text is read no further.
+func (t Text) Head(n int) string {
+	if t.sp == nil {
+		if len(t.s) <= n {
+			return t.s
+		}
+		for n > 0 && !utf8.RuneStart(t.s[n]) {
+			n--
+		}
+		return t.s[:n]
+	}
+	var b strings.Builder
+	t.Pieces(func(p string) error {
+		if b.Len()+len(p) > n {
+			p = TextOf(p).Head(n - b.Len())
+			b.WriteString(p)
+			return errTextFound
+		}
+		b.WriteString(p)
+		return nil
+	})
+	return b.String()
+}
+
 // Blank reports whether the text is only white space, as
 // strings.TrimSpace finds it.
 func (t Text) Blank() bool {

@@ -452,14 +452,23 @@ func (c *common) turnLines(turns []model.Turn, title string, width int, full boo
 		case "tool":
 			role = st.muted.Render("call")
 		}
-		lines := wrap(strings.Join(strings.Fields(t.Content.String()), " "), max(width-7, 8))
-		if len(lines) > most && !full {
-			more := len(lines) - most + 1
-			note := fmt.Sprintf("… (%d more lines: f shows every turn whole)", more)
-			if len(note) > max(width-7, 8) {
-				note = fmt.Sprintf("… %d more lines: f shows every turn", more) // a narrow pane keeps it to its line
+		text := t.Content
+		if n := text.Len(); n > longTurn && !full {
+			// A turn longer than any pane shows (a 200 MB message) is
+			// read no further than its first lines need, and said whole.
+			text = model.TextOf(text.Head(longTurn))
+		}
+		lines := wrap(strings.Join(strings.Fields(text.String()), " "), max(width-7, 8))
+		if (len(lines) > most || text.Len() < t.Content.Len()) && !full {
+			more := fmt.Sprintf("%d more lines", len(lines)-most+1)
+			if text.Len() < t.Content.Len() {
+				more = "the rest of its " + sizeOf(t.Content.Len())
 			}
-			lines = append(lines[:most-1], st.faint.Render(note))
+			note := fmt.Sprintf("… (%s: f shows every turn whole)", more)
+			if len(note) > max(width-7, 8) {
+				note = fmt.Sprintf("… %s: f shows every turn", more) // a narrow pane keeps it to its line
+			}
+			lines = append(lines[:min(most-1, len(lines))], st.faint.Render(note))
 		}
 		for j, l := range lines {
 			head := "       "
@@ -470,6 +479,21 @@ func (c *common) turnLines(turns []model.Turn, title string, width int, full boo
 		}
 	}
 	return out
+}
+
+// longTurn is the length of a turn beyond which the conversation reads
+// only its head (turnLines): more than a pane's lines at any width.
+const longTurn = 64 << 10
+
+// sizeOf says a length of text in bytes, KB or MB.
+func sizeOf(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%d MB", (n+1<<19)>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", (n+1<<9)>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // benchSummary is the benchmark's own evaluators' scores of a whole run,

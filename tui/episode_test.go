@@ -210,6 +210,25 @@ func TestConversationIsWholeWhereItHappens(t *testing.T) {
 	}
 }
 
+// TestLongTurnReadByItsHead: a turn of 8 MB shows its first lines and
+// its size, and is read no further than they need: its words past the
+// head are not in the lines, which f shows whole.
+func TestLongTurnReadByItsHead(t *testing.T) {
+	m := tauApp(t, 120, 40)
+	turn := "start " + strings.Repeat("lorem ipsum ", 8<<20/12) + "THE-END"
+	got := strings.Join(m.c.turnLines([]model.Turn{{Role: "user", Content: model.TextOf(turn)}}, "", 80, false, 6), "\n")
+	if !strings.Contains(got, "start lorem") || !strings.Contains(got, "the rest of its 8 MB") || strings.Contains(got, "THE-END") {
+		t.Fatalf("a long turn reads:\n%s", got)
+	}
+	if lines := strings.Count(got, "\n") + 1; lines != 8 {
+		t.Errorf("%d lines, want the title's two and six", lines)
+	}
+	whole := m.c.turnLines([]model.Turn{{Role: "user", Content: model.TextOf(turn)}}, "", 80, true, 6)
+	if !strings.Contains(whole[len(whole)-1], "THE-END") {
+		t.Errorf("f does not show the turn whole: it ends %q", whole[len(whole)-1])
+	}
+}
+
 // TestTaskInFullAt80x24: Browse says where a cut instruction is whole,
 // I shows the instruction and every predicate whole, and the
 // Inspector's predicate table cuts texts from the middle, so TAU-A04's
