@@ -306,3 +306,43 @@ func TestTextMadeOnce(t *testing.T) {
 	}
 	runtime.KeepAlive(a)
 }
+
+// TestSpillFilesTakeTurns: a stream starts a new spill file once the one
+// it writes is full, and a text set aside in a full one still reads.
+func TestSpillFilesTakeTurns(t *testing.T) {
+	defer SpillShortStrings(8)()
+	full := spillFileMax
+	spillFileMax = 100
+	defer func() { spillFileMax = full }()
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 20 {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `{"s": "%02d %s"}`, i, strings.Repeat("é", 30))
+	}
+	b.WriteString("]")
+	var texts []Text
+	files := map[*spillFile]bool{}
+	err := StreamJSONArray("f.json", strings.NewReader(b.String()), nil, func(i int, v JSON) error {
+		m, _ := v.Member("s")
+		tx, err := m.Text()
+		if tx.sp != nil {
+			files[tx.sp.f] = true
+		}
+		texts = append(texts, tx)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 5 {
+		t.Errorf("%d spill files for 20 strings of 60 bytes at most 100 bytes a file, want at least 5", len(files))
+	}
+	for i, tx := range texts {
+		if want := fmt.Sprintf("%02d %s", i, strings.Repeat("é", 30)); tx.String() != want {
+			t.Errorf("text %d reads %q", i, tx.String())
+		}
+	}
+}

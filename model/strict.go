@@ -455,6 +455,10 @@ type arrayScanner struct {
 	spillErr error     // writing the spill file failed
 }
 
+// spillFileMax is the length of a spill file beyond which a stream
+// starts another (a variable for the tests).
+var spillFileMax int64 = 64 << 20
+
 // streamBuffer is the size of a stream's read buffer: a string is set
 // aside once it is longer than spillAbove at the end of a buffer's worth
 // (a variable for the tests, as spillAbove is).
@@ -480,7 +484,10 @@ func (s *arrayScanner) openSpill() {
 	if s.noSpill {
 		return
 	}
-	if s.spill == nil {
+	if s.spill == nil || s.spill.size > spillFileMax {
+		// A full file goes with the last Text read from it, so that a
+		// stream of many long messages keeps on disk only those of the
+		// runs still held.
 		if s.spill = newSpillFile(); s.spill == nil {
 			s.noSpill = true
 			return
