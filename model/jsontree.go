@@ -146,14 +146,10 @@ func (d *doc) spillOf(n *node) *spilled {
 // strOf is a string node's string, read back from the spill file when
 // it was set aside there.
 func (d *doc) strOf(n *node) (string, error) {
-	sp := d.spillOf(n)
-	if sp == nil {
-		return n.str, nil
+	if sp := d.spillOf(n); sp != nil {
+		return Text{sp: sp}.whole()
 	}
-	var b strings.Builder
-	b.Grow(sp.n)
-	err := Text{sp: sp}.Pieces(func(p string) error { b.WriteString(p); return nil })
-	return b.String(), err
+	return n.str, nil
 }
 
 // unspilled is src[from:to] as its file has it, the spilled strings in

@@ -32,10 +32,10 @@ type spilled struct {
 	f         *spillFile
 	off, size int64 // the text's place in f
 	n         int   // the decoded string's length
-	// whole is the string String last made, while anything holds it:
+	// made is the string last read back whole, while anything holds it:
 	// readers that need it whole (a payload per candidate) share one.
-	mu    sync.Mutex
-	whole weak.Pointer[byte]
+	mu   sync.Mutex
+	made weak.Pointer[byte]
 }
 
 // spillFile is the unlinked file a stream writes its long strings to: it
@@ -61,23 +61,33 @@ func (t Text) Len() int {
 // only when the spill file cannot be read back, which an I/O error of
 // the system causes, never the input (the text was checked when written).
 func (t Text) String() string {
+	s, err := t.whole()
+	if err != nil {
+		panic(fmt.Sprintf("model.Text: %v", err))
+	}
+	return s
+}
+
+// whole is the whole text: a spilled one read back, or the one read back
+// last while anything holds it.
+func (t Text) whole() (string, error) {
 	if t.sp == nil {
-		return t.s
+		return t.s, nil
 	}
 	sp := t.sp
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	if p := sp.whole.Value(); p != nil {
-		return unsafe.String(p, sp.n)
+	if p := sp.made.Value(); p != nil {
+		return unsafe.String(p, sp.n), nil
 	}
 	var b strings.Builder
 	b.Grow(sp.n)
 	if err := t.Pieces(func(p string) error { b.WriteString(p); return nil }); err != nil {
-		panic(fmt.Sprintf("model.Text: %v", err))
+		return "", err
 	}
 	s := b.String()
-	sp.whole = weak.Make(unsafe.StringData(s))
-	return s
+	sp.made = weak.Make(unsafe.StringData(s))
+	return s, nil
 }
 
 // Pieces hands the text to each in order, in pieces of about 64 KiB for a
