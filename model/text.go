@@ -101,9 +101,9 @@ func (t Text) Pieces(each func(piece string) error) error {
 		return each(t.s)
 	}
 	sp := t.sp
-	raw := make([]byte, textPiece)
+	raw, dec := make([]byte, textPiece), make([]byte, 0, textPiece)
 	var carry []byte
-	for off := sp.off; off < sp.off+sp.size || len(carry) > 0; {
+	for off := sp.off; off < sp.off+sp.size; {
 		n := copy(raw, carry)
 		k := int(min(int64(len(raw)-n), sp.off+sp.size-off))
 		if _, err := sp.f.f.ReadAt(raw[n:n+k], off); err != nil && err != io.EOF {
@@ -111,7 +111,7 @@ func (t Text) Pieces(each func(piece string) error) error {
 		}
 		off += int64(k)
 		final := off == sp.off+sp.size
-		out, used, ok := decodeText(nil, raw[:n+k], final)
+		out, used, ok := decodeText(dec[:0], raw[:n+k], final)
 		if !ok || (final && used < n+k) {
 			return fmt.Errorf("read back a spilled string: its text changed at byte %d", off)
 		}
