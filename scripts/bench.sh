@@ -6,8 +6,8 @@
 # that repeats them 62 times (skipping the repeated names, and saving them
 # all with --rename), `parthack import tau2 --dry-run` on the shipped tau2
 # files (and on one core against Python's json.load of the same files),
-# `parthack import tau2` of a file with one 200 MB message (dry and
-# saved), `parthack certify`, `parthack replay` (text
+# `parthack import tau2` and `parthack import tau-bench` of a file with
+# one 200 MB message (dry and saved), `parthack certify`, `parthack replay` (text
 # and --json), `parthack payload` and `parthack score` (plain, --json and
 # --steps) on a 1,000,000-step file, interleaved run by run so that each
 # sees the machine as certify does, `parthack bench --domain` for
