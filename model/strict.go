@@ -519,6 +519,12 @@ func (s *arrayScanner) spillWrite(b []byte) {
 // the spill file, keeping line and column.
 func (s *arrayScanner) spillTake(b []byte) {
 	s.spillWrite(b)
+	s.advance(b)
+}
+
+// advance consumes b, the next bytes of the reader's buffer, keeping line
+// and column.
+func (s *arrayScanner) advance(b []byte) {
 	if k := bytes.Count(b, newline); k > 0 {
 		s.line += k
 		s.col = len(b) - bytes.LastIndexByte(b, '\n')
@@ -759,13 +765,7 @@ func (s *arrayScanner) take(b []byte) {
 		s.frees = append(s.frees, free)
 	}
 	s.buf = append(s.buf, b...)
-	if k := bytes.Count(b, newline); k > 0 {
-		s.line += k
-		s.col = len(b) - bytes.LastIndexByte(b, '\n')
-	} else {
-		s.col += len(b)
-	}
-	s.r.Discard(len(b))
+	s.advance(b)
 }
 
 // valuePart is the size of a part of a large value (take).
