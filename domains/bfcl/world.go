@@ -162,13 +162,17 @@ func (w *World) Call(v model.StateView, tool string, args model.Value) ([]model.
 // BFCL writes it. A call that answers "Error during execution: …" and
 // changed nothing is a failed call with that text; a Python exception
 // raised after part of the state changed keeps those changes, as Python
-// does, and answers the same text. The user's step is the next turn's
-// message.
+// does, and answers the same text. Only the instances the call's text
+// names are read from their cells (Session.Reaches): a call on one class
+// decodes and copies none of another's state. The user's step is the
+// next turn's message.
 func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args model.Value) ([]model.Action, string, string) {
 	if actor == model.ActorUser {
 		return w.userTurn(tool, args)
 	}
 	s := w.session.Clone()
+	call := CallString(tool, args.AppendJSON(nil))
+	reached := s.Reaches(call)
 	type read struct {
 		cell string
 		kept pyval.Value
@@ -176,8 +180,8 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 	before := make([][]read, len(s.Instances)) // by instance
 	for k, in := range s.Instances {
 		c := in.Class
-		if c.Stateless {
-			continue
+		if c.Stateless || !reached[k] {
+			continue // an instance the call cannot reach is neither read nor written
 		}
 		names := w.attrs[c.Name]
 		cells := w.cells(v, c.Name, names)
@@ -192,12 +196,12 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 			before[k] = append(before[k], read{cells[i].AsString(), kept})
 		}
 	}
-	res := s.Execute([]string{CallString(tool, args.AppendJSON(nil))})[0]
+	res := s.Execute([]string{call})[0]
 	var writes []model.Action
 	var cmp sameWalk
 	for k, in := range s.Instances {
 		c := in.Class
-		if c.Stateless {
+		if c.Stateless || !reached[k] {
 			continue
 		}
 		if len(in.Attrs) != len(before[k]) {

@@ -250,3 +250,48 @@ func TestOneTaskIsTasksTask(t *testing.T) {
 		}
 	}
 }
+
+// readsView counts the cells a call reads, by entity type.
+type readsView struct {
+	model.StateView
+	reads map[string]int
+}
+
+func (v *readsView) Field(typ, id, field string) (model.Value, bool) {
+	v.reads[typ]++
+	return v.StateView.Field(typ, id, field)
+}
+
+// TestCallReadsTheInstanceItNames: a call reads the cells of the instance
+// whose method it calls, and none of another stateful instance of the
+// entry (TwitterAPI's beside GorillaFileSystem's in multi_turn_base_0).
+func TestCallReadsTheInstanceItNames(t *testing.T) {
+	e, err := EntryByID("multi_turn_base_0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := Derive(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := task.Env()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := env.Begin(0)
+	for _, c := range []struct {
+		tool, args, class string
+	}{
+		{"ls", `{}`, "GorillaFileSystem"},
+		{"get_user_stats", `{"username": "tech_guru"}`, "TwitterAPI"},
+	} {
+		args := model.MustJSON(c.args)
+		v := &readsView{StateView: r.View(), reads: map[string]int{}}
+		if _, res, fail := task.World.CallAs(v, model.ActorAgent, c.tool, args); fail != "" || strings.HasPrefix(res, errorPrefix) {
+			t.Fatalf("%s: %q %q", c.tool, res, fail)
+		}
+		if len(v.reads) != 1 || v.reads[c.class] == 0 {
+			t.Errorf("%s reads cells of %v, want %s's alone", c.tool, v.reads, c.class)
+		}
+	}
+}
