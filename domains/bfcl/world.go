@@ -318,8 +318,8 @@ func (s *sameWalk) values(a, b pyval.Value) bool {
 		y, ok := b.(*big.Int)
 		return ok && x.Cmp(y) == 0
 	case *pyval.Random:
-		// A seeded generator's state, as reflect would compare its
-		// fields, at once.
+		// A seeded generator's state, its words and position, at
+		// once.
 		y, ok := b.(*pyval.Random)
 		switch {
 		case !ok:
@@ -330,7 +330,7 @@ func (s *sameWalk) values(a, b pyval.Value) bool {
 		if ok, seen := s.pair(uintptr(unsafe.Pointer(x)), uintptr(unsafe.Pointer(y))); seen {
 			return ok
 		}
-		return *x == *y
+		return x.SameState(y)
 	case *pyval.List:
 		y, ok := b.(*pyval.List)
 		if !ok {
