@@ -1,12 +1,14 @@
 package bfcl
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/parthack/parthack/domains/bfcl/classes"
@@ -97,14 +99,23 @@ func NewWorld(entryID string, involved []string, config *pyval.Dict) (*World, mo
 	return w, schema, initial, nil
 }
 
-// cell is the cell value of an attribute.
+// cell is the cell value of an attribute, marshalled into a buffer kept
+// for the next cell, so that its text is the one string allocated.
 func cell(v pyval.Value) (model.Value, error) {
-	b, err := pyval.Marshal(v)
+	b := cellBuffers.Get().(*bytes.Buffer)
+	b.Reset()
+	err := pyval.MarshalTo(b, v)
+	c := model.Str(b.String())
+	if b.Cap() <= 1<<20 { // a rare long cell's buffer is not kept
+		cellBuffers.Put(b)
+	}
 	if err != nil {
 		return model.Null, err
 	}
-	return model.Str(string(b)), nil
+	return c, nil
 }
+
+var cellBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // Value reads an attribute back from its cell.
 func Value(v model.Value) (pyval.Value, error) { return pyval.Unmarshal([]byte(v.AsString())) }

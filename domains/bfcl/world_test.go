@@ -295,3 +295,24 @@ func TestCallReadsTheInstanceItNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCellAllocatesItsText: marshalling an attribute to its cell
+// allocates the cell's text and nothing else (its buffer kept for the
+// next cell, strings and objects written into it straight).
+func TestCellAllocatesItsText(t *testing.T) {
+	r, err := pyval.NewRandom(int64(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := pyval.DictOf(
+		pyval.Item{Key: "tweets", Value: pyval.NewList("a \"quoted\" tweet", int64(3), nil)},
+		pyval.Item{Key: "_random", Value: r},
+	)
+	if _, err := cell(v); err != nil {
+		t.Fatal(err)
+	}
+	// The Random's own state text is one more: MarshalState returns it.
+	if n := testing.AllocsPerRun(100, func() { _, _ = cell(v) }); n > 2 {
+		t.Errorf("cell allocates %v times, want its text and the generator's state alone", n)
+	}
+}
