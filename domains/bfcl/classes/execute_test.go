@@ -304,3 +304,21 @@ func mustValue(t *testing.T, tagged string) pyval.Value {
 	}
 	return v
 }
+
+// TestLexPlainCall: lexing a call whose string literals hold no escape
+// allocates its token list and each literal's value as a Python value,
+// no copy of a literal's text and no string of an operator.
+func TestLexPlainCall(t *testing.T) {
+	src := `inst.mv(source='final_report.pdf', destination="temp", n=3)`
+	toks, err := lex(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := toks[6].val; got != "final_report.pdf" {
+		t.Fatalf("the first literal lexes as %v", got)
+	}
+	// The token list, and the two literals' values boxed.
+	if n := testing.AllocsPerRun(100, func() { _, _ = lex(src) }); n > 3 {
+		t.Errorf("lex allocates %v times, want 3", n)
+	}
+}
