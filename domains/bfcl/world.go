@@ -174,9 +174,9 @@ func (w *World) Call(v model.StateView, tool string, args model.Value) ([]model.
 // changed nothing is a failed call with that text; a Python exception
 // raised after part of the state changed keeps those changes, as Python
 // does, and answers the same text. Only the instances the call's text
-// names are read from their cells (Session.Reaches): a call on one class
-// decodes and copies none of another's state. The user's step is the
-// next turn's message.
+// names (Session.Reaches) are decoded and copied for the call; another
+// instance's cells are written as its copy would write them (copied).
+// The user's step is the next turn's message.
 func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args model.Value) ([]model.Action, string, string) {
 	if actor == model.ActorUser {
 		return w.userTurn(tool, args)
@@ -189,13 +189,26 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		kept pyval.Value
 	}
 	before := make([][]read, len(s.Instances)) // by instance
+	var untouched [][]copiedCell               // by instance the call cannot reach
 	for k, in := range s.Instances {
 		c := in.Class
-		if c.Stateless || !reached[k] {
-			continue // an instance the call cannot reach is neither read nor written
+		if c.Stateless {
+			continue
 		}
 		names := w.attrs[c.Name]
 		cells := w.cells(v, c.Name, names)
+		if !reached[k] {
+			if untouched == nil {
+				untouched = make([][]copiedCell, len(s.Instances))
+			}
+			untouched[k] = make([]copiedCell, len(names))
+			for i, name := range names {
+				if untouched[k][i] = copied(cells[i]); untouched[k][i].unreadable != nil {
+					return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, name, untouched[k][i].unreadable)
+				}
+			}
+			continue
+		}
 		in.Attrs = make([]classes.Attr, 0, len(names))
 		before[k] = make([]read, 0, len(names))
 		for i, name := range names {
@@ -212,7 +225,22 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 	var cmp sameWalk
 	for k, in := range s.Instances {
 		c := in.Class
-		if c.Stateless || !reached[k] {
+		if c.Stateless {
+			continue
+		}
+		if !reached[k] {
+			var fields []model.Assign
+			for i, u := range untouched[k] {
+				if u.err != nil {
+					return nil, "", fmt.Sprintf("%s.%s: %v", c.Name, w.attrs[c.Name][i], u.err)
+				}
+				if u.changed {
+					fields = append(fields, model.Assign{Field: w.attrs[c.Name][i], Value: model.Str(u.text)})
+				}
+			}
+			if len(fields) > 0 {
+				writes = append(writes, model.Action{Op: model.OpUpdate, Type: c.Name, ID: c.Name, Fields: fields})
+			}
 			continue
 		}
 		if len(in.Attrs) != len(before[k]) {
@@ -241,6 +269,43 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 	}
 	return writes, res, ""
 }
+
+// copiedCell is what a call that does not touch an attribute leaves of
+// its cell: the attribute is decoded and deep-copied for the call like
+// every other, and a copy may marshal anew (a set's copy is built in its
+// iteration order, which its cell does not keep: MessageAPI's
+// generated_ids), a write the world makes whichever class the call is
+// on.
+type copiedCell struct {
+	text       string // the copy's cell, where changed
+	changed    bool
+	unreadable error // the cell does not decode
+	err        error // the copy does not marshal
+}
+
+// copied is the cell an attribute's copy writes: a function of the cell's
+// text, kept by it for every world, so that an instance the call cannot
+// reach is neither decoded nor copied again.
+func copied(f model.Value) copiedCell {
+	if u, ok := copiedCells.Get(f.AsString()); ok {
+		return u
+	}
+	var u copiedCell
+	kept, err := Value(f)
+	if err != nil {
+		return copiedCell{unreadable: err} // not kept: the error is rare and its text the caller's
+	}
+	if x := pyval.DeepCopy(kept); !same(kept, x) {
+		nv, err := cell(x)
+		u = copiedCell{text: nv.AsString(), changed: err == nil && nv.AsString() != f.AsString(), err: err}
+	}
+	copiedCells.Add(f.AsString(), u, len(f.AsString())+len(u.text))
+	return u
+}
+
+// copiedCells holds copied's answers by cell text, two generations of at
+// most 16 MB each.
+var copiedCells = memo.Cache[copiedCell]{Max: 16 << 20}
 
 // userTurn is the user's message that starts turn args.turn.
 func (w *World) userTurn(tool string, args model.Value) ([]model.Action, string, string) {
