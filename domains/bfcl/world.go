@@ -120,18 +120,19 @@ var cellBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // Value reads an attribute back from its cell.
 func Value(v model.Value) (pyval.Value, error) { return pyval.Unmarshal([]byte(v.AsString())) }
 
-// value reads an attribute back from its cell: the value as decoded,
-// which no call changes, and a deep copy of it for the call.
-func (w *World) value(f model.Value) (kept, live pyval.Value, err error) {
+// kept reads an attribute back from its cell: the value as decoded,
+// shared by every call, which none changes (a call reads a deep copy of
+// it, classes.Attr.Shared).
+func kept(f model.Value) (pyval.Value, error) {
 	if x, ok := decoded.Get(f.AsString()); ok {
-		return x, pyval.DeepCopy(x), nil
+		return x, nil
 	}
 	x, err := Value(f)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	decoded.Add(f.AsString(), x, len(f.AsString()))
-	return x, pyval.DeepCopy(x), nil
+	return x, nil
 }
 
 // cells reads an instance's attributes' cells, in names' order (the
@@ -173,10 +174,12 @@ func (w *World) Call(v model.StateView, tool string, args model.Value) ([]model.
 // BFCL writes it. A call that answers "Error during execution: …" and
 // changed nothing is a failed call with that text; a Python exception
 // raised after part of the state changed keeps those changes, as Python
-// does, and answers the same text. Only the instances the call's text
-// names (Session.Reaches) are decoded and copied for the call; another
-// instance's cells are written as its copy would write them (copied).
-// The user's step is the next turn's message.
+// does, and answers the same text. The call gets the instances its text
+// names (Session.Reaches), their attributes as decoded once for every
+// call, each deep-copied where the call first reads it
+// (classes.Attr.Shared); an attribute it does not read is written as its
+// copy would write it (copied). The user's step is the next turn's
+// message.
 func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args model.Value) ([]model.Action, string, string) {
 	if actor == model.ActorUser {
 		return w.userTurn(tool, args)
@@ -185,11 +188,10 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 	call := CallString(tool, args.AppendJSON(nil))
 	reached := s.Reaches(call)
 	type read struct {
-		cell string
+		cell model.Value
 		kept pyval.Value
 	}
 	before := make([][]read, len(s.Instances)) // by instance
-	var untouched [][]copiedCell               // by instance the call cannot reach
 	for k, in := range s.Instances {
 		c := in.Class
 		if c.Stateless {
@@ -197,27 +199,19 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		}
 		names := w.attrs[c.Name]
 		cells := w.cells(v, c.Name, names)
-		if !reached[k] {
-			if untouched == nil {
-				untouched = make([][]copiedCell, len(s.Instances))
-			}
-			untouched[k] = make([]copiedCell, len(names))
-			for i, name := range names {
-				if untouched[k][i] = copied(cells[i]); untouched[k][i].unreadable != nil {
-					return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, name, untouched[k][i].unreadable)
-				}
-			}
-			continue
-		}
-		in.Attrs = make([]classes.Attr, 0, len(names))
-		before[k] = make([]read, 0, len(names))
+		before[k] = make([]read, len(names))
 		for i, name := range names {
-			kept, x, err := w.value(cells[i])
+			x, err := kept(cells[i])
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, name, err)
 			}
-			in.Attrs = append(in.Attrs, classes.Attr{Name: name, Value: x})
-			before[k] = append(before[k], read{cells[i].AsString(), kept})
+			before[k][i] = read{cells[i], x}
+		}
+		if reached[k] {
+			in.Attrs = make([]classes.Attr, len(names))
+			for i, name := range names {
+				in.Attrs[i] = classes.Attr{Name: name, Value: before[k][i].kept, Shared: true}
+			}
 		}
 	}
 	res := s.Execute([]string{call})[0]
@@ -228,27 +222,24 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		if c.Stateless {
 			continue
 		}
-		if !reached[k] {
-			var fields []model.Assign
-			for i, u := range untouched[k] {
-				if u.err != nil {
-					return nil, "", fmt.Sprintf("%s.%s: %v", c.Name, w.attrs[c.Name][i], u.err)
-				}
-				if u.changed {
-					fields = append(fields, model.Assign{Field: w.attrs[c.Name][i], Value: model.Str(u.text)})
-				}
-			}
-			if len(fields) > 0 {
-				writes = append(writes, model.Action{Op: model.OpUpdate, Type: c.Name, ID: c.Name, Fields: fields})
-			}
-			continue
-		}
-		if len(in.Attrs) != len(before[k]) {
+		if reached[k] && len(in.Attrs) != len(before[k]) {
 			return nil, "", fmt.Sprintf("%s: the call set an attribute the class did not have after _load_scenario", c.Name)
 		}
 		var fields []model.Assign
-		for i, a := range in.Attrs {
-			was := before[k][i]
+		for i, was := range before[k] {
+			name := w.attrs[c.Name][i]
+			if !reached[k] || in.Attrs[i].Shared {
+				// Not read by the call: as its copy writes it.
+				u := copied(was.cell, was.kept)
+				if u.err != nil {
+					return nil, "", fmt.Sprintf("%s.%s: %v", c.Name, name, u.err)
+				}
+				if u.changed {
+					fields = append(fields, model.Assign{Field: name, Value: model.Str(u.text)})
+				}
+				continue
+			}
+			a := in.Attrs[i]
 			if cmp.same(was.kept, a.Value) {
 				continue // Marshal would write the cell it was read from
 			}
@@ -256,7 +247,7 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: %v", c.Name, a.Name, err)
 			}
-			if nv.AsString() != was.cell {
+			if nv.AsString() != was.cell.AsString() {
 				fields = append(fields, model.Assign{Field: a.Name, Value: nv})
 			}
 		}
@@ -270,31 +261,25 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 	return writes, res, ""
 }
 
-// copiedCell is what a call that does not touch an attribute leaves of
-// its cell: the attribute is decoded and deep-copied for the call like
-// every other, and a copy may marshal anew (a set's copy is built in its
+// copiedCell is what a call leaves of the cell of an attribute it does
+// not read: a call's world once deep-copied every attribute of every
+// instance, and a copy may marshal anew (a set's copy is built in its
 // iteration order, which its cell does not keep: MessageAPI's
-// generated_ids), a write the world makes whichever class the call is
-// on.
+// generated_ids), a write the world still makes, whatever the call.
 type copiedCell struct {
-	text       string // the copy's cell, where changed
-	changed    bool
-	unreadable error // the cell does not decode
-	err        error // the copy does not marshal
+	text    string // the copy's cell, where changed
+	changed bool
+	err     error // the copy does not marshal
 }
 
-// copied is the cell an attribute's copy writes: a function of the cell's
-// text, kept by it for every world, so that an instance the call cannot
-// reach is neither decoded nor copied again.
-func copied(f model.Value) copiedCell {
+// copied is the cell an attribute's copy writes, kept decoded from f:
+// a function of the cell's text, kept by it for every world, so that an
+// attribute a call does not read is copied once, not for each call.
+func copied(f model.Value, kept pyval.Value) copiedCell {
 	if u, ok := copiedCells.Get(f.AsString()); ok {
 		return u
 	}
 	var u copiedCell
-	kept, err := Value(f)
-	if err != nil {
-		return copiedCell{unreadable: err} // not kept: the error is rare and its text the caller's
-	}
 	if x := pyval.DeepCopy(kept); !same(kept, x) {
 		nv, err := cell(x)
 		u = copiedCell{text: nv.AsString(), changed: err == nil && nv.AsString() != f.AsString(), err: err}
