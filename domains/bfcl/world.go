@@ -1,12 +1,14 @@
 package bfcl
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/parthack/parthack/domains/bfcl/classes"
@@ -97,30 +99,40 @@ func NewWorld(entryID string, involved []string, config *pyval.Dict) (*World, mo
 	return w, schema, initial, nil
 }
 
-// cell is the cell value of an attribute.
+// cell is the cell value of an attribute, marshalled into a buffer kept
+// for the next cell, so that its text is the one string allocated.
 func cell(v pyval.Value) (model.Value, error) {
-	b, err := pyval.Marshal(v)
+	b := cellBuffers.Get().(*bytes.Buffer)
+	b.Reset()
+	err := pyval.MarshalTo(b, v)
+	c := model.Str(b.String())
+	if b.Cap() <= 1<<20 { // a rare long cell's buffer is not kept
+		cellBuffers.Put(b)
+	}
 	if err != nil {
 		return model.Null, err
 	}
-	return model.Str(string(b)), nil
+	return c, nil
 }
+
+var cellBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // Value reads an attribute back from its cell.
 func Value(v model.Value) (pyval.Value, error) { return pyval.Unmarshal([]byte(v.AsString())) }
 
-// value reads an attribute back from its cell: the value as decoded,
-// which no call changes, and a deep copy of it for the call.
-func (w *World) value(f model.Value) (kept, live pyval.Value, err error) {
+// kept reads an attribute back from its cell: the value as decoded,
+// shared by every call, which none changes (a call reads a deep copy of
+// it, classes.Attr.Shared).
+func kept(f model.Value) (pyval.Value, error) {
 	if x, ok := decoded.Get(f.AsString()); ok {
-		return x, pyval.DeepCopy(x), nil
+		return x, nil
 	}
 	x, err := Value(f)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	decoded.Add(f.AsString(), x, len(f.AsString()))
-	return x, pyval.DeepCopy(x), nil
+	return x, nil
 }
 
 // cells reads an instance's attributes' cells, in names' order (the
@@ -162,15 +174,21 @@ func (w *World) Call(v model.StateView, tool string, args model.Value) ([]model.
 // BFCL writes it. A call that answers "Error during execution: …" and
 // changed nothing is a failed call with that text; a Python exception
 // raised after part of the state changed keeps those changes, as Python
-// does, and answers the same text. The user's step is the next turn's
+// does, and answers the same text. The call gets the instances its text
+// names (Session.Reaches), their attributes as decoded once for every
+// call, each deep-copied where the call first reads it
+// (classes.Attr.Shared); an attribute it does not read is written as its
+// copy would write it (copied). The user's step is the next turn's
 // message.
 func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args model.Value) ([]model.Action, string, string) {
 	if actor == model.ActorUser {
 		return w.userTurn(tool, args)
 	}
 	s := w.session.Clone()
+	call := CallString(tool, args.AppendJSON(nil))
+	reached := s.Reaches(call)
 	type read struct {
-		cell string
+		cell model.Value
 		kept pyval.Value
 	}
 	before := make([][]read, len(s.Instances)) // by instance
@@ -181,18 +199,22 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		}
 		names := w.attrs[c.Name]
 		cells := w.cells(v, c.Name, names)
-		in.Attrs = make([]classes.Attr, 0, len(names))
-		before[k] = make([]read, 0, len(names))
+		before[k] = make([]read, len(names))
 		for i, name := range names {
-			kept, x, err := w.value(cells[i])
+			x, err := kept(cells[i])
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, name, err)
 			}
-			in.Attrs = append(in.Attrs, classes.Attr{Name: name, Value: x})
-			before[k] = append(before[k], read{cells[i].AsString(), kept})
+			before[k][i] = read{cells[i], x}
+		}
+		if reached[k] {
+			in.Attrs = make([]classes.Attr, len(names))
+			for i, name := range names {
+				in.Attrs[i] = classes.Attr{Name: name, Value: before[k][i].kept, Shared: true}
+			}
 		}
 	}
-	res := s.Execute([]string{CallString(tool, args.AppendJSON(nil))})[0]
+	res := s.Execute([]string{call})[0]
 	var writes []model.Action
 	var cmp sameWalk
 	for k, in := range s.Instances {
@@ -200,12 +222,24 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		if c.Stateless {
 			continue
 		}
-		if len(in.Attrs) != len(before[k]) {
+		if reached[k] && len(in.Attrs) != len(before[k]) {
 			return nil, "", fmt.Sprintf("%s: the call set an attribute the class did not have after _load_scenario", c.Name)
 		}
 		var fields []model.Assign
-		for i, a := range in.Attrs {
-			was := before[k][i]
+		for i, was := range before[k] {
+			name := w.attrs[c.Name][i]
+			if !reached[k] || in.Attrs[i].Shared {
+				// Not read by the call: as its copy writes it.
+				u := copied(was.cell, was.kept)
+				if u.err != nil {
+					return nil, "", fmt.Sprintf("%s.%s: %v", c.Name, name, u.err)
+				}
+				if u.changed {
+					fields = append(fields, model.Assign{Field: name, Value: model.Str(u.text)})
+				}
+				continue
+			}
+			a := in.Attrs[i]
 			if cmp.same(was.kept, a.Value) {
 				continue // Marshal would write the cell it was read from
 			}
@@ -213,7 +247,7 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: %v", c.Name, a.Name, err)
 			}
-			if nv.AsString() != was.cell {
+			if nv.AsString() != was.cell.AsString() {
 				fields = append(fields, model.Assign{Field: a.Name, Value: nv})
 			}
 		}
@@ -226,6 +260,37 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 	}
 	return writes, res, ""
 }
+
+// copiedCell is what a call leaves of the cell of an attribute it does
+// not read: a call's world once deep-copied every attribute of every
+// instance, and a copy may marshal anew (a set's copy is built in its
+// iteration order, which its cell does not keep: MessageAPI's
+// generated_ids), a write the world still makes, whatever the call.
+type copiedCell struct {
+	text    string // the copy's cell, where changed
+	changed bool
+	err     error // the copy does not marshal
+}
+
+// copied is the cell an attribute's copy writes, kept decoded from f:
+// a function of the cell's text, kept by it for every world, so that an
+// attribute a call does not read is copied once, not for each call.
+func copied(f model.Value, kept pyval.Value) copiedCell {
+	if u, ok := copiedCells.Get(f.AsString()); ok {
+		return u
+	}
+	var u copiedCell
+	if x := pyval.DeepCopy(kept); !same(kept, x) {
+		nv, err := cell(x)
+		u = copiedCell{text: nv.AsString(), changed: err == nil && nv.AsString() != f.AsString(), err: err}
+	}
+	copiedCells.Add(f.AsString(), u, len(f.AsString())+len(u.text))
+	return u
+}
+
+// copiedCells holds copied's answers by cell text, two generations of at
+// most 16 MB each.
+var copiedCells = memo.Cache[copiedCell]{Max: 16 << 20}
 
 // userTurn is the user's message that starts turn args.turn.
 func (w *World) userTurn(tool string, args model.Value) ([]model.Action, string, string) {
@@ -314,8 +379,8 @@ func (s *sameWalk) values(a, b pyval.Value) bool {
 		y, ok := b.(*big.Int)
 		return ok && x.Cmp(y) == 0
 	case *pyval.Random:
-		// A seeded generator's state, as reflect would compare its
-		// fields, at once.
+		// A seeded generator's state, its words and position, at
+		// once.
 		y, ok := b.(*pyval.Random)
 		switch {
 		case !ok:
@@ -326,7 +391,7 @@ func (s *sameWalk) values(a, b pyval.Value) bool {
 		if ok, seen := s.pair(uintptr(unsafe.Pointer(x)), uintptr(unsafe.Pointer(y))); seen {
 			return ok
 		}
-		return *x == *y
+		return x.SameState(y)
 	case *pyval.List:
 		y, ok := b.(*pyval.List)
 		if !ok {

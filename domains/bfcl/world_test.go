@@ -250,3 +250,68 @@ func TestOneTaskIsTasksTask(t *testing.T) {
 		}
 	}
 }
+
+// cellView reads one cell as given, every other from the state.
+type cellView struct {
+	model.StateView
+	typ, field string
+	v          model.Value
+}
+
+func (c cellView) Field(typ, id, field string) (model.Value, bool) {
+	if typ == c.typ && field == c.field {
+		return c.v, true
+	}
+	return c.StateView.Field(typ, id, field)
+}
+
+// TestUntouchedInstanceAsCopied: a call on one class writes another
+// instance's cells as its deep copy would, though it no longer decodes
+// or copies that instance: MessageAPI's generated_ids inserted 2 then 1
+// is copied in its iteration order, 1 then 2, on a call of the file
+// system's pwd (multi_turn_base_14), as every instance copied for every
+// call wrote it.
+func TestUntouchedInstanceAsCopied(t *testing.T) {
+	e, err := EntryByID("multi_turn_base_14")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := Derive(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := task.Env()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := cellView{env.Begin(0).View(), "MessageAPI", "generated_ids", model.Str(`{"object":"set","state":[2,1]}`)}
+	for range 2 { // the second from copiedCells
+		writes, res, fail := task.World.CallAs(v, model.ActorAgent, "pwd", model.MustJSON(`{}`))
+		want := []model.Action{{Op: model.OpUpdate, Type: "MessageAPI", ID: "MessageAPI",
+			Fields: []model.Assign{{Field: "generated_ids", Value: model.Str(`{"object":"set","state":[1,2]}`)}}}}
+		if fail != "" || strings.HasPrefix(res, errorPrefix) || !reflect.DeepEqual(writes, want) {
+			t.Fatalf("pwd: writes %v, %q %q; want %v", writes, res, fail, want)
+		}
+	}
+}
+
+// TestCellAllocatesItsText: marshalling an attribute to its cell
+// allocates the cell's text and nothing else (its buffer kept for the
+// next cell, strings and objects written into it straight).
+func TestCellAllocatesItsText(t *testing.T) {
+	r, err := pyval.NewRandom(int64(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := pyval.DictOf(
+		pyval.Item{Key: "tweets", Value: pyval.NewList("a \"quoted\" tweet", int64(3), nil)},
+		pyval.Item{Key: "_random", Value: r},
+	)
+	if _, err := cell(v); err != nil {
+		t.Fatal(err)
+	}
+	// The Random's own state text is one more: MarshalState returns it.
+	if n := testing.AllocsPerRun(100, func() { _, _ = cell(v) }); n > 2 {
+		t.Errorf("cell allocates %v times, want its text and the generator's state alone", n)
+	}
+}

@@ -13,6 +13,11 @@ import "github.com/parthack/parthack/domains/bfcl/pyval"
 type Attr struct {
 	Name  string
 	Value pyval.Value
+	// Shared: Value is not the instance's own (a value decoded once and
+	// kept for every call) and Get deep-copies it on the first read, so
+	// that an attribute a call never reads is never copied. Still set
+	// after a call, the call did not read the attribute.
+	Shared bool
 }
 
 // Param is one parameter of a method, in declaration order after self.
@@ -51,10 +56,15 @@ type Instance struct {
 	Attrs []Attr
 }
 
-// Get reads an attribute (nil, false when it was never set).
+// Get reads an attribute (nil, false when it was never set), a shared
+// one copied first.
 func (in *Instance) Get(name string) (pyval.Value, bool) {
-	for _, a := range in.Attrs {
+	for i := range in.Attrs {
+		a := &in.Attrs[i]
 		if a.Name == name {
+			if a.Shared {
+				a.Value, a.Shared = pyval.DeepCopy(a.Value), false
+			}
 			return a.Value, true
 		}
 	}
@@ -66,7 +76,7 @@ func (in *Instance) Get(name string) (pyval.Value, bool) {
 func (in *Instance) Set(name string, v pyval.Value) {
 	for i := range in.Attrs {
 		if in.Attrs[i].Name == name {
-			in.Attrs[i].Value = v
+			in.Attrs[i].Value, in.Attrs[i].Shared = v, false
 			return
 		}
 	}

@@ -262,15 +262,17 @@ func NewSession(initialConfig *pyval.Dict, involved []string, modelName, entryID
 }
 
 // Clone is a deep copy of the session: its instances' attributes copied
-// with one memo, so what instances share stays shared.
+// with one memo, so what instances share stays shared. The instances'
+// names and the method map, which nothing changes after NewSession, are
+// shared.
 func (s *Session) Clone() *Session {
-	c := &Session{names: append([]string(nil), s.names...), methods: make(map[string]int, len(s.methods))}
-	for k, v := range s.methods {
-		c.methods[k] = v
-	}
-	memo := map[any]pyval.Value{}
+	c := &Session{names: s.names, methods: s.methods, Instances: make([]*Instance, 0, len(s.Instances))}
+	var memo map[any]pyval.Value
 	for _, in := range s.Instances {
 		cp := &Instance{Class: in.Class, Attrs: make([]Attr, len(in.Attrs))}
+		if memo == nil && len(in.Attrs) > 0 {
+			memo = map[any]pyval.Value{}
+		}
 		for i, a := range in.Attrs {
 			cp.Attrs[i] = Attr{Name: a.Name, Value: pyval.DeepCopyMemo(a.Value, memo)}
 		}
@@ -310,6 +312,20 @@ func (s *Session) Instance(class string) (*Instance, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Reaches reports, for each instance, whether a call can reach it: its
+// global name is in the call's text as _process_method_calls rewrites
+// it. Eval finds an instance by that name alone, and a method reads and
+// changes its own instance only, so an instance the text does not name
+// ends the call as it began.
+func (s *Session) Reaches(call string) []bool {
+	processed := s.processMethodCalls(call)
+	out := make([]bool, len(s.names))
+	for i, name := range s.names {
+		out[i] = strings.Contains(processed, name)
+	}
+	return out
 }
 
 // Execute runs calls as execute_multi_turn_func_call does and returns its

@@ -3,6 +3,7 @@ package classes
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/parthack/parthack/domains/bfcl/pyval"
@@ -303,4 +304,55 @@ func mustValue(t *testing.T, tagged string) pyval.Value {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestLexPlainCall: lexing a call whose string literals hold no escape
+// allocates its token list and each literal's value as a Python value,
+// no copy of a literal's text and no string of an operator.
+func TestLexPlainCall(t *testing.T) {
+	src := `inst.mv(source='final_report.pdf', destination="temp", n=3)`
+	toks, err := lex(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := toks[6].val; got != "final_report.pdf" {
+		t.Fatalf("the first literal lexes as %v", got)
+	}
+	// The token list, and the two literals' values boxed.
+	if n := testing.AllocsPerRun(100, func() { _, _ = lex(src) }); n > 3 {
+		t.Errorf("lex allocates %v times, want 3", n)
+	}
+}
+
+// TestSharedAttrCopiedOnFirstRead: a call gets a shared attribute's deep
+// copy where it first reads it and changes only that copy; an attribute
+// it never reads stays shared, the value itself.
+func TestSharedAttrCopiedOnFirstRead(t *testing.T) {
+	s, err := NewSession(nil, []string{"TicketAPI"}, "m", "e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := s.Instances[0]
+	shared := map[string]pyval.Value{}
+	for i := range in.Attrs {
+		shared[in.Attrs[i].Name] = in.Attrs[i].Value
+		in.Attrs[i].Shared = true
+	}
+	for _, r := range s.Execute([]string{"ticket_login(username='u', password='p')", "create_ticket(title='t')"}) {
+		if strings.HasPrefix(r, "Error") || strings.Contains(r, "error") {
+			t.Fatal(r)
+		}
+	}
+	if got := pyval.Repr(shared["ticket_queue"]); got != "[]" {
+		t.Errorf("the shared ticket_queue became %s", got)
+	}
+	q, _ := in.Get("ticket_queue")
+	if l, ok := q.(*pyval.List); !ok || len(l.Items) != 1 {
+		t.Errorf("the instance's ticket_queue is %s, want the ticket created", pyval.Repr(q))
+	}
+	for _, a := range in.Attrs {
+		if a.Name == "_api_description" && (!a.Shared || a.Value != shared[a.Name]) {
+			t.Errorf("%s, which no call read, was copied", a.Name)
+		}
+	}
 }

@@ -1,11 +1,13 @@
 package classes
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parthack/parthack/domains/bfcl/pyval"
 )
@@ -280,15 +282,17 @@ func (e *fsEncoder) node(v pyval.Value) (int, error) {
 	case *fsFile:
 		e.nodes[x] = id
 		e.st.Nodes = append(e.st.Nodes, fsNodeState{})
-		raw, err := x.MarshalState()
+		// The file's MarshalState, kept as its parts: json.Marshal
+		// writes them as it writes them there.
+		name, err := pyval.Marshal(x.name)
 		if err != nil {
 			return 0, err
 		}
-		var fs fsFileState
-		if err := json.Unmarshal(raw, &fs); err != nil {
+		content, err := pyval.Marshal(x.content)
+		if err != nil {
 			return 0, err
 		}
-		e.st.Nodes[id].File = &fs
+		e.st.Nodes[id].File = &fsFileState{Name: name, Content: content}
 	case *fsDir:
 		e.nodes[x] = id
 		e.st.Nodes = append(e.st.Nodes, fsNodeState{})
@@ -461,19 +465,95 @@ func fsDirs(self *Instance) (root, cur *fsDir, err error) {
 }
 
 // fsSameGraph reports whether the graphs reachable from two roots encode
-// alike.
+// alike (MarshalState writes the same bytes for both), walking the two
+// in step as the encoder walks each rather than encoding them.
 func fsSameGraph(a, b *fsDir) bool {
-	ga, err := a.graph()
+	p := fsGraphPair{ab: map[any]any{}, ba: map[any]any{}}
+	return p.node(a.top(), b.top()) && p.node(a, b)
+}
+
+// fsGraphPair pairs the nodes and dicts met in one graph with those met
+// at the same place of the other, both ways: the encoder numbers them in
+// the order it meets them, so two graphs encode alike exactly when each
+// is met where its partner is, and names, keys and files marshal alike.
+type fsGraphPair struct{ ab, ba map[any]any }
+
+// pair records that x of one graph is y of the other; seen: either was
+// met before, and ok whether as each other's partner.
+func (p *fsGraphPair) pair(x, y any) (ok, seen bool) {
+	px, inA := p.ab[x]
+	py, inB := p.ba[y]
+	if inA || inB {
+		return inA && inB && px == y && py == x, true
+	}
+	p.ab[x], p.ba[y] = y, x
+	return true, false
+}
+
+// node is fsEncoder.node of both graphs at once: false where the
+// encodings differ or either fails.
+func (p *fsGraphPair) node(x, y pyval.Value) bool {
+	switch a := x.(type) {
+	case *fsFile:
+		b, ok := y.(*fsFile)
+		if !ok {
+			return false
+		}
+		if ok, seen := p.pair(a, b); seen {
+			return ok
+		}
+		return fsMarshalAlike(a.name, b.name) && fsMarshalAlike(a.content, b.content)
+	case *fsDir:
+		b, ok := y.(*fsDir)
+		if !ok {
+			return false
+		}
+		if ok, seen := p.pair(a, b); seen {
+			return ok
+		}
+		if !fsMarshalAlike(a.name, b.name) || (a.parent == nil) != (b.parent == nil) {
+			return false
+		}
+		if a.parent != nil && !p.node(a.parent, b.parent) {
+			return false
+		}
+		return p.dict(a.contents, b.contents)
+	}
+	return false
+}
+
+// dict is fsEncoder.dict of both graphs at once.
+func (p *fsGraphPair) dict(a, b *pyval.Dict) bool {
+	if ok, seen := p.pair(a, b); seen {
+		return ok
+	}
+	xs, ys := a.Items(), b.Items()
+	if len(xs) != len(ys) {
+		return false
+	}
+	for i := range xs {
+		if !fsMarshalAlike(xs[i].Key, ys[i].Key) || !p.node(xs[i].Value, ys[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// fsMarshalAlike reports whether pyval.Marshal writes the same bytes for
+// two values, both without error: two str of UTF-8 text are compared as
+// they are.
+func fsMarshalAlike(x, y pyval.Value) bool {
+	if s, ok := x.(string); ok {
+		if t, ok := y.(string); ok && utf8.ValidString(s) && utf8.ValidString(t) {
+			return s == t
+		}
+	}
+	mx, err := pyval.Marshal(x)
 	if err != nil {
 		return false
 	}
-	gb, err := b.graph()
-	if err != nil {
-		return false
-	}
-	ja, _ := json.Marshal(ga)
-	jb, _ := json.Marshal(gb)
-	return string(ja) == string(jb)
+	my, err := pyval.Marshal(y)
+	return err == nil && bytes.Equal(mx, my)
 }
 
 // fsLoad is _load_scenario: root is a fresh Directory("/") unless the

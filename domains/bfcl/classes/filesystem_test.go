@@ -158,3 +158,72 @@ func TestFileSystemMarshal(t *testing.T) {
 		})
 	}
 }
+
+// encodedAlike is what fsSameGraph answers: whether MarshalState writes
+// the same bytes for the two graphs (each from its top, then the
+// directory itself).
+func encodedAlike(a, b *fsDir) bool {
+	ja, erra := a.MarshalState()
+	jb, errb := b.MarshalState()
+	return erra == nil && errb == nil && string(ja) == string(jb)
+}
+
+// TestSameGraphAsEncoded holds fsSameGraph, which walks two file systems
+// in step, to the comparison of their encodings: copies, a file touched
+// or written, a moved directory's shared contents against the same tree
+// unshared, and the current directory against the root.
+func TestSameGraphAsEncoded(t *testing.T) {
+	const tree = `{"GorillaFileSystem": {"root": {"w": {"type": "directory", "contents": {
+		"a": {"type": "directory", "contents": {"b": {"type": "directory", "contents": {"f": {"type": "file", "content": "x"}}}}}}}}}}`
+	fs := func(calls ...string) (root, cur *fsDir) {
+		cfg, err := pyval.Loads([]byte(tree))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewSession(cfg.(*pyval.Dict), []string{"GorillaFileSystem"}, "m", "e")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range s.Execute(calls) {
+			if strings.HasPrefix(r, "Error during execution") {
+				t.Fatalf("%v: %s", calls, r)
+			}
+		}
+		root, cur, err = fsDirs(s.Instances[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return root, cur
+	}
+	written := func(content string) *fsDir {
+		r, _ := fs("cd(folder='a')", "cd(folder='b')", "echo(content='"+content+"', file_name='f')")
+		return r
+	}
+	root, _ := fs()
+	moved, _ := fs("mv(source='a', destination='a2')")
+	_, inB := fs("cd(folder='a')", "cd(folder='b')")
+	for _, c := range []struct {
+		name string
+		a, b *fsDir
+		want bool
+	}{
+		{"a copy", root, pyval.DeepCopy(root).(*fsDir), true},
+		{"another load", root, func() *fsDir { r, _ := fs(); return r }(), true},
+		{"a file touched", root, func() *fsDir { r, _ := fs("touch(file_name='g')"); return r }(), false},
+		{"a file written", written("y"), written("z"), false},
+		{"a moved directory, copied", moved, pyval.DeepCopy(moved).(*fsDir), true},
+		{"a moved directory's contents shared, and a copy made apart", moved,
+			func() *fsDir { r, _ := fs("cp(source='a', destination='a2')", "rm(file_name='a')"); return r }(), false},
+		{"the current directory and the root", inB, root, false},
+		{"the current directory and its copy", inB, pyval.DeepCopy(inB).(*fsDir), true},
+	} {
+		if got, enc := fsSameGraph(c.a, c.b), encodedAlike(c.a, c.b); got != enc || got != c.want {
+			t.Errorf("%s: fsSameGraph %v, encodings alike %v, want %v", c.name, got, enc, c.want)
+		}
+	}
+	cp := pyval.DeepCopy(moved).(*fsDir)
+	// Its pairing maps alone: no name, key or file marshalled.
+	if n := testing.AllocsPerRun(20, func() { fsSameGraph(moved, cp) }); n > 8 {
+		t.Errorf("fsSameGraph of a copy allocates %v times", n)
+	}
+}

@@ -83,11 +83,15 @@ var pyKeywords = map[string]bool{
 }
 
 type lexer struct {
-	s      string
-	i      int
-	line   int
-	toks   []token
-	parens []byte
+	s    string
+	i    int
+	line int
+	toks []token
+	// parens are the brackets open, innermost last: at most the
+	// tokenizer's MAXLEVEL, held in the lexer so that they allocate
+	// nothing.
+	parens [200]byte
+	depth  int
 }
 
 func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) }
@@ -97,7 +101,16 @@ func isIdentChar(r rune) bool {
 
 // lex splits src into tokens as Python's tokenizer would for eval.
 func lex(src string) ([]token, error) {
-	lx := &lexer{s: src, line: 1}
+	// A call has about two tokens per bracket, comma, "=" and ".", and
+	// its end: room for as many, so that the list seldom grows.
+	n := 2
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', ')', '[', ']', '{', '}', ',', '=', '.', ':':
+			n += 2
+		}
+	}
+	lx := &lexer{s: src, line: 1, toks: make([]token, 0, n)}
 	for {
 		if err := lx.skipSpace(); err != nil {
 			return nil, err
@@ -109,8 +122,8 @@ func lex(src string) ([]token, error) {
 			return nil, err
 		}
 	}
-	if len(lx.parens) > 0 {
-		return nil, syntaxError(fmt.Sprintf("'%c' was never closed", lx.parens[len(lx.parens)-1]), lx.line)
+	if lx.depth > 0 {
+		return nil, syntaxError(fmt.Sprintf("'%c' was never closed", lx.parens[lx.depth-1]), lx.line)
 	}
 	lx.toks = append(lx.toks, token{kind: tEOF, line: lx.line})
 	return lx.toks, nil
@@ -125,7 +138,7 @@ func (lx *lexer) skipSpace() error {
 		case c == '\n' || c == '\r':
 			lx.i++
 			lx.line++
-			if len(lx.parens) == 0 && strings.TrimSpace(lx.s[lx.i:]) != "" {
+			if lx.depth == 0 && strings.TrimSpace(lx.s[lx.i:]) != "" {
 				return syntaxError("invalid syntax", lx.line)
 			}
 		case c == '\\' && lx.i+1 < len(lx.s) && lx.s[lx.i+1] == '\n':
@@ -186,27 +199,28 @@ func (lx *lexer) next() error {
 	if strings.IndexByte("()[]{},:.=+-*/%<>~&|^@;", c) < 0 {
 		// Python's tokenizer passes "?", "$", "!" and "`" on as error
 		// tokens, which the parser then reports where it meets them.
-		lx.toks = append(lx.toks, token{kind: tOp, text: string(c), line: lx.line})
+		lx.toks = append(lx.toks, token{kind: tOp, text: lx.s[lx.i : lx.i+1], line: lx.line})
 		lx.i++
 		return nil
 	}
 	switch c {
 	case '(', '[', '{':
-		if len(lx.parens) >= 200 { // the tokenizer's MAXLEVEL
+		if lx.depth >= len(lx.parens) { // the tokenizer's MAXLEVEL
 			return syntaxError("too many nested parentheses", lx.line)
 		}
-		lx.parens = append(lx.parens, c)
+		lx.parens[lx.depth] = c
+		lx.depth++
 	case ')', ']', '}':
-		if len(lx.parens) == 0 {
+		if lx.depth == 0 {
 			return syntaxError(fmt.Sprintf("unmatched '%c'", c), lx.line)
 		}
-		open := lx.parens[len(lx.parens)-1]
+		open := lx.parens[lx.depth-1]
 		if open != closing[c] {
 			return syntaxError(fmt.Sprintf("closing parenthesis '%c' does not match opening parenthesis '%c'", c, open), lx.line)
 		}
-		lx.parens = lx.parens[:len(lx.parens)-1]
+		lx.depth--
 	}
-	lx.toks = append(lx.toks, token{kind: tOp, text: string(c), line: lx.line})
+	lx.toks = append(lx.toks, token{kind: tOp, text: lx.s[lx.i : lx.i+1], line: lx.line})
 	lx.i++
 	return nil
 }
@@ -287,6 +301,9 @@ func (lx *lexer) number() error {
 	if len(text) > 1 && text[0] == '0' && strings.Trim(text, "0") != "" {
 		return syntaxError("leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers", lx.line)
 	}
+	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return lx.pushNumber(n, start)
+	}
 	b, _ := new(big.Int).SetString(text, 10)
 	return lx.pushNumber(normBig(b), start)
 }
@@ -317,12 +334,22 @@ func (lx *lexer) str(prefix string) error {
 		return syntaxError("f-strings are not supported by this port", lx.line)
 	}
 	q := lx.s[lx.i]
-	triple := strings.HasPrefix(lx.s[lx.i:], strings.Repeat(string(q), 3))
+	quotes, stops := `"""`, "\"\\\n"
+	if q == '\'' {
+		quotes, stops = `'''`, "'\\\n"
+	}
+	triple := strings.HasPrefix(lx.s[lx.i:], quotes)
 	startLine := lx.line
 	if triple {
 		lx.i += 3
 	} else {
 		lx.i++
+		// A literal with no escape and no line break is its text.
+		if k := strings.IndexAny(lx.s[lx.i:], stops); k >= 0 && lx.s[lx.i+k] == q {
+			lit := lx.s[lx.i : lx.i+k]
+			lx.i += k + 1
+			return lx.pushString(lit)
+		}
 	}
 	var b strings.Builder
 	for {
@@ -333,7 +360,7 @@ func (lx *lexer) str(prefix string) error {
 			return syntaxError(fmt.Sprintf("unterminated string literal (detected at line %d)", lx.line), startLine)
 		}
 		c := lx.s[lx.i]
-		if c == q && (!triple || strings.HasPrefix(lx.s[lx.i:], strings.Repeat(string(q), 3))) {
+		if c == q && (!triple || strings.HasPrefix(lx.s[lx.i:], quotes)) {
 			if triple {
 				lx.i += 3
 			} else {
@@ -416,8 +443,12 @@ func (lx *lexer) str(prefix string) error {
 			b.WriteByte(e)
 		}
 	}
-	s := b.String()
-	// Adjacent literals concatenate.
+	return lx.pushString(b.String())
+}
+
+// pushString adds a string literal's value; adjacent literals
+// concatenate.
+func (lx *lexer) pushString(s string) error {
 	if n := len(lx.toks); n > 0 && lx.toks[n-1].kind == tString {
 		prev := lx.toks[n-1]
 		lx.toks[n-1].val = prev.val.(string) + s

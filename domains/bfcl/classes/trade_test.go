@@ -329,3 +329,29 @@ func tradeHas(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestTradeDefaultsDecodedOnce: a TradingBot loaded with no scenario
+// takes DEFAULT_STATE from one decoding, each value a copy of its own (a
+// call's changes reach neither the next load nor the default), and
+// allocates about a quarter of what decoding it anew did (584 times).
+func TestTradeDefaultsDecodedOnce(t *testing.T) {
+	load := func() *Session {
+		s, err := NewSession(nil, []string{"TradingBot"}, "m", "e")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	first := load()
+	if r := first.Execute([]string{"add_to_watchlist(stock='ZETA')"})[0]; strings.HasPrefix(r, "Error") {
+		t.Fatal(r)
+	}
+	w1, _ := first.Instances[0].Get("watch_list")
+	w2, _ := load().Instances[0].Get("watch_list")
+	if pyval.Repr(w1) == pyval.Repr(w2) {
+		t.Errorf("a call's change reached the next load: watch_list %s", pyval.Repr(w2))
+	}
+	if n := testing.AllocsPerRun(20, func() { load() }); n > 300 {
+		t.Errorf("a load allocates %v times", n)
+	}
+}

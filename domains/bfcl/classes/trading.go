@@ -2,6 +2,7 @@ package classes
 
 import (
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/parthack/parthack/domains/bfcl/pyval"
@@ -123,15 +124,22 @@ func tradeDict(kv ...pyval.Value) *pyval.Dict {
 	return d
 }
 
+// tradingDefault is DEFAULT_STATE, decoded once: a load takes a deep
+// copy of each value it uses, as _load_scenario reads its deep copy.
+var tradingDefault = sync.OnceValues(func() (pyval.Value, error) { return pyval.Loads([]byte(tradingDefaultState)) })
+
 func tradingLoad(self *Instance, scenario *pyval.Dict) error {
-	def, err := pyval.Loads([]byte(tradingDefaultState))
+	def, err := tradingDefault()
 	if err != nil {
 		return err
 	}
 	dflt := def.(*pyval.Dict)
 	get := func(key string) (pyval.Value, error) {
+		if v, ok := scenario.Get(key); ok {
+			return v, nil
+		}
 		d, _ := dflt.Get(key)
-		return scenario.GetOr(key, d)
+		return pyval.DeepCopy(d), nil
 	}
 	orders, err := get("orders")
 	if err != nil {

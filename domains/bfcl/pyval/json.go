@@ -2,6 +2,7 @@ package pyval
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"strconv"
@@ -181,9 +182,14 @@ func jsonKey(k Value) (string, error) {
 
 // writeJSONString writes s as json.dumps does, with ensure_ascii or
 // without.
-func writeJSONString(b *strings.Builder, s string, ascii bool) {
+func writeJSONString(b textWriter, s string, ascii bool) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
+		if j := plainRun(s, i); j > i {
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 {
 			fmt.Fprintf(b, "\\udc%02x", s[i])
@@ -223,6 +229,24 @@ func writeJSONString(b *strings.Builder, s string, ascii bool) {
 		}
 	}
 	b.WriteByte('"')
+}
+
+// textWriter is what writeJSONString writes to: a strings.Builder or a
+// bytes.Buffer.
+type textWriter interface {
+	io.Writer
+	WriteByte(c byte) error
+	WriteString(s string) (int, error)
+	WriteRune(r rune) (int, error)
+}
+
+// plainRun is the end of the bytes from s[i] that a JSON string writes as
+// they are: printable ASCII but the quote and the backslash.
+func plainRun(s string, i int) int {
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x7e && s[i] != '"' && s[i] != '\\' {
+		i++
+	}
+	return i
 }
 
 // Loads is json.loads(data): objects as ordered dicts (a repeated key

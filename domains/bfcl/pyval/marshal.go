@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -27,6 +26,10 @@ func Marshal(v Value) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// MarshalTo appends Marshal(v) to b (a buffer a caller reuses); on an
+// error what it appended is left in b.
+func MarshalTo(b *bytes.Buffer, v Value) error { return marshal(b, v, 0) }
+
 func marshal(b *bytes.Buffer, v Value, depth int) error {
 	if depth > maxDepth {
 		return fmt.Errorf("pyval: Marshal: nesting deeper than %d (a cycle?)", maxDepth)
@@ -44,17 +47,19 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 		if x.IsInt64() {
 			b.WriteString(x.String())
 		} else {
-			fmt.Fprintf(b, `{"int":"%s"}`, x.String())
+			b.WriteString(`{"int":"`)
+			b.WriteString(x.String())
+			b.WriteString(`"}`)
 		}
 	case float64:
-		fmt.Fprintf(b, `{"float":"%s"}`, FloatRepr(x))
+		b.WriteString(`{"float":"`)
+		b.WriteString(FloatRepr(x))
+		b.WriteString(`"}`)
 	case string:
 		if !utf8.ValidString(x) {
 			return fmt.Errorf("pyval: Marshal: a str holds bytes that are not UTF-8")
 		}
-		var sb strings.Builder
-		writeJSONString(&sb, x, true)
-		b.WriteString(sb.String())
+		writeJSONString(b, x, true)
 	case *List:
 		return marshalSeq(b, "", x.Items, depth)
 	case Tuple:
@@ -81,13 +86,13 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 		if err != nil {
 			return fmt.Errorf("pyval: Marshal %s: %w", x.ClassName(), err)
 		}
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, state); err != nil {
+		b.WriteString(`{"object":`)
+		writeJSONString(b, x.ClassName(), true)
+		b.WriteString(`,"state":`)
+		if err := json.Compact(b, state); err != nil {
 			return fmt.Errorf("pyval: Marshal %s: its state is no JSON: %w", x.ClassName(), err)
 		}
-		var name strings.Builder
-		writeJSONString(&name, x.ClassName(), true)
-		fmt.Fprintf(b, `{"object":%s,"state":%s}`, name.String(), compact.String())
+		b.WriteByte('}')
 	default:
 		return fmt.Errorf("pyval: Marshal: %T is no Python value", v)
 	}
@@ -96,7 +101,9 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 
 func marshalSeq(b *bytes.Buffer, tag string, items []Value, depth int) error {
 	if tag != "" {
-		fmt.Fprintf(b, `{"%s":`, tag)
+		b.WriteString(`{"`)
+		b.WriteString(tag)
+		b.WriteString(`":`)
 	}
 	b.WriteByte('[')
 	for i, e := range items {

@@ -12,7 +12,10 @@ import (
 // Random is random.Random(seed): CPython's Mersenne Twister (MT19937),
 // seeded as CPython seeds it, drawing integers as randint does.
 type Random struct {
-	mt  [624]uint32
+	// mt is never changed once a generator holds it: a draw that
+	// regenerates the state makes a new one, so that a deep copy shares
+	// it until then (a call that draws nothing copies no 624 words).
+	mt  *[624]uint32
 	mti int
 }
 
@@ -55,7 +58,7 @@ func NewRandom(seed Value) (*Random, error) {
 	if len(key) == 0 {
 		key = []uint32{0}
 	}
-	r := &Random{}
+	r := &Random{mt: new([624]uint32)}
 	r.initByArray(key)
 	return r, nil
 }
@@ -102,6 +105,8 @@ func (r *Random) genrand() uint32 {
 	const upper, lower = 0x80000000, 0x7fffffff
 	mag01 := [2]uint32{0, 0x9908b0df}
 	if r.mti >= 624 {
+		next := *r.mt
+		r.mt = &next
 		var kk int
 		for kk = 0; kk < 624-397; kk++ {
 			y := (r.mt[kk] & upper) | (r.mt[kk+1] & lower)
@@ -166,8 +171,15 @@ func (r *Random) Repr() string { return "<random.Random object>" }
 // Equal is identity, as random.Random defines no __eq__.
 func (r *Random) Equal(other Value) bool { o, ok := other.(*Random); return ok && o == r }
 
-// DeepCopy copies the generator's whole state.
+// DeepCopy copies the generator's whole state (its words shared until
+// either draws past them).
 func (r *Random) DeepCopy(map[any]Value) Value { c := *r; return &c }
+
+// SameState reports whether two generators hold one state, and so draw
+// alike.
+func (r *Random) SameState(o *Random) bool {
+	return r.mti == o.mti && (r.mt == o.mt || *r.mt == *o.mt)
+}
 
 type randomState struct {
 	MT  []uint32 `json:"mt"`
@@ -200,7 +212,7 @@ func init() {
 		if len(st.MT) != 624 || st.MTI < 0 || st.MTI > 624 {
 			return nil, fmt.Errorf("Random state: want 624 words and a position 0..624, got %d words and %d", len(st.MT), st.MTI)
 		}
-		r := &Random{mti: st.MTI}
+		r := &Random{mt: new([624]uint32), mti: st.MTI}
 		copy(r.mt[:], st.MT)
 		return r, nil
 	})

@@ -34,3 +34,36 @@ func TestRandomStateAsJSONMarshal(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomCopySharesWords: a deep copy shares the generator's 624 words
+// until a draw regenerates them, and the copy and the original then draw
+// as two generators of one state, neither's draws changing the other's.
+func TestRandomCopySharesWords(t *testing.T) {
+	r, err := NewRandom(int64(141053))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := DeepCopy(r).(*Random)
+	if &c.mt[0] != &r.mt[0] || !c.SameState(r) {
+		t.Fatal("a fresh copy does not share the generator's words")
+	}
+	var fromR []int64
+	for range 1000 { // past 624 draws: r regenerates its words
+		x, err := r.Randint(0, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromR = append(fromR, x)
+	}
+	if &c.mt[0] == &r.mt[0] || c.SameState(r) {
+		t.Fatal("the original's draws reached its copy")
+	}
+	for i, want := range fromR {
+		if x, _ := c.Randint(0, 1<<20); x != want {
+			t.Fatalf("draw %d: the copy draws %d, the original drew %d", i, x, want)
+		}
+	}
+	if !c.SameState(r) {
+		t.Error("after the same draws, copy and original hold different states")
+	}
+}
