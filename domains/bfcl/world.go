@@ -176,9 +176,10 @@ func (w *World) Call(v model.StateView, tool string, args model.Value) ([]model.
 // raised after part of the state changed keeps those changes, as Python
 // does, and answers the same text. The call gets the instances its text
 // names (Session.Reaches), their attributes as decoded once for every
-// call, each deep-copied where the call first reads it
-// (classes.Attr.Shared); an attribute it does not read is written as its
-// copy would write it (copied). The user's step is the next turn's
+// call, each copied as it stands where the call first reads it
+// (classes.Attr.Shared, pyval.Clone): as in Python, where calls run on the
+// instances themselves, an instance or attribute the call does not reach
+// is neither read nor written. The user's step is the next turn's
 // message.
 func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args model.Value) ([]model.Action, string, string) {
 	if actor == model.ActorUser {
@@ -194,24 +195,20 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 	before := make([][]read, len(s.Instances)) // by instance
 	for k, in := range s.Instances {
 		c := in.Class
-		if c.Stateless {
+		if c.Stateless || !reached[k] {
 			continue
 		}
 		names := w.attrs[c.Name]
 		cells := w.cells(v, c.Name, names)
 		before[k] = make([]read, len(names))
+		in.Attrs = make([]classes.Attr, len(names))
 		for i, name := range names {
 			x, err := kept(cells[i])
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, name, err)
 			}
 			before[k][i] = read{cells[i], x}
-		}
-		if reached[k] {
-			in.Attrs = make([]classes.Attr, len(names))
-			for i, name := range names {
-				in.Attrs[i] = classes.Attr{Name: name, Value: before[k][i].kept, Shared: true}
-			}
+			in.Attrs[i] = classes.Attr{Name: name, Value: x, Shared: true}
 		}
 	}
 	res := s.Execute([]string{call})[0]
@@ -219,27 +216,18 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 	var cmp sameWalk
 	for k, in := range s.Instances {
 		c := in.Class
-		if c.Stateless {
+		if c.Stateless || !reached[k] {
 			continue
 		}
-		if reached[k] && len(in.Attrs) != len(before[k]) {
+		if len(in.Attrs) != len(before[k]) {
 			return nil, "", fmt.Sprintf("%s: the call set an attribute the class did not have after _load_scenario", c.Name)
 		}
 		var fields []model.Assign
 		for i, was := range before[k] {
-			name := w.attrs[c.Name][i]
-			if !reached[k] || in.Attrs[i].Shared {
-				// Not read by the call: as its copy writes it.
-				u := copied(was.cell, was.kept)
-				if u.err != nil {
-					return nil, "", fmt.Sprintf("%s.%s: %v", c.Name, name, u.err)
-				}
-				if u.changed {
-					fields = append(fields, model.Assign{Field: name, Value: model.Str(u.text)})
-				}
-				continue
-			}
 			a := in.Attrs[i]
+			if a.Shared {
+				continue // the call did not read it
+			}
 			if cmp.same(was.kept, a.Value) {
 				continue // Marshal would write the cell it was read from
 			}
@@ -260,37 +248,6 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 	}
 	return writes, res, ""
 }
-
-// copiedCell is what a call leaves of the cell of an attribute it does
-// not read: a call's world once deep-copied every attribute of every
-// instance, and a copy may marshal anew (a set's copy is built in its
-// iteration order, which its cell does not keep: MessageAPI's
-// generated_ids), a write the world still makes, whatever the call.
-type copiedCell struct {
-	text    string // the copy's cell, where changed
-	changed bool
-	err     error // the copy does not marshal
-}
-
-// copied is the cell an attribute's copy writes, kept decoded from f:
-// a function of the cell's text, kept by it for every world, so that an
-// attribute a call does not read is copied once, not for each call.
-func copied(f model.Value, kept pyval.Value) copiedCell {
-	if u, ok := copiedCells.Get(f.AsString()); ok {
-		return u
-	}
-	var u copiedCell
-	if x := pyval.DeepCopy(kept); !same(kept, x) {
-		nv, err := cell(x)
-		u = copiedCell{text: nv.AsString(), changed: err == nil && nv.AsString() != f.AsString(), err: err}
-	}
-	copiedCells.Add(f.AsString(), u, len(f.AsString())+len(u.text))
-	return u
-}
-
-// copiedCells holds copied's answers by cell text, two generations of at
-// most 16 MB each.
-var copiedCells = memo.Cache[copiedCell]{Max: 16 << 20}
 
 // userTurn is the user's message that starts turn args.turn.
 func (w *World) userTurn(tool string, args model.Value) ([]model.Action, string, string) {

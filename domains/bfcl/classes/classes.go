@@ -63,7 +63,7 @@ func (in *Instance) Get(name string) (pyval.Value, bool) {
 		a := &in.Attrs[i]
 		if a.Name == name {
 			if a.Shared {
-				a.Value, a.Shared = pyval.DeepCopy(a.Value), false
+				a.Value, a.Shared = pyval.Clone(a.Value), false
 			}
 			return a.Value, true
 		}

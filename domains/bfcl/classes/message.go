@@ -3,6 +3,7 @@ package classes
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/parthack/parthack/domains/bfcl/pyval"
@@ -507,6 +508,12 @@ func (s *msgIDSet) DeepCopy(memo map[any]pyval.Value) pyval.Value {
 	}
 	memo[s] = c
 	return c
+}
+
+// Clone is the set as it stands: its table and the order its members
+// went in, which its cell keeps.
+func (s *msgIDSet) Clone() pyval.Value {
+	return &msgIDSet{table: slices.Clone(s.table), occupied: slices.Clone(s.occupied), n: s.n, inserted: slices.Clone(s.inserted)}
 }
 
 func (s *msgIDSet) MarshalState() ([]byte, error) {

@@ -496,3 +496,32 @@ func msgtOwner(s *Session, call string) string {
 	}
 	return owner
 }
+
+// TestIDSetClonedAsItStands: a call's copy of generated_ids (pyval.Clone)
+// keeps the order its members went in, which its cell keeps, and adds a
+// new one after them; copy.deepcopy (pyval.DeepCopy) builds it again in
+// its iteration order, as Python's does.
+func TestIDSetClonedAsItStands(t *testing.T) {
+	s := &msgIDSet{}
+	for _, id := range []int64{2, 1, 17, 9} {
+		s.add(id)
+	}
+	state := func(v pyval.Value) string {
+		b, err := v.(*msgIDSet).MarshalState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	c := pyval.Clone(s).(*msgIDSet)
+	c.add(5)
+	if got := state(c); got != "[2,1,17,9,5]" {
+		t.Errorf("the clone, after adding 5, keeps %s, want [2,1,17,9,5]", got)
+	}
+	if got := state(s); got != "[2,1,17,9]" {
+		t.Errorf("the set cloned became %s", got)
+	}
+	if got := state(pyval.DeepCopy(s)); got != "[1,2,17,9]" || s.Repr() != "{1, 2, 17, 9}" {
+		t.Errorf("copy.deepcopy of %s keeps %s, want its iteration order [1,2,17,9]", s.Repr(), got)
+	}
+}
