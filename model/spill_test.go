@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 	"unicode/utf8"
@@ -344,5 +345,33 @@ func TestSpillFilesTakeTurns(t *testing.T) {
 		if want := fmt.Sprintf("%02d %s", i, strings.Repeat("é", 30)); tx.String() != want {
 			t.Errorf("text %d reads %q", i, tx.String())
 		}
+	}
+}
+
+// TestTextReadConcurrently: goroutines read one spilled text at once,
+// whole and in pieces, as bench's workers read a run's messages.
+func TestTextReadConcurrently(t *testing.T) {
+	want := strings.Repeat("concurrent, ", 30_000)
+	tx := spilledText(t, want)
+	var wg sync.WaitGroup
+	errs := make(chan string, 32)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 4 {
+				switch {
+				case g%2 == 0 && tx.String() != want:
+					errs <- "String"
+				case g%2 == 1 && !tx.Contains("concurrent concurrent", SaidForm):
+					errs <- "Contains"
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("%s read otherwise beside other readers", e)
 	}
 }
