@@ -283,7 +283,7 @@ func newArrayScanner(file string, r io.Reader) (*arrayScanner, error) {
 }
 
 // elements reads the array at path, its '[' next, an element at a time,
-// handing each to each with its text (valid during the call).
+// handing each to each (valid during the call).
 func (s *arrayScanner) elements(path string, each func(i int, v JSON) error) error {
 	s.read()
 	for i := 0; ; i++ {
