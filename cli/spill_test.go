@@ -86,3 +86,38 @@ func firstDiff(a, b string) string {
 	}
 	return ""
 }
+
+// TestBenchWithSpilledStrings: bench attacks runs read with nearly every
+// string set aside as it attacks them read in memory: the search, the
+// benchmark's rewards (tau2's COMMUNICATE, tau-bench's outputs) and the
+// report read the spilled messages in pieces, to the same JSON.
+func TestBenchWithSpilledStrings(t *testing.T) {
+	noAttackerEnv(t)
+	dir := t.TempDir()
+	tauRuns := filepath.Join(dir, "tau-airline.json")
+	if code, _, errs := run(t, "domain", "export", "--domain", "tau-airline", tauRuns); code != 0 {
+		t.Fatalf("export: %s", errs)
+	}
+	benches := [][]string{
+		{"bench", "--domain", "tau2-retail", "--runs", shippedRun(t, "retail-gpt-4.1.json.gz"), "--format", "json"},
+		{"bench", "--domain", "tau-airline", "--runs", tauRuns, "--tasks", "TAU-A04,TAU-A01,TAU-A14", "--format", "json"},
+	}
+	for _, args := range benches {
+		code, want, errs := run(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args[:3], code, errs)
+		}
+		restore := model.SpillShortStrings(8)
+		code, got, errs := run(t, args...)
+		n := restore()
+		if code != 0 {
+			t.Fatalf("%v with strings set aside: exit %d: %s", args[:3], code, errs)
+		}
+		if n < 1000 {
+			t.Errorf("%v: %d strings set aside, want thousands", args[:3], n)
+		}
+		if got != want {
+			t.Errorf("%v reports otherwise with strings set aside%s", args[:3], firstDiff(got, want))
+		}
+	}
+}
