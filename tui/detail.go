@@ -464,9 +464,18 @@ func (c *common) turnLines(turns []model.Turn, title string, width int, full boo
 			if text.Len() < t.Content.Len() {
 				more = "the rest of its " + sizeOf(t.Content.Len())
 			}
-			note := fmt.Sprintf("… (%s: f shows every turn whole)", more)
-			if len(note) > max(width-7, 8) {
-				note = fmt.Sprintf("… %s: f shows every turn", more) // a narrow pane keeps it to its line
+			// The first note that fits the pane: a narrow one keeps it to
+			// its line.
+			notes := []string{fmt.Sprintf("… (%s: f shows every turn whole)", more), fmt.Sprintf("… %s: f shows every turn", more)}
+			if text.Len() < t.Content.Len() {
+				notes = append(notes, fmt.Sprintf("… %s in all: f shows it", sizeOf(t.Content.Len())))
+			}
+			note := notes[len(notes)-1]
+			for _, n := range notes {
+				if len(n) <= max(width-7, 8) {
+					note = n
+					break
+				}
 			}
 			lines = append(lines[:min(most-1, len(lines))], st.faint.Render(note))
 		}

@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/parthack/parthack/model"
 )
 
@@ -222,6 +223,10 @@ func TestLongTurnReadByItsHead(t *testing.T) {
 	}
 	if lines := strings.Count(got, "\n") + 1; lines != 8 {
 		t.Errorf("%d lines, want the title's two and six", lines)
+	}
+	narrow := m.c.turnLines([]model.Turn{{Role: "user", Content: model.TextOf(turn)}}, "", 40, false, 6)
+	if last := narrow[len(narrow)-1]; !strings.Contains(last, "8 MB in all: f shows it") || lipgloss.Width(last) > 40 {
+		t.Errorf("in a pane of 40 columns the note is %q, want it whole on its line", last)
 	}
 	whole := m.c.turnLines([]model.Turn{{Role: "user", Content: model.TextOf(turn)}}, "", 80, true, 6)
 	if !strings.Contains(whole[len(whole)-1], "THE-END") {
