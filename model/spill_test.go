@@ -297,8 +297,8 @@ func TestTextReadsInPieces(t *testing.T) {
 	}
 }
 
-// TestTextMadeOnce: a spilled text made whole is made once, so that
-// readers that need it whole share it.
+// TestTextMadeOnce: a spilled text made whole is made once while
+// anything holds it, so that readers that need it whole share it.
 func TestTextMadeOnce(t *testing.T) {
 	tx := spilledText(t, strings.Repeat("shared ", 50_000))
 	a, b := tx.String(), tx.String()

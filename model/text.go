@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
+	"weak"
 )
 
 // Text is the text of a message. It is a string held in memory, or, for
@@ -30,13 +32,10 @@ type spilled struct {
 	f         *spillFile
 	off, size int64 // the text's place in f
 	n         int   // the decoded string's length
-	// made is the string once it was read back whole, kept from then on:
-	// readers that need it whole (a payload per candidate of a search)
-	// share it, as they shared the string before it was set aside; a
-	// text never read whole (an import) is never held.
-	mu     sync.Mutex
-	made   string
-	isMade bool
+	// made is the string last read back whole, while anything holds it:
+	// readers that need it whole (a payload per candidate) share one.
+	mu   sync.Mutex
+	made weak.Pointer[byte]
 }
 
 // spillFile is the unlinked file a stream writes its long strings to: it
@@ -69,7 +68,8 @@ func (t Text) String() string {
 	return s
 }
 
-// whole is the whole text: a spilled one read back once, and kept.
+// whole is the whole text: a spilled one read back, or the one read back
+// last while anything holds it.
 func (t Text) whole() (string, error) {
 	if t.sp == nil {
 		return t.s, nil
@@ -77,16 +77,17 @@ func (t Text) whole() (string, error) {
 	sp := t.sp
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	if sp.isMade {
-		return sp.made, nil
+	if p := sp.made.Value(); p != nil {
+		return unsafe.String(p, sp.n), nil
 	}
 	var b strings.Builder
 	b.Grow(sp.n)
 	if err := t.Pieces(func(p string) error { b.WriteString(p); return nil }); err != nil {
 		return "", err
 	}
-	sp.made, sp.isMade = b.String(), true
-	return sp.made, nil
+	s := b.String()
+	sp.made = weak.Make(unsafe.StringData(s))
+	return s, nil
 }
 
 // Pieces hands the text to each in order, in pieces of about 64 KiB for a
