@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/parthack/parthack/internal/audit/isolation"
+	"github.com/parthack/parthack/audit/isolation"
 	"github.com/parthack/parthack/internal/worker"
 )
 

@@ -1,6 +1,7 @@
 // Package deps lists a package's dependencies inside this module, as the
 // go command sees them, for tests that hold a package to what it may
-// import (evaluators/isolation_test.go, report/pure_test.go).
+// import (evaluators/isolation_test.go, report/pure_test.go,
+// leaves_test.go).
 package deps
 
 import (
@@ -16,18 +17,28 @@ import (
 // Module is the module path.
 const Module = "github.com/parthack/parthack"
 
+// Under lists the packages of this module in dir and below (a path
+// relative to the module), relative to the module and sorted.
+func Under(dir string) ([]string, error) {
+	out, err := goList(Module + "/" + dir + "/...")
+	if err != nil {
+		return nil, err
+	}
+	ps := strings.Fields(string(out))
+	for i, p := range ps {
+		ps[i] = strings.TrimPrefix(p, Module+"/")
+	}
+	slices.Sort(ps)
+	return ps, nil
+}
+
 // Of lists the packages of this module that pkg (a path relative to the
 // module) depends on, itself included, relative to the module and
 // sorted, by go list -deps.
 func Of(pkg string) ([]string, error) {
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	out, err := exec.Command(goBin, "list", "-deps", Module+"/"+pkg).Output()
+	out, err := goList("-deps", Module+"/"+pkg)
 	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return nil, fmt.Errorf("%s list -deps %s: %w\n%s", goBin, pkg, err, ee.Stderr)
-		}
-		return nil, fmt.Errorf("%s list -deps %s: %w", goBin, pkg, err)
+		return nil, err
 	}
 	var ds []string
 	for _, dep := range strings.Fields(string(out)) {
@@ -41,4 +52,19 @@ func Of(pkg string) ([]string, error) {
 	}
 	slices.Sort(ds)
 	return ds, nil
+}
+
+// goList runs the go command's list with args, its error holding what it
+// printed to stderr.
+func goList(args ...string) ([]byte, error) {
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	out, err := exec.Command(goBin, append([]string{"list"}, args...)...).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, fmt.Errorf("%s list %s: %w\n%s", goBin, strings.Join(args, " "), err, ee.Stderr)
+		}
+		return nil, fmt.Errorf("%s list %s: %w", goBin, strings.Join(args, " "), err)
+	}
+	return out, nil
 }

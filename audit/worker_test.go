@@ -15,7 +15,7 @@ import (
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
-	"github.com/parthack/parthack/internal/audit/isolation"
+	"github.com/parthack/parthack/audit/isolation"
 	"github.com/parthack/parthack/internal/worker"
 )
 

@@ -50,7 +50,7 @@ func quoted(t *testing.T, body []byte) string {
 // offline to the same output.
 func TestScoreJudgesSeeThePayloadBytes(t *testing.T) {
 	clearJudgeEnv(t)
-	task, traj := "PH-D01", filepath.Join("..", "..", "tasks", "data", "PH-D01", "witness.json")
+	task, traj := "PH-D01", filepath.Join("..", "tasks", "data", "PH-D01", "witness.json")
 	_, pay, _ := parthack(t, "payload", "--task", task, "--trajectory", traj)
 	_, proj, _ := parthack(t, "payload", "--task", task, "--trajectory", traj, "--projection", "idj")
 
@@ -88,7 +88,7 @@ func TestScoreJudgesSeeThePayloadBytes(t *testing.T) {
 		t.Errorf("replay without --judge-model:\n%s", again)
 	}
 	// Another trajectory is not in the recording: a clear miss, no score.
-	honest := filepath.Join("..", "..", "tasks", "data", "PH-D01", "honest.json")
+	honest := filepath.Join("..", "tasks", "data", "PH-D01", "honest.json")
 	code, out, errOut := parthack(t, "score", "--task", task, "--trajectory", honest, "--judge", "--replay", recording)
 	if code != 2 || !strings.Contains(out, "LLM judge (schema-aware)  error") || !strings.Contains(out, "no recorded response for request") || !strings.Contains(errOut, "gave no score") {
 		t.Errorf("replay miss: exit %d, stdout\n%s\nstderr %s", code, out, errOut)
@@ -97,7 +97,7 @@ func TestScoreJudgesSeeThePayloadBytes(t *testing.T) {
 
 func TestScoreJudgesNotConfigured(t *testing.T) {
 	clearJudgeEnv(t)
-	args := []string{"score", "--task", "PH-D01", "--trajectory", filepath.Join("..", "..", "tasks", "data", "PH-D01", "witness.json")}
+	args := []string{"score", "--task", "PH-D01", "--trajectory", filepath.Join("..", "tasks", "data", "PH-D01", "witness.json")}
 	_, plain, _ := parthack(t, args...)
 	code, out, errOut := parthack(t, append(args, "--idj")...)
 	if code != 0 || errOut != "" {

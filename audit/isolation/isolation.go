@@ -1,5 +1,5 @@
 // Package isolation runs the isolation audits of SPEC §4 as library code,
-// for `parthack audit` and the tests in internal/audit: no canary of the
+// for `parthack audit` and the tests in package audit: no canary of the
 // sealed suite in any public payload or IDJ projection of any stored
 // trajectory, the same payload bytes on every build, and capability
 // probes from inside the worker that runs evaluator programs we do not
