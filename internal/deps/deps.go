@@ -1,7 +1,7 @@
 // Package deps lists a package's dependencies inside this module, as the
 // go command sees them, for tests that hold a package to what it may
 // import (evaluators/isolation_test.go, report/pure_test.go,
-// leaves_test.go).
+// layers_test.go).
 package deps
 
 import (
@@ -30,6 +30,37 @@ func Under(dir string) ([]string, error) {
 	}
 	slices.Sort(ps)
 	return ps, nil
+}
+
+// Imports maps each package of this module to the packages of this
+// module it imports directly (tests aside), all relative to the module
+// (the module's root package is "").
+func Imports() (map[string][]string, error) {
+	out, err := goList("-f", "{{.ImportPath}} {{join .Imports \" \"}}", Module+"/...")
+	if err != nil {
+		return nil, err
+	}
+	rel := func(p string) (string, bool) {
+		if p == Module {
+			return "", true
+		}
+		return strings.CutPrefix(p, Module+"/")
+	}
+	g := map[string][]string{}
+	for line := range strings.Lines(string(out)) {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		pkg, _ := rel(f[0])
+		g[pkg] = []string{}
+		for _, imp := range f[1:] {
+			if r, ok := rel(imp); ok {
+				g[pkg] = append(g[pkg], r)
+			}
+		}
+	}
+	return g, nil
 }
 
 // Of lists the packages of this module that pkg (a path relative to the
