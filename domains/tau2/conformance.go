@@ -2,8 +2,10 @@ package tau2
 
 import (
 	"fmt"
+	"io"
 	"sync"
 
+	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/model"
 	"github.com/parthack/parthack/pbcste"
 )
@@ -436,4 +438,53 @@ func short(commit string) string {
 		return commit[:7]
 	}
 	return commit
+}
+
+// conformResults reads a Results file's runs as streamResults does and
+// holds each to what tau2 recorded as it is read, by its domain's reader.
+func conformResults(file string, in io.Reader, each func(int, *domains.Run) error) (*domains.Conformance, error) {
+	var check func(*Simulation) error
+	var report func() *domains.Conformance
+	err := readRuns(file, in, func(res *Results, r Reader) error {
+		var err error
+		check, report, err = r.Conformer(res)
+		return err
+	}, func(i int, sim *Simulation, run *domains.Run) error {
+		if err := each(i, run); err != nil {
+			return err
+		}
+		return check(sim)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return report(), nil
+}
+
+// Conformer holds a Results file to what tau2 recorded (Checker.ConformRun).
+func (r *registry) Conformer(res *Results) (func(*Simulation) error, func() *domains.Conformance, error) {
+	c, err := r.checker(res)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep := c.NewReport(res)
+	c.conforming = true
+	return func(sim *Simulation) error { return c.ConformRun(rep, res, sim) },
+		func() *domains.Conformance { return ConformanceOf(r.Name(), rep) }, nil
+}
+
+// ConformanceOf is a conformance report as the registry states it; more
+// are checks a domain counts beside the core's.
+func ConformanceOf(domain string, rep *Report, more ...domains.Check) *domains.Conformance {
+	out := &domains.Conformance{File: rep.File, Domain: domain, Commit: short(rep.Commit), Runs: rep.Runs, Calls: rep.Calls, CallsEqual: rep.CallsEqual,
+		RewardsEqual: rep.RewardsEqual, Remapped: rep.Remapped, Disagreements: []domains.Disagreement{},
+		Checks: append([]domains.Check{{Name: "db_match", Recorded: rep.DBChecks, Equal: rep.DBEqual}, {Name: "action", Recorded: rep.ActionChecks, Equal: rep.ActionEqual},
+			{Name: "communicate", Recorded: rep.CommunicateChecks, Equal: rep.CommunicateEqual}}, more...)}
+	if rep.Skipped > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d runs score on %s, an LLM judge's verdict, which is not computed: their reward here is the product of the other components", rep.Skipped, BasisNL))
+	}
+	for _, d := range rep.Disagreements {
+		out.Disagreements = append(out.Disagreements, domains.Disagreement{Run: d.Sim, Index: d.Index, Call: d.Call, What: d.What, Got: d.Got, Want: d.Want, Cause: d.Cause})
+	}
+	return out
 }
