@@ -297,9 +297,22 @@ func setJSON(r *Row, c column, v json.RawMessage) error {
 			// be a second one.
 			return errField(c.name, "must not be empty (leave it out)")
 		}
+	default:
+		if err := setScalar(r, c, s, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setScalar stores a boolean or a number, s its text, in the row's field
+// for column c; shown is s as an error quotes it (JSON text as it is, a
+// CSV cell quoted).
+func setScalar(r *Row, c column, s, shown string) *fieldError {
+	switch c.kind {
 	case 'b':
 		if s != "true" && s != "false" {
-			return errField(c.name, "want true or false, got %s", s)
+			return errField(c.name, "want true or false, got %s", shown)
 		}
 		if s == "false" && !c.required {
 			return errNotFalse(c.name)
@@ -307,20 +320,20 @@ func setJSON(r *Row, c column, v json.RawMessage) error {
 		*r.field(c.name).(*bool) = s == "true"
 	case 'B':
 		if s != "true" && s != "false" {
-			return errField(c.name, "want true or false, got %s", s)
+			return errField(c.name, "want true or false, got %s", shown)
 		}
 		b := s == "true"
 		*r.field(c.name).(**bool) = &b
 	case 'f':
 		x, ok := parseNumber(s)
 		if !ok {
-			return errField(c.name, "want a number, got %s", s)
+			return errField(c.name, "want a number, got %s", shown)
 		}
 		setNumber(r, c.name, x)
 	case 'i':
 		x, ok := parseInt(s)
 		if !ok {
-			return errField(c.name, "want a non-negative integer, got %s", s)
+			return errField(c.name, "want a non-negative integer, got %s", shown)
 		}
 		*r.field(c.name).(*int) = x
 	}
@@ -462,34 +475,9 @@ func setCSV(r *Row, c column, s string) *fieldError {
 	switch c.kind {
 	case 's':
 		*r.field(c.name).(*string) = s
-	case 'b':
-		if s != "true" && s != "false" {
-			return errField(c.name, "want true or false, got %q", s)
-		}
-		if s == "false" && !c.required {
-			return errNotFalse(c.name)
-		}
-		*r.field(c.name).(*bool) = s == "true"
-	case 'B':
-		if s != "true" && s != "false" {
-			return errField(c.name, "want true or false, got %q", s)
-		}
-		b := s == "true"
-		*r.field(c.name).(**bool) = &b
-	case 'f':
-		x, ok := parseNumber(s)
-		if !ok {
-			return errField(c.name, "want a number, got %q", s)
-		}
-		setNumber(r, c.name, x)
-	case 'i':
-		x, ok := parseInt(s)
-		if !ok {
-			return errField(c.name, "want a non-negative integer, got %q", s)
-		}
-		*r.field(c.name).(*int) = x
+		return nil
 	}
-	return nil
+	return setScalar(r, c, s, strconv.Quote(s))
 }
 
 // WriteJSON writes the ledger as JSON, one field per line, in the
