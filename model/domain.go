@@ -146,6 +146,36 @@ type RecordView interface {
 	Fields(typ, id string) ([]Value, bool)
 }
 
+// Entities reads a snapshot's entities as a state (a field an entity
+// does not list reads as null); it holds es, which must not change.
+func Entities(es []Entity) StateView {
+	v := entitiesView{}
+	for i := range es {
+		v[[2]string{es[i].Type, es[i].ID}] = &es[i]
+	}
+	return v
+}
+
+type entitiesView map[[2]string]*Entity
+
+func (v entitiesView) Alive(typ, id string) bool {
+	e, ok := v[[2]string{typ, id}]
+	return ok && !e.Deleted
+}
+
+func (v entitiesView) Field(typ, id, field string) (Value, bool) {
+	e, ok := v[[2]string{typ, id}]
+	if !ok || e.Deleted {
+		return Null, false
+	}
+	for _, a := range e.Fields {
+		if a.Field == field {
+			return a.Value, true
+		}
+	}
+	return Null, true
+}
+
 // Changed is a state read as another with some cells changed: a gold
 // run's end, read as the start plus its net changes (After of each cell).
 func Changed(base StateView, cells []CellDiff) StateView { return &changedView{base, cells} }

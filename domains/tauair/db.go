@@ -73,18 +73,12 @@ type DB struct {
 	byNumber     map[string]int
 
 	startOnce sync.Once
-	start     *initialView
+	start     model.StateView
 }
 
 // Start is the database as loaded, read as a state.
 func (d *DB) Start() model.StateView {
-	d.startOnce.Do(func() {
-		d.start = &initialView{byKey: map[[2]string]*model.Entity{}}
-		for i := range d.Entities {
-			e := &d.Entities[i]
-			d.start.byKey[[2]string{e.Type, e.ID}] = e
-		}
-	})
+	d.startOnce.Do(func() { d.start = model.Entities(d.Entities) })
 	return d.start
 }
 

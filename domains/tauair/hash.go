@@ -219,24 +219,3 @@ func (d *Domain) initialReprs() {
 		}
 	}
 }
-
-// initialView reads the database as loaded.
-type initialView struct{ byKey map[[2]string]*model.Entity }
-
-func (w *initialView) Alive(typ, id string) bool {
-	e, ok := w.byKey[[2]string{typ, id}]
-	return ok && !e.Deleted
-}
-
-func (w *initialView) Field(typ, id, field string) (model.Value, bool) {
-	e, ok := w.byKey[[2]string{typ, id}]
-	if !ok || e.Deleted {
-		return model.Null, false
-	}
-	for _, a := range e.Fields {
-		if a.Field == field {
-			return a.Value, true
-		}
-	}
-	return model.Null, true
-}

@@ -69,7 +69,7 @@ type DB struct {
 	sorted struct{ products, users, orders []string }
 
 	startOnce sync.Once
-	start     *initialView
+	start     model.StateView
 }
 
 var loadOnce = sync.OnceValues(func() (*DB, error) {
@@ -215,33 +215,6 @@ func valueOf(x any) model.Value { return tau2.ModelValue(x) }
 
 // Start is the database as loaded, read as a state.
 func (db *DB) Start() model.StateView {
-	db.startOnce.Do(func() {
-		db.start = &initialView{byKey: map[[2]string]*model.Entity{}}
-		for i := range db.Entities {
-			e := &db.Entities[i]
-			db.start.byKey[[2]string{e.Type, e.ID}] = e
-		}
-	})
+	db.startOnce.Do(func() { db.start = model.Entities(db.Entities) })
 	return db.start
-}
-
-// initialView reads the database as loaded.
-type initialView struct{ byKey map[[2]string]*model.Entity }
-
-func (w *initialView) Alive(typ, id string) bool {
-	e, ok := w.byKey[[2]string{typ, id}]
-	return ok && !e.Deleted
-}
-
-func (w *initialView) Field(typ, id, field string) (model.Value, bool) {
-	e, ok := w.byKey[[2]string{typ, id}]
-	if !ok || e.Deleted {
-		return model.Null, false
-	}
-	for _, a := range e.Fields {
-		if a.Field == field {
-			return a.Value, true
-		}
-	}
-	return model.Null, true
 }
