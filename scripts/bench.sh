@@ -31,7 +31,7 @@ fi
 cd "$(dirname "$0")/.."
 count="${COUNT:-10}"
 pattern="${1:-.}"
-pkgs=(./pbcste ./certifier ./evaluators ./attacker ./model ./tui ./domains/tauair ./domains/tau2/airline ./domains/tau2/retail ./domains/tau2/telecom)
+pkgs=(./pbcste ./certifier ./evaluators ./attacker ./model ./tui ./domains/tauair ./domains/tau2/airline ./domains/tau2/retail ./domains/tau2/telecom ./domains/bfcl)
 
 summarize() { # stdin: go test -bench output → "name  unit  median [min–max]"
 	awk '

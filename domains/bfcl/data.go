@@ -3,10 +3,14 @@ package bfcl
 import (
 	"embed"
 	"fmt"
+	"maps"
 	"path"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/parthack/parthack/domains/bfcl/pyval"
 	"github.com/parthack/parthack/internal/mapfile"
@@ -121,8 +125,18 @@ var loaded struct {
 func load() {
 	l := &loaded
 	l.byID = map[string]*Entry{}
+	var names []string
 	for _, cat := range Categories {
-		es, err := decodeCategory(cat)
+		q := "BFCL_v4_" + cat + ".json.gz"
+		names = append(names, q, "possible_answer/"+q)
+	}
+	srcs, err := shippedAll(names)
+	if err != nil {
+		l.err = err
+		return
+	}
+	for i, cat := range Categories {
+		es, err := decodeCategory(cat, names[2*i], srcs[2*i], names[2*i+1], srcs[2*i+1])
 		if err != nil {
 			l.err = err
 			return
@@ -133,8 +147,8 @@ func load() {
 		l.entries = append(l.entries, es...)
 	}
 	l.docs = map[string][]*FuncDoc{}
-	for class, file := range funcDocFiles {
-		docs, err := decodeFuncDocs("multi_turn_func_doc/" + file)
+	for _, class := range slices.Sorted(maps.Keys(funcDocFiles)) {
+		docs, err := decodeFuncDocs("multi_turn_func_doc/" + funcDocFiles[class])
 		if err != nil {
 			l.err = err
 			return
@@ -192,95 +206,118 @@ func shipped(name string) ([]byte, error) {
 	return out, nil
 }
 
-// lines splits a file of one JSON value a line (BFCL's format, read as
-// its load_file does: `for line in f: json.loads(line)`), calling each
-// with the line's text and number (from 1).
-func lines(src []byte, each func(line string, n int) error) error {
-	s := string(src)
-	for n := 1; s != ""; n++ {
-		line, rest, _ := strings.Cut(s, "\n")
-		s = rest
-		if err := each(line, n); err != nil {
+// shippedAll reads shipped files, each gunzipped on a core of its own;
+// the error is the first file's in names' order.
+func shippedAll(names []string) ([][]byte, error) {
+	srcs := make([][]byte, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() { srcs[i], errs[i] = shipped(name) })
+	}
+	wg.Wait()
+	return srcs, firstErr(errs)
+}
+
+// firstErr is the first error of errs that is not nil.
+func firstErr(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func decodeCategory(cat string) ([]*Entry, error) {
-	qfile := "BFCL_v4_" + cat + ".json.gz"
-	afile := "possible_answer/" + qfile
-	qsrc, err := shipped(qfile)
-	if err != nil {
-		return nil, err
+// eachLine decodes every line of a file of one JSON value a line (BFCL's
+// format, read as its load_file does: `for line in f: json.loads(line)`),
+// line n (from 1) by decode, the lines spread over the cores. The results
+// and errors are in line order, as a reader line by line meets them.
+func eachLine[T any](src []byte, decode func(line string, n int) (T, error)) ([]T, []error) {
+	var ls []string
+	for s := string(src); s != ""; {
+		line, rest, _ := strings.Cut(s, "\n")
+		ls, s = append(ls, line), rest
 	}
-	asrc, err := shipped(afile)
-	if err != nil {
-		return nil, err
+	out := make([]T, len(ls))
+	errs := make([]error, len(ls))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(ls)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(ls); i = int(next.Add(1) - 1) {
+				out[i], errs[i] = decode(ls[i], i+1)
+			}
+		})
 	}
-	var out []*Entry
-	err = lines(qsrc, func(line string, n int) error {
+	wg.Wait()
+	return out, errs
+}
+
+// decodeCategory decodes a category's questions and their answers,
+// paired by position as BFCL pairs them.
+func decodeCategory(cat, qfile string, qsrc []byte, afile string, asrc []byte) ([]*Entry, error) {
+	out, errs := eachLine(qsrc, func(line string, n int) (*Entry, error) {
 		c, err := parseLine(qfile, line, n)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		e, err := decodeQuestion(c, cat)
-		if err != nil {
-			return err
-		}
-		out = append(out, e)
-		return nil
+		return decodeQuestion(c, cat)
 	})
-	if err != nil {
+	if err := firstErr(errs); err != nil {
 		return nil, err
 	}
-	i := 0
-	err = lines(asrc, func(line string, n int) error {
+	// An answer line is parsed on any core; it is paired with its
+	// question, and its ground truth read, in line order.
+	type answer struct {
+		o  jobj
+		id string
+	}
+	answers, errs := eachLine(asrc, func(line string, n int) (answer, error) {
 		c, err := parseLine(afile, line, n)
 		if err != nil {
-			return err
+			return answer{}, err
 		}
 		o, err := c.object("id", "ground_truth")
 		if err != nil {
-			return err
+			return answer{}, err
 		}
 		id, err := o.needStr("id")
-		if err != nil {
-			return err
+		return answer{o, id}, err
+	})
+	for i, a := range answers {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
+		o, id := a.o, a.id
 		if i >= len(out) {
-			return o.at("id").fail("entry %q has no question: %s holds %d", id, qfile, len(out))
+			return nil, o.at("id").fail("entry %q has no question: %s holds %d", id, qfile, len(out))
 		}
 		e := out[i]
 		if id != e.ID {
-			return o.at("id").fail("expected %q, the id of line %d of %s (BFCL pairs questions and answers by position)", e.ID, i+1, qfile)
+			return nil, o.at("id").fail("expected %q, the id of line %d of %s (BFCL pairs questions and answers by position)", e.ID, i+1, qfile)
 		}
 		gt, err := o.need("ground_truth")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		turns, err := gt.array()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(turns) != len(e.Question) {
-			return gt.fail("expected %d turns, one per turn of the question, got %d", len(e.Question), len(turns))
+			return nil, gt.fail("expected %d turns, one per turn of the question, got %d", len(e.Question), len(turns))
 		}
 		for _, t := range turns {
 			calls, err := t.strs()
 			if err != nil {
-				return err
+				return nil, err
 			}
 			e.GroundTruth = append(e.GroundTruth, calls)
 		}
-		i++
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	if i != len(out) {
-		return nil, fmt.Errorf("bfcl data %s: %d answers for %d questions of %s", afile, i, len(out), qfile)
+	if len(answers) != len(out) {
+		return nil, fmt.Errorf("bfcl data %s: %d answers for %d questions of %s", afile, len(answers), len(out), qfile)
 	}
 	return out, nil
 }
@@ -384,37 +421,38 @@ func decodeFuncDocs(file string) ([]*FuncDoc, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []*FuncDoc
-	err = lines(src, func(line string, n int) error {
+	out, errs := eachLine(src, func(line string, n int) (*FuncDoc, error) {
 		c, err := parseLine(file, line, n)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		o, err := c.object("name", "description", "parameters", "response")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		d := &FuncDoc{Raw: line}
 		if d.Name, err = o.needStr("name"); err != nil {
-			return err
+			return nil, err
 		}
 		if d.Description, err = o.needStr("description"); err != nil {
-			return err
+			return nil, err
 		}
 		if p, ok := o.get("parameters"); ok {
 			if d.Parameters, err = decodeSchema(p); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if r, ok := o.get("response"); ok {
 			if d.Response, err = decodeSchema(r); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		out = append(out, d)
-		return nil
+		return d, nil
 	})
-	return out, err
+	if err := firstErr(errs); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func decodeSchema(c jc) (*Schema, error) {

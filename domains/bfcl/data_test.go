@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -230,6 +231,54 @@ func TestDecodeQuestionErrors(t *testing.T) {
 		}
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s:\n got %v\nwant %s", c.line, err, c.want)
+		}
+	}
+}
+
+// TestDecodeCategoryErrors: a category's files are read on every core,
+// yet the error is the one a reader line by line meets first: every
+// question before any answer, and an answer's pairing with its question
+// before a later answer's syntax.
+func TestDecodeCategoryErrors(t *testing.T) {
+	q := func(n int) string {
+		return fmt.Sprintf(`{"id": "multi_turn_base_%d", "question": [[{"role": "user", "content": "hi"}]], "initial_config": {}, "involved_classes": ["MathAPI"], "path": []}`, n)
+	}
+	a := func(n int) string {
+		return fmt.Sprintf(`{"id": "multi_turn_base_%d", "ground_truth": [["mean(numbers=[1])"]]}`, n)
+	}
+	lines := func(ls ...string) []byte { return []byte(strings.Join(ls, "\n") + "\n") }
+	many := make([]string, 64)
+	for i := range many {
+		many[i] = q(i)
+	}
+	manyA := make([]string, 64)
+	for i := range manyA {
+		manyA[i] = a(i)
+	}
+	for _, c := range []struct {
+		name   string
+		qs, as []byte
+		want   string
+	}{
+		{"question syntax before an answer's", lines(q(0), `{"id": }`), lines(`[`), `q.json:2:8: $.id: malformed JSON: Expecting value`},
+		{"the first bad question of many", lines(append(append(slices.Clone(many[:40]), `[1]`), append(many[41:], `[2]`)...)...), lines(a(0)), `q.json:41:1: $: expected an object, got a list`},
+		{"pairing before a later answer's syntax", lines(q(0), q(1), q(2)), lines(a(0), a(2), `{"id": }`), `a.json:2:8: $.id: expected "multi_turn_base_1", the id of line 2 of q.json (BFCL pairs questions and answers by position)`},
+		{"an answer with no question", lines(q(0)), lines(a(0), a(1)), `a.json:2:8: $.id: entry "multi_turn_base_1" has no question: q.json holds 1`},
+		{"too few answers", lines(q(0), q(1)), lines(a(0)), `bfcl data a.json: 1 answers for 2 questions of q.json`},
+		{"turns unpaired", lines(q(0)), lines(`{"id": "multi_turn_base_0", "ground_truth": []}`), `a.json:1:45: $.ground_truth: expected 1 turns, one per turn of the question, got 0`},
+	} {
+		_, err := decodeCategory("multi_turn_base", "q.json", c.qs, "a.json", c.as)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s:\n got %v\nwant %s", c.name, err, c.want)
+		}
+	}
+	es, err := decodeCategory("multi_turn_base", "q.json", lines(many...), "a.json", lines(manyA...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range es {
+		if want := fmt.Sprintf("multi_turn_base_%d", i); e.ID != want || len(e.GroundTruth) != 1 {
+			t.Fatalf("entry %d is %s with %d turns of ground truth, want %s, in the file's order, with 1", i, e.ID, len(e.GroundTruth), want)
 		}
 	}
 }
