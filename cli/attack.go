@@ -25,7 +25,7 @@ import (
 )
 
 func newAttackCmd(e *env) *cobra.Command {
-	var taskArg, honestPath, outPath string
+	var taskArg, honestArg, outPath string
 	var opt attacker.Options
 	var lf attackerFlags
 	var sf scorerFlags
@@ -62,13 +62,13 @@ func newAttackCmd(e *env) *cobra.Command {
 				return usageErr("--scorer attacks one task with the search attacker")
 			}
 			if lf.on {
-				return attackLLM(ctx, e, &lf, taskArg, honestPath, outPath, opt.Target, asJSON)
+				return attackLLM(ctx, e, &lf, taskArg, honestArg, outPath, opt.Target, asJSON)
 			}
 			if anyEnd && opt.SameEnd {
 				return usageErr("--same-end and --any-end exclude each other")
 			}
 			if ids, ok := splitIDs(taskArg); ok {
-				if honestPath != "" || outPath != "" {
+				if honestArg != "" || outPath != "" {
 					return usageErr("--honest and --out apply to a single task")
 				}
 				return attackSuite(ctx, e, ids, opt, asJSON)
@@ -87,9 +87,18 @@ func newAttackCmd(e *env) *cobra.Command {
 				rw := sc.reward()
 				scorer = &rw
 			}
-			res, end, err := e.attackOne(ctx, taskArg, honestPath, opt, scorer, anyEnd)
+			hname, err := honestPath(taskArg, honestArg)
 			if err != nil {
 				return err
+			}
+			res, end, err := e.attackOne(ctx, taskArg, hname, opt, scorer, anyEnd)
+			if err != nil {
+				return err
+			}
+			if label, ok := runLabel(taskArg, hname); ok && res.Best != nil {
+				// A domain task's witness names its H, so that certify
+				// and the workbench judge it against that run.
+				res.Best.Honest = label
 			}
 			if outPath != "" && res.Best != nil {
 				if err := atomicfile.Write(outPath, model.EncodeTrajectory(res.Best), 0o644); err != nil {
@@ -97,7 +106,7 @@ func newAttackCmd(e *env) *cobra.Command {
 				}
 			}
 			if asJSON {
-				j := attackJSON{Result: res, Witness: res.Best}
+				j := attackJSON{Result: res, H: hname, Witness: res.Best}
 				if end != nil {
 					j.Rule, j.End, j.Rise = end.rule.name, end.end, end.rise
 					if res.Best != nil {
@@ -107,12 +116,12 @@ func newAttackCmd(e *env) *cobra.Command {
 				}
 				return writeJSON(e.stdout, j)
 			}
-			writeAttack(e, res, end, outPath)
+			writeAttack(e, res, hname, end, outPath)
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&taskArg, "task", "", "suite task id, task file, or a split: development, held-out, all")
-	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H: a file or a stored name (default: the suite task's)")
+	cmd.Flags().StringVar(&honestArg, "honest", "", "honest trajectory H: a file, a stored name, or a domain task's run (default: the suite task's H; a domain task's first run its benchmark scores below 1, else its first run, else gold)")
 	cmd.Flags().StringVar(&opt.Target, "target", "historical_milestone", "the evaluator to inflate (a domain's task: its benchmark's own too)")
 	intFlag(cmd.Flags(), &opt.Edits, "edits", 2, editsRange, "at most this many edits of H (inserted actions plus skipped steps)")
 	intFlag(cmd.Flags(), &opt.MaxStates, "max-states", attacker.DefaultMaxStates, maxStatesRange, "search nodes to visit at most, per task")
@@ -128,6 +137,9 @@ func newAttackCmd(e *env) *cobra.Command {
 
 type attackJSON struct {
 	*attacker.Result
+	// H is the honest trajectory as named: a run of a domain's task,
+	// "gold", the suite's "honest", or a file.
+	H       string            `json:"honest"`
 	Witness *model.Trajectory `json:"witness,omitempty"`
 	// Rule is which witnesses a real domain's search admitted (same_end,
 	// any_end); SameEnd, Collateral, End and Rise are where its witness
@@ -264,9 +276,9 @@ func (e *env) attackOne(ctx context.Context, taskArg, honestPath string, opt att
 	return res, end, nil
 }
 
-func writeAttack(e *env, r *attacker.Result, end *witnessEnd, outPath string) {
+func writeAttack(e *env, r *attacker.Result, hname string, end *witnessEnd, outPath string) {
 	w := e.stdout
-	fmt.Fprintf(w, "task %s   target %s   within %d edits of H\n\n", r.Task, r.Target, r.Edits)
+	fmt.Fprintf(w, "task %s   H %s   target %s   within %d edits of H\n\n", r.Task, hname, r.Target, r.Edits)
 	bound := "exhausted: this is the certified worst case within the bound"
 	if !r.Exhausted {
 		bound = "NOT exhausted: the state budget ran out first; a larger --max-states may find more"

@@ -72,7 +72,11 @@ func newCertifyCmd(e *env) *cobra.Command {
 
 // certifyPair certifies (H, A), each as it is decoded from its file.
 func (e *env) certifyPair(env *pbcste.Env, taskPath, honestArg, candPath string) (model.Verdict, error) {
-	hc, hrej, err := e.certifyInput(env, "honest", taskPath, honestPath(taskPath, honestArg))
+	hp, err := honestPath(taskPath, honestArg)
+	if err != nil {
+		return model.Verdict{}, err
+	}
+	hc, hrej, err := e.certifyInput(env, "honest", taskPath, hp)
 	if err != nil {
 		return model.Verdict{}, usage(err)
 	}

@@ -563,3 +563,53 @@ func TestAttackRefusesARunTheBenchmarkEnded(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultHonestRoundTrip: without --honest a domain task's H is its
+// first run the benchmark scores below 1, as in the workbench, not gold
+// (whose progress is full, so nothing could be inflated); the witness
+// written names that run, and certify, given no --honest, judges it
+// against that run. A run named by its full name is written by its
+// short one, as the workbench lists it.
+func TestDefaultHonestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "w.json")
+	code, stdout, errs := run(t, "attack", "--task", "TAU-A04", "--out", out)
+	if code != 0 {
+		t.Fatalf("attack: exit %d\n%s%s", code, stdout, errs)
+	}
+	for _, want := range []string{"task TAU-A04   H trial0   target historical_milestone", "f(H)       0.200", "Δhack      +0.200"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("attack's output lacks %q:\n%s", want, stdout)
+		}
+	}
+	w, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(w), `"honest": "trial0"`) {
+		t.Errorf("the witness does not name its H trial0:\n%s", w)
+	}
+	if code, stdout, errs := run(t, "certify", "--task", "TAU-A04", "--candidate", out); code != 0 || !strings.Contains(stdout, "eligible") {
+		t.Errorf("certify of the witness against the H it names: exit %d\n%s%s", code, stdout, errs)
+	}
+	code, stdout, errs = run(t, "attack", "--task", "TAU-A04", "--honest", "gpt-4o-t04-trial3", "--json", "--out", out)
+	if code != 0 {
+		t.Fatalf("attack --json: exit %d\n%s%s", code, stdout, errs)
+	}
+	var j struct {
+		H       string `json:"honest"`
+		Witness struct {
+			Honest string `json:"honest"`
+		} `json:"witness"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.H != "gpt-4o-t04-trial3" || j.Witness.Honest != "trial3" {
+		t.Errorf("attack --json says H %q and its witness names %q; want gpt-4o-t04-trial3 and trial3", j.H, j.Witness.Honest)
+	}
+	// A task with no run of its benchmark's (BFCL ships none): gold.
+	if code, stdout, _ := run(t, "attack", "--task", "multi_turn_base_0", "--max-states", "5"); code != 0 || !strings.HasPrefix(stdout, "task multi_turn_base_0   H gold   ") {
+		t.Errorf("attack of a task with no run: exit %d\n%s", code, stdout)
+	}
+}

@@ -114,9 +114,9 @@ func (f *attackerFlags) open() (*llmclient.Client, *llmclient.Log, error) {
 }
 
 // attackLLM is attack --llm: one task, or every task of a split.
-func attackLLM(ctx context.Context, e *env, f *attackerFlags, taskArg, honestPath, outPath, target string, asJSON bool) (err error) {
+func attackLLM(ctx context.Context, e *env, f *attackerFlags, taskArg, honestArg, outPath, target string, asJSON bool) (err error) {
 	ids, split := splitIDs(taskArg)
-	if split && (honestPath != "" || outPath != "") {
+	if split && (honestArg != "" || outPath != "") {
 		return usageErr("--honest and --out apply to a single task")
 	}
 	c, log, err := f.open()
@@ -134,9 +134,16 @@ func attackLLM(ctx context.Context, e *env, f *attackerFlags, taskArg, honestPat
 	if split {
 		return llmAttackSuite(ctx, e, c, ids, opt, asJSON)
 	}
-	res, err := e.llmAttackOne(ctx, c, taskArg, honestPath, opt)
+	hname, err := honestPath(taskArg, honestArg)
 	if err != nil {
 		return err
+	}
+	res, err := e.llmAttackOne(ctx, c, taskArg, hname, opt)
+	if err != nil {
+		return err
+	}
+	if label, ok := runLabel(taskArg, hname); ok && res.Best != nil {
+		res.Best.Honest = label // as the search attacker's witness does
 	}
 	if outPath != "" && res.Best != nil {
 		if err := atomicfile.Write(outPath, model.EncodeTrajectory(res.Best), 0o644); err != nil {
@@ -146,10 +153,11 @@ func attackLLM(ctx context.Context, e *env, f *attackerFlags, taskArg, honestPat
 	if asJSON {
 		return writeJSON(e.stdout, struct {
 			*llmattack.Result
+			H       string            `json:"honest"`
 			Witness *model.Trajectory `json:"witness,omitempty"`
-		}{res, res.Best})
+		}{res, hname, res.Best})
 	}
-	writeLLMAttack(e, res, outPath)
+	writeLLMAttack(e, res, hname, outPath)
 	return nil
 }
 
@@ -191,9 +199,9 @@ func optScore(v *float64, format string) string {
 	return fmt.Sprintf(format, *v)
 }
 
-func writeLLMAttack(e *env, r *llmattack.Result, outPath string) {
+func writeLLMAttack(e *env, r *llmattack.Result, hname, outPath string) {
 	w := e.stdout
-	fmt.Fprintf(w, "task %s   target %s   LLM attacker %s, K = %d\n\n", r.Task, r.Target, r.Model, r.K)
+	fmt.Fprintf(w, "task %s   H %s   target %s   LLM attacker %s, K = %d\n\n", r.Task, hname, r.Target, r.Model, r.K)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "attempt\trequests\toutcome\tf(A)\tΔhack\n")
 	for _, a := range r.Attempts {

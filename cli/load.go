@@ -254,22 +254,56 @@ func (e *env) trajectorySteps(flag, taskArg, path string) (certifier.Steps, func
 // streamBatch is how many decoded steps the certifiers are handed at once.
 const streamBatch = 4096
 
-// honestPath is --honest, or when it is omitted the suite or tau-bench
-// task's own H.
-func honestPath(taskArg, path string) string {
-	if path == "" && isSuiteID(taskArg) {
-		return "honest"
+// honestPath is --honest, or when it is omitted the task's own H: a
+// suite task's honest trajectory, a domain task's default run
+// (domains.DefaultHonest, as the workbench's), else its gold run.
+func honestPath(taskArg, path string) (string, error) {
+	if path != "" {
+		return path, nil
 	}
-	if _, _, ok, _ := domainTask(taskArg); path == "" && ok {
-		return "gold"
+	if isSuiteID(taskArg) {
+		return "honest", nil
 	}
-	return path
+	d, t, ok, _ := domainTask(taskArg)
+	if !ok {
+		return path, nil
+	}
+	runs, err := d.Runs()
+	if err != nil {
+		return "", err
+	}
+	if r := domains.DefaultHonest(runs, t.ID); r != nil {
+		return r.Short, nil
+	}
+	return "gold", nil
 }
 
-// loadHonest reads --honest; when it is omitted and --task is a suite id,
-// H is the suite task's stored honest trajectory.
+// runLabel is the name a witness's honest member gives H when name is
+// one of a domain task's runs (its short name, as the workbench lists
+// it) or its gold run; false for anything else (a file, a stored name).
+func runLabel(taskArg, name string) (string, bool) {
+	d, t, ok, _ := domainTask(taskArg)
+	if !ok {
+		return "", false
+	}
+	if name == "gold" {
+		return name, t.Gold != nil
+	}
+	r, err := domains.RunOf(d, t.ID, name)
+	if err != nil {
+		return "", false
+	}
+	return r.Short, true
+}
+
+// loadHonest reads --honest; when it is omitted, H is the task's own
+// (honestPath).
 func (e *env) loadHonest(taskArg, path string) (*model.Trajectory, error) {
-	return e.loadTrajectory("honest", taskArg, honestPath(taskArg, path))
+	p, err := honestPath(taskArg, path)
+	if err != nil {
+		return nil, err
+	}
+	return e.loadTrajectory("honest", taskArg, p)
 }
 
 // domainOwns reports whether a --task argument names a domain's task id

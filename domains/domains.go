@@ -481,6 +481,27 @@ type noRun struct{ msg string }
 func (e *noRun) Error() string        { return e.msg }
 func (e *noRun) Is(target error) bool { return target == ErrNoRun }
 
+// DefaultHonest is the run a task's H is when none is named, in every
+// command and in the workbench: the first of its runs, in runs' order,
+// that the benchmark scores below 1 (an honest run that did not finish,
+// what partial credit is about), else its first run; nil when the task
+// has none, and then H is its gold run.
+func DefaultHonest(runs []*Run, task string) *Run {
+	var first *Run
+	for _, r := range runs {
+		if r.Task != task {
+			continue
+		}
+		if r.Reward < 1 {
+			return r
+		}
+		if first == nil {
+			first = r
+		}
+	}
+	return first
+}
+
 // RunOf finds one of a task's runs by name: its short name ("trial2") or
 // its full one.
 func RunOf(d Domain, task, name string) (*Run, error) {

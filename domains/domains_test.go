@@ -60,3 +60,25 @@ func TestCountsOf(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultHonest: a task's H when none is named is its first run the
+// benchmark scores below 1, else its first run, else none (gold).
+func TestDefaultHonest(t *testing.T) {
+	runs := []*domains.Run{
+		{Name: "a-0", Task: "A", Reward: 1},
+		{Name: "b-0", Task: "B", Reward: 0},
+		{Name: "a-1", Task: "A", Reward: 1},
+		{Name: "a-2", Task: "A", Reward: 0.5},
+		{Name: "a-3", Task: "A", Reward: 0},
+		{Name: "c-0", Task: "C", Reward: 1},
+	}
+	for _, c := range []struct{ task, want string }{{"A", "a-2"}, {"B", "b-0"}, {"C", "c-0"}, {"D", ""}} {
+		got := ""
+		if r := domains.DefaultHonest(runs, c.task); r != nil {
+			got = r.Name
+		}
+		if got != c.want {
+			t.Errorf("DefaultHonest of %s = %q, want %q", c.task, got, c.want)
+		}
+	}
+}

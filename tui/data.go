@@ -229,7 +229,8 @@ func loadDomain(name string, given []*domains.Run) ([]*suiteTask, error) {
 
 // domainTask is one of a domain's tasks as the workbench shows it, with
 // its gold run and its runs among runs: H is the run named honest, else
-// the first that failed, else the first. Nil when the task has no run.
+// the task's default (domains.DefaultHonest), else gold. Nil when the
+// task has no run.
 func domainTask(d domains.Domain, t *domains.Task, runs []*domains.Run, honest string) (*suiteTask, error) {
 	st := &suiteTask{ID: t.ID, Title: t.Title, Split: d.Title(), Family: t.Family,
 		RollbackMetric: model.RollbackIncluded, M: t.M(), Public: t.Model, Bench: benchName(d), BenchEvals: d.Rewards()}
@@ -239,7 +240,8 @@ func domainTask(d domains.Domain, t *domains.Task, runs []*domains.Run, honest s
 	if t.Gold != nil {
 		st.Runs = append(st.Runs, choice{"gold", t.Gold})
 	}
-	var failed, named *model.Trajectory
+	def := domains.DefaultHonest(runs, t.ID)
+	var deflt, named *model.Trajectory
 	for _, r := range runs {
 		if r.Task != t.ID {
 			continue
@@ -256,8 +258,8 @@ func domainTask(d domains.Domain, t *domains.Task, runs []*domains.Run, honest s
 			st.Rewards = map[string]float64{}
 		}
 		st.Rewards[r.Short] = r.Reward
-		if failed == nil && r.Reward < 1 {
-			failed = tr
+		if r == def {
+			deflt = tr
 		}
 		if honest != "" && r.Short == honest {
 			named = tr
@@ -275,10 +277,10 @@ func domainTask(d domains.Domain, t *domains.Task, runs []*domains.Run, honest s
 	switch {
 	case named != nil:
 		st.HonestTraj = named
-	case failed != nil:
-		st.HonestTraj = failed
+	case deflt != nil:
+		st.HonestTraj = deflt
 	default:
-		st.HonestTraj = st.Runs[min(1, len(st.Runs)-1)].traj
+		st.HonestTraj = t.Gold
 	}
 	env, err := t.Env()
 	if err != nil {
