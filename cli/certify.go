@@ -63,7 +63,7 @@ func newCertifyCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&taskPath, "task", "", "task file (JSON) or suite task id (PH-H05)")
-	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H: a file (JSON), or a stored name (see below); defaults to the candidate's \"honest\" member, else the suite's H when --task is a suite id")
+	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H: a file (JSON), or a stored name (see below); defaults to the candidate's \"honest\" member, else the task's own H: a suite task's, a domain task's default run (its first run its benchmark scores below 1, else its first, else gold)")
 	cmd.Flags().StringVar(&candPath, "candidate", "", "candidate trajectory A: a file (JSON), or a stored name")
 	cmd.Flags().StringVar(&rollbackPath, "rollback", "", "rollback trajectory R: a file (JSON), or a stored name")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict as JSON")
