@@ -618,11 +618,6 @@ func (s *arrayScanner) failBack(path, msg string) error {
 // anyway when it is not JSON, so that garbage is not read whole.
 const maxScalar = 1 << 20
 
-// element reads the i-th element's bytes and parses them strictly.
-func (s *arrayScanner) element(i int) (JSON, error) {
-	return s.value(fmt.Sprintf("$[%d]", i), fmt.Sprintf("element %d", i))
-}
-
 // value reads the bytes of the value at path (what names it in a
 // message) and parses them strictly; s.buf holds them until the next.
 // The bytes are taken from the reader's buffer a run at a time, and a

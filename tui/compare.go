@@ -421,8 +421,6 @@ func (c *common) verdictParts(p *pair, width int) (head, detail []string) {
 	return head, detail
 }
 
-func (m *comparer) verdictLines(width int) []string { return m.c.verdictLines(m.p, width) }
-
 // openEvent opens the cursor row's event in the Inspector: the
 // candidate's, or H's on a row where the candidate has a gap.
 func (m *comparer) openEvent() tea.Cmd {
@@ -641,9 +639,6 @@ func (m *comparer) logView(honest bool, w, h int) string {
 	}
 	return m.c.box(fmt.Sprintf("%s · %d events%s", title, a.events(), a.rewardNote()), lines, w, h, false)
 }
-
-// vectorLines shows both certificates, the evidence component marked.
-func (m *comparer) vectorLines(width int) []string { return m.c.vectorLines(m.p, width) }
 
 func (c *common) vectorLines(p *pair, width int) []string {
 	st := c.st

@@ -116,25 +116,6 @@ func (r *Run) checkConversation() error {
 	return nil
 }
 
-// ErrNoRun is RunByName's error for a name no run of the corpus has.
-var ErrNoRun = errors.New("no GPT-4o run")
-
-// RunByName finds a GPT-4o run of the corpus by its name
-// ("gpt-4o-t07-trial2") or, given its task, by "trial2".
-func RunByName(task *Task, name string) (*Run, error) {
-	runs, err := AgentRuns()
-	if err != nil {
-		return nil, err
-	}
-	for i := range runs {
-		r := &runs[i]
-		if r.Name() == name || (task != nil && r.TaskID == task.Index && name == fmt.Sprintf("trial%d", r.Trial)) {
-			return r, nil
-		}
-	}
-	return nil, fmt.Errorf("%w %q in the tau-airline corpus (names like gpt-4o-t07-trial2, or trial0 … trial3 with a task)", ErrNoRun, name)
-}
-
 // DataHash is tau-bench's data hash of the database a replayed run ends
 // with ("" for a task of another domain).
 func (t *Task) DataHash(log *pbcste.Log) string {

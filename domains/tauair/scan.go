@@ -40,12 +40,6 @@ type scanner struct {
 // space trimmed.
 type raw []byte
 
-// errSyntax says the text is not JSON as the scanner reads it; the
-// collection is then parsed by model.ParseJSON for its located error.
-type errSyntax struct{}
-
-func (errSyntax) Error() string { return "not JSON" }
-
 // maxScanDepth bounds nesting as model's parser does.
 const maxScanDepth = 200
 
@@ -336,9 +330,6 @@ func (r *record) sub(key string) *record {
 	}
 	return nil
 }
-
-// isObject reports whether a value is an object.
-func (r raw) isObject() bool { return len(r) > 0 && r[0] == '{' }
 
 // strOf is a value's string, "" when it is none.
 func (s *scanner) strOf(r raw) string {

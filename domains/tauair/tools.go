@@ -83,9 +83,6 @@ func ToolNames() []string {
 	return out
 }
 
-// Writes reports whether a tool can change the database.
-func Writes(tool string) bool { t, ok := tools[tool]; return ok && t.write }
-
 // callCtx is one call in progress: the view it reads, its arguments and
 // the writes it has decided on.
 type callCtx struct {

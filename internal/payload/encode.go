@@ -351,10 +351,6 @@ func (e *Encoder) TurnText(role string, content []byte) {
 	e.flush(encFlush)
 }
 
-// Close ends the payload and writes what is left; it returns the first
-// error the writer gave.
-func (e *Encoder) Close() error { return e.CloseWith("") }
-
 // CloseWith ends the payload with the run's termination reason ("" for
 // none; a projection leaves it out) and writes what is left; it returns
 // the first error the writer gave.

@@ -323,12 +323,8 @@ func mpAtanInv(n int64, wp uint) *big.Float {
 	}
 }
 
-// mpDpsToPrec and the others are libmpf's conversions between decimal
-// digits and bits.
-func mpDpsToPrec(n int64) uint {
-	return uint(max(1, int64(math.Round(float64(n+1)*3.3219280948873626))))
-}
-
+// mpPrecToDps is libmpf's prec_to_dps: the decimal digits a precision
+// of n bits carries.
 func mpPrecToDps(n uint) int {
 	return max(1, int(mpPyRound(float64(n)/3.3219280948873626))-1)
 }

@@ -289,10 +289,6 @@ func Sorted(iterable Value) (*List, error) {
 	return l, l.Sort(false)
 }
 
-// IsInt is isinstance(v, int) (True and False included, as Python's
-// bool is an int).
-func IsInt(v Value) bool { return isInt(v) }
-
 // IsNumber is isinstance(v, (int, float)).
 func IsNumber(v Value) bool { return numKind(v) != 0 }
 

@@ -50,16 +50,6 @@ func Format(v Value, spec string) (string, error) {
 	return "", TypeError(fmt.Sprintf("unsupported format string passed to %s.__format__", TypeName(v)))
 }
 
-// FormatFloat is format(x, spec) for a float, as f"{x:.2f}" writes it;
-// an invalid spec writes repr(x).
-func FormatFloat(x float64, spec string) string {
-	s, err := Format(x, spec)
-	if err != nil {
-		return FloatRepr(x)
-	}
-	return s
-}
-
 type formatSpec struct {
 	fill      rune
 	align     byte

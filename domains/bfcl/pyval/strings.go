@@ -136,11 +136,6 @@ func Upper(s string) string {
 	return b.String()
 }
 
-// Replace is s.replace(old, new, count) with count -1 for all.
-func Replace(s, old, new string, count int) string {
-	return strings.Replace(s, old, new, count)
-}
-
 // IsDigit is s.isdigit(): non-empty, every character a digit (decimal
 // digits, and the superscript, subscript and circled digits Python
 // counts).
@@ -176,20 +171,6 @@ func otherDigit(r rune) bool {
 		return true
 	}
 	return false
-}
-
-// IsAlnum is s.isalnum() (letters and digits, approximately Python's
-// categories).
-func IsAlnum(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsNumber(r) {
-			return false
-		}
-	}
-	return true
 }
 
 // ZFill is s.zfill(width).

@@ -347,7 +347,3 @@ func (s *snapshot) Field(typ, id, field string) (model.Value, bool) {
 	return model.Null, true
 }
 
-func (s *snapshot) str(typ, id, field string) string {
-	v, _ := s.Field(typ, id, field)
-	return v.AsString()
-}
