@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Issue 31's target 2 on the machine it runs on: `bench --format json` of
+# Issue 31's targets 2 and 3 on the machine it runs on: first the
+# commands that read no run (`tasks validate --domain D`, a BFCL entry's
+# replay, `domain list`) on one core and on CORES; then `bench --format json` of
 # every domain, once on one core (GOMAXPROCS=1) and REPEAT times (default
 # 3) on CORES (default 16), every output byte-identical (sha256), and per
 # domain one line: the one-core wall time, the CORES-core median [min–max]
@@ -26,7 +28,8 @@
 #
 # Usage: scripts/scaling.sh BINARY [BFCL_RESULT_FILE]
 # Env: CORES (16), REPEAT (3), BUDGET_S (480), CEILING (1), EXTRA (1),
-# GOGC_TRY (400), KEEP=DIR keeps every output and stderr there.
+# GOGC_TRY (400), NOFILE_RUNS (10), KEEP=DIR keeps every output and
+# stderr there.
 # Exit: 0 every output identical; 1 an output differs or a run failed;
 # 2 bad usage.
 set -uo pipefail
@@ -114,6 +117,30 @@ if [ "${CEILING:-1}" != "0" ]; then
 		echo
 	fi
 fi
+
+# Target 3 on this machine: commands that read no run, whole process,
+# NOFILE_RUNS times (default 10) on one core and on CORES cores, each its
+# median [min–max] in seconds, against 0.15 s.
+nofile() { # NAME ARGS…
+	local name="$1" procs line=""
+	shift
+	for procs in 1 "$cores"; do
+		local walls=() k r
+		for k in $(seq "${NOFILE_RUNS:-10}"); do
+			r=$(timed "$name-p$procs" "$procs" "$@") || { status=1; return; }
+			walls+=("${r% *}")
+		done
+		line+=$(printf '%s\n' "${walls[@]}" | sort -n | awk -v p="$procs" '{ v[NR] = $1 / 1000 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "   %2d core(s) %.3f [%.3f–%.3f]%s", p, m, v[1], v[NR], (m < 0.15) ? " <0.15" : " OVER" }')
+	done
+	printf '%-28s%s\n' "$name" "$line"
+}
+echo "commands that read no run, whole process, median of ${NOFILE_RUNS:-10} [min–max] s (target 3: under 0.15 s)"
+for d in tau-airline tau2-airline tau2-retail tau2-telecom bfcl-multi-turn; do
+	nofile "validate $d" tasks validate --domain "$d"
+done
+nofile "replay multi_turn_base_0" replay --task multi_turn_base_0 --trajectory gold
+nofile "domain list" domain list
+echo
 
 half=$((cores / 2))
 printf '%-16s %9s %26s %7s %9s %9s %6s %15s %13s  %s\n' domain "1-core s" "$cores-core s median [min–max]" ratio "1c CPU s" "${cores}c CPU s" busy "$half-core s (ratio)" "GOGC=$gogc_try s" output
