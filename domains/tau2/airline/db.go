@@ -346,4 +346,3 @@ func (s *snapshot) Field(typ, id, field string) (model.Value, bool) {
 	}
 	return model.Null, true
 }
-
