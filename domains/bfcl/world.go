@@ -122,7 +122,8 @@ func Value(v model.Value) (pyval.Value, error) { return pyval.Unmarshal([]byte(v
 
 // kept reads an attribute back from its cell: the value as decoded,
 // shared by every call, which none changes (a call reads a deep copy of
-// it, classes.Attr.Shared).
+// it, classes.Attr.Shared). The cell may share the state's bytes (see
+// cells): the cache keeps a copy of its text.
 func kept(f model.Value) (pyval.Value, error) {
 	if x, ok := decoded.Get(f.AsString()); ok {
 		return x, nil
@@ -131,23 +132,32 @@ func kept(f model.Value) (pyval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	decoded.Add(f.AsString(), x, len(f.AsString()))
+	decoded.Add(strings.Clone(f.AsString()), x, len(f.AsString()))
 	return x, nil
 }
 
-// cells reads an instance's attributes' cells, in names' order (the
-// entity's fields): the whole record at once where the view can.
-func (w *World) cells(v model.StateView, class string, names []string) []model.Value {
-	if rv, ok := v.(model.RecordView); ok {
-		if fs, ok := rv.Fields(class, class); ok && len(fs) == len(names) {
+// cells appends an instance's attributes' cells to dst, in names' order
+// (the entity's fields): the whole record at once where the view can,
+// sharing the state's bytes where it can (model.AliasView), for a call
+// reads them only until it returns, before the state is written, and
+// keeps none (kept copies what it keeps).
+func (w *World) cells(dst []model.Value, v model.StateView, class string, names []string) []model.Value {
+	n := len(dst)
+	if av, ok := v.(model.AliasView); ok {
+		if fs, ok := av.FieldsAlias(dst, class, class); ok && len(fs)-n == len(names) {
 			return fs
 		}
+	} else if rv, ok := v.(model.RecordView); ok {
+		if fs, ok := rv.Fields(class, class); ok && len(fs) == len(names) {
+			return append(dst, fs...)
+		}
 	}
-	out := make([]model.Value, len(names))
-	for i, name := range names {
-		out[i], _ = v.Field(class, class, name)
+	dst = dst[:n]
+	for _, name := range names {
+		f, _ := v.Field(class, class, name)
+		dst = append(dst, f)
 	}
-	return out
+	return dst
 }
 
 // Name is the domain's id.
@@ -188,54 +198,52 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 	s := w.session.Clone()
 	call := CallString(tool, args.AppendJSON(nil))
 	reached := s.Reaches(call)
-	type read struct {
-		cell model.Value
-		kept pyval.Value
-	}
-	before := make([][]read, len(s.Instances)) // by instance
+	r := reads.Get().(*callReads)
+	defer r.done()
 	for k, in := range s.Instances {
+		r.at = append(r.at, len(r.cells))
 		c := in.Class
 		if c.Stateless || !reached[k] {
 			continue
 		}
 		names := w.attrs[c.Name]
-		cells := w.cells(v, c.Name, names)
-		before[k] = make([]read, len(names))
+		r.cells = w.cells(r.cells, v, c.Name, names)
+		cells := r.cells[r.at[k]:]
 		in.Attrs = make([]classes.Attr, len(names))
 		for i, name := range names {
 			x, err := kept(cells[i])
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, name, err)
 			}
-			before[k][i] = read{cells[i], x}
+			r.kept = append(r.kept, x)
 			in.Attrs[i] = classes.Attr{Name: name, Value: x, Shared: true}
 		}
 	}
 	res := s.Execute([]string{call})[0]
 	var writes []model.Action
-	var cmp sameWalk
 	for k, in := range s.Instances {
 		c := in.Class
 		if c.Stateless || !reached[k] {
 			continue
 		}
-		if len(in.Attrs) != len(before[k]) {
+		cells, vals := r.cells[r.at[k]:r.at[k]+len(w.attrs[c.Name])], r.kept[r.at[k]:]
+		if len(in.Attrs) != len(cells) {
 			return nil, "", fmt.Sprintf("%s: the call set an attribute the class did not have after _load_scenario", c.Name)
 		}
 		var fields []model.Assign
-		for i, was := range before[k] {
+		for i, was := range cells {
 			a := in.Attrs[i]
 			if a.Shared {
 				continue // the call did not read it
 			}
-			if cmp.same(was.kept, a.Value) {
+			if r.cmp.same(vals[i], a.Value) {
 				continue // Marshal would write the cell it was read from
 			}
 			nv, err := cell(a.Value)
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: %v", c.Name, a.Name, err)
 			}
-			if nv.AsString() != was.cell.AsString() {
+			if nv.AsString() != was.AsString() {
 				fields = append(fields, model.Assign{Field: a.Name, Value: nv})
 			}
 		}
@@ -247,6 +255,29 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		return nil, "", res
 	}
 	return writes, res, ""
+}
+
+// callReads is what a call read, kept for the next call: the cells of
+// the instances it reached, as the state holds them (which may share the
+// state's bytes: see cells), at[k] where instance k's start (its
+// attributes' values decoded at the same places of kept), and the walk
+// that compares each attribute as the call left it.
+type callReads struct {
+	at    []int
+	cells []model.Value
+	kept  []pyval.Value
+	cmp   sameWalk
+}
+
+var reads = sync.Pool{New: func() any { return new(callReads) }}
+
+// done gives the reads back, holding none of the state's bytes or
+// values.
+func (r *callReads) done() {
+	clear(r.cells)
+	clear(r.kept)
+	r.at, r.cells, r.kept = r.at[:0], r.cells[:0], r.kept[:0]
+	reads.Put(r)
 }
 
 // userTurn is the user's message that starts turn args.turn.

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/parthack/parthack/domains/bfcl/classes"
 	"github.com/parthack/parthack/domains/bfcl/pyval"
@@ -309,5 +310,22 @@ func TestCellAllocatesItsText(t *testing.T) {
 	// The Random's own state text is one more: MarshalState returns it.
 	if n := testing.AllocsPerRun(100, func() { _, _ = cell(v) }); n > 2 {
 		t.Errorf("cell allocates %v times, want its text and the generator's state alone", n)
+	}
+}
+
+// TestKeptCopiesItsCell: a cell read in place from a state
+// (model.AliasView), whose bytes the state's next write changes, is kept
+// among the decoded attributes under a copy of its text: found again
+// under its text once those bytes changed.
+func TestKeptCopiesItsCell(t *testing.T) {
+	const text, next = `{"dict":[["kept-copies-its-cell",1]]}`, `{"dict":[["kept-copies-its-cel!",1]]}`
+	b := []byte(text)
+	x, err := kept(model.Str(unsafe.String(&b[0], len(b))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(b, next) // the state written in place
+	if y, ok := decoded.Get(text); !ok || y != x {
+		t.Fatalf("after the cell's bytes changed, its text finds %v, %v; want the value kept", y, ok)
 	}
 }
