@@ -294,7 +294,8 @@ func TestUntouchedInstanceNotWritten(t *testing.T) {
 
 // TestCellAllocatesItsText: marshalling an attribute to its cell
 // allocates the cell's text and nothing else (its buffer kept for the
-// next cell, strings and objects written into it straight).
+// next cell, strings and objects written into it straight, a seeded
+// generator's state too).
 func TestCellAllocatesItsText(t *testing.T) {
 	r, err := pyval.NewRandom(int64(7))
 	if err != nil {
@@ -307,9 +308,8 @@ func TestCellAllocatesItsText(t *testing.T) {
 	if _, err := cell(v); err != nil {
 		t.Fatal(err)
 	}
-	// The Random's own state text is one more: MarshalState returns it.
-	if n := testing.AllocsPerRun(100, func() { _, _ = cell(v) }); n > 2 {
-		t.Errorf("cell allocates %v times, want its text and the generator's state alone", n)
+	if n := testing.AllocsPerRun(100, func() { _, _ = cell(v) }); n > 1 {
+		t.Errorf("cell allocates %v times, want its text alone", n)
 	}
 }
 

@@ -81,6 +81,12 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 			b.WriteByte(']')
 		}
 		b.WriteString("]}")
+	case stateAppender:
+		b.WriteString(`{"object":`)
+		writeJSONString(b, x.ClassName(), true)
+		b.WriteString(`,"state":`)
+		b.Write(x.appendState(b.AvailableBuffer()))
+		b.WriteByte('}')
 	case Object:
 		state, err := x.MarshalState()
 		if err != nil {
@@ -97,6 +103,15 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 		return fmt.Errorf("pyval: Marshal: %T is no Python value", v)
 	}
 	return nil
+}
+
+// stateAppender is an Object that appends its MarshalState text itself,
+// as compact as json.Compact leaves it, so that Marshal writes it in
+// place, neither copied nor scanned again: a seeded generator's 624
+// words, which a call that draws marshals.
+type stateAppender interface {
+	Object
+	appendState([]byte) []byte
 }
 
 func marshalSeq(b *bytes.Buffer, tag string, items []Value, depth int) error {
