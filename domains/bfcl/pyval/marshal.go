@@ -149,6 +149,14 @@ func RegisterObject(className string, decode func([]byte) (Object, error)) {
 // where the input is not such an encoding. An object's decoder gets its
 // state's bytes as written.
 func Unmarshal(data []byte) (Value, error) {
+	if v, ok := readMarshalled(data); ok {
+		return v, nil
+	}
+	return unmarshalJSON(data)
+}
+
+// unmarshalJSON is Unmarshal of any JSON text, read with encoding/json.
+func unmarshalJSON(data []byte) (Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
