@@ -196,7 +196,7 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		return w.userTurn(tool, args)
 	}
 	s := w.session.Clone()
-	call := CallString(tool, args.AppendJSON(nil))
+	call := callText(tool, args)
 	reached := s.Reaches(call)
 	r := reads.Get().(*callReads)
 	defer r.done()

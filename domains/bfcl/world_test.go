@@ -329,3 +329,23 @@ func TestKeptCopiesItsCell(t *testing.T) {
 		t.Fatalf("after the cell's bytes changed, its text finds %v, %v; want the value kept", y, ok)
 	}
 }
+
+// TestCallTextKeptByToolAndArguments: a call's text kept for the next
+// call is the one made afresh for its tool and arguments, whichever call
+// came first (one tool's name the start of another's, the same arguments
+// in another order or of another tool).
+func TestCallTextKeptByToolAndArguments(t *testing.T) {
+	calls := []struct{ tool, args string }{
+		{"cd", `{"folder":"a"}`}, {"cd", `{"folder":"b"}`}, {"c", `{"folder":"a"}`}, {"cdx", `{"folder":"a"}`},
+		{"mv", `{"source":"x","destination":"y"}`}, {"mv", `{"destination":"y","source":"x"}`}, {"ls", `{}`},
+		{"cd", `{"folder":"a"}`}, {"mv", `{"source":"x","destination":"y"}`},
+	}
+	for round := range 2 {
+		for _, c := range calls {
+			args := model.MustJSON(c.args)
+			if got, want := callText(c.tool, args), CallString(c.tool, args.AppendJSON(nil)); got != want {
+				t.Fatalf("round %d, %s %s: kept text %q, made afresh %q", round, c.tool, c.args, got, want)
+			}
+		}
+	}
+}
