@@ -292,8 +292,23 @@ func (w *World) userTurn(tool string, args model.Value) ([]model.Action, string,
 	return []model.Action{{Op: model.OpReviseGoal, Goal: GoalVersion(turn)}}, "", ""
 }
 
-// turnArg reads {"turn": N}.
+// turnArg reads {"turn": N}: the text UserStep writes at once, any other
+// as its JSON's members.
 func turnArg(args model.Value) (int, bool) {
+	if args.Kind() == model.JSONValue {
+		if n, ok := strings.CutPrefix(args.AsString(), `{"turn":`); ok {
+			if n, ok := strings.CutSuffix(n, "}"); ok && len(n) > 0 && len(n) < 10 && (n[0] != '0' || n == "0") &&
+				strings.Trim(n, "0123456789") == "" {
+				turn, _ := strconv.Atoi(n)
+				return turn, true
+			}
+		}
+	}
+	return turnMember(args)
+}
+
+// turnMember reads {"turn": N} from its JSON's members.
+func turnMember(args model.Value) (int, bool) {
 	ms, _ := model.Members(args)
 	if len(ms) != 1 || ms[0].Field != "turn" || ms[0].Value.Kind() != model.IntValue || ms[0].Value.AsInt() < 0 {
 		return 0, false

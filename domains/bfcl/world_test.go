@@ -349,3 +349,25 @@ func TestCallTextKeptByToolAndArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnArgAsItsMembers: the user's step's {"turn": N} read at once
+// where UserStep wrote it, as its JSON's members read it whatever the
+// text.
+func TestTurnArgAsItsMembers(t *testing.T) {
+	for _, text := range []string{
+		`{"turn":0}`, `{"turn":7}`, `{"turn":12}`, `{"turn":123456789}`, `{"turn":1234567890123}`, `{"turn":99999999999999999999}`,
+		`{"turn":-1}`, `{"turn":3.0}`, `{"turn":1e2}`, `{"turn":03}`, `{"turn":}`, `{"turn":"3"}`, `{"turn":3,"x":1}`,
+		`{ "turn": 3 }`, `{"turns":3}`, `[3]`,
+	} {
+		for _, v := range []model.Value{model.CanonicalJSON(text), model.Str(text)} {
+			gotN, gotOK := turnArg(v)
+			wantN, wantOK := turnMember(v)
+			if gotN != wantN || gotOK != wantOK {
+				t.Errorf("%v %s: read %d, %v; as its members %d, %v", v.Kind(), text, gotN, gotOK, wantN, wantOK)
+			}
+		}
+	}
+	if n, ok := turnArg(UserStep(4).Args); n != 4 || !ok {
+		t.Errorf("UserStep(4): turn %d, %v", n, ok)
+	}
+}
