@@ -3,6 +3,7 @@ package classes
 import (
 	"encoding/json"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -353,6 +354,24 @@ func TestSharedAttrCopiedOnFirstRead(t *testing.T) {
 	for _, a := range in.Attrs {
 		if a.Name == "_api_description" && (!a.Shared || a.Value != shared[a.Name]) {
 			t.Errorf("%s, which no call read, was copied", a.Name)
+		}
+	}
+}
+
+// TestInstanceName: BFCL's re.sub(r"[-./]", "_", name), byte for byte,
+// whatever the model's name and the entry's id hold.
+func TestInstanceName(t *testing.T) {
+	re := regexp.MustCompile(`[-./]`)
+	for _, c := range []struct{ model, entry, class string }{
+		{"parthack", "multi_turn_base_0", "GorillaFileSystem"},
+		{"gpt-4o-2024-08-06_eval", "multi_turn_miss_param_17", "TwitterAPI"},
+		{"meta-llama/Llama-3.1-8B", "a.b/c-d", "MathAPI"},
+		{"é-ü.日本/x", "\xff-\xfe.", "TicketAPI"},
+		{"", "", ""},
+	} {
+		want := re.ReplaceAllString(c.model+"_"+c.entry+"_"+c.class+"_instance", "_")
+		if got := InstanceName(c.model, c.entry, c.class); got != want {
+			t.Errorf("InstanceName(%q, %q, %q) = %q, want %q", c.model, c.entry, c.class, got, want)
 		}
 	}
 }
