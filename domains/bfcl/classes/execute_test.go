@@ -2,7 +2,9 @@ package classes
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -372,6 +374,25 @@ func TestInstanceName(t *testing.T) {
 		want := re.ReplaceAllString(c.model+"_"+c.entry+"_"+c.class+"_instance", "_")
 		if got := InstanceName(c.model, c.entry, c.class); got != want {
 			t.Errorf("InstanceName(%q, %q, %q) = %q, want %q", c.model, c.entry, c.class, got, want)
+		}
+	}
+}
+
+// TestLexerKept: a lexer kept from one text (parseExpr's) reads the next
+// as a new one does, whatever the first left in it (brackets open, lines
+// counted, an error).
+func TestLexerKept(t *testing.T) {
+	texts := []string{"mv(source='a', destination=['b', {'c': (1,)}])", "ls(a=True", "f(x='''\n\n''', y=1)", "f(", "'unclosed",
+		"cd(folder='x')", "f(0x1F, 1_000, 1j, .5)", "a.b.c(1)(2)[3]", ""}
+	kept := new(lexer)
+	for _, first := range texts {
+		for _, next := range texts {
+			kept.lex(first)
+			got, gerr := kept.lex(next)
+			want, werr := lex(next)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("after %q, %q lexes to %v, %v; anew %v, %v", first, next, got, gerr, want, werr)
+			}
 		}
 	}
 }
