@@ -371,3 +371,45 @@ func TestTurnArgAsItsMembers(t *testing.T) {
 		t.Errorf("UserStep(4): turn %d, %v", n, ok)
 	}
 }
+
+// TestMadeCallAsMadeAfresh: a call a world made before on the same cells
+// gives what a world that never made it gives, on every state of gold's
+// replay (the same call on other cells made again), whichever came first.
+func TestMadeCallAsMadeAfresh(t *testing.T) {
+	for _, id := range []string{"multi_turn_base_0", "multi_turn_base_14", "multi_turn_miss_param_17", "multi_turn_miss_func_50"} {
+		e, err := EntryByID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		task, err := Derive(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, err := task.Env()
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := task.Gold.Steps
+		for j := len(steps); j >= 0; j-- {
+			v := env.Replay(steps[:j]).View()
+			for i := range steps {
+				st := &steps[i]
+				if st.Actor == model.ActorUser {
+					continue
+				}
+				fresh, _, _, err := NewWorld(e.ID, e.InvolvedClasses, e.InitialConfig)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w0, r0, f0 := fresh.CallAs(v, model.ActorAgent, st.Tool, st.Args)
+				for round := range 2 {
+					w1, r1, f1 := task.World.CallAs(v, model.ActorAgent, st.Tool, st.Args)
+					if r1 != r0 || f1 != f0 || !reflect.DeepEqual(w1, w0) {
+						t.Fatalf("%s, state after %d steps, step %d (%s), round %d: %v %q %q; made afresh %v %q %q",
+							id, j, i, st.Tool, round, w1, r1, f1, w0, r0, f0)
+					}
+				}
+			}
+		}
+	}
+}

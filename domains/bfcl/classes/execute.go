@@ -426,6 +426,7 @@ func errText(err error) string {
 // name; either way the whitespace before "(" is dropped.
 func (s *Session) processMethodCalls(src string) string {
 	var b strings.Builder
+	b.Grow(len(src) + 64) // room for a call's instance name, so that it grows once at most
 	i := 0
 	prevWord := false // whether the character before i is a \w
 	for i < len(src) {
