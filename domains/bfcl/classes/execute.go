@@ -473,7 +473,10 @@ func (s *Session) processMethodCalls(src string) string {
 
 // isWordRune is Python's \w for str patterns: alphanumeric or "_".
 func isWordRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
+	if r < utf8.RuneSelf {
+		return asciiWord[r]
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r)
 }
 
 // boundMethod is instance.method, not yet called.

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/parthack/parthack/domains/bfcl/pyval"
 )
@@ -393,6 +394,19 @@ func TestLexerKept(t *testing.T) {
 			if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
 				t.Fatalf("after %q, %q lexes to %v, %v; anew %v, %v", first, next, got, gerr, want, werr)
 			}
+		}
+	}
+}
+
+// TestWordRunes: the ASCII table of letters, digits and "_" answers as
+// Python's identifier and \w classes do (unicode's tables), for every
+// rune up to U+00FF.
+func TestWordRunes(t *testing.T) {
+	for r := rune(0); r < 0x100; r++ {
+		ident := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc)
+		word := r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
+		if isIdentChar(r) != ident || isWordRune(r) != word {
+			t.Errorf("%U: identifier %v, \\w %v; want %v, %v", r, isIdentChar(r), isWordRune(r), ident, word)
 		}
 	}
 }

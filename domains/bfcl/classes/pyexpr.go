@@ -98,8 +98,19 @@ type lexer struct {
 
 func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) }
 func isIdentChar(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc)
+	if r < utf8.RuneSelf { // in ASCII, the letters, the digits and "_" (Pc's one; Mn and Mc have none)
+		return asciiWord[r]
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc)
 }
+
+// asciiWord marks the ASCII letters, digits and "_".
+var asciiWord = func() (w [utf8.RuneSelf]bool) {
+	for r := range rune(utf8.RuneSelf) {
+		w[r] = r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return w
+}()
 
 // lex splits src into tokens as Python's tokenizer would for eval.
 func lex(src string) ([]token, error) { return new(lexer).lex(src) }
