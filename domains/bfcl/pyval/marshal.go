@@ -81,11 +81,15 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 			b.WriteByte(']')
 		}
 		b.WriteString("]}")
-	case stateAppender:
+	case StateAppender:
 		b.WriteString(`{"object":`)
 		writeJSONString(b, x.ClassName(), true)
 		b.WriteString(`,"state":`)
-		b.Write(x.appendState(b.AvailableBuffer()))
+		st, err := x.AppendState(b.AvailableBuffer())
+		if err != nil {
+			return fmt.Errorf("pyval: Marshal %s: %w", x.ClassName(), err)
+		}
+		b.Write(st)
 		b.WriteByte('}')
 	case Object:
 		state, err := x.MarshalState()
@@ -105,13 +109,14 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 	return nil
 }
 
-// stateAppender is an Object that appends its MarshalState text itself,
-// as compact as json.Compact leaves it, so that Marshal writes it in
-// place, neither copied nor scanned again: a seeded generator's 624
-// words, which a call that draws marshals.
-type stateAppender interface {
+// A StateAppender is an Object that appends its MarshalState text to a
+// buffer itself, as compact as json.Compact leaves it, so that Marshal
+// writes it neither scanned again nor, where the buffer has room, copied:
+// a seeded generator's 624 words, which a call that draws marshals, a
+// file system's graph.
+type StateAppender interface {
 	Object
-	appendState([]byte) []byte
+	AppendState([]byte) ([]byte, error)
 }
 
 func marshalSeq(b *bytes.Buffer, tag string, items []Value, depth int) error {

@@ -190,11 +190,11 @@ type randomState struct {
 // position of the next draw, the JSON text json.Marshal writes of a
 // randomState, written straight (a call that draws marshals it).
 func (r *Random) MarshalState() ([]byte, error) {
-	return r.appendState(make([]byte, 0, 16+11*len(r.mt))), nil
+	return r.AppendState(make([]byte, 0, 16+11*len(r.mt)))
 }
 
-// appendState appends MarshalState's text (Marshal writes it in place).
-func (r *Random) appendState(b []byte) []byte {
+// AppendState appends MarshalState's text (StateAppender).
+func (r *Random) AppendState(b []byte) ([]byte, error) {
 	b = append(b, `{"mt":[`...)
 	for i, w := range r.mt {
 		if i > 0 {
@@ -204,7 +204,7 @@ func (r *Random) appendState(b []byte) []byte {
 	}
 	b = append(b, `],"mti":`...)
 	b = strconv.AppendInt(b, int64(r.mti), 10)
-	return append(b, '}')
+	return append(b, '}'), nil
 }
 
 func init() {
