@@ -146,6 +146,18 @@ type RecordView interface {
 	Fields(typ, id string) ([]Value, bool)
 }
 
+// An AliasView is a RecordView that also reads an alive entity's fields
+// without copying them: FieldsAlias appends what Fields reads to dst, its
+// strings sharing the state's own bytes, valid only until the state is
+// next written. It is for a read that looks the values up and keeps none
+// past the call (a tool's read of the cells it decodes through a cache):
+// what outlives the call must be a copy, and dst is the caller's to
+// reuse.
+type AliasView interface {
+	RecordView
+	FieldsAlias(dst []Value, typ, id string) ([]Value, bool)
+}
+
 // Entities reads a snapshot's entities as a state (a field an entity
 // does not list reads as null); it holds es, which must not change.
 func Entities(es []Entity) StateView {

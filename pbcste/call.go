@@ -48,6 +48,21 @@ func (v view) Fields(typ, id string) ([]model.Value, bool) {
 	return v.s.fields(slot), true
 }
 
+// FieldsAlias is Fields appended to dst, its strings sharing the record's
+// bytes (model.AliasView): a state writes a record's bytes in place, so
+// they hold only until the state is next written.
+func (v view) FieldsAlias(dst []model.Value, typ, id string) ([]model.Value, bool) {
+	ti, ok := v.s.env.typeIndex(typ)
+	if !ok {
+		return dst, false
+	}
+	slot, ok := v.s.lookup(ti, id)
+	if !ok || !v.s.rec(slot).alive() {
+		return dst, false
+	}
+	return v.s.appendFields(dst, slot, true), true
+}
+
 // View is read-only access to the state, as a domain's tools have it.
 func (s *State) View() model.StateView { return view{s} }
 

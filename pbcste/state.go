@@ -538,14 +538,19 @@ func (s *State) fields(slot int32) []model.Value {
 	if !r.exists() {
 		return nil
 	}
-	out := make([]model.Value, 0, len(s.env.types[r.typ()].fields))
-	enc := r.enc()
-	for at := r.fieldsAt(); at < len(enc); {
+	return s.appendFields(make([]model.Value, 0, len(s.env.types[r.typ()].fields)), slot, false)
+}
+
+// appendFields appends the fields of a slot that exists to dst, decoded
+// as field decodes them (alias: sharing the record's bytes).
+func (s *State) appendFields(dst []model.Value, slot int32, alias bool) []model.Value {
+	enc := s.rec(slot).enc()
+	for at := s.rec(slot).fieldsAt(); at < len(enc); {
 		var v model.Value
-		v, at = decodeValue(enc, at, false, nil)
-		out = append(out, v)
+		v, at = decodeValue(enc, at, alias, nil)
+		dst = append(dst, v)
 	}
-	return out
+	return dst
 }
 
 // appendValue is the unambiguous binary form of a value for hashing.

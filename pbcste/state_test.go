@@ -232,8 +232,9 @@ func TestWriteCopiesOnlyItsRecord(t *testing.T) {
 }
 
 // TestFieldsReadsEachField: a tool reading a record whole (the state's
-// model.RecordView) reads what it reads field by field, after every step
-// of a random run; a missing or deleted entity reads as none.
+// model.RecordView, and model.AliasView appending to a buffer it reuses)
+// reads what it reads field by field, after every step of a random run; a
+// missing or deleted entity reads as none.
 func TestFieldsReadsEachField(t *testing.T) {
 	env, err := Compile(encodingTask())
 	if err != nil {
@@ -242,6 +243,7 @@ func TestFieldsReadsEachField(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 2))
 	ops := []model.Op{model.OpCreate, model.OpUpdate, model.OpUpdate, model.OpDelete, model.OpRestore}
 	run := env.Begin(0)
+	var buf []model.Value
 	for range 500 {
 		a := model.Action{Op: ops[r.IntN(len(ops))], Type: "thing", ID: string(rune('A' + r.IntN(6)))}
 		if a.Op == model.OpCreate || a.Op == model.OpUpdate {
@@ -252,15 +254,24 @@ func TestFieldsReadsEachField(t *testing.T) {
 			}
 		}
 		run.Step(&model.Step{Action: a})
-		v := run.state.View().(model.RecordView)
+		v := run.state.View().(model.AliasView)
 		for _, id := range []string{"A", "B", "C", "D", "E", "F", "G"} {
 			vals, ok := v.Fields("thing", id)
 			if ok != v.Alive("thing", id) || ok && len(vals) != 5 {
 				t.Fatalf("thing %s: Fields %v (%d values), Alive %v", id, ok, len(vals), v.Alive("thing", id))
 			}
+			aliased, aok := v.FieldsAlias(append(buf[:0], model.Str("kept")), "thing", id)
+			if aok != ok || aliased[0] != model.Str("kept") || ok && len(aliased) != 6 || !ok && len(aliased) != 1 {
+				t.Fatalf("thing %s: FieldsAlias %v (%d values, the first %v), Fields %v", id, aok, len(aliased), aliased[0], ok)
+			}
+			buf = aliased
 			for j, f := range []string{"s", "n", "b", "l", "j"} {
-				if want, _ := v.Field("thing", id, f); ok && !vals[j].Equal(want) {
+				want, _ := v.Field("thing", id, f)
+				if ok && !vals[j].Equal(want) {
 					t.Fatalf("thing %s.%s: Fields reads %v, Field %v", id, f, vals[j], want)
+				}
+				if ok && !aliased[1+j].Equal(want) {
+					t.Fatalf("thing %s.%s: FieldsAlias reads %v, Field %v", id, f, aliased[1+j], want)
 				}
 			}
 		}

@@ -3,6 +3,8 @@ package bfcl
 import (
 	"strconv"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/bfcl/pyval"
@@ -198,9 +200,33 @@ func PayloadTurns(p *payload.Payload) [][][]string {
 			turns = append(turns, nil) // a call before any user turn: not a run BFCL makes
 		}
 		i := len(turns) - 1
-		turns[i] = append(turns[i], []string{CallString(ev.Tool, ev.Args.AppendJSON(nil))})
+		turns[i] = append(turns[i], []string{callText(ev.Tool, ev.Args)})
 	}
 	return turns
+}
+
+// callStrings holds CallString's texts by their tool and arguments' JSON,
+// as callText makes the key: each entry's replays and its payload's
+// turns make each call's text again. Two generations of at most 4 MB.
+var callStrings = memo.Cache[string]{Max: 4 << 20}
+
+// callKeys are callText's keys' buffers.
+var callKeys = sync.Pool{New: func() any { return new([]byte) }}
+
+// callText is CallString(tool, args's JSON), made once for every call
+// of the tool with the same arguments.
+func callText[A interface{ AppendJSON([]byte) []byte }](tool string, args A) string {
+	kb := callKeys.Get().(*[]byte)
+	defer callKeys.Put(kb)
+	key := append(append((*kb)[:0], tool...), 0)
+	key = args.AppendJSON(key)
+	*kb = key
+	if s, ok := callStrings.Get(unsafe.String(unsafe.SliceData(key), len(key))); ok {
+		return s
+	}
+	s := CallString(tool, key[len(tool)+1:])
+	callStrings.Add(string(key), s, len(key)+len(s))
+	return s
 }
 
 // CallString is a call as BFCL's handler decodes a model's

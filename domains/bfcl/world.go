@@ -2,13 +2,16 @@ package bfcl
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/parthack/parthack/domains/bfcl/classes"
@@ -43,7 +46,13 @@ type World struct {
 	// offered holds, for a function miss_func withholds, the turn from
 	// which it is offered to the model.
 	offered map[string]int
+	// id tells this world's calls from another's among the calls kept
+	// (madeCalls), whatever worlds the process made before.
+	id uint64
 }
+
+// worlds counts the worlds made, each one's id the count then.
+var worlds atomic.Uint64
 
 // decoded holds attributes already decoded, by their cell's text, for
 // every world: a call takes a deep copy (cheaper than decoding again,
@@ -52,7 +61,15 @@ type World struct {
 // as _load_scenario leaves them, a seeded generator's state): deriving
 // the 600 entries' tasks decodes 908 distinct cells 11,584 times. Two
 // generations of at most 16 MB of cell text each.
-var decoded = memo.Cache[pyval.Value]{Max: 16 << 20}
+var decoded = memo.Cache[keptCell]{Max: 16 << 20}
+
+// keptCell is a cell's attribute as decoded, and the cell's text as the
+// cache holds it: one string for every reader of the same text while it
+// is held, which a kept call's reads compare first by its address.
+type keptCell struct {
+	text string
+	v    pyval.Value
+}
 
 // executorModel is the model name the world's instances are named after
 // in the call text BFCL evaluates (InstanceName); no result shows it.
@@ -71,7 +88,7 @@ func NewWorld(entryID string, involved []string, config *pyval.Dict) (*World, mo
 	if err != nil {
 		return nil, schema, nil, err
 	}
-	w := &World{session: s, attrs: map[string][]string{}, owner: map[string]*classes.Class{}}
+	w := &World{session: s, attrs: map[string][]string{}, owner: map[string]*classes.Class{}, id: worlds.Add(1)}
 	var initial []model.Entity
 	for _, in := range s.Instances {
 		c := in.Class
@@ -122,32 +139,43 @@ func Value(v model.Value) (pyval.Value, error) { return pyval.Unmarshal([]byte(v
 
 // kept reads an attribute back from its cell: the value as decoded,
 // shared by every call, which none changes (a call reads a deep copy of
-// it, classes.Attr.Shared).
-func kept(f model.Value) (pyval.Value, error) {
-	if x, ok := decoded.Get(f.AsString()); ok {
-		return x, nil
+// it, classes.Attr.Shared). The cell may share the state's bytes (see
+// cells): the cache keeps a copy of its text.
+func kept(f model.Value) (keptCell, error) {
+	if k, ok := decoded.Get(f.AsString()); ok {
+		return k, nil
 	}
 	x, err := Value(f)
 	if err != nil {
-		return nil, err
+		return keptCell{}, err
 	}
-	decoded.Add(f.AsString(), x, len(f.AsString()))
-	return x, nil
+	k := keptCell{strings.Clone(f.AsString()), x}
+	decoded.Add(k.text, k, len(k.text))
+	return k, nil
 }
 
-// cells reads an instance's attributes' cells, in names' order (the
-// entity's fields): the whole record at once where the view can.
-func (w *World) cells(v model.StateView, class string, names []string) []model.Value {
-	if rv, ok := v.(model.RecordView); ok {
-		if fs, ok := rv.Fields(class, class); ok && len(fs) == len(names) {
+// cells appends an instance's attributes' cells to dst, in names' order
+// (the entity's fields): the whole record at once where the view can,
+// sharing the state's bytes where it can (model.AliasView), for a call
+// reads them only until it returns, before the state is written, and
+// keeps none (kept copies what it keeps).
+func (w *World) cells(dst []model.Value, v model.StateView, class string, names []string) []model.Value {
+	n := len(dst)
+	if av, ok := v.(model.AliasView); ok {
+		if fs, ok := av.FieldsAlias(dst, class, class); ok && len(fs)-n == len(names) {
 			return fs
 		}
+	} else if rv, ok := v.(model.RecordView); ok {
+		if fs, ok := rv.Fields(class, class); ok && len(fs) == len(names) {
+			return append(dst, fs...)
+		}
 	}
-	out := make([]model.Value, len(names))
-	for i, name := range names {
-		out[i], _ = v.Field(class, class, name)
+	dst = dst[:n]
+	for _, name := range names {
+		f, _ := v.Field(class, class, name)
+		dst = append(dst, f)
 	}
-	return out
+	return dst
 }
 
 // Name is the domain's id.
@@ -179,63 +207,95 @@ func (w *World) Call(v model.StateView, tool string, args model.Value) ([]model.
 // call, each copied as it stands where the call first reads it
 // (classes.Attr.Shared, pyval.Clone): as in Python, where calls run on the
 // instances themselves, an instance or attribute the call does not reach
-// is neither read nor written. The user's step is the next turn's
-// message.
+// is neither read nor written. A call the world made before on the same
+// cells gives what it gave then (madeCalls). The user's step is the next
+// turn's message.
 func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args model.Value) ([]model.Action, string, string) {
 	if actor == model.ActorUser {
 		return w.userTurn(tool, args)
 	}
-	s := w.session.Clone()
-	call := CallString(tool, args.AppendJSON(nil))
-	reached := s.Reaches(call)
-	type read struct {
-		cell model.Value
-		kept pyval.Value
+	call := callText(tool, args)
+	reached := w.session.Reaches(call)
+	r := reads.Get().(*callReads)
+	defer r.done()
+	for k, in := range w.session.Instances {
+		r.at = append(r.at, len(r.cells))
+		c := in.Class
+		if c.Stateless || !reached[k] {
+			continue
+		}
+		names := w.attrs[c.Name]
+		r.cells = w.cells(r.cells, v, c.Name, names)
+		for i, f := range r.cells[r.at[k]:] {
+			x, err := kept(f)
+			if err != nil {
+				return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, names[i], err)
+			}
+			r.kept = append(r.kept, x)
+		}
 	}
-	before := make([][]read, len(s.Instances)) // by instance
+	key := r.key(w.id, call)
+	if kc, ok := madeCalls.Get(unsafe.String(unsafe.SliceData(key), len(key))); ok && kc.read(r.kept) {
+		return kc.out()
+	}
+	kc := &keptCall{reads: make([]string, len(r.kept))}
+	for i, x := range r.kept {
+		kc.reads[i] = x.text
+	}
+	kc.writes, kc.res, kc.fail = w.execute(r, call, reached)
+	size := len(key) + len(kc.res) + len(kc.fail)
+	for i := range kc.reads {
+		size += len(kc.reads[i])
+	}
+	for _, wr := range kc.writes {
+		for _, f := range wr.Fields {
+			size += len(f.Value.AsString())
+		}
+	}
+	madeCalls.Add(string(key), kc, size)
+	return kc.out()
+}
+
+// execute runs a call on the cells read (r) of the instances it
+// reaches, as CallAs describes.
+func (w *World) execute(r *callReads, call string, reached []bool) ([]model.Action, string, string) {
+	s := w.session.Clone()
 	for k, in := range s.Instances {
 		c := in.Class
 		if c.Stateless || !reached[k] {
 			continue
 		}
 		names := w.attrs[c.Name]
-		cells := w.cells(v, c.Name, names)
-		before[k] = make([]read, len(names))
 		in.Attrs = make([]classes.Attr, len(names))
 		for i, name := range names {
-			x, err := kept(cells[i])
-			if err != nil {
-				return nil, "", fmt.Sprintf("%s.%s: cell unreadable: %v", c.Name, name, err)
-			}
-			before[k][i] = read{cells[i], x}
-			in.Attrs[i] = classes.Attr{Name: name, Value: x, Shared: true}
+			in.Attrs[i] = classes.Attr{Name: name, Value: r.kept[r.at[k]+i].v, Shared: true}
 		}
 	}
 	res := s.Execute([]string{call})[0]
 	var writes []model.Action
-	var cmp sameWalk
 	for k, in := range s.Instances {
 		c := in.Class
 		if c.Stateless || !reached[k] {
 			continue
 		}
-		if len(in.Attrs) != len(before[k]) {
+		cells, vals := r.cells[r.at[k]:r.at[k]+len(w.attrs[c.Name])], r.kept[r.at[k]:]
+		if len(in.Attrs) != len(cells) {
 			return nil, "", fmt.Sprintf("%s: the call set an attribute the class did not have after _load_scenario", c.Name)
 		}
 		var fields []model.Assign
-		for i, was := range before[k] {
+		for i, was := range cells {
 			a := in.Attrs[i]
 			if a.Shared {
 				continue // the call did not read it
 			}
-			if cmp.same(was.kept, a.Value) {
+			if r.cmp.same(vals[i].v, a.Value) {
 				continue // Marshal would write the cell it was read from
 			}
 			nv, err := cell(a.Value)
 			if err != nil {
 				return nil, "", fmt.Sprintf("%s.%s: %v", c.Name, a.Name, err)
 			}
-			if nv.AsString() != was.cell.AsString() {
+			if nv.AsString() != was.AsString() {
 				fields = append(fields, model.Assign{Field: a.Name, Value: nv})
 			}
 		}
@@ -247,6 +307,89 @@ func (w *World) CallAs(v model.StateView, actor model.Actor, tool string, args m
 		return nil, "", res
 	}
 	return writes, res, ""
+}
+
+// madeCalls holds the calls worlds made, by the world, the call's text
+// and where the texts of the cells it read are held (keptCell): a call
+// of a world on the same cells gives the same writes and result, and a
+// run certified twice makes each of its calls twice, on the same states
+// (its task's derivation, which replays gold once more, comes long before
+// for every entry at once). Two generations of at most 2 MB of the texts
+// a call read and wrote: the two certifications of a run go side by side.
+var madeCalls = memo.Cache[*keptCall]{Max: 2 << 20}
+
+// keptCall is a call as made: the texts of the cells it read, in
+// callReads' order, and what it gave.
+type keptCall struct {
+	reads     []string
+	writes    []model.Action
+	res, fail string
+}
+
+// read reports whether a call with these reads reads the same cells.
+// The key found the call by its cells' addresses, which reads holds:
+// none of them is another text's while the call is kept.
+func (kc *keptCall) read(cells []keptCell) bool {
+	if len(cells) != len(kc.reads) {
+		return false
+	}
+	for i := range cells {
+		if cells[i].text != kc.reads[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// out is what the call gave, its writes the caller's own to change.
+func (kc *keptCall) out() ([]model.Action, string, string) {
+	if kc.writes == nil {
+		return nil, kc.res, kc.fail
+	}
+	writes := slices.Clone(kc.writes)
+	for i := range writes {
+		writes[i].Fields = slices.Clone(writes[i].Fields)
+	}
+	return writes, kc.res, kc.fail
+}
+
+// callReads is what a call read, kept for the next call: the cells of
+// the instances it reached, as the state holds them (which may share the
+// state's bytes: see cells), at[k] where instance k's start (its
+// attributes' values decoded at the same places of kept), and the walk
+// that compares each attribute as the call left it.
+type callReads struct {
+	at    []int
+	cells []model.Value
+	kept  []keptCell
+	cmp   sameWalk
+	buf   []byte // the key of the call in madeCalls
+}
+
+// key is the key of a call of world id in madeCalls: the world, the call's
+// text and its length, and where each cell's text read is held, its
+// address and length.
+func (r *callReads) key(id uint64, call string) []byte {
+	b := binary.LittleEndian.AppendUint64(r.buf[:0], id)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(call)))
+	b = append(b, call...)
+	for _, x := range r.kept {
+		b = binary.LittleEndian.AppendUint64(b, uint64(uintptr(unsafe.Pointer(unsafe.StringData(x.text)))))
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(x.text)))
+	}
+	r.buf = b
+	return b
+}
+
+var reads = sync.Pool{New: func() any { return new(callReads) }}
+
+// done gives the reads back, holding none of the state's bytes or
+// values.
+func (r *callReads) done() {
+	clear(r.cells)
+	clear(r.kept)
+	r.at, r.cells, r.kept = r.at[:0], r.cells[:0], r.kept[:0]
+	reads.Put(r)
 }
 
 // userTurn is the user's message that starts turn args.turn.
@@ -261,8 +404,23 @@ func (w *World) userTurn(tool string, args model.Value) ([]model.Action, string,
 	return []model.Action{{Op: model.OpReviseGoal, Goal: GoalVersion(turn)}}, "", ""
 }
 
-// turnArg reads {"turn": N}.
+// turnArg reads {"turn": N}: the text UserStep writes at once, any other
+// as its JSON's members.
 func turnArg(args model.Value) (int, bool) {
+	if args.Kind() == model.JSONValue {
+		if n, ok := strings.CutPrefix(args.AsString(), `{"turn":`); ok {
+			if n, ok := strings.CutSuffix(n, "}"); ok && len(n) > 0 && len(n) < 10 && (n[0] != '0' || n == "0") &&
+				strings.Trim(n, "0123456789") == "" {
+				turn, _ := strconv.Atoi(n)
+				return turn, true
+			}
+		}
+	}
+	return turnMember(args)
+}
+
+// turnMember reads {"turn": N} from its JSON's members.
+func turnMember(args model.Value) (int, bool) {
 	ms, _ := model.Members(args)
 	if len(ms) != 1 || ms[0].Field != "turn" || ms[0].Value.Kind() != model.IntValue || ms[0].Value.AsInt() < 0 {
 		return 0, false

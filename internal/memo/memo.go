@@ -7,7 +7,10 @@
 // caller: it must never change after.
 package memo
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // Cache maps a text to its value, safe for concurrent use. Its zero value
 // holds nothing and adds nothing; set Max first.
@@ -25,7 +28,9 @@ type entry[V any] struct {
 	size int
 }
 
-// Get is the value added for key, if the cache still holds it.
+// Get is the value added for key, if the cache still holds it. It keeps
+// no part of key (a value moved to the newer generation is kept under a
+// copy), so key may share bytes that change once Get returns.
 func (c *Cache[V]) Get(key string) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -34,7 +39,7 @@ func (c *Cache[V]) Get(key string) (V, bool) {
 	}
 	e, ok := c.old[key]
 	if ok {
-		c.put(key, e)
+		c.put(strings.Clone(key), e)
 	}
 	return e.v, ok
 }

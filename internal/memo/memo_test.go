@@ -3,6 +3,7 @@ package memo
 import (
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 // TestGenerations holds the cache to its bound: what a full generation
@@ -41,6 +42,26 @@ func TestGenerations(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestKeyNotKept: a key that shares bytes changed once Get returns (a
+// cell read in place from a state written next) is found again under its
+// text, after a hit moved it from the older generation to the newer.
+func TestKeyNotKept(t *testing.T) {
+	c := Cache[int]{Max: 4}
+	c.Add("abc", 1, 3)
+	c.Add("d", 2, 3) // abc's generation becomes the older
+	b := []byte("abc")
+	if _, ok := c.Get(unsafe.String(&b[0], len(b))); !ok {
+		t.Fatal("abc not found")
+	}
+	copy(b, "xyz")
+	if v, ok := c.Get("abc"); !ok || v != 1 {
+		t.Fatalf("after its key's bytes changed, Get(abc) = %d, %v; want 1, true", v, ok)
+	}
+	if _, ok := c.Get("xyz"); ok {
+		t.Fatal("xyz found")
 	}
 }
 

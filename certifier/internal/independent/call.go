@@ -29,6 +29,16 @@ func (v worldView) Fields(typ, id string) ([]model.Value, bool) {
 	return append([]model.Value(nil), e.fields...), true
 }
 
+// FieldsAlias is Fields appended to dst (model.AliasView): the world's
+// values are strings it never changes, so only the slice is new.
+func (v worldView) FieldsAlias(dst []model.Value, typ, id string) ([]model.Value, bool) {
+	e := v.w.find(typ, id)
+	if e == nil || !e.alive {
+		return dst, false
+	}
+	return append(dst, e.fields...), true
+}
+
 // tool asks the task's domain what a call writes; a failure is the
 // tool's own error text.
 func (w *world) tool(a *model.Action, actor model.Actor) ([]model.Action, refusal) {

@@ -2,8 +2,8 @@ package classes
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -191,10 +191,14 @@ var forbidden = map[string]bool{"kill": true, "exit": true, "quit": true, "remov
 // and "/" made "_". The checker's model_name ends in "_eval" (and
 // "_ground_truth_eval" for the gold run).
 func InstanceName(modelName, entryID, class string) string {
-	return instanceNameRe.ReplaceAllString(modelName+"_"+entryID+"_"+class+"_instance", "_")
+	b := []byte(modelName + "_" + entryID + "_" + class + "_instance")
+	for i, c := range b {
+		if c == '-' || c == '.' || c == '/' {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
-
-var instanceNameRe = regexp.MustCompile(`[-./]`)
 
 // Session is one entry's instances as BFCL's executor holds them across
 // the turns of one run (its globals()). What BFCL's eval would reach
@@ -219,7 +223,7 @@ type Session struct {
 // absent). modelName and entryID make the instances' global names, which
 // BFCL writes into the call text before it evals it.
 func NewSession(initialConfig *pyval.Dict, involved []string, modelName, entryID string) (*Session, error) {
-	s := &Session{methods: map[string]int{}}
+	s := &Session{}
 	seen := map[string]int{}
 	for _, name := range involved {
 		c, ok := Lookup(name)
@@ -252,14 +256,28 @@ func NewSession(initialConfig *pyval.Dict, involved []string, modelName, entryID
 			s.Instances = append(s.Instances, in)
 			s.names = append(s.names, InstanceName(modelName, entryID, name))
 		}
+	}
+	key := strings.Join(involved, "\x00")
+	if m, ok := sessionMethods.Load(key); ok {
+		s.methods = m.(map[string]int)
+		return s, nil
+	}
+	s.methods = map[string]int{}
+	for _, name := range involved {
+		c, _ := Lookup(name)
 		for m := range c.Methods {
 			if !strings.HasPrefix(m, "_") {
-				s.methods[m] = idx
+				s.methods[m] = seen[name]
 			}
 		}
 	}
+	sessionMethods.Store(key, s.methods)
 	return s, nil
 }
+
+// sessionMethods holds each list of involved classes' method map, which
+// no session changes: the entries have a few dozen lists.
+var sessionMethods sync.Map
 
 // Clone is a deep copy of the session: its instances' attributes copied
 // with one memo, so what instances share stays shared. The instances'
@@ -408,6 +426,7 @@ func errText(err error) string {
 // name; either way the whitespace before "(" is dropped.
 func (s *Session) processMethodCalls(src string) string {
 	var b strings.Builder
+	b.Grow(len(src) + 64) // room for a call's instance name, so that it grows once at most
 	i := 0
 	prevWord := false // whether the character before i is a \w
 	for i < len(src) {
@@ -454,7 +473,10 @@ func (s *Session) processMethodCalls(src string) string {
 
 // isWordRune is Python's \w for str patterns: alphanumeric or "_".
 func isWordRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
+	if r < utf8.RuneSelf {
+		return asciiWord[r]
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r)
 }
 
 // boundMethod is instance.method, not yet called.

@@ -2,9 +2,13 @@ package classes
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/parthack/parthack/domains/bfcl/pyval"
 )
@@ -353,6 +357,56 @@ func TestSharedAttrCopiedOnFirstRead(t *testing.T) {
 	for _, a := range in.Attrs {
 		if a.Name == "_api_description" && (!a.Shared || a.Value != shared[a.Name]) {
 			t.Errorf("%s, which no call read, was copied", a.Name)
+		}
+	}
+}
+
+// TestInstanceName: BFCL's re.sub(r"[-./]", "_", name), byte for byte,
+// whatever the model's name and the entry's id hold.
+func TestInstanceName(t *testing.T) {
+	re := regexp.MustCompile(`[-./]`)
+	for _, c := range []struct{ model, entry, class string }{
+		{"parthack", "multi_turn_base_0", "GorillaFileSystem"},
+		{"gpt-4o-2024-08-06_eval", "multi_turn_miss_param_17", "TwitterAPI"},
+		{"meta-llama/Llama-3.1-8B", "a.b/c-d", "MathAPI"},
+		{"é-ü.日本/x", "\xff-\xfe.", "TicketAPI"},
+		{"", "", ""},
+	} {
+		want := re.ReplaceAllString(c.model+"_"+c.entry+"_"+c.class+"_instance", "_")
+		if got := InstanceName(c.model, c.entry, c.class); got != want {
+			t.Errorf("InstanceName(%q, %q, %q) = %q, want %q", c.model, c.entry, c.class, got, want)
+		}
+	}
+}
+
+// TestLexerKept: a lexer kept from one text (parseExpr's) reads the next
+// as a new one does, whatever the first left in it (brackets open, lines
+// counted, an error).
+func TestLexerKept(t *testing.T) {
+	texts := []string{"mv(source='a', destination=['b', {'c': (1,)}])", "ls(a=True", "f(x='''\n\n''', y=1)", "f(", "'unclosed",
+		"cd(folder='x')", "f(0x1F, 1_000, 1j, .5)", "a.b.c(1)(2)[3]", ""}
+	kept := new(lexer)
+	for _, first := range texts {
+		for _, next := range texts {
+			kept.lex(first)
+			got, gerr := kept.lex(next)
+			want, werr := lex(next)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("after %q, %q lexes to %v, %v; anew %v, %v", first, next, got, gerr, want, werr)
+			}
+		}
+	}
+}
+
+// TestWordRunes: the ASCII table of letters, digits and "_" answers as
+// Python's identifier and \w classes do (unicode's tables), for every
+// rune up to U+00FF.
+func TestWordRunes(t *testing.T) {
+	for r := rune(0); r < 0x100; r++ {
+		ident := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc)
+		word := r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
+		if isIdentChar(r) != ident || isWordRune(r) != word {
+			t.Errorf("%U: identifier %v, \\w %v; want %v, %v", r, isIdentChar(r), isWordRune(r), ident, word)
 		}
 	}
 }

@@ -363,12 +363,118 @@ func (d *fsDir) graph() (fsGraphState, error) {
 	return e.st, nil
 }
 
-func (d *fsDir) MarshalState() ([]byte, error) {
+func (d *fsDir) MarshalState() ([]byte, error) { return d.AppendState(nil) }
+
+// AppendState appends MarshalState's text (pyval.StateAppender): the
+// graph as json.Marshal writes it (appendJSON).
+func (d *fsDir) AppendState(b []byte) ([]byte, error) {
 	st, err := d.graph()
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(st)
+	return st.appendJSON(b), nil
+}
+
+// appendJSON appends json.Marshal's text of the graph: its fields in
+// order, a nil slice null, omitempty's fields left out where empty, and
+// each RawMessage (pyval.Marshal's text, compact JSON) with "<", ">",
+// "&", U+2028 and U+2029 escaped as json.Marshal escapes them.
+func (st *fsGraphState) appendJSON(b []byte) []byte {
+	b = append(b, `{"self":`...)
+	b = strconv.AppendInt(b, int64(st.Self), 10)
+	b = append(b, `,"nodes":`...)
+	if st.Nodes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range st.Nodes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = st.Nodes[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"dicts":`...)
+	if st.Dicts == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, es := range st.Dicts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if es == nil {
+				b = append(b, "null"...)
+				continue
+			}
+			b = append(b, '[')
+			for j, e := range es {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"key":`...)
+				b = appendRawJSON(b, e.Key)
+				b = append(b, `,"node":`...)
+				b = strconv.AppendInt(b, int64(e.Node), 10)
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func (n *fsNodeState) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	if n.File != nil {
+		b = append(b, `"file":{"name":`...)
+		b = appendRawJSON(b, n.File.Name)
+		b = append(b, `,"content":`...)
+		b = appendRawJSON(b, n.File.Content)
+		b = append(b, "},"...)
+	}
+	if len(n.Name) > 0 {
+		b = append(b, `"name":`...)
+		b = appendRawJSON(b, n.Name)
+		b = append(b, ',')
+	}
+	if n.Parent != nil {
+		b = append(b, `"parent":`...)
+		b = strconv.AppendInt(b, int64(*n.Parent), 10)
+		b = append(b, ',')
+	}
+	b = append(b, `"dict":`...)
+	b = strconv.AppendInt(b, int64(n.Dict), 10)
+	return append(b, '}')
+}
+
+// appendRawJSON appends a RawMessage of compact JSON as json.Marshal
+// writes it: null for none, "<", ">" and "&" as \u003c, \u003e and
+// \u0026, U+2028 and U+2029 as \u2028 and \u2029.
+func appendRawJSON(b []byte, m json.RawMessage) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	start := 0
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		switch {
+		case c == '<' || c == '>' || c == '&':
+			b = append(b, m[start:i]...)
+			b = append(b, `\u00`...)
+			b = append(b, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
+			start = i + 1
+		case c == 0xe2 && i+2 < len(m) && m[i+1] == 0x80 && m[i+2]&^1 == 0xa8:
+			b = append(b, m[start:i]...)
+			b = append(b, `\u202`...)
+			b = append(b, "89"[m[i+2]&1])
+			i += 2
+			start = i + 1
+		}
+	}
+	return append(b, m[start:]...)
 }
 
 func fsDecodeDirectory(data []byte) (pyval.Object, error) {

@@ -2,6 +2,7 @@ package classes
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -225,5 +226,78 @@ func TestSameGraphAsEncoded(t *testing.T) {
 	// Its pairing maps alone: no name, key or file marshalled.
 	if n := testing.AllocsPerRun(20, func() { fsSameGraph(moved, cp) }); n > 8 {
 		t.Errorf("fsSameGraph of a copy allocates %v times", n)
+	}
+}
+
+// TestDirectoryStateAsJSONMarshal holds a file system's MarshalState,
+// written straight, to json.Marshal's text of its graph: after every
+// call of every generated sequence (gold's calls of every entry, the
+// edge calls), and for names and contents json.Marshal escapes.
+func TestDirectoryStateAsJSONMarshal(t *testing.T) {
+	check := func(where string, in *Instance) {
+		t.Helper()
+		for _, a := range in.Attrs {
+			d, ok := a.Value.(*fsDir)
+			if !ok {
+				continue
+			}
+			st, err := d.graph()
+			if err != nil {
+				t.Fatalf("%s: %s: %v", where, a.Name, err)
+			}
+			want, err := json.Marshal(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := d.MarshalState(); err != nil || string(got) != string(want) {
+				t.Fatalf("%s: %s:\n got  %s (%v)\n want %s", where, a.Name, got, err, want)
+			}
+		}
+	}
+	n := 0
+	for _, name := range []string{"gold", "edge"} {
+		for _, seq := range gzipJSONLines[fsReplaySeq](t, filepath.Join("testdata", "fs", name+".jsonl.gz")) {
+			cfg := pyval.NewDict()
+			if len(seq.InitialConfig) > 0 {
+				v, err := pyval.Loads(seq.InitialConfig)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg.Set("GorillaFileSystem", v)
+			}
+			sess, err := NewSession(cfg, []string{"GorillaFileSystem"}, "gen", seq.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(seq.ID, sess.Instances[0])
+			for i, step := range seq.Calls {
+				sess.Execute([]string{step.Call})
+				check(fmt.Sprintf("%s #%d %s", seq.ID, i, step.Call), sess.Instances[0])
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no calls made")
+	}
+	cfg, err := pyval.Loads([]byte(`{"GorillaFileSystem": {"root": {"<w&>": {"type": "directory", "contents": {
+		"a>b": {"type": "file", "content": "<html> & \u2028 \u2029 \u00e9"}}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := NewSession(cfg.(*pyval.Dict), []string{"GorillaFileSystem"}, "m", "e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess.Execute([]string{"mkdir(dir_name='x&y')", "cd(folder='x&y')", "echo(content='<&>', file_name='<f>')"})
+	check("escapes", sess.Instances[0])
+	for _, raw := range []string{`"<a & b>"`, "\"\u2028\u2029 x\"", `{"k":["&",1]}`, `null`} {
+		want, _ := json.Marshal(json.RawMessage(raw))
+		if got := appendRawJSON(nil, json.RawMessage(raw)); string(got) != string(want) {
+			t.Errorf("%s: %s, json.Marshal %s", raw, got, want)
+		}
+	}
+	if got := appendRawJSON(nil, nil); string(got) != "null" {
+		t.Errorf("nil: %s", got)
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -96,11 +98,29 @@ type lexer struct {
 
 func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) }
 func isIdentChar(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc)
+	if r < utf8.RuneSelf { // in ASCII, the letters, the digits and "_" (Pc's one; Mn and Mc have none)
+		return asciiWord[r]
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc)
 }
 
+// asciiWord marks the ASCII letters, digits and "_".
+var asciiWord = func() (w [utf8.RuneSelf]bool) {
+	for r := range rune(utf8.RuneSelf) {
+		w[r] = r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return w
+}()
+
 // lex splits src into tokens as Python's tokenizer would for eval.
-func lex(src string) ([]token, error) {
+func lex(src string) ([]token, error) { return new(lexer).lex(src) }
+
+// lexers are lexers kept, with their tokens' room, for the next call's
+// text: parseExpr reads a text's tokens only while it parses them.
+var lexers = sync.Pool{New: func() any { return new(lexer) }}
+
+// lex is lex(src), its tokens in the lexer's own room.
+func (lx *lexer) lex(src string) ([]token, error) {
 	// A call has about two tokens per bracket, comma, "=" and ".", and
 	// its end: room for as many, so that the list seldom grows.
 	n := 2
@@ -110,7 +130,7 @@ func lex(src string) ([]token, error) {
 			n += 2
 		}
 	}
-	lx := &lexer{s: src, line: 1, toks: make([]token, 0, n)}
+	*lx = lexer{s: src, line: 1, toks: slices.Grow(lx.toks[:0], n)}
 	for {
 		if err := lx.skipSpace(); err != nil {
 			return nil, err
@@ -470,6 +490,17 @@ func (lx *lexer) escapeError(e byte, pos int) error {
 	return syntaxError(fmt.Sprintf("(unicode error) 'unicodeescape' codec can't decode bytes in position %d-%d: %s", pos, end, what), lx.line)
 }
 
+// done gives a lexer back for the next text, holding none of its values
+// (a long text's tokens' room is not kept).
+func (lx *lexer) done() {
+	clear(lx.toks)
+	if cap(lx.toks) > 1<<10 {
+		return
+	}
+	lx.toks = lx.toks[:0]
+	lexers.Put(lx)
+}
+
 // parser is a recursive-descent parser over the tokens.
 type parser struct {
 	toks []token
@@ -478,7 +509,9 @@ type parser struct {
 
 // parseExpr parses src as eval(src) would, one expression.
 func parseExpr(src string) (node, error) {
-	toks, err := lex(src)
+	lx := lexers.Get().(*lexer)
+	defer lx.done()
+	toks, err := lx.lex(src)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,9 @@
 package pyval
 
-import "reflect"
+import (
+	"maps"
+	"reflect"
+)
 
 // DeepCopy is copy.deepcopy(v): lists, dicts and objects are copied
 // recursively, and a list, dict or object reached twice is copied once,
@@ -57,11 +60,8 @@ func copyMemo(v Value, memo map[any]Value, exact bool) Value {
 		if c, ok := memo[x]; ok {
 			return c
 		}
-		c := &Dict{items: make([]Item, len(x.items)), index: make(map[string]int, len(x.index))}
+		c := &Dict{items: make([]Item, len(x.items)), index: maps.Clone(x.index)}
 		memo[x] = c
-		for k, i := range x.index {
-			c.index[k] = i
-		}
 		for i, it := range x.items {
 			c.items[i] = Item{Key: copyMemo(it.Key, memo, exact), Value: copyMemo(it.Value, memo, exact)}
 		}

@@ -2,6 +2,7 @@ package pyval
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"strconv"
@@ -217,10 +218,7 @@ func (d *Dict) Clear() { d.items, d.index = nil, nil }
 
 // Copy is d.copy(): a new dict sharing the values.
 func (d *Dict) Copy() *Dict {
-	c := &Dict{items: append([]Item(nil), d.items...), index: make(map[string]int, len(d.index))}
-	for k, v := range d.index {
-		c.index[k] = v
-	}
+	c := &Dict{items: append([]Item(nil), d.items...), index: maps.Clone(d.index)}
 	return c
 }
 

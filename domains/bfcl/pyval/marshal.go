@@ -81,6 +81,16 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 			b.WriteByte(']')
 		}
 		b.WriteString("]}")
+	case StateAppender:
+		b.WriteString(`{"object":`)
+		writeJSONString(b, x.ClassName(), true)
+		b.WriteString(`,"state":`)
+		st, err := x.AppendState(b.AvailableBuffer())
+		if err != nil {
+			return fmt.Errorf("pyval: Marshal %s: %w", x.ClassName(), err)
+		}
+		b.Write(st)
+		b.WriteByte('}')
 	case Object:
 		state, err := x.MarshalState()
 		if err != nil {
@@ -97,6 +107,16 @@ func marshal(b *bytes.Buffer, v Value, depth int) error {
 		return fmt.Errorf("pyval: Marshal: %T is no Python value", v)
 	}
 	return nil
+}
+
+// A StateAppender is an Object that appends its MarshalState text to a
+// buffer itself, as compact as json.Compact leaves it, so that Marshal
+// writes it neither scanned again nor, where the buffer has room, copied:
+// a seeded generator's 624 words, which a call that draws marshals, a
+// file system's graph.
+type StateAppender interface {
+	Object
+	AppendState([]byte) ([]byte, error)
 }
 
 func marshalSeq(b *bytes.Buffer, tag string, items []Value, depth int) error {
@@ -134,6 +154,14 @@ func RegisterObject(className string, decode func([]byte) (Object, error)) {
 // where the input is not such an encoding. An object's decoder gets its
 // state's bytes as written.
 func Unmarshal(data []byte) (Value, error) {
+	if v, ok := readMarshalled(data); ok {
+		return v, nil
+	}
+	return unmarshalJSON(data)
+}
+
+// unmarshalJSON is Unmarshal of any JSON text, read with encoding/json.
+func unmarshalJSON(data []byte) (Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {

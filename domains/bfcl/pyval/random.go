@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+
+	"github.com/parthack/parthack/internal/memo"
 )
 
 // Random is random.Random(seed): CPython's Mersenne Twister (MT19937),
@@ -24,6 +26,26 @@ type Random struct {
 // seed (its hash), or a str seed (version 2: the UTF-8 bytes followed by
 // their SHA-512, read as a big-endian int).
 func NewRandom(seed Value) (*Random, error) {
+	i, small := seed.(int64)
+	if small {
+		if mt, ok := seeded.Get(strconv.FormatInt(i, 10)); ok {
+			return &Random{mt: mt, mti: 624}, nil
+		}
+	}
+	r, err := newRandom(seed)
+	if err == nil && small {
+		seeded.Add(strconv.FormatInt(i, 10), r.mt, 1)
+	}
+	return r, err
+}
+
+// seeded holds the words random.Random(seed) starts from, by int seed:
+// the classes seed their generators with a few constants (or a
+// scenario's), and no generator changes the words it holds (see mt).
+// Two generations of at most 64 seeds.
+var seeded = memo.Cache[*[624]uint32]{Max: 64}
+
+func newRandom(seed Value) (*Random, error) {
 	var n *big.Int
 	switch x := seed.(type) {
 	case string:
@@ -190,7 +212,11 @@ type randomState struct {
 // position of the next draw, the JSON text json.Marshal writes of a
 // randomState, written straight (a call that draws marshals it).
 func (r *Random) MarshalState() ([]byte, error) {
-	b := make([]byte, 0, 16+11*len(r.mt))
+	return r.AppendState(make([]byte, 0, 16+11*len(r.mt)))
+}
+
+// AppendState appends MarshalState's text (StateAppender).
+func (r *Random) AppendState(b []byte) ([]byte, error) {
 	b = append(b, `{"mt":[`...)
 	for i, w := range r.mt {
 		if i > 0 {

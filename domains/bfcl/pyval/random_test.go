@@ -2,6 +2,7 @@ package pyval
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -65,5 +66,39 @@ func TestRandomCopySharesWords(t *testing.T) {
 	}
 	if !c.SameState(r) {
 		t.Error("after the same draws, copy and original hold different states")
+	}
+}
+
+// TestSeededWordsKept: generators of one int seed start from the words
+// kept for it, which none's draws change: each draws as a generator
+// seeded afresh, before and after another drew past its words.
+func TestSeededWordsKept(t *testing.T) {
+	for _, seed := range []int64{141053, 0, -7} {
+		draws := func(r *Random) []int64 {
+			var out []int64
+			for range 1300 {
+				x, err := r.Randint(0, 1<<40)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, x)
+			}
+			return out
+		}
+		fresh, err := newRandom(int64(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := draws(fresh)
+		a, _ := NewRandom(int64(seed))
+		b, _ := NewRandom(int64(seed))
+		if &a.mt[0] != &b.mt[0] {
+			t.Errorf("seed %d: two generators hold two copies of its words", seed)
+		}
+		for i, r := range []*Random{a, b} {
+			if got := draws(r); !slices.Equal(got, want) {
+				t.Fatalf("seed %d: generator %d draws otherwise than one seeded afresh", seed, i)
+			}
+		}
 	}
 }
