@@ -440,11 +440,11 @@ func RewardPayload(t *model.Task, log *pbcste.Log, tr *model.Trajectory) (*paylo
 		}
 		t, log = withGoal(t), env.Replay(tr.Steps)
 	}
-	p, err := builder.BuildTrajectory(t, log, tr) // the run's termination too
+	b, err := builder.TrajectoryBytes(t, log, tr) // the run's termination too
 	if err != nil {
 		return nil, err
 	}
-	return payload.Decode(p.Bytes())
+	return payload.DecodeOwned(b)
 }
 
 // vacuousEnvs holds, per trusted task with no predicate, its
