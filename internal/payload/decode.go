@@ -35,7 +35,8 @@ func decode(r *parser) (*Payload, error) {
 	// The encoding is held to b a piece at a time, not made whole beside
 	// it: a payload with a 200 MB message is not copied once more.
 	m := &matcher{want: b}
-	if err := p.encode(NewEncoder(m)); err != nil || m.n != len(b) {
+	e := &Encoder{w: m, b: make([]byte, 0, min(len(b), encFlush)+1<<10)}
+	if err := p.encode(e); err != nil || m.n != len(b) {
 		return nil, fmt.Errorf("decode payload: the bytes are not the canonical encoding of the payload they hold")
 	}
 	return p, nil

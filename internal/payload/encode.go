@@ -154,6 +154,40 @@ func appendTurn(b []byte, t *Turn) []byte {
 	return append(b, '}')
 }
 
+// TextBytes is Bytes of p with turns, a run's conversation, as its
+// transcript in place of p's own: each turn's text is read into the
+// bytes a piece at a time, so that a message set aside in a spill file is
+// never made whole for them, and the bytes are sized for it up front. An
+// error reading a text back is returned.
+func (p *Payload) TextBytes(turns []model.Turn) ([]byte, error) {
+	text := 0
+	for i := range turns {
+		text += turns[i].Content.Len() + 64
+	}
+	b := appendHeader(make([]byte, 0, sizeHint(p.Events)+text), "payload_version", p.Version, p.Task, p.Title, p.Instruction, p.Schema)
+	b = appendTail(p.appendGoals(b), &p.Initial, p.Events, &p.Terminal, p.Provenance, nil)
+	b = b[:len(b)-1] // the transcript's closing bracket
+	for i := range turns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendStr(append(b, `{"role":`...), turns[i].Role), `,"content":"`...)
+		err := turns[i].Content.Pieces(func(s string) error {
+			for len(s) > 0 {
+				n := strCut(s, encFlush)
+				b = appendStrBody(b, s[:n])
+				s = s[n:]
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `"}`...)
+	}
+	return append(appendTermination(append(b, ']'), p.Termination), '}'), nil
+}
+
 // encode writes p through e, the bytes Bytes makes, a piece at a time.
 func (p *Payload) encode(e *Encoder) error {
 	e.Head(p)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parthack/parthack/internal/fixture"
 	"github.com/parthack/parthack/internal/payload"
+	"github.com/parthack/parthack/model"
 )
 
 // encode writes p through an Encoder, a piece at a time.
@@ -35,12 +36,13 @@ func encode(p *payload.Payload) []byte {
 }
 
 // TestLongTurns: a turn longer than an Encoder's piece (64 KiB) is
-// written a piece at a time as Bytes writes it whole, whatever it holds
-// where the pieces are cut: escapes, characters beyond ASCII, runs of
-// invalid UTF-8 (each written as one U+FFFD). Decode holds the bytes to
-// that encoding a piece at a time, and refuses a long content escaped
-// otherwise; DecodeOwned reads the same payload, its long plain content
-// sharing the bytes, where Decode's is a copy of them.
+// written a piece at a time, by an Encoder and by TextBytes, as Bytes
+// writes it whole, whatever it holds where the pieces are cut: escapes,
+// characters beyond ASCII, runs of invalid UTF-8 (each written as one
+// U+FFFD). Decode holds the bytes to that encoding a piece at a time, and
+// refuses a long content escaped otherwise; DecodeOwned reads the same
+// payload, its long content sharing the bytes where nothing in it is
+// escaped, where Decode's is a copy of them.
 func TestLongTurns(t *testing.T) {
 	env := fixture.ExampleEnv(t)
 	base := build(t, env.Task, env, fixture.Trajectory(t, "honest.json").Steps)
@@ -60,13 +62,19 @@ func TestLongTurns(t *testing.T) {
 		p := *base
 		p.Transcript = []payload.Turn{{Role: "user", Content: c.content}, {Role: "assistant", Content: "ok"}}
 		want := p.Bytes()
-		if got := encode(&p); !bytes.Equal(got, want) {
-			i := 0
-			for i < min(len(got), len(want)) && got[i] == want[i] {
-				i++
+		texts := []model.Turn{{Role: "user", Content: model.TextOf(c.content)}, {Role: "assistant", Content: model.TextOf("ok")}}
+		fromTexts, err := p.TextBytes(texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for how, got := range map[string][]byte{"the Encoder's": encode(&p), "TextBytes's": fromTexts} {
+			if !bytes.Equal(got, want) {
+				i := 0
+				for i < min(len(got), len(want)) && got[i] == want[i] {
+					i++
+				}
+				t.Errorf("%s: %s bytes differ from Bytes's at byte %d of %d", c.name, how, i, len(want))
 			}
-			t.Errorf("%s: the Encoder's bytes differ from Bytes's at byte %d of %d", c.name, i, len(want))
-			continue
 		}
 		text := strings.ToValidUTF8(c.content, "\uFFFD")
 		for _, owned := range []bool{false, true} {

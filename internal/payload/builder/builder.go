@@ -8,7 +8,6 @@
 package builder
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"sync"
@@ -70,9 +69,9 @@ func BuildTrajectory(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) (*p
 }
 
 // TrajectoryBytes is the canonical bytes of BuildTrajectory's payload,
-// the conversation's texts read into them a piece at a time: a long
-// message is held once, in the bytes, and not also as a string (nor read
-// whole from its spill file).
+// the conversation's texts read into them a piece at a time
+// (payload.TextBytes): a long message is held once, in the bytes, and not
+// also as a string (nor read whole from its spill file).
 func TrajectoryBytes(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]byte, error) {
 	if tr == nil || len(tr.Transcript) == 0 {
 		p, err := BuildTrajectory(pub, log, tr)
@@ -85,31 +84,8 @@ func TrajectoryBytes(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	enc := payload.NewEncoder(&out)
-	enc.Head(p)
-	for i := range p.Events {
-		enc.Event(&p.Events[i])
-	}
-	enc.Terminal(&p.Terminal)
-	for _, pr := range p.Provenance {
-		enc.Provenance(pr)
-	}
-	// Room for the conversation up front (and for what the encoder has
-	// not written yet): a long message is copied into the bytes once,
-	// not again each time a full buffer grows.
-	text := 64 << 10
-	for _, t := range tr.Transcript {
-		text += t.Content.Len() + 64
-	}
-	out.Grow(text)
-	for _, t := range tr.Transcript {
-		enc.TextTurn(t.Role, t.Content)
-	}
-	if err := enc.CloseWith(tr.Termination); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	p.Termination = tr.Termination
+	return p.TextBytes(tr.Transcript)
 }
 
 // actionTranscript is the transcript of a trajectory that has no
