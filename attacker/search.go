@@ -741,11 +741,11 @@ func (s *search) scoreAll(log *pbcste.Log) ([]float64, error) {
 // conversation as the transcript. The decoded payload is returned for
 // evaluators that read more of it.
 func Scores(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]float64, *payload.Payload, error) {
-	p, err := builder.BuildTrajectory(pub, log, tr)
+	b, err := builder.TrajectoryBytes(pub, log, tr)
 	if err != nil {
 		return nil, nil, err
 	}
-	dec, err := payload.Decode(p.Bytes())
+	dec, err := payload.DecodeOwned(b)
 	if err != nil {
 		return nil, nil, err
 	}

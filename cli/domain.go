@@ -575,11 +575,11 @@ func (rc *recorder) record(tr *model.Trajectory, end string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := builder.BuildTrajectory(rc.task.Model, env.Replay(tr.Steps), tr)
+	b, err := builder.TrajectoryBytes(rc.task.Model, env.Replay(tr.Steps), tr)
 	if err != nil {
 		return nil, err
 	}
-	dec, err := payload.Decode(p.Bytes())
+	dec, err := payload.DecodeOwned(b)
 	if err != nil {
 		return nil, err
 	}

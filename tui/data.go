@@ -479,11 +479,11 @@ func scoreLog(t *suiteTask, log *pbcste.Log, tr *model.Trajectory) (sc scored, e
 		}
 		return scored{bench: benchScores(t, p), checks: checksOf(t, p)}, nil
 	}
-	built, err := builder.BuildTrajectory(t.Public, log, tr)
+	b, err := builder.TrajectoryBytes(t.Public, log, tr)
 	if err != nil {
 		return sc, fmt.Errorf("public payload: %w", err)
 	}
-	p, err := payload.Decode(built.Bytes())
+	p, err := payload.DecodeOwned(b)
 	if err != nil {
 		return sc, fmt.Errorf("public payload: %w", err)
 	}

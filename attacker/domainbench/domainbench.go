@@ -1203,7 +1203,7 @@ func sortRows(d domains.Domain, rows []report.Row) {
 // where a row needs its score, once (of); its slot in v is 0 until then.
 type scored struct {
 	v     []float64
-	dec   *payload.Payload
+	dec   *payload.Payload // nil where no reward can fail
 	rws   []domains.Reward
 	asked map[int]error // the fallible rewards asked: each one's failure, or nil
 }
@@ -1233,7 +1233,7 @@ func scores(d domains.Domain, pub *model.Task, log *pbcste.Log, tr *model.Trajec
 	if err != nil {
 		return nil, err
 	}
-	s := &scored{v: out, dec: dec, rws: d.Rewards()}
+	s := &scored{v: out, rws: d.Rewards()}
 	for _, rw := range s.rws {
 		v := 0.0
 		if rw.Fails == nil {
@@ -1241,6 +1241,11 @@ func scores(d domains.Domain, pub *model.Task, log *pbcste.Log, tr *model.Trajec
 			if v, ok = rw.Score(dec); !ok {
 				return nil, noReference(rw.Name)
 			}
+		} else {
+			// Kept for the fallible reward to read when asked, and only
+			// then: a run's scores are kept through its searches, and
+			// its payload (its messages) need not be.
+			s.dec = dec
 		}
 		s.v = append(s.v, v)
 	}

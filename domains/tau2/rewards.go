@@ -3,6 +3,7 @@ package tau2
 import (
 	"slices"
 	"sync/atomic"
+	"weak"
 
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/evaluators"
@@ -37,11 +38,11 @@ func RewardPayload(t *model.Task, log *pbcste.Log, tr *model.Trajectory) (*paylo
 		}
 		t, log = withGoal(t), env.Replay(tr.Steps)
 	}
-	p, err := builder.BuildTrajectory(t, log, tr) // the run's termination too
+	b, err := builder.TrajectoryBytes(t, log, tr) // the run's termination too
 	if err != nil {
 		return nil, err
 	}
-	return payload.Decode(p.Bytes())
+	return payload.DecodeOwned(b)
 }
 
 func vacuousEnv(t *model.Task) (*pbcste.Env, error) {
@@ -94,17 +95,20 @@ func (r *registry) Rewards() []domains.Reward {
 // payload's evaluators are asked about it one after another.
 func Rewards(without ...string) []domains.Reward {
 	type scored struct {
-		p     *payload.Payload // held here, so never another payload's address
+		// p is weak, so never another payload's address, nor keeping the
+		// payload (its messages) for as long as the evaluators are kept.
+		p     weak.Pointer[payload.Payload]
 		score evaluators.Tau2Score
 		ok    bool
 	}
 	var last atomic.Pointer[scored] // no lock: evaluators scoring other payloads side by side only miss
 	tau2 := func(p *payload.Payload) (evaluators.Tau2Score, bool) {
-		if l := last.Load(); l != nil && l.p == p {
+		wp := weak.Make(p)
+		if l := last.Load(); l != nil && l.p == wp {
 			return l.score, l.ok
 		}
 		s, ok := evaluators.Tau2(p)
-		last.Store(&scored{p, s, ok})
+		last.Store(&scored{wp, s, ok})
 		return s, ok
 	}
 	var out []domains.Reward

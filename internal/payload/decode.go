@@ -2,6 +2,7 @@ package payload
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,8 +15,16 @@ import (
 // misplaced key, white space, a value of the wrong type, a name the schema
 // does not declare or broken numbering is an error. The result re-encodes
 // to exactly b.
-func Decode(b []byte) (*Payload, error) {
-	r := &parser{b: b}
+func Decode(b []byte) (*Payload, error) { return decode(&parser{b: b}) }
+
+// DecodeOwned is Decode of bytes handed over to the payload, which
+// nothing may change after: a string longer than 1 MiB shares them
+// rather than being copied out of them, so that a long message is held
+// once while it is scored, in the bytes.
+func DecodeOwned(b []byte) (*Payload, error) { return decode(&parser{b: b, owned: true}) }
+
+func decode(r *parser) (*Payload, error) {
+	b := r.b
 	p := r.payload()
 	if r.err != nil {
 		return nil, fmt.Errorf("decode payload: %w", r.err)
@@ -23,10 +32,32 @@ func Decode(b []byte) (*Payload, error) {
 	if err := p.check(); err != nil {
 		return nil, fmt.Errorf("decode payload: %w", err)
 	}
-	if !bytes.Equal(p.appendJSON(make([]byte, 0, len(b))), b) {
+	// The encoding is held to b a piece at a time, not made whole beside
+	// it: a payload with a 200 MB message is not copied once more.
+	m := &matcher{want: b}
+	e := &Encoder{w: m, b: make([]byte, 0, min(len(b), encFlush)+1<<10)}
+	if err := p.encode(e); err != nil || m.n != len(b) {
 		return nil, fmt.Errorf("decode payload: the bytes are not the canonical encoding of the payload they hold")
 	}
 	return p, nil
+}
+
+// matcher is a writer that holds what is written to want, in order.
+type matcher struct {
+	want []byte
+	n    int // how much of want was written
+}
+
+// errDiffers stops an Encoder writing to a matcher at the first byte that
+// is not want's.
+var errDiffers = errors.New("the bytes differ")
+
+func (m *matcher) Write(b []byte) (int, error) {
+	if !bytes.HasPrefix(m.want[m.n:], b) {
+		return 0, errDiffers
+	}
+	m.n += len(b)
+	return len(b), nil
 }
 
 // ModelSchema is the public entity schema as the model declares schemas.

@@ -18,7 +18,9 @@ import (
 
 // Bytes is the payload's canonical JSON: the exact bytes every evaluator
 // receives.
-func (p *Payload) Bytes() []byte { return p.appendJSON(make([]byte, 0, sizeHint(p.Events))) }
+func (p *Payload) Bytes() []byte {
+	return p.appendJSON(make([]byte, 0, sizeHint(p.Events)+textHint(p.Transcript)))
+}
 
 func (p *Payload) appendJSON(b []byte) []byte {
 	b = appendHeader(b, "payload_version", p.Version, p.Task, p.Title, p.Instruction, p.Schema)
@@ -59,6 +61,17 @@ func (p *Payload) appendGoals(b []byte) []byte {
 // sizeHint guesses the encoded size, so that a long log is not copied
 // over and over as the buffer grows.
 func sizeHint(events []Event) int { return 1<<14 + 320*len(events) }
+
+// textHint guesses the encoded size of a transcript: room for a long
+// message up front, so that it is copied once into the bytes, not again
+// each time a full buffer grows (a 200 MB message made 450 MB of them).
+func textHint(transcript []Turn) int {
+	n := 0
+	for i := range transcript {
+		n += len(transcript[i].Content) + 64
+	}
+	return n
+}
 
 // Hash is the sha256 of Bytes, in hex.
 func (p *Payload) Hash() string { return model.Hash(p.Bytes()) }
@@ -139,6 +152,75 @@ func appendTurn(b []byte, t *Turn) []byte {
 	b = appendStr(append(b, `{"role":`...), t.Role)
 	b = appendStr(append(b, `,"content":`...), t.Content)
 	return append(b, '}')
+}
+
+// TextBytes is Bytes of p with turns, a run's conversation, as its
+// transcript in place of p's own: each turn's text is read into the
+// bytes a piece at a time, so that a message set aside in a spill file is
+// never made whole for them, and the bytes are sized for it up front. An
+// error reading a text back is returned.
+func (p *Payload) TextBytes(turns []model.Turn) ([]byte, error) {
+	text := 0
+	for i := range turns {
+		text += turns[i].Content.Len() + 64
+	}
+	b := appendHeader(make([]byte, 0, sizeHint(p.Events)+text), "payload_version", p.Version, p.Task, p.Title, p.Instruction, p.Schema)
+	b = appendTail(p.appendGoals(b), &p.Initial, p.Events, &p.Terminal, p.Provenance, nil)
+	b = b[:len(b)-1] // the transcript's closing bracket
+	for i := range turns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendStr(append(b, `{"role":`...), turns[i].Role), `,"content":"`...)
+		err := turns[i].Content.Pieces(func(s string) error {
+			for len(s) > 0 {
+				n := strCut(s, encFlush)
+				b = appendStrBody(b, s[:n])
+				s = s[n:]
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `"}`...)
+	}
+	return append(appendTermination(append(b, ']'), p.Termination), '}'), nil
+}
+
+// encode writes p through e, the bytes Bytes makes, a piece at a time.
+func (p *Payload) encode(e *Encoder) error {
+	e.Head(p)
+	for i := range p.Events {
+		e.Event(&p.Events[i])
+	}
+	e.Terminal(&p.Terminal)
+	for _, pr := range p.Provenance {
+		e.Provenance(pr)
+	}
+	for i := range p.Transcript {
+		e.Turn(&p.Transcript[i])
+	}
+	return e.CloseWith(p.Termination)
+}
+
+// strCut is where a long string is cut into the pieces an Encoder
+// writes one at a time: the first ASCII byte at or after n (the string's
+// end if none). An ASCII byte is a character of its own and ends any run
+// of invalid bytes, which appendOther replaces as a whole, so each piece
+// escapes to what it is within the whole string.
+func strCut(s string, n int) int {
+	for n < len(s) && s[n] >= utf8.RuneSelf {
+		n++
+	}
+	return min(n, len(s))
+}
+
+// appendStrBody writes s as appendStr does, without its quotes.
+func appendStrBody(b []byte, s string) []byte {
+	n := len(b)
+	b = appendStr(b, s)
+	return append(b[:n], b[n+1:len(b)-1]...)
 }
 
 func appendState(b []byte, s *State) []byte {
@@ -336,11 +418,56 @@ func (e *Encoder) Provenance(pr Provenance) {
 	e.flush(encFlush)
 }
 
-// Turn writes the next turn of the transcript.
+// Turn writes the next turn of the transcript, a long content a piece
+// at a time.
 func (e *Encoder) Turn(t *Turn) {
 	e.elem(encTranscript)
-	e.b = appendTurn(e.b, t)
+	if len(t.Content) <= encFlush {
+		e.b = appendTurn(e.b, t)
+		e.flush(encFlush)
+		return
+	}
+	e.turnHead(t.Role)
+	e.strBody(t.Content)
+	e.b = append(e.b, `"}`...)
 	e.flush(encFlush)
+}
+
+// TextTurn writes the next turn of the transcript from its role and a
+// text, read a piece at a time, as Turn writes the turn of the text's
+// string: a message set aside in a spill file is written without being
+// made whole. An error reading it back is Close's.
+func (e *Encoder) TextTurn(role string, text model.Text) {
+	e.elem(encTranscript)
+	e.turnHead(role)
+	// A spilled text is valid UTF-8 (its stream checked it) and comes in
+	// pieces cut where a character starts, which escape as they do
+	// within the whole; another comes whole, and strBody cuts it.
+	err := text.Pieces(func(piece string) error {
+		e.strBody(piece)
+		return e.err
+	})
+	if e.err == nil {
+		e.err = err
+	}
+	e.b = append(e.b, `"}`...)
+	e.flush(encFlush)
+}
+
+// turnHead writes a turn up to its content's opening quote.
+func (e *Encoder) turnHead(role string) {
+	e.b = append(appendStr(append(e.b, `{"role":`...), role), `,"content":"`...)
+}
+
+// strBody writes s escaped, without its quotes, a piece of about
+// encFlush bytes at a time.
+func (e *Encoder) strBody(s string) {
+	for len(s) > 0 {
+		n := strCut(s, encFlush)
+		e.b = appendStrBody(e.b, s[:n])
+		s = s[n:]
+		e.flush(encFlush)
+	}
 }
 
 // TurnText writes the next turn of the transcript from its role and the

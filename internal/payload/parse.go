@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/parthack/parthack/model"
 )
@@ -35,7 +36,14 @@ type parser struct {
 	// ids, actors, ops), which a long payload repeats, so that a string
 	// read again is not copied again.
 	recent *[256]string
+	// owned says b is the payload's, never changed after (DecodeOwned):
+	// a long string shares it rather than being copied out of it.
+	owned bool
 }
+
+// ownedAbove is the length over which a string of owned bytes shares
+// them: a long message, which the bytes are then mostly made of.
+const ownedAbove = 1 << 20
 
 // recentLen is the longest string a parser keeps in recent.
 const recentLen = 32
@@ -141,6 +149,9 @@ func (r *parser) str() string {
 
 // text is the string of b, the one kept in recent when it is there.
 func (r *parser) text(b []byte) string {
+	if s, ok := r.share(b); ok {
+		return s
+	}
 	if r.recent == nil || len(b) == 0 || len(b) > recentLen {
 		return string(b)
 	}
@@ -149,6 +160,15 @@ func (r *parser) text(b []byte) string {
 		*slot = string(b)
 	}
 	return *slot
+}
+
+// share is the string of b sharing its bytes, where they are owned and
+// b is long.
+func (r *parser) share(b []byte) (string, bool) {
+	if !r.owned || len(b) <= ownedAbove {
+		return "", false
+	}
+	return unsafe.String(&b[0], len(b)), true
 }
 
 // skipStr reads a string without keeping it.
@@ -200,7 +220,13 @@ func (r *parser) escapedStr() string {
 		return s
 	}
 	r.odd = true
-	s, err := strconv.Unquote(string(r.b[r.pos : end+1]))
+	// Unquote hands back a part of its text where nothing in it is
+	// escaped: shared owned bytes, or a copy.
+	quoted, ok := r.share(r.b[r.pos : end+1])
+	if !ok {
+		quoted = string(r.b[r.pos : end+1])
+	}
+	s, err := strconv.Unquote(quoted)
 	if err != nil {
 		r.fail("bad string %s", r.b[r.pos:end+1])
 		return ""

@@ -68,6 +68,26 @@ func BuildTrajectory(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) (*p
 	return p, err
 }
 
+// TrajectoryBytes is the canonical bytes of BuildTrajectory's payload,
+// the conversation's texts read into them a piece at a time
+// (payload.TextBytes): a long message is held once, in the bytes, and not
+// also as a string (nor read whole from its spill file).
+func TrajectoryBytes(pub *model.Task, log *pbcste.Log, tr *model.Trajectory) ([]byte, error) {
+	if tr == nil || len(tr.Transcript) == 0 {
+		p, err := BuildTrajectory(pub, log, tr)
+		if err != nil {
+			return nil, err
+		}
+		return p.Bytes(), nil
+	}
+	p, err := Build(pub, log, []payload.Turn{})
+	if err != nil {
+		return nil, err
+	}
+	p.Termination = tr.Termination
+	return p.TextBytes(tr.Transcript)
+}
+
 // actionTranscript is the transcript of a trajectory that has no
 // conversation: one assistant turn per agent action, written from the
 // public event alone.

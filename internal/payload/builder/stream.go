@@ -76,9 +76,9 @@ func Stream(pub *model.Task, env *pbcste.Env, steps Steps, enc *payload.Encoder)
 	for i, c := range actors.codes {
 		enc.Provenance(payload.Provenance{Seq: i + 1, Actor: actors.names[c]})
 	}
-	if turns := TurnsOf(tr); turns != nil {
-		for i := range turns {
-			enc.Turn(&turns[i])
+	if len(tr.Transcript) > 0 {
+		for _, t := range tr.Transcript {
+			enc.TextTurn(t.Role, t.Content)
 		}
 		return enc.CloseWith(tr.Termination)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	_ "github.com/parthack/parthack/domains/all"
@@ -49,6 +50,18 @@ func sameBytes(t *testing.T, name string, pub *model.Task, env *pbcste.Env, tr *
 	if err != nil {
 		t.Fatal(err)
 	}
+	aside := spilled(t, tr)
+	differs := func(what string, got, want []byte) {
+		t.Helper()
+		if !bytes.Equal(got, want) {
+			i := 0
+			for i < min(len(got), len(want)) && got[i] == want[i] {
+				i++
+			}
+			t.Errorf("%s: %s differs from Build's at byte %d:\n%s\n%s", name, what, i,
+				got[max(0, i-80):min(len(got), i+80)], want[max(0, i-80):min(len(want), i+80)])
+		}
+	}
 	for _, c := range []struct {
 		what string
 		enc  func(*bytes.Buffer) *payload.Encoder
@@ -57,19 +70,62 @@ func sameBytes(t *testing.T, name string, pub *model.Task, env *pbcste.Env, tr *
 		{"payload", func(b *bytes.Buffer) *payload.Encoder { return payload.NewEncoder(b) }, p.Bytes()},
 		{"projection", func(b *bytes.Buffer) *payload.Encoder { return payload.NewProjectionEncoder(b) }, q.Bytes()},
 	} {
-		var got bytes.Buffer
-		if err := builder.Stream(pub, env, stepsOf(tr, 3), c.enc(&got)); err != nil {
-			t.Fatalf("%s: %s: %v", name, c.what, err)
-		}
-		if !bytes.Equal(got.Bytes(), c.want) {
-			i := 0
-			for i < min(got.Len(), len(c.want)) && got.Bytes()[i] == c.want[i] {
-				i++
+		for _, x := range []struct {
+			how string
+			tr  *model.Trajectory
+		}{{"", tr}, {" (texts set aside)", aside}} {
+			var got bytes.Buffer
+			if err := builder.Stream(pub, env, stepsOf(x.tr, 3), c.enc(&got)); err != nil {
+				t.Fatalf("%s: %s%s: %v", name, c.what, x.how, err)
 			}
-			t.Errorf("%s: streamed %s differs from Build's at byte %d:\n%s\n%s", name, c.what, i,
-				got.Bytes()[max(0, i-80):min(got.Len(), i+80)], c.want[max(0, i-80):min(len(c.want), i+80)])
+			differs("streamed "+c.what+x.how, got.Bytes(), c.want)
 		}
 	}
+	for _, x := range []struct {
+		how string
+		tr  *model.Trajectory
+	}{{"", tr}, {" (texts set aside)", aside}} {
+		got, err := builder.TrajectoryBytes(pub, env.Replay(tr.Steps), x.tr)
+		if err != nil {
+			t.Fatalf("%s: TrajectoryBytes%s: %v", name, x.how, err)
+		}
+		differs("TrajectoryBytes"+x.how, got, p.Bytes())
+	}
+}
+
+// spilled is tr with its turns' texts set aside as a stream sets aside a
+// long string (model.SpillShortStrings), each read back in pieces.
+func spilled(t *testing.T, tr *model.Trajectory) *model.Trajectory {
+	t.Helper()
+	if len(tr.Transcript) == 0 {
+		return tr
+	}
+	src := []byte{'['}
+	for i, turn := range tr.Transcript {
+		if i > 0 {
+			src = append(src, ',')
+		}
+		b, err := turn.Content.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = append(src, b...)
+	}
+	out := *tr
+	out.Transcript = slices.Clone(tr.Transcript)
+	restore := model.SpillShortStrings(8)
+	err := model.StreamJSONArray("turns.json", bytes.NewReader(append(src, ']')), nil, func(i int, v model.JSON) error {
+		var err error
+		out.Transcript[i].Content, err = v.Text()
+		return err
+	})
+	if n := restore(); err == nil && n == 0 && len(src) > 2+len(tr.Transcript)*11 {
+		t.Fatal("no text set aside")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &out
 }
 
 // TestStreamIsBuild: the streamed payload of every stored trajectory of
