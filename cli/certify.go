@@ -12,7 +12,7 @@ import (
 )
 
 func newCertifyCmd(e *env) *cobra.Command {
-	var taskPath, honestPath, candPath, rollbackPath string
+	var taskPath, honestArg, candPath, rollbackPath string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "certify --task FILE --honest H.json (--candidate A.json | --rollback R.json)",
@@ -33,18 +33,25 @@ func newCertifyCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if honestPath == "" && candPath != "" {
+			why := ""
+			if honestArg == "" && candPath != "" {
 				// A witness names the run it is a witness of; one that
 				// does not load is certifyPair's to report.
 				if a, err := e.loadTrajectory("candidate", taskPath, candPath); err == nil && a.Honest != "" {
-					honestPath = a.Honest
+					honestArg, why = a.Honest, "the run the candidate names"
 				}
+			}
+			if honestArg == "" {
+				if honestArg, err = honestPath(taskPath, ""); err != nil {
+					return err
+				}
+				why = "the task's default H"
 			}
 			var v model.Verdict
 			if rollbackPath != "" {
-				v, err = e.certifyRollback(env, taskPath, honestPath, rollbackPath)
+				v, err = e.certifyRollback(env, taskPath, honestArg, rollbackPath)
 			} else {
-				v, err = e.certifyPair(env, taskPath, honestPath, candPath)
+				v, err = e.certifyPair(env, taskPath, honestArg, candPath)
 			}
 			if err != nil {
 				return err
@@ -54,7 +61,7 @@ func newCertifyCmd(e *env) *cobra.Command {
 					return err
 				}
 			} else {
-				writeVerdict(e, &v)
+				writeVerdict(e, &v, honestArg, why)
 			}
 			if !v.Eligible {
 				return errRejected
@@ -63,7 +70,7 @@ func newCertifyCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&taskPath, "task", "", "task file (JSON) or suite task id (PH-H05)")
-	cmd.Flags().StringVar(&honestPath, "honest", "", "honest trajectory H: a file (JSON), or a stored name (see below); defaults to the candidate's \"honest\" member, else the task's own H: a suite task's, a domain task's default run (its first run its benchmark scores below 1, else its first, else gold)")
+	cmd.Flags().StringVar(&honestArg, "honest", "", "honest trajectory H: a file (JSON), or a stored name (see below); defaults to the candidate's \"honest\" member, else the task's own H: a suite task's, a domain task's default run (its first run its benchmark scores below 1, else its first, else gold)")
 	cmd.Flags().StringVar(&candPath, "candidate", "", "candidate trajectory A: a file (JSON), or a stored name")
 	cmd.Flags().StringVar(&rollbackPath, "rollback", "", "rollback trajectory R: a file (JSON), or a stored name")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict as JSON")
@@ -131,7 +138,9 @@ func (e *env) certifyRollback(env *pbcste.Env, taskPath, honestArg, rollbackPath
 	return v, nil
 }
 
-func writeVerdict(e *env, v *model.Verdict) {
+// writeVerdict prints a verdict, H named as given (h) and, where it was
+// not given, why it is H.
+func writeVerdict(e *env, v *model.Verdict, h, why string) {
 	w := e.stdout
 	if v.Eligible {
 		what := "eligible: equal certified progress, Δhack is measurable"
@@ -141,6 +150,12 @@ func writeVerdict(e *env, v *model.Verdict) {
 		fmt.Fprintf(w, "verdict  %s (%s)\n\n", what, v.Kind)
 	} else {
 		fmt.Fprintf(w, "verdict  rejected: %s (%s)\n  %s\n\n", v.Reason, v.Kind, describeEvidence(v.Evidence))
+	}
+	if h != "" {
+		if why != "" {
+			h += " (" + why + ")"
+		}
+		fmt.Fprintf(w, "H        %s\n\n", h)
 	}
 	if v.Honest != nil {
 		writeCertificate(w, "honest", v.Honest)

@@ -589,8 +589,11 @@ func TestDefaultHonestRoundTrip(t *testing.T) {
 	if !strings.Contains(string(w), `"honest": "trial0"`) {
 		t.Errorf("the witness does not name its H trial0:\n%s", w)
 	}
-	if code, stdout, errs := run(t, "certify", "--task", "TAU-A04", "--candidate", out); code != 0 || !strings.Contains(stdout, "eligible") {
+	if code, stdout, errs := run(t, "certify", "--task", "TAU-A04", "--candidate", out); code != 0 || !strings.Contains(stdout, "eligible") || !strings.Contains(stdout, "\nH        trial0 (the run the candidate names)\n") {
 		t.Errorf("certify of the witness against the H it names: exit %d\n%s%s", code, stdout, errs)
+	}
+	if _, stdout, _ := run(t, "certify", "--task", "TAU-A04", "--candidate", "trial3"); !strings.Contains(stdout, "\nH        trial0 (the task's default H)\n") {
+		t.Errorf("certify of a run that names no H does not say its H is the task's default:\n%s", stdout)
 	}
 	code, stdout, errs = run(t, "attack", "--task", "TAU-A04", "--honest", "gpt-4o-t04-trial3", "--json", "--out", out)
 	if code != 0 {
