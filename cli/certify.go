@@ -57,7 +57,7 @@ func newCertifyCmd(e *env) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				if err := writeJSON(e.stdout, v); err != nil {
+				if err := writeJSON(e.stdout, certifyJSON{&v, honestArg, why}); err != nil {
 					return err
 				}
 			} else {
@@ -136,6 +136,14 @@ func (e *env) certifyRollback(env *pbcste.Env, taskPath, honestArg, rollbackPath
 		return v, usage(err)
 	}
 	return v, nil
+}
+
+// certifyJSON is certify's JSON: the verdict, and H as named and, where
+// --honest did not name it, why it is H.
+type certifyJSON struct {
+	*model.Verdict
+	HonestName string `json:"honest_name,omitempty"`
+	HonestWhy  string `json:"honest_why,omitempty"`
 }
 
 // writeVerdict prints a verdict, H named as given (h) and, where it was
