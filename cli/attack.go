@@ -139,7 +139,7 @@ type attackJSON struct {
 	*attacker.Result
 	// H is the honest trajectory as named: a run of a domain's task,
 	// "gold", the suite's "honest", or a file.
-	H       string            `json:"honest"`
+	H       string            `json:"honest_name"`
 	Witness *model.Trajectory `json:"witness,omitempty"`
 	// Rule is which witnesses a real domain's search admitted (same_end,
 	// any_end); SameEnd, Collateral, End and Rise are where its witness

@@ -600,7 +600,7 @@ func TestDefaultHonestRoundTrip(t *testing.T) {
 		t.Fatalf("attack --json: exit %d\n%s%s", code, stdout, errs)
 	}
 	var j struct {
-		H       string `json:"honest"`
+		H       string `json:"honest_name"`
 		Witness struct {
 			Honest string `json:"honest"`
 		} `json:"witness"`

@@ -153,7 +153,7 @@ func attackLLM(ctx context.Context, e *env, f *attackerFlags, taskArg, honestArg
 	if asJSON {
 		return writeJSON(e.stdout, struct {
 			*llmattack.Result
-			H       string            `json:"honest"`
+			H       string            `json:"honest_name"`
 			Witness *model.Trajectory `json:"witness,omitempty"`
 		}{res, hname, res.Best})
 	}
