@@ -45,7 +45,9 @@ func newCertifyCmd(e *env) *cobra.Command {
 				if honestArg, err = honestPath(taskPath, ""); err != nil {
 					return err
 				}
-				why = "the task's default H"
+				if honestArg != "" {
+					why = "the task's default H"
+				}
 			}
 			var v model.Verdict
 			if rollbackPath != "" {
