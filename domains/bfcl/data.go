@@ -241,17 +241,23 @@ func eachLine[T any](src []byte, decode func(line string, n int) (T, error)) ([]
 	}
 	out := make([]T, len(ls))
 	errs := make([]error, len(ls))
+	onEveryCore(len(ls), func(i int) { out[i], errs[i] = decode(ls[i], i+1) })
+	return out, errs
+}
+
+// onEveryCore calls fn(i) for every i below n, spread over the cores,
+// each i taken by the next core free.
+func onEveryCore(n int, fn func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(ls)) {
+	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(ls); i = int(next.Add(1) - 1) {
-				out[i], errs[i] = decode(ls[i], i+1)
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
 			}
 		})
 	}
 	wg.Wait()
-	return out, errs
 }
 
 // decodeCategory decodes a category's questions and their answers,

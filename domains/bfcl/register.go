@@ -11,12 +11,10 @@ package bfcl
 import (
 	_ "embed"
 	"fmt"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/parthack/parthack/domains"
 	"github.com/parthack/parthack/domains/bfcl/classes"
@@ -113,20 +111,9 @@ var registryTasks = sync.OnceValues(func() ([]*domains.Task, error) {
 	}
 	out := make([]*domains.Task, len(ts.all))
 	errs := make([]error, len(ts.all))
-	next := atomic.Int64{}
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(ts.all)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(ts.all); i = int(next.Add(1) - 1) {
-				_, out[i], errs[i] = ts.all[i].get()
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	onEveryCore(len(ts.all), func(i int) { _, out[i], errs[i] = ts.all[i].get() })
+	if err := firstErr(errs); err != nil {
+		return nil, err
 	}
 	return out, nil
 })
