@@ -266,7 +266,7 @@ func honestPath(taskArg, path string) (string, error) {
 	}
 	d, t, ok, _ := domainTask(taskArg)
 	if !ok {
-		return path, nil
+		return "", nil // a task file names no H of its own
 	}
 	runs, err := d.Runs()
 	if err != nil {
